@@ -1,0 +1,38 @@
+# Two commands on a fresh clone: `make run` and `make test`. Everything else is a helper.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_RUN := $(VENV)/.stamp-run
+STAMP_DEV := $(VENV)/.stamp-dev
+
+.PHONY: run test venv dev screenshots bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(STAMP_DEV): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(STAMP_RUN)
+
+venv: $(STAMP_RUN)
+dev: $(STAMP_DEV)
+
+run: $(STAMP_RUN)
+	$(BIN)/cogtui --path modules
+
+test: $(STAMP_DEV)
+	$(BIN)/python -m pytest
+
+screenshots: $(STAMP_DEV)
+	$(BIN)/python -m cogtui.tui.screenshots screenshots
+
+bench: $(STAMP_DEV)
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

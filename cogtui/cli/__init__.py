@@ -1,0 +1,99 @@
+"""`cogn` and `cogtui`: one program. No subcommand starts the TUI (cogtui) or prints help (cogn).
+
+The headless path imports neither Textual nor the provider SDKs: each
+subcommand module is imported only when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+
+# name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "list": ("cogtui.cli.cmd_list", "list every module on the search path"),
+    "validate": ("cogtui.cli.cmd_validate", "validate modules and report located diagnostics"),
+    "check": ("cogtui.cli.cmd_check", "check an envelope, chunk, stream or input against the spec"),
+}
+
+
+def _path_option(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    parser.add_argument(
+        "--path", action="append", metavar="DIR", dest="paths" if not suppress else "sub_paths",
+        default=None if suppress else [],
+        help="add a module root before the standard search path (repeatable)",
+    )
+
+
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand named in argv (skipping global options), without parsing anything else."""
+    it = iter(argv)
+    for tok in it:
+        if tok == "--path":
+            next(it, None)
+        elif tok in COMMANDS:
+            return tok
+        elif not tok.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the chosen command's module is imported (the others just list their help line)."""
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    _path_option(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        _path_option(cmd, suppress=True)
+        if name == only:
+            importlib.import_module(module_name).configure(cmd)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "cogn"
+    prog = prog if prog in ("cogn", "cogtui") else "cogn"
+    parser = build_parser(prog, chosen_command(argv))
+    args = parser.parse_args(argv)
+    args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])
+    if args.command is None:
+        if prog == "cogtui":
+            return _start_tui(args)
+        parser.print_help()
+        return 0
+    module_name = COMMANDS[args.command][0]
+    try:
+        return int(importlib.import_module(module_name).run(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `cogn list | head`: stop quietly.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        except OSError:
+            pass
+        return 0
+
+
+def _start_tui(args: argparse.Namespace) -> int:
+    try:
+        from ..tui.app import run_app
+    except ImportError:
+        print("cogtui: the TUI is not available in this build; use a subcommand (see --help).", file=sys.stderr)
+        return 2
+    return run_app(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,57 @@
+"""`cogn check [--kind K] [--module NAME|PATH] [--json] FILE|-`: never touches the network."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .output import Printer, err
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE|-", help="the JSON document to check; - reads standard input")
+    p.add_argument("--kind", choices=("envelope", "chunk", "stream", "input"), help="what the document is (detected when omitted)")
+    p.add_argument("--module", metavar="NAME|PATH", help="also apply this module's schemas and contract")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.checker import UnusableDocument, check_document, parse_document
+    from ..core.loader import NotAModule
+    from ..core.sourcemap import ParseFailure, decode_bytes
+
+    try:
+        raw = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()  # noqa: SIM115
+        doc = parse_document(decode_bytes(raw, Path(args.file)))
+    except OSError as exc:
+        err(f"cannot read {args.file}: {exc.strerror or exc}")
+        return 2
+    except ParseFailure as exc:
+        err(f"{args.file}: {exc.diagnostic.message}")
+        return 2
+    except UnusableDocument as exc:
+        err(f"{args.file}: {exc}")
+        return 2
+    module = None
+    if args.module:
+        from ..core.workspace import Workspace
+
+        try:
+            module = Workspace.from_environment(args.paths).load(args.module)
+        except NotAModule as exc:
+            err(str(exc))
+            return 2
+    result = check_document(doc, args.kind, module)
+    p = Printer()
+    if args.json:
+        p.json(result.to_json())
+        return 0 if result.valid else 1
+    if result.valid:
+        p.parts(("✓ ", "ok"), (f"valid {result.kind}", "ok"), (f" ({args.file})", "dim"))
+        return 0
+    p.parts(("✗ ", "error"), (f"invalid {result.kind}", "error"),
+            (f": {len(result.violations)} violation{'s' * (len(result.violations) != 1)} ({args.file})", None))
+    for v in result.violations:
+        p.parts(("  ", None), (v.code, "error"), (f" {v.rule}", "bold"), (f"  {v.message}", None))
+    return 1

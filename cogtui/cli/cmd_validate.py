@@ -1,0 +1,64 @@
+"""`cogn validate NAME|PATH [--v22] [--json]` and `cogn validate --all`."""
+
+from __future__ import annotations
+
+import argparse
+
+from .output import Printer, err
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder")
+    p.add_argument("--all", action="store_true", help="validate every module on the search path")
+    p.add_argument("--v22", action="store_true", help="strict v2.2: legacy formats fail, contract warnings become errors")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.workspace import Workspace, check_path
+
+    if bool(args.target) == bool(args.all):
+        err("validate needs a module NAME|PATH, or --all")
+        return 2
+    ws = Workspace.from_environment(args.paths)
+    if args.all:
+        reports = list(ws.validate_all(v22=args.v22))
+    else:
+        path = ws.resolve(args.target)
+        if path is None:
+            err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
+            return 2
+        reports = [check_path(path, args.v22)]
+    failed = any(r.errors for r in reports)
+    if args.json:
+        out = [r.to_json() for r in reports]
+        Printer().json(out if args.all else out[0])
+        return 1 if failed else 0
+    p = Printer()
+    for r in reports:
+        print_report(p, r)
+    if args.all:
+        bad = sum(1 for r in reports if r.errors)
+        p.line()
+        p.parts((f"{len(reports)} modules: ", None), (f"{len(reports) - bad} valid", "ok"),
+                (", ", None), (f"{bad} with errors", "error" if bad else None))
+    return 1 if failed else 0
+
+
+def print_report(p: Printer, r: object) -> None:
+    from ..core.workspace import ModuleReport
+
+    assert isinstance(r, ModuleReport)
+    fmt = r.badge
+    if r.errors:
+        status = (f"✗ {r.errors} error{'s' * (r.errors != 1)}", "error")
+    elif r.warnings:
+        status = (f"⚠ {r.warnings} warning{'s' * (r.warnings != 1)}", "warning")
+    else:
+        status = ("✓ valid", "ok")
+    p.parts((r.name, "bold"), (f" ({fmt}) ", "dim"), status)
+    for d in r.diagnostics:
+        p.parts(("  ", None), (f"{d.severity.value:<7}", d.severity.value), (f" {d.code} ", "bold"),
+                (d.location, "dim"), ("  " + d.message, None))
+        if d.hint:
+            p.parts(("          hint: ", "dim"), (d.hint, None))

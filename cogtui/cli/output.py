@@ -1,0 +1,98 @@
+"""Terminal output for the headless commands.
+
+On a terminal: colour (through Rich, imported only then). Otherwise, plain
+text that reads well in CI logs. NO_COLOR disables colour; FORCE_COLOR forces it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+STYLES = {
+    "error": "bold red",
+    "warning": "yellow",
+    "info": "cyan",
+    "ok": "green",
+    "dim": "dim",
+    "bold": "bold",
+    "add": "green",
+    "remove": "red",
+    "hunk": "cyan",
+}
+
+
+def use_color(stream: IO[str]) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+class Printer:
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream or sys.stdout
+        self.color = use_color(self.stream)
+        self._console: Any = None
+
+    @property
+    def console(self) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=self.stream, highlight=False, soft_wrap=True)
+        return self._console
+
+    def line(self, text: str = "", style: str | None = None) -> None:
+        if self.color and style:
+            from rich.markup import escape
+
+            self.console.print(f"[{STYLES.get(style, style)}]{escape(text)}[/]")
+        else:
+            self.stream.write(text + "\n")
+
+    def parts(self, *chunks: tuple[str, str | None]) -> None:
+        """One line from (text, style) pieces."""
+        if self.color:
+            from rich.text import Text
+
+            t = Text()
+            for text, style in chunks:
+                t.append(text, STYLES.get(style, style) if style else "")
+            self.console.print(t)
+        else:
+            self.stream.write("".join(text for text, _ in chunks) + "\n")
+
+    def json(self, value: Any) -> None:
+        self.stream.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+    def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None) -> None:
+        if self.color:
+            from rich.table import Table
+
+            table = Table(title=title, header_style="bold", box=None, pad_edge=False)
+            for h in headers:
+                table.add_column(h)
+            for row in rows:
+                table.add_row(*row)
+            self.console.print(table)
+            return
+        if title:
+            self.stream.write(title + "\n")
+        widths = [len(h) for h in headers]
+        for row in rows:
+            widths = [max(w, len(c)) for w, c in zip(widths, row)]
+        fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+        self.stream.write(fmt.format(*headers).rstrip() + "\n")
+        for row in rows:
+            self.stream.write(fmt.format(*row).rstrip() + "\n")
+
+
+def err(message: str) -> None:
+    """Usage errors and fatal messages, on stderr."""
+    p = Printer(sys.stderr)
+    p.line(f"cogn: {message}", "error")

@@ -1,0 +1,1 @@
+"""The cogtui runtime core: pure Python, no Textual."""

@@ -1,0 +1,143 @@
+"""Located diagnostics: what `cogn validate` reports and the editor underlines.
+
+Every code is listed in CATALOGUE with its default severity and a one-line
+summary; docs/diagnostics.md documents each one (a test keeps them in step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: Severity
+    code: str
+    message: str
+    file: Path | None
+    line: int | None
+    column: int | None
+    hint: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["severity"] = self.severity.value
+        out["file"] = str(self.file) if self.file is not None else None
+        return out
+
+    @property
+    def location(self) -> str:
+        if self.file is None:
+            return "-"
+        if self.line is None:
+            return str(self.file)
+        return f"{self.file}:{self.line}:{self.column}"
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (str(self.file or ""), self.line or 0, self.column or 0, self.severity.rank, self.code)
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    code: str
+    severity: Severity
+    summary: str
+
+
+def _catalogue(rows: str) -> dict[str, CodeInfo]:
+    out: dict[str, CodeInfo] = {}
+    for line in rows.strip().splitlines():
+        code, sev, summary = (p.strip() for p in line.split("|"))
+        out[code] = CodeInfo(code, Severity(sev), summary)
+    return out
+
+
+# Default severities. `--v22` raises the V-codes that are warnings to errors.
+CATALOGUE: dict[str, CodeInfo] = _catalogue(
+    """
+P001 | error | YAML syntax error
+P002 | error | JSON syntax error
+P003 | error | a file the module needs is missing or unreadable
+P004 | error | a file has the wrong top-level shape (for example a list where a mapping is expected)
+P005 | error | a file is not valid UTF-8
+P006 | error | MODULE.md or module.md has no YAML frontmatter
+M001 | error | a required manifest field is missing
+M002 | error | version is not a semantic version
+M003 | error | tier is not exec, decision or exploration
+M004 | error | schema_strictness is not high, medium or low
+M005 | error | enums.strategy is not strict or extensible
+M006 | error | excludes is empty
+M007 | error | a manifest field has the wrong type
+M008 | info | the manifest has a field the spec does not define
+M009 | warning | the manifest name differs from the folder name
+M010 | error | response.mode or response.chunk_type has an illegal value
+M011 | error | modalities lists an unknown modality
+M012 | error | context is not fork or main
+M013 | error | error_codes declares a code outside E5000-E9999
+M014 | warning | the v0 six-file layout is deprecated
+M015 | error | overflow settings have illegal values
+M016 | warning | a policy or constraint value is not recognised
+S001 | error | a schema is not valid JSON Schema
+S002 | error | a $ref does not resolve
+S003 | error | an io reference in module.yaml does not resolve
+S004 | error | the input schema is missing
+S005 | error | the data (output) schema is missing
+S006 | warning | schema.json has both data and output; output is ignored
+S007 | error | a $ref points outside the module (remote refs are never fetched)
+V000 | error | the module is not in v2.2 format (with --v22)
+V001 | error | schema.json has no meta schema
+V002 | error | the meta schema does not require confidence, risk and explain
+V003 | error | meta.explain has no maxLength of at most 280
+V004 | error | the data schema does not require rationale
+V005 | warning | prompt.md does not describe the v2.2 envelope
+V006 | warning | overflow.max_items disagrees with the insights maxItems in the schema
+V007 | warning | overflow.require_suggested_mapping disagrees with the insights schema
+V008 | warning | the tier is incoherent with schema_strictness, overflow or enums
+V009 | warning | overflow is enabled but the data schema has no extensions.insights
+V010 | warning | the enum strategy disagrees with the extensible enums in the schema
+T001 | error | a golden test or example input does not match the input schema
+T002 | error | a golden test's expected output is not a valid envelope
+T003 | error | an expected output's data does not match the data schema
+T004 | error | a test listed in module.yaml does not exist
+T005 | error | a test path escapes the module folder
+T006 | error | a tests entry is not of the form `input -> expected`
+T007 | info | the module has no golden tests or examples
+T008 | warning | a test input has no matching expected file
+L001 | warning | the v1 output schema does not require confidence
+L002 | warning | the v1 output schema does not require rationale
+L003 | error | an example output does not match the output schema
+"""
+)
+
+
+def diag(
+    code: str,
+    message: str,
+    file: Path | None,
+    line: int | None = None,
+    column: int | None = None,
+    hint: str = "",
+    severity: Severity | None = None,
+) -> Diagnostic:
+    info = CATALOGUE[code]
+    return Diagnostic(severity or info.severity, code, message, file, line, column, hint)
+
+
+def counts(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> tuple[int, int]:
+    """(errors, warnings)."""
+    errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+    warnings = sum(1 for d in diagnostics if d.severity is Severity.WARNING)
+    return errors, warnings

@@ -1,0 +1,49 @@
+"""JSON Pointer and local `$ref` following, shared by validation, repair, goldens and schema generation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_HOPS = 16  # refs that point at refs; more is a cycle
+
+
+def _token(raw: str) -> str:
+    return raw.replace("~1", "/").replace("~0", "~")
+
+
+def _has_anchor(node: Any, name: str) -> bool:
+    if isinstance(node, dict):
+        return node.get("$anchor") == name or any(_has_anchor(v, name) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_anchor(v, name) for v in node)
+    return False
+
+
+def resolve_pointer(doc: Any, fragment: str) -> tuple[bool, Any]:
+    """(found, value) for a fragment such as `/$defs/x` (or a plain-name `$anchor`)."""
+    if fragment in ("", "/"):
+        return True, doc
+    if not fragment.startswith("/"):
+        return _has_anchor(doc, fragment), None
+    cur = doc
+    for raw in fragment[1:].split("/"):
+        token = _token(raw)
+        if isinstance(cur, dict) and token in cur:
+            cur = cur[token]
+        elif isinstance(cur, list) and token.isdigit() and int(token) < len(cur):
+            cur = cur[int(token)]
+        else:
+            return False, None
+    return True, cur
+
+
+def deref(node: Any, root: Any) -> Any:
+    """Follow `#/...` refs from `node` within `root`; None when one does not resolve (or loops)."""
+    for _ in range(MAX_HOPS):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(ref, str) or not ref.startswith("#"):
+            return node
+        found, node = resolve_pointer(root, ref[1:])
+        if not found:
+            return None
+    return None

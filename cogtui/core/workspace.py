@@ -1,0 +1,145 @@
+"""The core as one API: discover, load, validate, check.
+
+    from cogtui.core.workspace import Workspace
+    ws = Workspace.from_environment(["modules"])
+    for report in ws.validate_all():
+        print(report.name, report.errors, report.warnings)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic, counts, diag
+from .discovery import ModuleEntry, ModuleIndex, SearchPath, discover, resolve
+from .loader import NotAModule, load_module
+from .model import Module
+from .validation import validate_module
+
+
+@dataclass
+class ModuleReport:
+    """A module's summary and diagnostics.
+
+    `module` is the loaded Module when validation ran in this process; reports
+    made by worker processes (large `validate_all` runs) carry the summary only.
+    """
+
+    path: Path
+    module: Module | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    entry: ModuleEntry | None = None
+    format: str | None = None
+    version: str | None = None
+    tier: str | None = None
+    badge: str = "?"
+
+    def __post_init__(self) -> None:
+        if self.module is not None:
+            self.format = self.module.format.value
+            self.version = self.module.version
+            self.tier = self.module.tier
+            self.badge = self.module.format.badge
+
+    @property
+    def name(self) -> str:
+        return self.module.name if self.module else self.path.name
+
+    @property
+    def errors(self) -> int:
+        return counts(self.diagnostics)[0]
+
+    @property
+    def warnings(self) -> int:
+        return counts(self.diagnostics)[1]
+
+    def summary(self) -> ModuleReport:
+        """The same report without the Module, small enough to send between processes."""
+        return ModuleReport(self.path, None, self.diagnostics, self.entry, self.format, self.version, self.tier, self.badge)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "module": self.name,
+            "path": str(self.path),
+            "format": self.format,
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+
+def check_path(path: Path, v22: bool = False, entry: ModuleEntry | None = None) -> ModuleReport:
+    try:
+        module = load_module(path)
+    except NotAModule as exc:
+        return ModuleReport(path, None, [diag("P003", str(exc), path)], entry)
+    except OSError as exc:  # a folder that vanished or cannot be listed mid-scan
+        return ModuleReport(path, None, [diag("P003", f"cannot read {path}: {exc}", path)], entry)
+    return ModuleReport(path, module, validate_module(module, v22), entry)
+
+
+def _check_batch(batch: list[tuple[ModuleEntry, bool]]) -> list[ModuleReport]:
+    return [check_path(entry.path, v22, entry).summary() for entry, v22 in batch]
+
+
+# Below this many modules a process pool costs more than it saves.
+PARALLEL_THRESHOLD = 150
+
+
+def check_many(entries: list[ModuleEntry], v22: bool = False, jobs: int | None = None) -> Iterator[ModuleReport]:
+    """Reports in entry order; large sets are validated in worker processes (summaries only)."""
+    if jobs is None:
+        env_jobs = os.environ.get("COGTUI_JOBS", "")
+        jobs = int(env_jobs) if env_jobs.isdigit() else min(os.cpu_count() or 1, 8)
+    if jobs <= 1 or len(entries) < PARALLEL_THRESHOLD:
+        for entry in entries:
+            yield check_path(entry.path, v22, entry)
+        return
+    import multiprocessing  # only here: keeps one-module commands fast to start
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    size = max(1, len(entries) // (jobs * 4))
+    batches = [[(e, v22) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform == "linux" else "spawn"
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+            for reports in pool.map(_check_batch, batches):
+                yield from reports
+    except (OSError, BrokenProcessPool):  # no processes allowed here: do it in-line
+        for entry in entries:
+            yield check_path(entry.path, v22, entry)
+
+
+@dataclass
+class Workspace:
+    search_path: SearchPath
+    index: ModuleIndex
+
+    @classmethod
+    def from_environment(cls, extra_paths: Iterable[str | Path] = ()) -> Workspace:
+        sp = SearchPath.from_environment(extra_paths)
+        return cls(sp, discover(sp))
+
+    def refresh(self) -> None:
+        self.index = discover(self.search_path)
+
+    def resolve(self, target: str) -> Path | None:
+        return resolve(target, self.index)
+
+    def load(self, target: str) -> Module:
+        path = self.resolve(target)
+        if path is None:
+            raise NotAModule(f"no module named {target!r} on the search path, and no module folder at that path")
+        return load_module(path)
+
+    def entries(self, include_shadowed: bool = True) -> list[ModuleEntry]:
+        return list(self.index.entries) if include_shadowed else self.index.winners
+
+    def validate_all(self, v22: bool = False, include_shadowed: bool = False, jobs: int | None = None) -> Iterator[ModuleReport]:
+        """Every module's report; `jobs` > 1 (the default on multi-core machines) validates large sets in parallel."""
+        yield from check_many(self.entries(include_shadowed), v22, jobs)

@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from llmserver import ScriptedLLMServer  # noqa: E402
+
+
+@pytest.fixture
+def llm_server() -> Iterator[ScriptedLLMServer]:
+    """A scripted Anthropic/OpenAI HTTP server on 127.0.0.1; enqueue replies, then point real clients at base_url."""
+    with ScriptedLLMServer() as server:
+        yield server
+    assert server.errors == [], "ScriptedLLMServer hit internal errors:\n" + "\n".join(server.errors)

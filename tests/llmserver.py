@@ -1,0 +1,473 @@
+"""Scripted LLM HTTP server (stdlib only) so providers are tested through the real SDKs.
+
+Speaks Anthropic Messages (POST .../messages) and OpenAI chat completions (POST
+.../chat/completions), streaming or not. Each request consumes the next queued reply
+(FIFO), rendered in the protocol of the path hit; an empty queue answers 500 "script
+exhausted". Every request is recorded. Usage: see tests/test_llmserver.py.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import socketserver
+import sys
+import threading
+import time
+import traceback
+import uuid
+from collections import deque
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Literal, Union
+
+Protocol = Literal["anthropic", "openai"]
+
+_DEFAULT_KINDS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+                  404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
+                  500: "api_error", 529: "overloaded_error"}
+_FINISH_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}
+
+# --------------------------------------------------------------------------- replies
+# The dataclasses double as constructors: text(...), error(...), disconnect_after(...).
+
+
+@dataclass
+class Text:
+    """A normal answer. `chunk_size` and `delay` (between deltas) only matter when streaming."""
+
+    body: str
+    chunk_size: int = 8
+    delay: float = 0.0
+    stop_reason: str = "end_turn"
+    input_tokens: int | None = None  # usage defaults to a chars/4 estimate
+    output_tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.chunk_size < 1:
+            raise ValueError("chunk_size must be >= 1")
+
+
+@dataclass
+class Error:
+    """An API error in the protocol's shape; `kind` defaults from the status (429 -> rate_limit_error)."""
+
+    status: int
+    kind: str = ""
+    message: str = ""
+    retry_after: float | None = None  # seconds; fractions allowed (the SDK parses floats)
+
+    def __post_init__(self) -> None:
+        self.kind = self.kind or _DEFAULT_KINDS.get(
+            self.status, "api_error" if self.status >= 500 else "invalid_request_error")
+        self.message = self.message or f"scripted {self.kind}"
+
+
+@dataclass
+class Disconnect:
+    """Stream the first `n_chars` of `body` as deltas, then close the socket mid-body."""
+
+    body: str
+    n_chars: int
+    chunk_size: int = 8
+
+
+@dataclass
+class Silence:
+    """Send nothing for `seconds`, then `then` (or close the connection when it is None)."""
+
+    seconds: float
+    then: Reply | None = None
+    after_headers: bool = False
+
+
+Reply = Union[Text, Error, Disconnect, Silence]
+text, error, disconnect_after, silence_before_headers = Text, Error, Disconnect, Silence
+
+
+def silence_after_headers(seconds: float, then: Text | None = None) -> Silence:
+    """200 + SSE headers (+ Anthropic message_start when streaming), then a stall."""
+    if then is not None and not isinstance(then, Text):  # the status line is already out
+        raise TypeError("silence_after_headers can only continue with a text() reply")
+    return Silence(seconds, then, after_headers=True)
+
+
+silence = silence_before_headers
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str  # without the query string
+    query: str
+    headers: dict[str, str]  # keys lower-cased
+    body: Any  # parsed JSON; None when absent or malformed
+    raw_body: bytes
+    protocol: Protocol | None
+
+    @property
+    def stream(self) -> bool:
+        return isinstance(self.body, dict) and bool(self.body.get("stream"))
+
+    @property
+    def model(self) -> str | None:
+        return self.body.get("model") if isinstance(self.body, dict) else None
+
+
+# --------------------------------------------------------------------------- rendering
+# A reply renders into a plan: steps the handler runs in order. A float is a pause, None
+# an abrupt close, bytes a body piece. Protocol shapes stay pure data, and pauses/aborts
+# can sit anywhere, even before the status line.
+
+
+@dataclass(frozen=True)
+class _Head:
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    chunked: bool
+
+
+_Step = Union[_Head, bytes, float, None]
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _rid() -> str:
+    return f"req_{uuid.uuid4().hex[:24]}"
+
+
+def _json_plan(status: int, obj: Any, extra: tuple[tuple[str, str], ...] = ()) -> list[_Step]:
+    data = _dumps(obj).encode()
+    return [_Head(status, (("Content-Type", "application/json"), ("Content-Length", str(len(data))), *extra),
+                  chunked=False), data]
+
+
+def _sse_head(id_header: tuple[str, str]) -> _Head:
+    return _Head(200, (("Content-Type", "text/event-stream; charset=utf-8"), id_header), chunked=True)
+
+
+def _deltas(reply: Text, upto: int | None, render: Callable[[str], bytes]) -> list[_Step]:
+    body = reply.body if upto is None else reply.body[:upto]
+    steps: list[_Step] = []
+    for i in range(0, len(body), reply.chunk_size):
+        if i and reply.delay:
+            steps.append(float(reply.delay))
+        steps.append(render(body[i:i + reply.chunk_size]))
+    return steps
+
+
+def _usage(reply: Text, req: RecordedRequest) -> tuple[int, int]:
+    prompt = req.body.get("messages", "") if isinstance(req.body, dict) else ""
+    inp = reply.input_tokens if reply.input_tokens is not None else max(1, len(_dumps(prompt)) // 4)
+    out = reply.output_tokens if reply.output_tokens is not None else max(1, len(reply.body) // 4)
+    return inp, out
+
+
+def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
+    rid, mid, model = _rid(), f"msg_{uuid.uuid4().hex[:24]}", req.model or "claude-test"
+    inp, out = _usage(reply, req)
+    if not req.stream:
+        return _json_plan(200, {
+            "id": mid, "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": reply.body}], "stop_reason": reply.stop_reason,
+            "stop_sequence": None, "usage": {"input_tokens": inp, "output_tokens": out}}, (("request-id", rid),))
+
+    def ev(name: str, **data: Any) -> bytes:
+        return f"event: {name}\ndata: {_dumps({'type': name, **data})}\n\n".encode()
+
+    start = {"id": mid, "type": "message", "role": "assistant", "model": model, "content": [],
+             "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": inp, "output_tokens": 1}}
+    steps: list[_Step] = [
+        _sse_head(("request-id", rid)),
+        ev("message_start", message=start),
+        ev("content_block_start", index=0, content_block={"type": "text", "text": ""}),
+        ev("ping"),
+        *_deltas(reply, upto, lambda t: ev("content_block_delta", index=0, delta={"type": "text_delta", "text": t})),
+    ]
+    if upto is None:
+        steps += [ev("content_block_stop", index=0),
+                  ev("message_delta", delta={"stop_reason": reply.stop_reason, "stop_sequence": None},
+                     usage={"output_tokens": out}),
+                  ev("message_stop")]
+    return steps
+
+
+def _openai_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
+    rid, model = _rid(), req.model or "gpt-test"
+    inp, out = _usage(reply, req)
+    usage = {"prompt_tokens": inp, "completion_tokens": out, "total_tokens": inp + out}
+    finish = _FINISH_REASONS.get(reply.stop_reason, reply.stop_reason)
+    base = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "created": int(time.time()), "model": model,
+            "system_fingerprint": None}
+    if not req.stream:
+        return _json_plan(200, {**base, "object": "chat.completion", "choices": [{
+            "index": 0, "message": {"role": "assistant", "content": reply.body, "refusal": None},
+            "logprobs": None, "finish_reason": finish}], "usage": usage}, (("x-request-id", rid),))
+
+    opts = req.body.get("stream_options") if isinstance(req.body, dict) else None
+    include_usage = isinstance(opts, dict) and bool(opts.get("include_usage"))
+
+    def chunk(delta: dict[str, Any], finish_reason: str | None = None) -> bytes:
+        choices = [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}]
+        obj: dict[str, Any] = {**base, "object": "chat.completion.chunk", "choices": choices}
+        if include_usage:  # OpenAI then sends "usage": null on every chunk but the usage one
+            obj["usage"] = None
+        return f"data: {_dumps(obj)}\n\n".encode()
+
+    steps: list[_Step] = [_sse_head(("x-request-id", rid)), chunk({"role": "assistant", "content": ""}),
+                          *_deltas(reply, upto, lambda t: chunk({"content": t}))]
+    if upto is None:
+        steps.append(chunk({}, finish))
+        if include_usage:
+            tail = {**base, "object": "chat.completion.chunk", "choices": [], "usage": usage}
+            steps.append(f"data: {_dumps(tail)}\n\n".encode())
+        steps.append(b"data: [DONE]\n\n")
+    return steps
+
+
+_TEXT_RENDERERS = {"anthropic": _anthropic_text, "openai": _openai_text}
+
+
+def _error_plan(reply: Error, proto: Protocol) -> list[_Step]:
+    rid = _rid()
+    extra = [("request-id" if proto == "anthropic" else "x-request-id", rid)]
+    if reply.retry_after is not None:
+        ra = float(reply.retry_after)
+        extra.append(("retry-after", str(int(ra)) if ra.is_integer() else str(ra)))
+    if proto == "anthropic":
+        body: dict[str, Any] = {"type": "error", "error": {"type": reply.kind, "message": reply.message},
+                                "request_id": rid}
+    else:
+        body = {"error": {"message": reply.message, "type": reply.kind, "param": None, "code": None}}
+    return _json_plan(reply.status, body, tuple(extra))
+
+
+def _plan(reply: Reply, proto: Protocol, req: RecordedRequest) -> list[_Step]:
+    render = _TEXT_RENDERERS[proto]
+    if isinstance(reply, Text):
+        return render(reply, req, None)
+    if isinstance(reply, Error):
+        return _error_plan(reply, proto)
+    if isinstance(reply, Disconnect):
+        steps = render(Text(reply.body, reply.chunk_size), req, reply.n_chars)
+        if not req.stream:  # announce the full Content-Length, deliver half of it
+            head, data = steps
+            assert isinstance(data, bytes)
+            return [head, data[: len(data) // 2], None]
+        return [*steps, None]
+    if not reply.after_headers:
+        return [float(reply.seconds), *(_plan(reply.then, proto, req) if reply.then else [None])]
+    steps = render(reply.then if isinstance(reply.then, Text) else Text(""), req, None)
+    cut = 2 if proto == "anthropic" and req.stream else 1  # stall after message_start, like a slow first token
+    return [*steps[:cut], float(reply.seconds), *(steps[cut:] if reply.then else [None])]
+
+
+# --------------------------------------------------------------------------- HTTP plumbing
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive and chunked bodies, like the real APIs
+    server: _HTTPServer
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        pass  # keep pytest output clean
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))  # SDKs never send chunked bodies
+        path, _, query = self.path.partition("?")
+        proto: Protocol | None = ("openai" if path.endswith("/chat/completions")
+                                  else "anthropic" if path.endswith("/messages") else None)
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        req = RecordedRequest(self.command, path, query, {k.lower(): v for k, v in self.headers.items()},
+                              body, raw, proto)
+        owner = self.server.owner
+        reply, n = owner._record(req)
+        if proto is None:
+            plan = _error_plan(Error(404, message=f"ScriptedLLMServer: no route for {self.command} {path}"),
+                               "anthropic")
+        elif reply is None:
+            plan = _error_plan(Error(500, "api_error", f"ScriptedLLMServer: script exhausted (no reply "
+                                     f"queued for request #{n} {self.command} {path})"), proto)
+        else:
+            try:
+                plan = _plan(reply, proto, req)
+            except Exception:  # a scripting bug: answer loudly rather than hang the client
+                owner.errors.append(traceback.format_exc())
+                plan = _error_plan(Error(500, "api_error", "ScriptedLLMServer: failed to render reply"), proto)
+        self._run(plan)
+
+    do_GET = do_POST  # unknown routes are still recorded, and answered 404
+
+    def _run(self, plan: list[_Step]) -> None:
+        chunked = False
+        try:
+            for step in plan:
+                if step is None:
+                    return self._abort()
+                if isinstance(step, float):
+                    # Wait on the stop event, not time.sleep, so shutdown never waits on a pause.
+                    if self.server.stopping.wait(step):
+                        return self._abort()
+                elif isinstance(step, _Head):
+                    self.send_response(step.status)
+                    for name, value in step.headers:
+                        self.send_header(name, value)
+                    if step.chunked:
+                        self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    chunked = step.chunked
+                else:  # wfile is unbuffered, so each piece hits the wire at once
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(step), step) if chunked else step)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+        except OSError:  # the client hung up (e.g. its timeout fired) or we are stopping
+            self.close_connection = True
+
+    def _abort(self) -> None:
+        # FIN without the chunked terminator / full Content-Length: clients see a truncated body.
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False  # stop() joins handler threads itself, with a deadline
+
+    def __init__(self, owner: ScriptedLLMServer, host: str) -> None:
+        self.owner = owner
+        self.stopping = threading.Event()
+        self.lock = threading.Lock()
+        self.conns: set[socket.socket] = set()
+        self.threads: set[threading.Thread] = set()
+        super().__init__((host, 0), _Handler)
+
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind calls socket.getfqdn(), a DNS lookup that can stall.
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = str(self.server_address[0]), int(self.server_address[1])
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        t = threading.Thread(target=self._serve_conn, args=(request, client_address), daemon=True,
+                             name=f"llmserver-conn-{client_address[1]}")
+        with self.lock:
+            self.conns.add(request)
+            self.threads.add(t)
+        t.start()
+
+    def _serve_conn(self, request: Any, client_address: Any) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self.shutdown_request(request)
+            with self.lock:
+                self.conns.discard(request)
+                self.threads.discard(threading.current_thread())
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], OSError):  # hang-ups are routine here; bugs are not
+            self.owner.errors.append(traceback.format_exc())
+
+
+class ScriptedLLMServer:
+    """HTTP server on 127.0.0.1:<ephemeral port>, served from a background thread."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self._host = host
+        self._cond = threading.Condition()
+        self._queue: deque[Reply] = deque()
+        self._requests: list[RecordedRequest] = []
+        self.errors: list[str] = []  # tracebacks of server-side bugs; fixtures assert it stays empty
+        self._httpd: _HTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> ScriptedLLMServer:
+        if self._httpd is None:
+            self._httpd = _HTTPServer(self, self._host)
+            self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
+                                            daemon=True, name="llmserver")
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 2.0) -> None:
+        httpd, self._httpd = self._httpd, None
+        if httpd is None:
+            return
+        httpd.stopping.set()  # wakes every scripted pause
+        httpd.shutdown()  # no new connections once this returns
+        with httpd.lock:
+            conns, threads = list(httpd.conns), list(httpd.threads)
+        for conn in conns:  # unblock handlers stuck in recv/send (idle keep-alive, stalled clients)
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        deadline = time.monotonic() + timeout
+        for t in [*threads, self._thread]:
+            if t is not None:
+                t.join(max(0.0, deadline - time.monotonic()))
+        httpd.server_close()
+
+    def __enter__(self) -> ScriptedLLMServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        """For anthropic.Anthropic(base_url=...): the SDK appends /v1/messages."""
+        if self._httpd is None:
+            raise RuntimeError("ScriptedLLMServer is not running")
+        return f"http://{self._host}:{self._httpd.server_address[1]}"
+
+    @property
+    def openai_base_url(self) -> str:
+        """OpenAI-style base URL: clients append /chat/completions."""
+        return self.base_url + "/v1"
+
+    def enqueue(self, *replies: Reply | str) -> None:
+        """Queue replies, consumed one per request; a bare string means text(string)."""
+        with self._cond:
+            self._queue.extend(Text(r) if isinstance(r, str) else r for r in replies)
+
+    @property
+    def pending(self) -> int:
+        """Replies not consumed yet."""
+        with self._cond:
+            return len(self._queue)
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._cond:
+            return list(self._requests)
+
+    @property
+    def last_request(self) -> RecordedRequest:
+        with self._cond:
+            if not self._requests:
+                raise AssertionError("ScriptedLLMServer received no requests")
+            return self._requests[-1]
+
+    def wait_for_requests(self, n: int, timeout: float = 2.0) -> list[RecordedRequest]:
+        """Block until at least n requests arrived (for clients running in another thread/loop)."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: len(self._requests) >= n, timeout):
+                raise AssertionError(f"expected {n} requests, got {len(self._requests)}")
+            return list(self._requests)
+
+    def _record(self, req: RecordedRequest) -> tuple[Reply | None, int]:
+        with self._cond:
+            self._requests.append(req)
+            self._cond.notify_all()
+            reply = self._queue.popleft() if req.protocol is not None and self._queue else None
+            return reply, len(self._requests)

@@ -1,0 +1,319 @@
+"""The headless CLI, run as a real process: validate, list, check; JSON shapes and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from modkit import GOOD_EXPECTED, clean_v1, clean_v22, make_module, pos, run_cogn
+
+DIAG_KEYS = {"severity", "code", "message", "file", "line", "column", "hint"}
+LIST_KEYS = {"name", "version", "format", "tier", "level", "path", "shadowed", "shadowed_by", "errors", "warnings"}
+
+
+class World:
+    """A cwd and a home with modules on the project and user levels, and an --path root."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.cwd = tmp / "work"
+        self.home = tmp / "home"
+        self.extra = tmp / "extra"
+        self.project = self.cwd / ".cognitive" / "modules"
+        self.user = self.home / ".cognitive" / "modules"
+        self.good = make_module(self.project, clean_v22("good"), "good")
+        self.shadowed = make_module(self.user, clean_v1("good"), "good")
+        self.legacy = make_module(self.user, clean_v1("legacy"), "legacy")
+        broken = clean_v22()
+        self.broken_yaml = "name: broken\nversion: [1.0.0\n"
+        broken["module.yaml"] = self.broken_yaml
+        self.broken = make_module(self.extra, broken, "broken")
+
+    def run(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        proc = run_cogn(list(args), cwd=self.cwd, home=self.home, stdin=stdin)
+        assert "Traceback" not in proc.stderr, proc.stderr
+        return proc
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    return World(tmp_path)
+
+
+def assert_diagnostic_shape(d: dict[str, Any]) -> None:
+    assert set(d) >= DIAG_KEYS
+    assert d["severity"] in ("error", "warning", "info")
+    file = d["file"]
+    if file is None or not Path(file).exists():
+        assert d["line"] is None and d["column"] is None
+    else:
+        assert d["line"] >= 1 and d["column"] >= 1
+
+
+# ---------------------------------------------------------------- validate
+
+
+def test_validate_by_name_json(world: World) -> None:
+    proc = world.run("validate", "good", "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert set(out) >= {"module", "format", "diagnostics"}
+    assert (out["module"], out["format"], out["diagnostics"]) == ("good", "v2.2", [])
+    assert out["path"] == str(world.good)  # the project module, not the shadowed user one
+
+
+def test_validate_by_path(world: World) -> None:
+    assert world.run("validate", str(world.shadowed)).returncode == 0
+    proc = world.run("validate", "./.cognitive/modules/good", "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["module"] == "good"
+    proc = world.run("validate", str(world.good / "module.yaml"), "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["format"] == "v2.2"
+
+
+def test_validate_text_output(world: World) -> None:
+    proc = world.run("validate", "good")
+    assert proc.returncode == 0 and "good" in proc.stdout and "valid" in proc.stdout
+
+
+def test_validate_malformed_yaml(world: World) -> None:
+    proc = world.run("--path", str(world.extra), "validate", "broken", "--json")
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    p001 = [d for d in out["diagnostics"] if d["code"] == "P001"]
+    assert len(p001) == 1
+    assert p001[0]["file"] == str(world.broken / "module.yaml")
+    assert p001[0]["line"] == 3  # the flow sequence is never closed: the parser stops at the end
+    for d in out["diagnostics"]:
+        assert_diagnostic_shape(d)
+    text = world.run("validate", "--path", str(world.extra), "broken")
+    assert text.returncode == 1 and "P001" in text.stdout and f"{world.broken / 'module.yaml'}:3:" in text.stdout
+
+
+def test_validate_v22(world: World) -> None:
+    assert world.run("validate", "legacy").returncode == 0
+    proc = world.run("validate", "legacy", "--v22", "--json")
+    assert proc.returncode == 1
+    out = json.loads(proc.stdout)
+    assert out["format"] == "v1"
+    [v000] = [d for d in out["diagnostics"] if d["code"] == "V000"]
+    assert v000["severity"] == "error" and v000["file"] == str(world.legacy / "MODULE.md")
+    assert world.run("validate", "good", "--v22").returncode == 0
+
+
+def test_validate_v22_turns_warnings_into_errors(world: World) -> None:
+    files = clean_v22("vague")
+    files["prompt.md"] = "Return the label.\n"
+    mod = make_module(world.cwd, files, "vague")
+    lax = world.run("validate", str(mod), "--json")
+    assert lax.returncode == 0
+    assert [(d["code"], d["severity"]) for d in json.loads(lax.stdout)["diagnostics"]] == [("V005", "warning")]
+    strict = world.run("validate", str(mod), "--v22", "--json")
+    assert strict.returncode == 1
+    assert [(d["code"], d["severity"]) for d in json.loads(strict.stdout)["diagnostics"]] == [("V005", "error")]
+
+
+def test_validate_all(world: World) -> None:
+    proc = world.run("validate", "--all", "--json")
+    assert proc.returncode == 0
+    out = json.loads(proc.stdout)
+    assert isinstance(out, list)
+    assert sorted((r["module"], r["path"]) for r in out) == [("good", str(world.good)), ("legacy", str(world.legacy))]
+    proc = world.run("--path", str(world.extra), "validate", "--all", "--json")
+    assert proc.returncode == 1
+    by_name = {r["module"]: r for r in json.loads(proc.stdout)}
+    assert set(by_name) == {"good", "legacy", "broken"}
+    assert by_name["broken"]["errors"] >= 1 and by_name["good"]["errors"] == 0
+    text = world.run("--path", str(world.extra), "validate", "--all")
+    assert text.returncode == 1 and "3 modules" in text.stdout
+
+
+def test_validate_all_on_an_empty_search_path(tmp_path: Path) -> None:
+    proc = run_cogn(["validate", "--all", "--json"], cwd=tmp_path)
+    assert (proc.returncode, json.loads(proc.stdout)) == (0, [])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "no-such-module"],
+        ["validate", "no-such-module", "--json"],
+        ["validate", "x" * 300],  # a name the OS refuses as a path (ENAMETOOLONG)
+        ["check", "--module", "x" * 300, "-"],
+        ["validate"],
+        ["validate", "good", "--all"],
+        ["no-such-command"],
+        ["validate", "--bogus-flag"],
+        ["check"],
+        ["check", "x.json", "--kind", "nonsense"],
+    ],
+)
+def test_usage_errors_and_not_found_exit_2(world: World, args: list[str]) -> None:
+    proc = world.run(*args)
+    assert proc.returncode == 2
+    assert proc.stderr.strip()
+    assert proc.stdout.strip() == ""
+
+
+# ---------------------------------------------------------------- list
+
+
+def test_list_json(world: World) -> None:
+    proc = world.run("--path", str(world.extra), "list", "--json")
+    assert proc.returncode == 0
+    rows = json.loads(proc.stdout)["modules"]
+    for row in rows:
+        assert set(row) == LIST_KEYS
+    summary = [(r["name"], r["level"], r["path"], r["shadowed"], r["shadowed_by"]) for r in rows]
+    assert summary == [
+        ("broken", "path", str(world.broken), False, None),
+        ("good", "project", str(world.good), False, None),
+        ("good", "user", str(world.shadowed), True, str(world.good)),
+        ("legacy", "user", str(world.legacy), False, None),
+    ]
+    good, shadowed = rows[1], rows[2]
+    assert (good["version"], good["format"], good["tier"], good["errors"], good["warnings"]) == ("1.0.0", "v2.2", "decision", 0, 0)
+    assert (shadowed["format"], shadowed["tier"]) == ("v1", "decision")
+    assert rows[0]["errors"] >= 1
+
+
+def test_list_text(world: World) -> None:
+    proc = world.run("list")
+    assert proc.returncode == 0
+    assert "good (shadowed)" in proc.stdout
+    assert f"is shadowed by {world.good}" in proc.stdout
+
+
+def test_list_empty(tmp_path: Path) -> None:
+    proc = run_cogn(["list", "--json"], cwd=tmp_path)
+    assert (proc.returncode, json.loads(proc.stdout)) == (0, {"modules": []})
+    proc = run_cogn(["list"], cwd=tmp_path)
+    assert proc.returncode == 0 and "No modules found" in proc.stdout
+
+
+def test_env_path_is_custom_level(world: World, tmp_path: Path) -> None:
+    custom = tmp_path / "custom"
+    make_module(custom, clean_v22("from-env"), "from-env")
+    proc = run_cogn(["list", "--json"], cwd=world.cwd, home=world.home,
+                    extra_env={"COGNITIVE_MODULES_PATH": str(custom)})
+    rows = {r["name"]: r for r in json.loads(proc.stdout)["modules"] if not r["shadowed"]}
+    assert rows["from-env"]["level"] == "custom"
+    assert rows["good"]["path"] == str(world.good)
+
+
+# ---------------------------------------------------------------- check
+
+
+def test_check_exit_codes(world: World) -> None:
+    good = world.cwd / "good.json"
+    good.write_text(json.dumps(GOOD_EXPECTED))
+    bad = world.cwd / "bad.json"
+    bad.write_text(json.dumps({**GOOD_EXPECTED, "meta": {"confidence": 2, "risk": "low", "explain": "x"}}))
+    assert world.run("check", str(good)).returncode == 0
+    proc = world.run("check", "bad.json")
+    assert proc.returncode == 1 and "E3001" in proc.stdout and "meta.confidence.range" in proc.stdout
+    proc = world.run("check", "--json", "bad.json")
+    out = json.loads(proc.stdout)
+    assert proc.returncode == 1 and out["valid"] is False and out["codes"] == ["E3001"]
+
+
+@pytest.mark.parametrize("content", ["not json at all", "{\"a\": ", "", "\n\n", "{'single': 'quotes'}"])
+def test_check_non_json_is_2(world: World, content: str) -> None:
+    target = world.cwd / "doc.json"
+    target.write_text(content)
+    proc = world.run("check", str(target))
+    assert proc.returncode == 2 and "doc.json" in proc.stderr
+    proc = world.run("check", "-", stdin=content)
+    assert proc.returncode == 2
+
+
+def test_check_undecodable_file_is_2(world: World) -> None:
+    target = world.cwd / "latin1.json"
+    target.write_bytes(b'{"explain": "caf\xe9"}')
+    proc = world.run("check", str(target))
+    assert proc.returncode == 2 and "UTF-8" in proc.stderr
+
+
+def test_check_missing_file_is_2(world: World) -> None:
+    proc = world.run("check", "nope.json")
+    assert proc.returncode == 2 and "nope.json" in proc.stderr
+    proc = world.run("check", str(world.cwd))  # a folder
+    assert proc.returncode == 2
+
+
+def test_check_stream_ndjson_from_stdin(world: World) -> None:
+    chunks = [
+        {"ok": True, "streaming": True, "session_id": "s1", "meta": {"confidence": None, "risk": "low", "explain": "go"}},
+        {"chunk": {"seq": 1, "type": "delta", "field": "data.rationale", "delta": "a"}},
+        {},
+        {"chunk": {"seq": 2, "type": "delta", "field": "data.rationale", "delta": "b"}},
+        {"final": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "done"}, "data": {"rationale": "ab"}},
+    ]
+    ndjson = "\n".join(json.dumps(c) for c in chunks) + "\n"
+    proc = world.run("check", "--kind", "stream", "--json", "-", stdin=ndjson)
+    assert proc.returncode == 0, proc.stdout
+    assert json.loads(proc.stdout) == {"kind": "stream", "valid": True, "codes": [], "violations": []}
+    proc = world.run("check", "-", stdin=ndjson)  # detected as a stream
+    assert proc.returncode == 0 and "valid stream" in proc.stdout
+    broken = "\n".join(json.dumps(c) for c in chunks[:-1]) + "\n"  # no final chunk
+    proc = world.run("check", "--kind", "stream", "--json", "-", stdin=broken)
+    assert proc.returncode == 1 and json.loads(proc.stdout)["codes"] == ["E2010"]
+    proc = world.run("check", "--kind", "stream", "-", stdin=ndjson + "{oops\n")
+    assert proc.returncode == 2 and "line 6" in proc.stderr
+
+
+def test_check_with_module(world: World) -> None:
+    proc = world.run("check", "--kind", "input", "--module", "good", "--json", "-", stdin="{}")
+    assert proc.returncode == 1
+    [v] = json.loads(proc.stdout)["violations"]
+    assert (v["code"], v["path"]) == ("E1002", "text")
+    proc = world.run("check", "--module", str(world.good), "-", stdin=json.dumps(GOOD_EXPECTED))
+    assert proc.returncode == 0
+    proc = world.run("check", "--module", "no-such-module", "-", stdin="{}")
+    assert proc.returncode == 2 and "no-such-module" in proc.stderr
+
+
+# ---------------------------------------------------------------- malformed files never crash
+
+
+def test_malformed_files_everywhere(tmp_path: Path) -> None:
+    root = tmp_path / "mods"
+    cases: dict[str, dict[str, Any]] = {
+        "bad-yaml": {"module.yaml": "name: x\n  bad: indentation: here\n"},
+        "bad-tag": {"module.yaml": "name: !!python/object/apply:os.system ['echo pwned']\n"},
+        "bad-schema": {"schema.json": '{"input": {"type": "object",}, }'},
+        "bad-test": {"tests/case1.input.json": "{nope"},
+        "bad-expected": {"tests/case1.expected.json": "[1, 2"},
+        "list-manifest": {"module.yaml": "- a\n- b\n"},
+        "scalar-schema": {"schema.json": "42"},
+        "binary-prompt": {"prompt.md": b"\x00\x01\xff\xfe\x80"},
+        "empty-manifest": {"module.yaml": ""},
+    }
+    for name, files in cases.items():
+        merged = clean_v22(name)
+        merged.update(files)
+        make_module(root, merged, name)
+    make_module(root, {"MODULE.md": "---\nname: [\n---\n", "schema.json": "{"}, "bad-v1")
+    make_module(root, {"MODULE.md": "no frontmatter", "schema.json": "[]"}, "plain-v1")
+    make_module(root, {"module.md": ":\n- ]", "constraints.yaml": "\t- x", "input.schema.json": "nul\x00l"}, "bad-v0")
+    proc = run_cogn(["--path", str(root), "validate", "--all", "--json"], cwd=tmp_path)
+    assert "Traceback" not in proc.stderr and proc.returncode == 1, proc.stderr
+    reports = {r["module"]: r for r in json.loads(proc.stdout)}
+    assert set(reports) == set(cases) | {"bad-v1", "plain-v1", "bad-v0"}
+    expected_codes = {
+        "bad-yaml": "P001", "bad-tag": "P001", "bad-schema": "P002", "bad-test": "P002", "bad-expected": "P002",
+        "list-manifest": "P004", "scalar-schema": "P004", "binary-prompt": "P005", "bad-v1": "P001",
+        "plain-v1": "P006", "bad-v0": "P001",
+    }
+    for name, code in expected_codes.items():
+        assert code in {d["code"] for d in reports[name]["diagnostics"]}, (name, reports[name]["diagnostics"])
+    for report in reports.values():
+        for d in report["diagnostics"]:
+            assert_diagnostic_shape(d)
+    schema_p002 = next(d for d in reports["bad-schema"]["diagnostics"] if d["code"] == "P002")
+    assert (schema_p002["line"], schema_p002["column"]) == pos('{"input": {"type": "object",}, }', "}")
+    proc = run_cogn(["--path", str(root), "list", "--json"], cwd=tmp_path)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert len(json.loads(proc.stdout)["modules"]) == len(reports)
