@@ -19,6 +19,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "list": ("cogtui.cli.cmd_list", "list every module on the search path"),
     "validate": ("cogtui.cli.cmd_validate", "validate modules and report located diagnostics"),
     "check": ("cogtui.cli.cmd_check", "check an envelope, chunk, stream or input against the spec"),
+    "run": ("cogtui.cli.cmd_run", "run a module and print its envelope (or stream its chunks)"),
+    "test": ("cogtui.cli.cmd_test", "run a module's golden tests"),
+    "history": ("cogtui.cli.cmd_history", "list recorded runs"),
+    "insights": ("cogtui.cli.cmd_insights", "aggregate overflow insights and custom enum values from the history"),
+    "capabilities": ("cogtui.cli.cmd_capabilities", "print each provider's capability declaration"),
 }
 
 

@@ -1,0 +1,45 @@
+"""`cogn history [NAME] [--json] [--limit N]` and `cogn insights [--module NAME] [--json]`."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+
+from .output import Printer, err
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("module", nargs="?", metavar="NAME", help="only this module's runs")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="how many runs (default 50)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _when(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.history import History, HistoryError
+
+    try:
+        with History.open_default() as history:
+            runs = history.runs(args.module, limit=args.limit)
+    except HistoryError as exc:
+        err(str(exc))
+        return 2
+    p = Printer()
+    if args.json:
+        p.json({"runs": [{"id": r.id, "module": r.module, "module_version": r.module_version, "format": r.module_format,
+                          "provider": r.provider, "model": r.model, "input_hash": r.input_hash,
+                          "started_at": dt.datetime.fromtimestamp(r.started_at, dt.timezone.utc).isoformat(),
+                          "ttfc_ms": r.ttfc_ms, "total_ms": r.total_ms, "usage": r.usage, "outcome": r.outcome,
+                          "error_code": r.error_code, "envelope": r.envelope} for r in runs]})
+        return 0
+    if not runs:
+        p.line("No runs recorded yet.", "dim")
+        return 0
+    rows = [[str(r.id), _when(r.started_at), r.module, f"{r.provider}/{r.model or '-'}",
+             "✓ ok" if r.outcome == "ok" else (r.outcome if r.outcome == "interrupted" else f"✗ {r.error_code}"),
+             f"{r.total_ms:.0f} ms" if r.total_ms is not None else "-"] for r in runs]
+    p.table(["ID", "WHEN", "MODULE", "PROVIDER/MODEL", "OUTCOME", "TIME"], rows)
+    return 0

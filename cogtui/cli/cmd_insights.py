@@ -1,0 +1,40 @@
+"""`cogn insights [--module NAME] [--json]`: overflow insights and custom enum values, aggregated from the history."""
+
+from __future__ import annotations
+
+import argparse
+
+from .output import Printer, err
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--module", metavar="NAME", help="only this module")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.history import History, HistoryError
+
+    try:
+        with History.open_default() as history:
+            agg = history.insights(args.module)
+    except HistoryError as exc:
+        err(str(exc))
+        return 2
+    p = Printer()
+    if args.json:
+        p.json(agg)
+        return 0
+    if not agg["insights"] and not agg["custom_enums"]:
+        p.line("No insights recorded yet. Run some modules first (cogn run).", "dim")
+        return 0
+    if agg["insights"]:
+        rows = [[i["suggested_mapping"] or "(none)", str(i["count"]), ", ".join(i["modules"]),
+                 (i["examples"][0]["text"] if i["examples"] else "")[:60], i["last_seen"][:10]] for i in agg["insights"]]
+        p.table(["SUGGESTED MAPPING", "COUNT", "MODULES", "EXAMPLE", "LAST SEEN"], rows, title="Overflow insights")
+        p.line()
+    if agg["custom_enums"]:
+        rows = [[c["module"], c["field"], c["value"], str(c["count"]), (c["reasons"][0] if c["reasons"] else "")[:60]]
+                for c in agg["custom_enums"]]
+        p.table(["MODULE", "FIELD", "CUSTOM VALUE", "COUNT", "REASON"], rows, title="Custom enum values")
+    return 0

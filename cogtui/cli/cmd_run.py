@@ -1,0 +1,151 @@
+"""`cogn run NAME|PATH [--input FILE|-|'{json}'] [--args TEXT] [--provider P] [--model M] [--json] [--stream ndjson|sse] [--no-validate]`.
+
+Exit codes: 0 ok, 1 not ok, 2 usage errors (bad flags, unreadable input, unknown module), 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .output import Printer, err
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", metavar="NAME|PATH", help="a module name on the search path, or a module folder")
+    p.add_argument("--input", metavar="FILE|-|JSON", help="the input: a JSON file, - for stdin, or inline JSON")
+    p.add_argument("--args", metavar="TEXT", help="text for $ARGUMENTS in the prompt")
+    p.add_argument("--provider", choices=("anthropic", "openai", "replay"), help="default: $COGNITIVE_PROVIDER, config, else replay")
+    p.add_argument("--model", metavar="M", help="model name for the provider")
+    p.add_argument("--json", action="store_true", help="print the final envelope as JSON")
+    p.add_argument("--stream", choices=("ndjson", "sse"), help="print v2.5 chunks as they arrive")
+    p.add_argument("--no-validate", action="store_true", help="skip output validation and contract rules")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)")
+    p.add_argument("--no-history", action="store_true", help="do not record this run")
+
+
+def read_input(spec: str | None) -> Any:
+    """The input document; raises ValueError with a message fit for the user."""
+    if spec is None:
+        return {}
+    if spec == "-":
+        text = sys.stdin.read()
+    elif spec.lstrip().startswith(("{", "[")):
+        text = spec
+    else:
+        try:
+            text = Path(spec).read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise ValueError(f"cannot read input file {spec}: {exc.strerror or exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"the input is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
+def sse_frame(chunk: dict[str, Any]) -> str:
+    if chunk == {}:
+        return ": heartbeat\n\n"
+    if chunk.get("streaming") and chunk.get("ok") is True:
+        event = "meta"
+    elif "chunk" in chunk:
+        event = "chunk"
+    elif "progress" in chunk:
+        event = "progress"
+    elif chunk.get("final"):
+        event = "final"
+    else:
+        event = "error"
+    return f"event: {event}\ndata: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.envelopes import failure
+    from ..core.loader import NotAModule
+    from ..core.providers import UnknownProvider, make_provider
+    from ..core.workspace import Workspace
+
+    try:
+        input_value = read_input(args.input)
+    except ValueError as exc:
+        err(str(exc))
+        return 2
+    ws = Workspace.from_environment(args.paths)
+    try:
+        module = ws.load(args.target)
+    except NotAModule as exc:
+        err(str(exc))
+        if args.json:
+            Printer().json(failure("E4006", str(exc)))
+        return 2
+    try:
+        provider = make_provider(args.provider, args.model)
+    except UnknownProvider as exc:
+        err(str(exc))
+        return 2
+    return asyncio.run(_run(module, input_value, provider, ws, args))
+
+
+async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argparse.Namespace) -> int:
+    from ..core.envelopes import failure
+    from ..core.loader import NotAModule
+    from ..core.runner import RunOptions, RunSession
+
+    def resolver(name: str) -> Any:
+        try:
+            return ws.load(name)
+        except NotAModule:
+            return None
+
+    options = RunOptions(provider, args=args.args, validate=not args.no_validate, stream_requested=bool(args.stream),
+                         stream_timeout=args.timeout, resolver=resolver)
+    session = RunSession(module, input_value, options)
+    out = sys.stdout
+    try:
+        async for ev in session.events():
+            if args.stream and not ev.path:
+                out.write(sse_frame(ev.chunk) if args.stream == "sse" else json.dumps(ev.chunk, ensure_ascii=False) + "\n")
+                out.flush()
+    except asyncio.CancelledError:
+        result = session.result
+        if args.stream and result is not None:
+            env = result.envelope
+            chunk = {"ok": False, "streaming": True, "session_id": session.session_id, "meta": env.get("meta"),
+                     "error": env.get("error") or failure("E2010", "interrupted")["error"]}
+            if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
+                chunk["partial_data"] = env["partial_data"]
+            out.write(sse_frame(chunk) if args.stream == "sse" else json.dumps(chunk, ensure_ascii=False) + "\n")
+        _record(module, input_value, args, session)
+        raise
+    finally:
+        await provider.aclose()
+    result = session.result
+    assert result is not None
+    _record(module, input_value, args, session)
+    if args.json:
+        Printer().json(result.envelope)
+    elif not args.stream:
+        from .runview import print_result
+
+        print_result(Printer(), module, result)
+    if args.json or args.stream:  # stdout is machine output: warnings go to stderr
+        for warning in result.warnings:
+            err(f"warning: {warning}")
+    return 0 if result.ok else 1
+
+
+def _record(module: Any, input_value: Any, args: argparse.Namespace, session: Any) -> None:
+    if args.no_history or session.result is None:
+        return
+    from ..core.history import History, HistoryError
+    from ..core.runrecord import to_record
+
+    try:
+        with History.open_default() as history:
+            history.record(to_record(module, input_value, args.args, session.result))
+    except HistoryError as exc:
+        err(f"warning: the run was not recorded: {exc}")

@@ -1,0 +1,91 @@
+"""`cogn test NAME|PATH|--all [--provider P] [--model M] [--json]`: run golden tests (rule: docs/golden-tests.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from .output import Printer, err
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name or folder")
+    p.add_argument("--all", action="store_true", help="every module on the search path")
+    p.add_argument("--provider", choices=("anthropic", "openai", "replay"), help="default: $COGNITIVE_PROVIDER, config, else replay")
+    p.add_argument("--model", metavar="M")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..core.loader import NotAModule, load_module
+    from ..core.providers import UnknownProvider, make_provider
+    from ..core.workspace import Workspace
+
+    if bool(args.target) == bool(args.all):
+        err("test needs a module NAME|PATH, or --all")
+        return 2
+    ws = Workspace.from_environment(args.paths)
+    try:
+        modules = [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
+        provider = make_provider(args.provider, args.model)
+    except (NotAModule, UnknownProvider) as exc:
+        err(str(exc))
+        return 2
+    return asyncio.run(_run(modules, provider, ws, args))
+
+
+async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namespace) -> int:
+    from ..core.golden import run_case
+    from ..core.loader import NotAModule
+    from ..core.runner import RunOptions
+
+    def resolver(name: str) -> Any:
+        try:
+            return ws.load(name)
+        except NotAModule:
+            return None
+
+    p = Printer()
+    cases = [(m, t) for m in modules for t in m.tests]
+    results: list[tuple[Any, Any]] = []
+    progress = None
+    if p.color and not args.json and cases:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=p.console, transient=True)
+        progress.start()
+        task = progress.add_task("golden tests", total=len(cases))
+    try:
+        for module, test in cases:
+            options = RunOptions(provider, resolver=resolver)
+            results.append((module, await run_case(module, test, options)))
+            if progress is not None:
+                progress.update(task, advance=1, description=f"{module.name}/{test.name}")
+    finally:
+        if progress is not None:
+            progress.stop()
+        await provider.aclose()
+    failed = [r for _, r in results if not r.passed]
+    if args.json:
+        by_module: dict[str, list[Any]] = {}
+        for module, r in results:
+            by_module.setdefault(module.name, []).append(r.to_json())
+        p.json({"provider": provider.name, "passed": len(results) - len(failed), "failed": len(failed),
+                "modules": [{"module": k, "cases": v} for k, v in by_module.items()]})
+        return 1 if failed else 0
+    for module, r in results:
+        mark = ("✓ pass", "ok") if r.passed else ("✗ FAIL", "error")
+        p.parts(mark, (f"  {module.name}/{r.name}", None))
+        if not r.passed:
+            for reason in r.reasons:
+                p.line(f"    - {reason}", "warning")
+            for line in r.diff.splitlines():
+                style = "add" if line.startswith("+") else "remove" if line.startswith("-") else "hunk" if line.startswith("@@") else "dim"
+                p.line(f"    {line}", style)
+    untested = [m.name for m in modules if not m.tests]
+    if untested:
+        p.line(f"no golden tests: {', '.join(untested)}", "dim")
+    p.parts((f"{len(results)} cases: ", None), (f"{len(results) - len(failed)} passed", "ok"), (", ", None),
+            (f"{len(failed)} failed", "error" if failed else None))
+    return 1 if failed else 0

@@ -1,0 +1,105 @@
+"""The user's settings: config.yaml in the platform config dir (or $COGTUI_CONFIG_FILE).
+
+    theme: cogtui-dark
+    watch: true                 # reload when module files change on disk
+    keymap: {run: ctrl+r}       # binding id -> keys
+    provider: replay            # default provider
+    model: null
+    providers:
+      anthropic: {model: claude-sonnet-4-5}
+      openai: {model: gpt-4o-mini, base_url: http://localhost:11434/v1, vision: false}
+      replay: {interval: 0.01}
+
+API keys never live here (only in the environment): a key found in the file is
+ignored with a warning. A broken file yields defaults and a message, never a crash.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .paths import config_file
+from .sourcemap import ParseFailure, parse_yaml, read_text
+
+SECRET_KEYS = ("api_key", "apikey", "key", "token", "secret", "password")
+
+
+@dataclass
+class Config:
+    theme: str | None = None
+    watch: bool = True
+    keymap: dict[str, str] = field(default_factory=dict)
+    provider: str | None = None
+    model: str | None = None
+    providers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    path: Path | None = None
+    problems: list[str] = field(default_factory=list)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def provider_settings(self, name: str) -> dict[str, Any]:
+        return dict(self.providers.get(name) or {})
+
+
+def load_config(path: Path | None = None) -> Config:
+    path = path or config_file()
+    cfg = Config(path=path)
+    if not path.exists():
+        return cfg
+    try:
+        src = parse_yaml(read_text(path), path)
+    except ParseFailure as exc:
+        d = exc.diagnostic
+        cfg.problems.append(f"{path}:{d.line}:{d.column}: {d.message}; using defaults")
+        return cfg
+    raw = src.value if isinstance(src.value, dict) else {}
+    if src.value is not None and not isinstance(src.value, dict):
+        cfg.problems.append(f"{path}: the config must be a mapping; using defaults")
+    cfg.raw = raw
+    if isinstance(raw.get("theme"), str):
+        cfg.theme = raw["theme"]
+    if isinstance(raw.get("watch"), bool):
+        cfg.watch = raw["watch"]
+    if isinstance(raw.get("keymap"), dict):
+        cfg.keymap = {str(k): str(v) for k, v in raw["keymap"].items() if isinstance(v, str)}
+    for key in ("provider", "model"):
+        if isinstance(raw.get(key), str):
+            setattr(cfg, key, raw[key])
+    if isinstance(raw.get("providers"), dict):
+        for name, settings in raw["providers"].items():
+            if not isinstance(settings, dict):
+                continue
+            clean = {}
+            for k, v in settings.items():
+                if str(k).lower() in SECRET_KEYS:
+                    cfg.problems.append(f"{path}: providers.{name}.{k} ignored: keys belong in the environment, never in files")
+                else:
+                    clean[str(k)] = v
+            cfg.providers[str(name)] = clean
+    return cfg
+
+
+def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
+    """Set one top-level key, keeping the rest of the file (comments are lost only in that file's rewrite)."""
+    path = path or config_file()
+    raw: dict[str, Any] = {}
+    if path.exists():
+        try:
+            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
+            raw = loaded if isinstance(loaded, dict) else {}
+        except (OSError, yaml.YAMLError):
+            raw = {}
+    raw[key] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".config-", suffix=".yaml")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        yaml.safe_dump(raw, f, sort_keys=False, allow_unicode=True)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path

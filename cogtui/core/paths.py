@@ -1,0 +1,48 @@
+"""Where cogtui keeps its files: run history, backups, configuration.
+
+Every function only computes a path. Nothing here creates a directory: the
+code that writes (History, the backup writer, the config editor) creates what
+it needs, so merely asking "where is the config?" never touches the disk.
+Environment overrides exist so tests, CI and people with unusual layouts can
+point cogtui somewhere else without a config file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "cogtui"
+DATA_DIR_ENV = "COGTUI_DATA_DIR"
+CONFIG_FILE_ENV = "COGTUI_CONFIG_FILE"
+
+
+def _env_path(name: str) -> Path | None:
+    # An empty variable counts as unset: `COGTUI_DATA_DIR= cogn ...` is a
+    # common way to "clear" a variable and must not mean the current directory.
+    value = os.environ.get(name)
+    return Path(value).expanduser() if value else None
+
+
+def data_dir() -> Path:
+    """`$COGTUI_DATA_DIR`, else the platform's per-user data folder."""
+    return _env_path(DATA_DIR_ENV) or Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def config_dir() -> Path:
+    return Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def config_file() -> Path:
+    """`$COGTUI_CONFIG_FILE`, else config.yaml in the config folder."""
+    return _env_path(CONFIG_FILE_ENV) or config_dir() / "config.yaml"
+
+
+def history_path() -> Path:
+    return data_dir() / "history.sqlite3"
+
+
+def backups_dir() -> Path:
+    return data_dir() / "backups"
