@@ -18,19 +18,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchutil import child_peak_rss_mb, machine, report  # noqa: E402
+from benchutil import child_peak_rss_mb, machine, report, timed  # noqa: E402
 from genmodules import generate  # noqa: E402
 
 COGN = [sys.executable, "-m", "cogtui.cli"]
-
-
-def timed(fn, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
-    out = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def run_cli(args: list[str], env: dict[str, str]) -> float:

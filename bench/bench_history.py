@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchutil import machine, report, self_peak_rss_mb  # noqa: E402
+from benchutil import machine, report, self_peak_rss_mb, timed  # noqa: E402
 
 from cogtui.core.history import History, RunRecord  # noqa: E402
 
@@ -63,15 +63,6 @@ def make_run(rng: random.Random, i: int, t0: float) -> RunRecord:
                      total_ms=rng.uniform(900, 9000), usage={"input_tokens": rng.randint(200, 4000),
                                                              "output_tokens": rng.randint(50, 1500)},
                      outcome="ok" if ok else "error", session_id=f"s{i // 50}")
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
-    out = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return out
 
 
 def p95(values: list[float]) -> float:

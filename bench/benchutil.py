@@ -7,6 +7,8 @@ import os
 import platform
 import resource
 import sys
+import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -26,6 +28,16 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "os": f"{platform.system()} {platform.release()}",
     }
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
+    """Wall-clock seconds of `repeat` calls."""
+    out = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
 
 
 def child_peak_rss_mb() -> float:

@@ -9,15 +9,9 @@ import argparse
 import json
 from pathlib import Path
 
-META = {
-    "type": "object",
-    "required": ["confidence", "risk", "explain"],
-    "properties": {
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "risk": {"type": "string", "enum": ["none", "low", "medium", "high"]},
-        "explain": {"type": "string", "maxLength": 280},
-    },
-}
+from cogtui.core.standard import meta_schema
+
+META = meta_schema(core_only=True)
 INPUT = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}, "lang": {"type": "string"}}}
 EXTENSIONS = {
     "type": "object",

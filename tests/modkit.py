@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from cogtui.core.standard import meta_schema
+
 FileContent = str | bytes | dict[str, Any] | list[Any] | None
 
 
@@ -98,15 +100,7 @@ MANIFEST_V22: dict[str, Any] = {
     "tests": ["tests/case1.input.json -> tests/case1.expected.json"],
 }
 
-META_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "required": ["confidence", "risk", "explain"],
-    "properties": {
-        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-        "risk": {"type": "string", "enum": ["none", "low", "medium", "high"]},
-        "explain": {"type": "string", "maxLength": 280},
-    },
-}
+META_SCHEMA: dict[str, Any] = meta_schema(core_only=True)
 
 SCHEMA_V22: dict[str, Any] = {
     "$schema": "https://cognitive-modules.dev/schema/v2.2.json",

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("cogtui.cli.cmd_history", "list recorded runs"),
     "insights": ("cogtui.cli.cmd_insights", "aggregate overflow insights and custom enum values from the history"),
     "capabilities": ("cogtui.cli.cmd_capabilities", "print each provider's capability declaration"),
+    "migrate": ("cogtui.cli.cmd_migrate", "upgrade modules to v2.2 (or v2.5), reviewably and atomically"),
 }
 
 

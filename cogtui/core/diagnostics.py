@@ -40,14 +40,19 @@ class Diagnostic:
 
     @property
     def location(self) -> str:
-        if self.file is None:
-            return "-"
-        if self.line is None:
-            return str(self.file)
-        return f"{self.file}:{self.line}:{self.column}"
+        return format_location(self.file, self.line, self.column)
 
     def sort_key(self) -> tuple[Any, ...]:
         return (str(self.file or ""), self.line or 0, self.column or 0, self.severity.rank, self.code)
+
+
+def format_location(file: Path | None, line: int | None, column: int | None) -> str:
+    """`file:line:col` as editors and terminals link it; `-` without a file."""
+    if file is None:
+        return "-"
+    if line is None:
+        return str(file)
+    return f"{file}:{line}:{column or 1}"
 
 
 @dataclass(frozen=True)

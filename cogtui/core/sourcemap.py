@@ -218,7 +218,7 @@ def _json_hint(msg: str) -> str:
 
 _WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_SCALAR_END = re.compile(r"[,\]}\s]")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 _STRUCT = re.compile(r'["\[\]{}]')
 
 
@@ -226,30 +226,35 @@ def _skip_ws(text: str, i: int) -> int:
     return _WS.match(text, i).end()  # type: ignore[union-attr]
 
 
-def _skip_value(text: str, i: int) -> int:
-    """Index just past the JSON value starting at i (the text is known to parse)."""
+def skip_json_value(text: str, i: int) -> int:
+    """Index just past the JSON value starting at i, building nothing; ValueError on malformed text."""
     ch = text[i : i + 1]
     if ch == '"':
         m = _STRING.match(text, i)
-        return m.end() if m else len(text)
-    if ch in "[{":
-        depth = 0
-        pos = i
+        if m is None:
+            raise ValueError("unterminated string")
+        return m.end()
+    if ch in ("{", "["):
+        depth, pos = 0, i
         while True:
             m = _STRUCT.search(text, pos)
             if m is None:
-                return len(text)
+                raise ValueError("unbalanced brackets")
             c = m.group()
             if c == '"':
                 s = _STRING.match(text, m.start())
-                pos = s.end() if s else len(text)
+                if s is None:
+                    raise ValueError("unterminated string")
+                pos = s.end()
                 continue
             depth += 1 if c in "[{" else -1
             pos = m.end()
             if depth == 0:
                 return pos
-    m = _SCALAR_END.search(text, i)
-    return m.start() if m else len(text)
+    m = _SCALAR.match(text, i)
+    if m is None:
+        raise ValueError(f"unexpected character at {i}")
+    return m.end()
 
 
 def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
@@ -271,7 +276,7 @@ def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
                 if name == str(part):
                     # No break: json.loads keeps the last of duplicated keys, so point there.
                     found = k_start if (last and key) else j
-                j = _skip_ws(text, _skip_value(text, j))
+                j = _skip_ws(text, skip_json_value(text, j))
                 if text[j : j + 1] == ",":
                     j = _skip_ws(text, j + 1)
         elif ch == "[" and isinstance(part, int):
@@ -281,7 +286,7 @@ def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
                 if n == part:
                     found = j
                     break
-                j = _skip_ws(text, _skip_value(text, j))
+                j = _skip_ws(text, skip_json_value(text, j))
                 if text[j : j + 1] == ",":
                     j = _skip_ws(text, j + 1)
                 n += 1
