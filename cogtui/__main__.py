@@ -1,5 +1,7 @@
+"""`python -m cogtui` is `cogtui`: no subcommand opens the TUI."""
+
 from __future__ import annotations
 
 from .cli import main
 
-raise SystemExit(main())
+raise SystemExit(main(prog="cogtui"))

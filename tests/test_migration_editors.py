@@ -11,7 +11,7 @@ import yaml
 from cogtui.core.migration.jsondoc import JsonDoc
 from cogtui.core.migration.prompt_section import append_section, describes_envelope, envelope_section
 from cogtui.core.migration.schema_upgrade import OverflowSettings, assemble_v0
-from cogtui.core.migration.textio import detect_style, unified_diff
+from cogtui.core.textio import detect_style, unified_diff
 from cogtui.core.migration.yamldoc import YamlDoc, emit, yaml_scalar
 
 JSON_TEXT = """{

@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "insights": ("cogtui.cli.cmd_insights", "aggregate overflow insights and custom enum values from the history"),
     "capabilities": ("cogtui.cli.cmd_capabilities", "print each provider's capability declaration"),
     "migrate": ("cogtui.cli.cmd_migrate", "upgrade modules to v2.2 (or v2.5), reviewably and atomically"),
+    "review": ("cogtui.cli.cmd_review", "open a saved migration plan (migrate --dry-run --json) in the TUI, read-only"),
+    "serve": ("cogtui.cli.cmd_serve", "serve the TUI in a browser through textual-serve"),
 }
 
 
@@ -66,10 +68,11 @@ def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "cogn"
-    prog = prog if prog in ("cogn", "cogtui") else "cogn"
+    if prog is None:
+        prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "cogn"
+        prog = prog if prog in ("cogn", "cogtui") else "cogn"
     parser = build_parser(prog, chosen_command(argv))
     args = parser.parse_args(argv)
     args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])

@@ -6,7 +6,7 @@
     provider: replay            # default provider
     model: null
     providers:
-      anthropic: {model: claude-sonnet-4-5}
+      anthropic: {model: claude-sonnet-5-5}
       openai: {model: gpt-4o-mini, base_url: http://localhost:11434/v1, vision: false}
       replay: {interval: 0.01}
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from .diagnostics import Diagnostic, diag
 from .model import UNPARSED, Example, GoldenTest, Module, ModuleFiles, ModuleFormat
-from .schemas import load_schemas
 from .sourcemap import ParseFailure, SourceFile, is_dir, load_file, parse_yaml, read_text, split_frontmatter
 from .tiers import contract_settings
 
@@ -150,7 +149,7 @@ class _Loader:
         prompt_path, prompt = self.text_file("prompt.md", required=True)
         schema_path = self.root / "schema.json"
         io = manifest.get("io") if isinstance(manifest.get("io"), dict) else {}
-        schemas = load_schemas(self.root, schema_path if "schema.json" in self.names else None, io, self)
+        schemas = _load_schemas(self.root, schema_path if "schema.json" in self.names else None, io, self)
         if "response" in manifest or "modalities" in manifest:
             fmt = ModuleFormat.V2_5
         elif any(k in manifest for k in ("tier", "overflow", "enums")) or schemas.meta is not None:
@@ -167,7 +166,7 @@ class _Loader:
         has_schema = "schema.json" in self.names
         if not has_schema:
             self.diagnostics.append(diag("P003", "schema.json is missing", schema_path, hint="Create schema.json with input and output."))
-        schemas = load_schemas(self.root, schema_path if has_schema else None, {}, self)
+        schemas = _load_schemas(self.root, schema_path if has_schema else None, {}, self)
         files = ModuleFiles(self.root, manifest_path, manifest_path, schema_path if has_schema else None)
         return self.build(ModuleFormat.V1, manifest, body, schemas, files)
 
@@ -188,7 +187,7 @@ class _Loader:
             if set(constraints) == {"constraints"} and isinstance(constraints["constraints"], dict):
                 constraints = constraints["constraints"]
         prompt_path, prompt = self.text_file("prompt.txt", required=False)
-        schemas = load_schemas(self.root, None, {}, self, v0_names=self.names)
+        schemas = _load_schemas(self.root, None, {}, self, v0_names=self.names)
         manifest = dict(manifest)
         if constraints:
             manifest.setdefault("constraints", constraints)
@@ -243,6 +242,13 @@ class _Loader:
             sources=self.sources,
             load_diagnostics=tuple(self.diagnostics),
         )
+
+
+def _load_schemas(*args: Any, **kwargs: Any) -> Any:
+    # Imported here: discovery needs the loader's names, not jsonschema (keeps `cogtui` fast to start).
+    from .schemas import load_schemas
+
+    return load_schemas(*args, **kwargs)
 
 
 def _present(root: Path, names: set[str], name: str) -> Path | None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -85,7 +87,26 @@ def decode_bytes(raw: bytes, path: Path) -> str:
         ) from None
 
 
+# Unsaved editor buffers, by absolute path: validation "as you type" reads these instead of the disk.
+_OVERLAY: ContextVar[dict[Path, str] | None] = ContextVar("cogtui_overlay", default=None)
+
+
+@contextmanager
+def file_overlay(buffers: dict[Path, str]) -> Iterator[None]:
+    """Within the block, reading one of these files returns the given text (for this thread/task only)."""
+    token = _OVERLAY.set({Path(p).absolute(): t for p, t in buffers.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
 def read_text(path: Path) -> str:
+    overlay = _OVERLAY.get()
+    if overlay:
+        text = overlay.get(Path(path).absolute())
+        if text is not None:
+            return text
     try:
         raw = path.read_bytes()
     except FileNotFoundError:

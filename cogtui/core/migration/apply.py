@@ -22,8 +22,8 @@ from typing import Any
 from ..diagnostics import Severity
 from ..paths import backups_dir
 from .plan import MigrationPlan
-from .textio import sha256
-from .transaction import FileTransaction
+from ..textio import sha256
+from ..transaction import FileTransaction
 
 MANIFEST = "backup.json"
 UNDONE = ".undone"

@@ -18,7 +18,7 @@ from ..model import UNPARSED, Module
 from ..normalize import wrap_v21
 from .jsondoc import JsonDoc, JsonEditError, detect_style, scan
 from .plan import MigrationIssue
-from .textio import SourceText, read_source
+from ..textio import SourceText, read_source
 
 
 def rationale_text(value: Any) -> str:

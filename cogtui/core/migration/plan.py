@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..diagnostics import Diagnostic, format_location
-from .textio import TextStyle, sha256
+from ..textio import TextStyle, sha256
 
 Action = Literal["create", "modify", "delete"]
 

@@ -22,7 +22,7 @@ from .manifest_upgrade import COMPAT, add_contract, add_missing, add_tests, add_
 from .plan import FileChange, MigrationIssue, MigrationPlan
 from .prompt_section import append_section, describes_envelope, envelope_section
 from .schema_upgrade import SchemaUpgradeError, _get, assemble_v0, resolve_local, upgrade_schema
-from .textio import SourceText, TextStyle, read_source, to_lf, unified_diff
+from ..textio import SourceText, TextStyle, read_source, to_lf, unified_diff
 from .tiering import infer_tier
 from .yamldoc import YamlDoc
 

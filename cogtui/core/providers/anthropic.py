@@ -15,7 +15,7 @@ from typing import Any
 from .base import (ModelRequest, ProviderError, ProviderEvent, TextDelta, Usage, capability_doc, parse_retry_after,
                    status_error)
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-5-5"
 
 
 class AnthropicProvider:

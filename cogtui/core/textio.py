@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..sourcemap import ParseFailure, decode_bytes
+from .sourcemap import ParseFailure, decode_bytes
 
 _BOMS: tuple[tuple[bytes, str, str], ...] = (
     (codecs.BOM_UTF8, "utf-8", "UTF-8 with BOM"),
@@ -94,7 +94,7 @@ def read_source(path: Path) -> SourceText:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        from ..diagnostics import diag
+        from .diagnostics import diag
 
         raise ParseFailure(diag("P003", f"cannot read {path.name}: {exc.strerror or exc}", path)) from None
     text = decode_bytes(raw, path)
