@@ -1,0 +1,91 @@
+"""Every key binding, in one table: its id (for `keymap:` in config.yaml), default keys and description.
+
+Screens build their BINDINGS from here, the help screen and README list it,
+and `App.set_keymap` remaps any of them by id. `main` bindings show in the
+footer; the rest are listed by help (`?`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    id: str
+    keys: str
+    action: str
+    description: str
+    main: bool = False
+    priority: bool = False
+
+
+_SPECS: list[KeySpec] = [
+    # app-wide
+    KeySpec("app.help", "question_mark,f1", "help", "Help", main=True),
+    KeySpec("app.palette", "ctrl+p", "command_palette", "Palette", priority=True),  # the footer shows it on its own
+    KeySpec("app.quit", "q", "quit", "Quit", main=True),
+    KeySpec("app.force_quit", "ctrl+q", "quit", "Quit", priority=True),
+    KeySpec("app.theme", "ctrl+t", "pick_theme", "Theme"),
+    # browser
+    KeySpec("browser.filter", "slash", "filter", "Filter", main=True),
+    KeySpec("browser.open", "enter", "open", "Open", main=True),
+    KeySpec("browser.run", "r", "run", "Run", main=True),
+    KeySpec("browser.migrate", "m", "migrate", "Migrate", main=True),
+    KeySpec("browser.insights", "i", "insights", "Insights", main=True),
+    KeySpec("browser.new", "n", "new_module", "New", main=True),
+    KeySpec("browser.validate", "v", "validate_all", "Validate all"),
+    KeySpec("browser.goldens", "g", "goldens", "Golden tests"),
+    KeySpec("browser.history", "h", "history", "History"),
+    KeySpec("browser.copy_path", "y", "copy_path", "Copy path (OSC 52)"),
+    KeySpec("filter.accept", "enter,down", "accept", "Go to first match"),
+    KeySpec("filter.cancel", "escape", "cancel", "Clear filter"),
+    # editor
+    KeySpec("editor.save", "ctrl+s", "save", "Save", main=True),
+    KeySpec("editor.external", "ctrl+o", "external_editor", "$EDITOR", main=True),
+    KeySpec("editor.next_diagnostic", "f8", "next_diagnostic", "Next problem", main=True),
+    KeySpec("editor.diagnostics", "ctrl+g", "focus_diagnostics", "Problems"),
+    KeySpec("editor.reload", "ctrl+l", "reload", "Reload from disk"),
+    KeySpec("editor.close", "escape", "close", "Back", main=True),
+    # migration preview
+    KeySpec("migrate.apply", "a", "apply", "Apply", main=True),
+    KeySpec("migrate.undo", "u", "undo", "Undo", main=True),
+    KeySpec("migrate.layout", "s", "toggle_layout", "Side by side", main=True),
+    KeySpec("migrate.next_file", "j,n", "next_file", "Next file"),
+    KeySpec("migrate.prev_file", "k,p", "prev_file", "Previous file"),
+    KeySpec("migrate.next_module", "J,ctrl+n", "next_module", "Next module"),
+    KeySpec("migrate.prev_module", "K,ctrl+b", "prev_module", "Previous module"),
+    KeySpec("migrate.close", "escape", "close", "Back", main=True),
+    # modals
+    KeySpec("modal.cancel", "escape", "cancel", "Cancel"),
+]
+
+SPECS: dict[str, KeySpec] = {s.id: s for s in _SPECS}
+
+
+def binding(spec_id: str) -> Binding:
+    s = SPECS[spec_id]
+    return Binding(s.keys, s.action, s.description, show=s.main, priority=s.priority, id=s.id,
+                   tooltip=f"{s.description} ({s.id})")
+
+
+def bindings(*ids: str) -> list[Binding]:
+    return [binding(i) for i in ids]
+
+
+def with_prefix(prefix: str) -> list[Binding]:
+    return [binding(s.id) for s in _SPECS if s.id.startswith(prefix + ".")]
+
+
+def register(*specs: KeySpec) -> None:
+    """Screens of later features add their keys here at import time."""
+    for s in specs:
+        if s.id not in SPECS:
+            _SPECS.append(s)
+            SPECS[s.id] = s
+
+
+def all_specs() -> list[KeySpec]:
+    return list(_SPECS)

@@ -1,0 +1,191 @@
+"""The first screen: the search path as a tree, a filter, and the selected module's details."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Static, Tree
+
+from .. import navigation as nav
+from ..keys import bindings
+from ..widgets.module_detail import ModuleDetail
+from ..widgets.module_tree import ModuleItem, ModuleTree
+
+if TYPE_CHECKING:
+    from ..app import CogtuiApp
+
+
+DETAIL_DELAY = 0.08
+
+
+class FilterInput(Input):
+    """`/` shows it; typing filters; enter or down goes to the first match; escape clears."""
+
+    BINDINGS = bindings("filter.accept", "filter.cancel")
+
+    def action_accept(self) -> None:
+        self.post_message(self.Accepted(self))
+
+    def action_cancel(self) -> None:
+        self.post_message(self.Cancelled(self))
+
+    class Accepted(Input.Submitted):
+        def __init__(self, filter_input: FilterInput) -> None:
+            super().__init__(filter_input, filter_input.value)
+
+    class Cancelled(Input.Submitted):
+        def __init__(self, filter_input: FilterInput) -> None:
+            super().__init__(filter_input, filter_input.value)
+
+
+class BrowserScreen(Screen[None]):
+    BINDINGS = bindings("browser.filter", "browser.open", "browser.run", "browser.migrate", "browser.insights",
+                        "browser.new", "browser.validate", "browser.goldens", "browser.history", "browser.copy_path")
+    HELP = "Browse the modules on the search path. `?` lists every key."
+
+    _detail_timer: Timer | None = None
+
+    @property
+    def cog(self) -> CogtuiApp:
+        return cast("CogtuiApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="browser-main"):
+            with Vertical(id="browser-left"):
+                yield FilterInput(placeholder="filter modules by name", id="filter", classes="-hidden")
+                yield ModuleTree(self.cog.store, id="tree")
+            yield ModuleDetail(id="detail")
+        yield Static(id="status")
+
+    def on_mount(self) -> None:
+        tree = self.query_one(ModuleTree)
+        tree.rebuild()
+        tree.focus()
+        # The footer composes a widget per key: mounted after the first frame, so the modules show sooner.
+        self.call_after_refresh(self.mount, Footer())
+        self.cog.modules_changed.subscribe(self, self._modules_changed)
+        self._update_status()
+
+    # ------------------------------------------------------------ state from the app
+
+    def _modules_changed(self, paths: list[Path] | None) -> None:
+        tree = self.query_one(ModuleTree)
+        if paths is None:
+            tree.rebuild()
+        else:
+            tree.refresh_labels(paths)
+        self._update_status()
+        entry = tree.cursor_entry
+        if entry is not None and (paths is None or entry.path in paths):
+            self._show(entry.path)
+
+    def _update_status(self) -> None:
+        store = self.cog.store
+        total, errors, warnings = store.totals()
+        done = sum(1 for e in store.winners if store.report(e.path) is not None)
+        parts = [f"{total} module{'s' * (total != 1)}"]
+        if done < total:
+            parts.append(f"validating {done}/{total}")
+        parts.append(f"[$error]✗ {errors}[/]" if errors else "[$success]0 errors[/]")
+        parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "0 warnings")
+        parts.append("watching files" if self.cog.watching else "[$text-muted]not watching[/]")
+        self.query_one("#status", Static).update("  ·  ".join(parts))
+
+    def _show(self, path: Path) -> None:
+        store = self.cog.store
+        report = store.report(path)
+        self.query_one(ModuleDetail).show(report.module if report else None, report, store.entry_for(path), store)
+
+    # ------------------------------------------------------------ tree and filter
+
+    @on(Tree.NodeHighlighted, "#tree")
+    def _highlighted(self, event: Tree.NodeHighlighted) -> None:  # type: ignore[type-arg]
+        if isinstance(event.node.data, ModuleItem):
+            # Debounced: moving fast (or filtering) repaints the tree at once and the details once you stop.
+            path = event.node.data.entry.path
+            if self._detail_timer is not None:
+                self._detail_timer.stop()
+            self._detail_timer = self.set_timer(DETAIL_DELAY, lambda: self._show(path))
+
+    @on(Tree.NodeSelected, "#tree")
+    def _selected(self, event: Tree.NodeSelected) -> None:  # type: ignore[type-arg]
+        if isinstance(event.node.data, ModuleItem):
+            self.action_open()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.query_one(ModuleTree).rebuild(event.value)
+
+    @on(FilterInput.Accepted)
+    def _filter_accepted(self, event: FilterInput.Accepted) -> None:
+        event.stop()
+        tree = self.query_one(ModuleTree)
+        tree.select_first_module()
+        tree.focus()
+
+    @on(FilterInput.Cancelled)
+    def _filter_cancelled(self, event: FilterInput.Cancelled) -> None:
+        event.stop()
+        box = self.query_one(FilterInput)
+        box.value = ""
+        box.add_class("-hidden")
+        self.query_one(ModuleTree).rebuild("")
+        self.query_one(ModuleTree).focus()
+
+    def action_filter(self) -> None:
+        box = self.query_one(FilterInput)
+        box.remove_class("-hidden")
+        box.focus()
+
+    # ------------------------------------------------------------ actions on the selected module
+
+    def _selected_path(self) -> Path | None:
+        entry = self.query_one(ModuleTree).cursor_entry
+        if entry is None:
+            self.notify("Select a module first.", severity="warning")
+            return None
+        return entry.path
+
+    def action_open(self) -> None:
+        if (path := self._selected_path()) is not None:
+            nav.open_module(self.cog, path)
+
+    def action_run(self) -> None:
+        if (path := self._selected_path()) is not None:
+            nav.run_module(self.cog, path)
+
+    def action_migrate(self) -> None:
+        if (path := self._selected_path()) is not None:
+            nav.migrate(self.cog, [path])
+
+    def action_goldens(self) -> None:
+        if (path := self._selected_path()) is not None:
+            nav.goldens(self.cog, path)
+
+    def action_history(self) -> None:
+        if (path := self._selected_path()) is not None:
+            nav.history(self.cog, path)
+
+    def action_insights(self) -> None:
+        nav.insights(self.cog, None)
+
+    def action_new_module(self) -> None:
+        nav.new_module(self.cog)
+
+    def action_validate_all(self) -> None:
+        self.cog.store.rediscover()
+        self.query_one(ModuleTree).rebuild()
+        self.cog.validate_all()
+        self.notify("Validating every module…")
+
+    def action_copy_path(self) -> None:
+        if (path := self._selected_path()) is not None:
+            self.app.copy_to_clipboard(str(path))
+            self.notify(f"Copied {path}")
+

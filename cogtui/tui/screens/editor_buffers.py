@@ -1,0 +1,130 @@
+"""What the editor knows about each open file: its snapshot on disk, why it is read-only, whether the disk moved on.
+
+No widgets here: the screen owns one `FileBuffer` per tab and keeps the
+TextArea and this state in step. Buffers hold text with LF line ends (what
+TextArea edits); the file's own line ends go back on at save time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.markup import escape
+
+from ...core.fileio import FileSnapshot
+from ...core.sourcemap import ParseFailure
+from ...core.textio import to_lf
+
+LANGUAGES = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
+
+# TextArea splits lines with str.splitlines, which also breaks at these; a save
+# would turn each into a newline, so such files open read-only instead.
+_FOREIGN_LINE_BREAKS = {"\r": "CR", "\x0b": "VT", "\x0c": "form feed", "\x1c": "FS", "\x1d": "GS", "\x1e": "RS",
+                        "\x85": "NEL", "\u2028": "U+2028", "\u2029": "U+2029"}
+
+
+# Above this, tree-sitter re-highlighting takes most of a second per key press; such files open as plain text.
+HIGHLIGHT_LIMIT_CHARS = 1_000_000
+
+
+def language_for(path: Path) -> str | None:
+    return LANGUAGES.get(path.suffix.lower())
+
+
+def with_newlines(text_lf: str, newline: str) -> str:
+    """Editor text (LF) with the file's own line ends, ready for `save_text`."""
+    return text_lf if newline == "\n" else text_lf.replace("\n", newline)
+
+
+def foreign_line_breaks(text_lf: str) -> list[str]:
+    return [name for char, name in _FOREIGN_LINE_BREAKS.items() if char in text_lf]
+
+
+@dataclass
+class FileBuffer:
+    path: Path
+    rel: str  # path relative to the module folder, for labels
+    pane_id: str
+    snapshot: FileSnapshot | None = None  # None when the file could not be read or decoded
+    saved_lf: str = ""  # the disk text (LF) the buffer started from; equal text means unmodified
+    problem: str = ""  # why the buffer is read-only; "" when editable
+    modified: bool = False
+    stale: bool = False  # the disk changed while the buffer had edits; save resolves it
+
+    @property
+    def read_only(self) -> bool:
+        return bool(self.problem)
+
+    @property
+    def highlighted(self) -> bool:
+        return language_for(self.path) is not None and len(self.saved_lf) <= HIGHLIGHT_LIMIT_CHARS
+
+    @property
+    def style_label(self) -> str:
+        return self.snapshot.style.label if self.snapshot is not None else "unknown encoding"
+
+    def load(self) -> str:
+        """Read the file again; returns the text for the editor and resets modified/stale."""
+        self.modified = self.stale = False
+        try:
+            self.snapshot = FileSnapshot.read(self.path)
+        except ParseFailure as failure:
+            d = failure.diagnostic
+            self.snapshot = None
+            self.problem = f"{d.code} {d.message}"
+            self.saved_lf = _best_effort_text(self.path)
+            return self.saved_lf
+        self.saved_lf = to_lf(self.snapshot.text)
+        breaks = foreign_line_breaks(self.saved_lf)
+        self.problem = (f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; "
+                        "edit it with $EDITOR" if breaks else "")
+        return self.saved_lf
+
+    def problem_markup(self) -> str:
+        return f"[$warning]read-only:[/] {escape(self.problem)}" if self.problem else ""
+
+    def label(self) -> str:
+        """Tab label markup: the path, `●` when modified, `⚠` when the disk changed under the edits."""
+        marks = ""
+        if self.modified:
+            marks += " [$accent]●[/]"
+        if self.stale:
+            marks += " [$warning]⚠[/]"
+        if self.read_only:
+            marks += " [$text-muted](ro)[/]"
+        return escape(self.rel) + marks
+
+
+def _best_effort_text(path: Path) -> str:
+    """Something to look at for a file that cannot be decoded (shown read-only, never saved)."""
+    try:
+        return to_lf(path.read_bytes().decode("utf-8", errors="replace"))
+    except OSError:
+        return ""
+
+
+def relative_name(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def status_markup(module_name: str, buf: FileBuffer | None, counts: tuple[int, int]) -> str:
+    """The editor's top line: module, file and its modified mark, problem counts, encoding, disk state."""
+    errors, warnings = counts
+    parts = [f"[b]{escape(module_name)}[/]"]
+    if buf is not None:
+        parts.append(escape(buf.rel) + (" [$accent]●[/]" if buf.modified else ""))
+    parts.append(f"[$error]✗ {errors}[/]" if errors else "✗ 0")
+    parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "⚠ 0")
+    if buf is not None:  # the flags before the encoding: a narrow terminal cuts the end of the line
+        if buf.stale:
+            parts.append("[$warning]changed on disk[/]")
+        if buf.read_only:
+            parts.append("[$warning]read-only[/]")
+        parts.append(escape(buf.style_label))
+        if language_for(buf.path) is not None and not buf.highlighted:
+            parts.append("[$text-muted]large: no highlighting[/]")
+    return "  ·  ".join(parts)

@@ -1,0 +1,136 @@
+"""Saving, reloading and $EDITOR for the editor screen: the flows that must never lose a version.
+
+A save checks the disk first: when another program changed the file since it
+was loaded, the user chooses reload (drops the buffer), overwrite (drops the
+disk version) or show diff (then asks again). Nothing is discarded without
+that explicit choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ...core.fileio import FileSnapshot, changed_on_disk, save_text
+from ...core.sourcemap import ParseFailure
+from ...core.textio import to_lf, unified_diff
+from ..widgets.file_diff import FileDiffModal
+from .editor_buffers import FileBuffer, with_newlines
+from .editor_external import run_external_editor
+from .modals import ChoiceModal, ConfirmModal
+
+if TYPE_CHECKING:
+    from .editor import EditorScreen
+
+# The first button has the focus, so enter alone never discards a version: "Show diff" leads.
+CONFLICT_CHOICES = [("diff", "Show diff"), ("overwrite", "Overwrite"), ("reload", "Reload")]
+
+
+class SaveFlow:
+    """The editor's save / reload / external-editor flows; state changes go through the screen."""
+
+    def __init__(self, screen: EditorScreen) -> None:
+        self.screen = screen
+
+    # ------------------------------------------------------------ save
+
+    def save(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
+        """Save `buf`; `then` runs once the buffer and the disk agree (saved, or reloaded by choice)."""
+        if buf.read_only or buf.snapshot is None:
+            self.screen.say(f"{buf.rel} is read-only: {buf.problem}", severity="warning")
+            return
+        if changed_on_disk(buf.snapshot):
+            self.resolve_conflict(buf, then)
+            return
+        self.write(buf, then)
+
+    def resolve_conflict(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
+        screen = self.screen
+
+        def decided(choice: str | None) -> None:
+            if choice == "diff":
+                title = f"{buf.rel}: disk (-) against your buffer (+)"
+                screen.app.push_screen(FileDiffModal(title, self.diff(buf)), lambda _: self.resolve_conflict(buf, then))
+            elif choice == "reload":
+                self.reload_now(buf, f"Reloaded {buf.rel} from disk; your edits were discarded")
+                if then is not None:
+                    then()
+            elif choice == "overwrite":
+                self.write(buf, then)
+            else:
+                screen.say(f"{buf.rel} not saved: it changed on disk.", severity="warning", timeout=4)
+
+        body = ("Another program changed this file since it was loaded. Reload discards your edits; "
+                "Overwrite replaces the version on disk with yours.")
+        screen.app.push_screen(ChoiceModal(f"{buf.rel} changed on disk", body, CONFLICT_CHOICES), decided)
+
+    def diff(self, buf: FileBuffer) -> str:
+        try:
+            disk = to_lf(FileSnapshot.read(buf.path).text)
+        except ParseFailure as failure:
+            return f"# the version on disk cannot be read: {failure.diagnostic.message}\n"
+        return unified_diff(disk, self.screen.area(buf).text, f"disk/{buf.rel}", f"buffer/{buf.rel}")
+
+    def write(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
+        screen = self.screen
+        assert buf.snapshot is not None  # save() refuses read-only buffers
+        text = screen.area(buf).text
+        try:
+            buf.snapshot = save_text(buf.snapshot, with_newlines(text, buf.snapshot.style.newline))
+        except (OSError, UnicodeError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            screen.say(f"Could not save {buf.rel}: {detail}", severity="error", timeout=8)
+            return
+        buf.saved_lf = text
+        buf.modified = buf.stale = False
+        screen.refresh_buffer(buf)
+        screen.say(f"Saved {buf.rel}", timeout=2)
+        screen.validate_now()
+        screen.tell_app()
+        if then is not None:
+            then()
+
+    # ------------------------------------------------------------ reload
+
+    def reload(self, buf: FileBuffer) -> None:
+        if not buf.modified:
+            self.reload_now(buf, f"Reloaded {buf.rel}")
+            return
+        self.after_confirm("Reload from disk?", f"Discard your edits to {buf.rel} and load the version on disk?",
+                           "Reload", lambda: self.reload_now(buf, f"Reloaded {buf.rel}; your edits were discarded"),
+                           danger=True)
+
+    def reload_now(self, buf: FileBuffer, note: str) -> None:
+        self.screen.reload_buffer(buf)
+        self.screen.say(note, timeout=3)
+        self.screen.validate_now()
+
+    # ------------------------------------------------------------ $EDITOR
+
+    def external_editor(self, buf: FileBuffer) -> None:
+        if not buf.modified:
+            self.open_external(buf)
+            return
+        self.after_confirm("Save first?", f"{buf.rel} has unsaved edits. Save them, then open the file in $EDITOR?",
+                                  "Save and open", lambda: self.save(buf, then=lambda: self.open_external(buf)))
+
+    def open_external(self, buf: FileBuffer) -> None:
+        result = run_external_editor(self.screen.app, buf.path)
+        if result.problem:
+            self.screen.say(result.problem, severity="warning" if result.ran else "error", timeout=8)
+        if result.ran:
+            self.after_external_edit(buf)
+
+    def after_external_edit(self, buf: FileBuffer) -> None:
+        """The external editor returned: the disk is the truth now."""
+        self.reload_now(buf, f"Reloaded {buf.rel} after $EDITOR")
+        self.screen.tell_app()
+
+    def after_confirm(self, title: str, body: str, confirm: str, then: Callable[[], None],
+                      danger: bool = False) -> None:
+        """Ask; run `then` only on an explicit yes."""
+        def decided(ok: bool | None) -> None:
+            if ok:
+                then()
+
+        self.screen.app.push_screen(ConfirmModal(title, body, confirm=confirm, danger=danger), decided)

@@ -1,0 +1,439 @@
+"""The migration preview: plan modules, page through files, diffs and notes, apply, undo; or review a saved plan.
+
+Planning, applying and undoing run in thread workers (migrate_work.py) that
+only post this screen's messages; one handler per message changes the slots.
+Selection lives in the two option lists: j/k/J/K set their highlight, and the
+highlight handlers draw the page. Live plans and saved plans both arrive as
+`ReviewPlan`s, so they are drawn by the same code (migrate_model.py).
+
+Review mode (`cogtui review PLAN.json`) refuses to apply or undo, with a
+notice; it is the app's only screen, so escape quits.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, OptionList, ProgressBar, Static
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from ...core.migration import MigrationPlan, UndoResult, backups_for
+from ...core.migration.review import ReviewPlan
+from ...core.paths import backups_dir
+from ..keys import bindings
+from ..watching import validate_entries
+from ..widgets.diff_view import DiffView
+from . import migrate_model as view
+from . import migrate_work as workers
+from .migrate_model import ModuleSlot
+from .migrate_pages import DiffPane, SummaryPane
+from .migrate_work import ApplyOutcome
+
+if TYPE_CHECKING:
+    from ..app import CogtuiApp
+
+SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` overrides it
+OVERVIEW = "overview"
+READ_ONLY = ("Read-only review: a saved plan cannot be applied or undone here. "
+             "Run `cogn migrate NAME` where the module lives.")
+
+
+class MigrationScreen(Screen[None]):
+    CSS_PATH = Path(__file__).parent.parent / "styles" / "migrate.tcss"
+    BINDINGS = bindings("migrate.apply", "migrate.undo", "migrate.layout", "migrate.next_file", "migrate.prev_file",
+                        "migrate.next_module", "migrate.prev_module", "migrate.close")
+    HELP = ("Migration preview. j/k page through the files (past the last one: the next module), J/K move between "
+            "modules, s switches unified / side by side, a applies, u undoes.")
+
+    class Planned(Message):
+        """A module's plan is ready (posted by the planning worker)."""
+
+        def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None) -> None:
+            super().__init__()
+            self.index, self.plan, self.live = index, plan, live
+
+    class ReviewLoaded(Message):
+        """A saved plan file was read: its plans, or why it could not be."""
+
+        def __init__(self, plans: list[ReviewPlan], problem: str | None) -> None:
+            super().__init__()
+            self.plans, self.problem = plans, problem
+
+    class Applied(Message):
+        def __init__(self, outcomes: list[ApplyOutcome]) -> None:
+            super().__init__()
+            self.outcomes = outcomes
+
+    class Undone(Message):
+        def __init__(self, index: int, result: UndoResult | None, error: str | None) -> None:
+            super().__init__()
+            self.index, self.result, self.error = index, result, error
+
+    def __init__(self, paths: list[Path] | None = None, review_file: Path | None = None, to: str = "2.2",
+                 preset: MigrationPlan | None = None, title: str | None = None) -> None:
+        super().__init__()
+        self.review_file = review_file
+        # A plan made elsewhere (a promotion from the insights dashboard): shown and applied like a migration.
+        self.preset = preset
+        self.title_text = title
+        if preset is not None:
+            paths = [Path(preset.path)]
+        self.to = to
+        self.slots: list[ModuleSlot] = [ModuleSlot(p.name, p, busy="planning") for p in paths or []]
+        self.multi = len(self.slots) > 1
+        self.listed: list[int] = []  # slots in the module list, in order (already-current ones are left out)
+        self.current: int | None = None if self.multi else 0  # None: the overview
+        self.file_index = 0  # 0: the module's summary; n: its n-th file
+        self.split_choice: bool | None = None  # None: by terminal width
+        self.problem: str | None = None  # why the plan file could not be reviewed
+        self._files_for: tuple[object, ...] | None = None  # what the file list was filled for
+
+    @classmethod
+    def for_modules(cls, paths: list[Path], to: str = "2.2") -> MigrationScreen:
+        return cls(paths=list(paths), to=to)
+
+    @classmethod
+    def for_review(cls, path: Path) -> MigrationScreen:
+        return cls(review_file=Path(path))
+
+    @classmethod
+    def for_plan(cls, plan: MigrationPlan, title: str = "Review the change") -> MigrationScreen:
+        return cls(preset=plan, title=title)
+
+    @property
+    def cog(self) -> CogtuiApp:
+        return cast("CogtuiApp", self.app)
+
+    @property
+    def to_label(self) -> str:
+        return f"v{self.to.removeprefix('v')}"
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="migrate-head")
+        with Horizontal(id="migrate-body"):
+            with Vertical(id="migrate-side"):
+                yield OptionList(id="migrate-modules", classes="-hidden")
+                yield OptionList(id="migrate-files")
+            with ContentSwitcher(id="migrate-pane", initial="migrate-summary"):
+                yield SummaryPane(id="migrate-summary")
+                yield DiffPane(id="migrate-diff")
+        yield ProgressBar(id="migrate-progress", show_eta=False, classes="-hidden")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._update_split()
+        self.query_one(SummaryPane).focus()
+        if self.review_file is not None:
+            self.query_one("#migrate-pane").loading = True
+            workers.read_plan_file(self, self.review_file)
+            return
+        self._show_module_list()
+        if self.preset is not None:
+            self.post_message(self.Planned(0, ReviewPlan.from_plan(self.preset), self.preset))
+            return
+        if self.multi:
+            progress = self.query_one(ProgressBar)
+            progress.update(total=len(self.slots), progress=0)
+            progress.remove_class("-hidden")
+        self._draw()
+        workers.plan_modules(self, [(i, s.path) for i, s in enumerate(self.slots) if s.path], self.to)
+
+    def on_resize(self) -> None:
+        self._update_split()
+
+    def _update_split(self) -> None:
+        wide = self.app.size.width >= SPLIT_MIN_WIDTH
+        self.query_one(DiffView).split = wide if self.split_choice is None else self.split_choice
+
+    def _show_module_list(self) -> None:
+        if self.multi:
+            modules = self.query_one("#migrate-modules", OptionList)
+            modules.remove_class("-hidden")
+            modules.set_options([Option(view.overview_prompt(self.slots), id=OVERVIEW)])
+            modules.highlighted = 0
+
+    # ------------------------------------------------------------ the one handler per state change
+
+    @on(Planned)
+    def _planned(self, message: Planned) -> None:
+        slot = self.slots[message.index]
+        first_time = slot.plan is None
+        slot.plan, slot.live, slot.busy, slot.name = message.plan, message.live, None, message.plan.module
+        if self.multi:
+            self._list_planned(message.index, first_time)
+            done = sum(1 for s in self.slots if s.plan is not None)
+            progress = self.query_one(ProgressBar)
+            progress.update(progress=done)
+            progress.set_class(done == len(self.slots), "-hidden")
+            # The overview lists every module: redrawing it per plan would be quadratic over hundreds of them.
+            if self.current is None and done % 25 and done != len(self.slots):
+                return
+        if self.current in (None, message.index):
+            self._draw(force=True)
+
+    def _list_planned(self, index: int, first_time: bool) -> None:
+        modules = self.query_one("#migrate-modules", OptionList)
+        modules.replace_option_prompt(OVERVIEW, view.overview_prompt(self.slots))
+        plan = self.slots[index].plan
+        if index in self.listed:
+            self._refresh_module_prompt(index)
+        elif first_time and plan is not None and not plan.already_current:
+            self.listed.append(index)
+            modules.add_option(Option(view.module_prompt(self.slots[index]), id=f"slot-{index}"))
+
+    def _refresh_module_prompt(self, index: int) -> None:
+        if self.multi and index in self.listed:
+            modules = self.query_one("#migrate-modules", OptionList)
+            modules.replace_option_prompt(f"slot-{index}", view.module_prompt(self.slots[index]))
+
+    @on(ReviewLoaded)
+    def _review_loaded(self, message: ReviewLoaded) -> None:
+        self.query_one("#migrate-pane").loading = False
+        if message.problem is not None:
+            self.notify(message.problem, title="Cannot review this plan", severity="error", timeout=10)
+        self.problem = message.problem
+        self.slots = [ModuleSlot(p.module, None, plan=p) for p in message.plans]
+        self.multi = len(self.slots) > 1
+        self.current = None if self.multi or not self.slots else 0
+        self._show_module_list()
+        if self.multi:
+            for index in range(len(self.slots)):
+                self._list_planned(index, True)
+        self._draw(force=True)
+
+    @on(Applied)
+    def _applied(self, message: Applied) -> None:
+        migrated: list[ModuleSlot] = []
+        for outcome in message.outcomes:
+            slot = self.slots[outcome.index]
+            slot.busy = None
+            if outcome.result is not None:
+                slot.applied, slot.undone, slot.failure = outcome.result, None, None
+                migrated.append(slot)
+                if outcome.note:
+                    self.notify(outcome.note, title=f"{slot.name} validated", timeout=12,
+                                severity="warning" if "error" in outcome.note else "information")
+            else:
+                slot.failure = outcome.error
+                self.notify(outcome.error or "failed", title=f"Could not migrate {slot.name}", severity="error",
+                            timeout=12)
+            self._refresh_module_prompt(outcome.index)
+        if migrated:
+            title, text = view.applied_notice(migrated, backups_dir())
+            self.notify(text, title=title, timeout=10)
+        if paths := [s.path for s in migrated if s.path is not None]:
+            validate_entries(self.cog, paths, group="revalidate")
+        self._draw(force=True)
+
+    @on(Undone)
+    def _undone(self, message: Undone) -> None:
+        slot = self.slots[message.index]
+        if message.result is None:
+            slot.busy, slot.failure = None, message.error
+            self.notify(message.error or "failed", title=f"Could not undo {slot.name}", severity="error", timeout=12)
+        else:
+            slot.applied, slot.undone, slot.failure = None, message.result, None
+            slot.busy = "planning"  # the plan is made again from the restored files
+            self.notify(f"Restored from {message.result.backup_dir}.", title=f"Undid the migration of {slot.name}",
+                        timeout=10)
+            if message.result.edited_since:
+                self.notify("Edited after the migration (kept in the backup's edited/): "
+                            + ", ".join(message.result.edited_since), severity="warning", timeout=12)
+            if slot.path is not None:
+                validate_entries(self.cog, [slot.path], group="revalidate")
+                if self.preset is None:
+                    workers.plan_modules(self, [(message.index, slot.path)], self.to)
+                else:  # a promotion is not planned again: undone is where it ends
+                    slot.busy = None
+        self._refresh_module_prompt(message.index)
+        self._draw(force=True)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """Workers catch what they expect; anything else lands here, once, as a notification."""
+        if event.state is not WorkerState.ERROR:
+            return
+        for slot in self.slots:
+            slot.busy = None if slot.busy in ("applying", "undoing") else slot.busy
+        self.notify(f"{event.worker.name}: {event.worker.error}", title="Internal error", severity="error", timeout=12)
+        self._draw(force=True)
+
+    # ------------------------------------------------------------ selection
+
+    @on(OptionList.OptionHighlighted, "#migrate-modules")
+    def _module_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index != event.option_list.highlighted:
+            return  # a stale highlight: j/k moved on since
+        option_id = event.option.id or OVERVIEW
+        index = None if option_id == OVERVIEW else int(option_id.removeprefix("slot-"))
+        if index != self.current:
+            self._select(index, 0)
+
+    @on(OptionList.OptionHighlighted, "#migrate-files")
+    def _file_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_index == event.option_list.highlighted and event.option_index != self.file_index:
+            self._select(self.current, event.option_index)
+
+    def _select(self, index: int | None, file_index: int) -> None:
+        self.current, self.file_index = index, file_index
+        if self.multi:
+            modules = self.query_one("#migrate-modules", OptionList)
+            position = modules.get_option_index(OVERVIEW if index is None else f"slot-{index}")
+            if modules.highlighted != position:
+                modules.highlighted = position
+        self._draw()
+
+    def _file_count(self, index: int | None) -> int:
+        plan = self.slots[index].plan if index is not None and self.slots else None
+        return len(plan.files) if plan is not None else 0
+
+    def _step_module(self, step: int, last_file: bool = False) -> bool:
+        order = [None, *self.listed] if self.multi else [self.current]
+        position = order.index(self.current) + step if self.current in order else 0
+        if not 0 <= position < len(order):
+            return False
+        target = order[position]
+        self._select(target, self._file_count(target) if last_file else 0)
+        return True
+
+    def action_next_file(self) -> None:
+        if self.file_index < self._file_count(self.current):
+            self._select(self.current, self.file_index + 1)
+        elif not self._step_module(1):
+            self.notify("That was the last file.", timeout=2)
+
+    def action_prev_file(self) -> None:
+        if self.file_index > 0:
+            self._select(self.current, self.file_index - 1)
+        elif not self._step_module(-1, last_file=True):
+            self.notify("That was the first page.", timeout=2)
+
+    def action_next_module(self) -> None:
+        self._step_module(1)
+
+    def action_prev_module(self) -> None:
+        self._step_module(-1)
+
+    def action_toggle_layout(self) -> None:
+        diff = self.query_one(DiffView)
+        self.split_choice = not diff.split
+        diff.split = self.split_choice
+        self.notify("Side by side" if diff.split else "Unified diff", timeout=2)
+        self._draw()
+
+    def action_close(self) -> None:
+        if any(s.busy in ("applying", "undoing") for s in self.slots):
+            # Its result must reach this screen, which re-validates the module for the browser.
+            self.notify("Wait: files are being written.", severity="warning", timeout=3)
+        elif self.review_file is not None:
+            self.app.exit()  # review is the app's only screen
+        else:
+            self.dismiss()
+
+    # ------------------------------------------------------------ apply and undo
+
+    def action_apply(self) -> None:
+        if self.review_file is not None:
+            self.notify(READ_ONLY, title="Not applied", severity="warning", timeout=8)
+            return
+        request = view.apply_request(self.slots, self.listed, self.current, self.to_label)
+        if isinstance(request, str):
+            self.notify(request, title="Nothing applied", severity="warning", timeout=6)
+            return
+        from .modals import ConfirmModal
+
+        if self.preset is not None:
+            files = ", ".join(f.path for f in self.preset.files)
+            request = view.ApplyRequest(self.title_text or "Apply the change?",
+                                        f"Write {files} of {self.preset.module}? The files are backed up first, "
+                                        "the module is validated afterwards, and u undoes it.", request.indices)
+        self.app.push_screen(ConfirmModal(request.title, request.body, confirm="Apply"),
+                             lambda ok: self._start_apply(request.indices) if ok else None)
+
+    def _start_apply(self, indices: list[int]) -> None:
+        jobs = [(i, live) for i in indices if self.slots[i].can_apply and (live := self.slots[i].live) is not None]
+        for i, _ in jobs:
+            self.slots[i].busy = "applying"
+            self._refresh_module_prompt(i)
+        self._draw(force=True)
+        workers.apply_plans(self, jobs, promotion=self.preset is not None)
+
+    def action_undo(self) -> None:
+        if self.review_file is not None:
+            self.notify(READ_ONLY, title="Not undone", severity="warning", timeout=8)
+            return
+        if self.current is None or not self.slots:
+            self.notify("Choose a module (J/K) to undo its migration.", severity="warning")
+            return
+        index, slot = self.current, self.slots[self.current]
+        if slot.busy:
+            self.notify(f"{slot.name} is still {slot.busy}; wait for it to finish.", severity="warning")
+            return
+        if slot.applied is not None:  # the exact inverse of what was just applied here: no need to ask
+            self._start_undo(index)
+            return
+        backups = backups_for(slot.name)
+        if not backups:
+            self.notify(f"There is no migration of {slot.name} to undo.", severity="warning")
+            return
+        from .modals import ConfirmModal
+
+        body = f"Restore {slot.path} from the backup {backups[-1].name}? Files edited since are kept in the backup."
+        self.app.push_screen(ConfirmModal(f"Undo the last migration of {slot.name}?", body, confirm="Undo",
+                                          danger=True), lambda ok: self._start_undo(index) if ok else None)
+
+    def _start_undo(self, index: int) -> None:
+        slot = self.slots[index]
+        if slot.path is not None:
+            slot.busy = "undoing"
+            self._refresh_module_prompt(index)
+            self._draw(force=True)
+            workers.undo_module(self, index, slot.name, slot.path)
+
+    # ------------------------------------------------------------ drawing
+
+    def _draw(self, force: bool = False) -> None:
+        """Draw the selected page: the overview, a module's summary, or one file's diff."""
+        slot = self.slots[self.current] if self.current is not None and self.slots else None
+        plan = slot.plan if slot is not None else None
+        self._fill_files(slot, force)
+        self.query_one("#migrate-pane").loading = slot is not None and plan is None
+        self.query_one("#migrate-head", Static).update(
+            view.heading(slot, self.slots, self.file_index, self.review_file, self.to_label, self.title_text))
+        self.query_one("#status", Static).update(
+            view.status_line(slot, self.slots, self.query_one(DiffView).split, self.review_file))
+        switcher = self.query_one(ContentSwitcher)
+        if plan is None or not 0 < self.file_index <= len(plan.files):
+            page = view.summary_page(slot, self.slots, self.listed, self.review_file, self.problem)
+            self.query_one(SummaryPane).show(page)
+            switcher.current = "migrate-summary"
+            self._focus_pane(self.query_one(SummaryPane))
+        else:
+            self.query_one(DiffPane).show(plan.files[self.file_index - 1], plan, force)
+            switcher.current = "migrate-diff"
+            self._focus_pane(self.query_one(DiffView))
+
+    def _focus_pane(self, pane: SummaryPane | DiffView) -> None:
+        if not isinstance(self.focused, OptionList):  # someone moving through a list keeps its focus
+            pane.focus()
+
+    def _fill_files(self, slot: ModuleSlot | None, force: bool) -> None:
+        files = self.query_one("#migrate-files", OptionList)
+        plan = slot.plan if slot is not None else None
+        if force or self._files_for != (self.current, id(plan)):
+            self._files_for = (self.current, id(plan))
+            options = [] if slot is None else [Option(view.summary_prompt(plan), id="summary")]
+            options += [Option(view.file_prompt(f), id=f"file-{n}") for n, f in enumerate(plan.files if plan else [])]
+            files.set_options(options)
+        if files.option_count and files.highlighted != self.file_index:
+            files.highlighted = min(self.file_index, files.option_count - 1)

@@ -1,0 +1,318 @@
+"""What the migration preview shows, as data and as Content: one slot per module, and the texts drawn from it.
+
+Live plans and saved plans both arrive as `ReviewPlan`s (the core converts a
+MigrationPlan with `ReviewPlan.from_plan`), so everything here draws both the
+same way. Colours are theme variables inside Content styles, never hex.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from textual.content import Content
+
+from ...core.loader import NotAModule, load_module
+from ...core.migration import ApplyResult, MigrationPlan, UndoResult, plan_migration
+from ...core.migration.review import ReviewFile, ReviewPlan
+
+ACTION_BADGES = {"create": ("+", "$text-success"), "modify": ("~", "$text-warning"), "delete": ("-", "$text-error")}
+
+
+@dataclass
+class ModuleSlot:
+    """One module of the preview. Only the screen changes it: its message handlers, and its actions as work starts."""
+
+    name: str
+    path: Path | None  # None for a saved plan's module (it lives on another machine)
+    plan: ReviewPlan | None = None  # None while planning
+    live: MigrationPlan | None = None  # what `apply_plan` writes; None in review mode and for bad input
+    busy: str | None = None  # "planning", "applying" or "undoing"
+    applied: ApplyResult | None = None
+    undone: UndoResult | None = None
+    failure: str | None = None  # the last apply or undo that failed
+
+    @property
+    def can_apply(self) -> bool:
+        return (self.live is not None and self.plan is not None and self.plan.can_apply and self.applied is None
+                and self.busy is None)
+
+    def apply_refusal(self) -> str | None:
+        """Why `a` does nothing for this module, or None when it can be applied."""
+        if self.busy:
+            return f"{self.name} is still {self.busy}; wait for it to finish."
+        if self.plan is None:
+            return f"{self.name} has no plan yet."
+        if self.plan.errors:
+            count = len(self.plan.errors)
+            return f"{self.name} cannot be migrated: fix the {count} problem{'s' * (count != 1)} shown first."
+        if self.applied is not None:
+            return f"{self.name} is already migrated; u undoes it."
+        if self.plan.already_current or not self.plan.files:
+            return f"{self.name} is already current: there is nothing to apply."
+        if self.live is None:
+            return f"{self.name}: this plan cannot be applied here."
+        return None
+
+
+@dataclass(frozen=True)
+class ApplyRequest:
+    """What `a` would apply, and how to ask for confirmation."""
+
+    title: str
+    body: str
+    indices: list[int]
+
+
+def apply_request(slots: list[ModuleSlot], listed: list[int], current: int | None,
+                  to_label: str) -> ApplyRequest | str:
+    """The modules `a` applies (every ready one from the overview), or why it applies nothing."""
+    if current is None:
+        ready = [i for i in listed if slots[i].can_apply]
+        if not ready:
+            return "No module is ready to migrate."
+        names = ", ".join(slots[i].name for i in ready[:8]) + (" …" if len(ready) > 8 else "")
+        return ApplyRequest(f"Apply {len(ready)} migration{'s' * (len(ready) != 1)}?",
+                            f"Migrate {names} to {to_label}? Each module is backed up, written and validated on "
+                            "its own.", ready)
+    slot = slots[current]
+    refusal = slot.apply_refusal()
+    if refusal is not None or slot.plan is None:
+        return refusal or "nothing to apply"
+    plan = slot.plan
+    return ApplyRequest(f"Apply the migration of {plan.module}?",
+                        f"{plan.module}: {plan.source_format} → {plan.target} ({plan.counts_text()}). The files it "
+                        "changes are backed up first; u undoes it.", [current])
+
+
+def plan_module(path: Path, to: str) -> tuple[ReviewPlan, MigrationPlan | None]:
+    """Plan one module (runs in a thread worker); a module that cannot be planned becomes a plan with an error."""
+    try:
+        module = load_module(path)
+    except (NotAModule, OSError) as exc:
+        return ReviewPlan.unplannable(path.name, path, str(exc)), None
+    try:
+        plan = plan_migration(module, to)
+    except Exception as exc:  # noqa: BLE001 - a planner bug must not take the preview down
+        message = f"internal error while planning: {type(exc).__name__}: {exc}"
+        return ReviewPlan.unplannable(module.name, path, message, module.format.value), None
+    return ReviewPlan.from_plan(plan), (plan if plan.ok else None)
+
+
+# ---------------------------------------------------------------- list prompts
+
+
+def module_prompt(slot: ModuleSlot) -> Content:
+    plan = slot.plan
+    if slot.busy or plan is None:
+        badge = ("…", "$text-muted")
+    elif plan.errors:
+        badge = ("✗", "$text-error")
+    elif slot.applied is not None:
+        badge = ("✓", "$text-success")
+    else:
+        badge = ("•", "$text-warning")
+    return Content.assemble(badge, " ", slot.name)  # versions are on the head line: the list stays one line each
+
+
+def overview_prompt(slots: list[ModuleSlot]) -> Content:
+    planned = sum(1 for s in slots if s.plan is not None)
+    return Content.assemble(("≡ ", "$text-accent"), "Overview", (f" {planned}/{len(slots)}", "$text-muted"))
+
+
+def summary_prompt(plan: ReviewPlan | None) -> Content:
+    if plan is not None and plan.errors:
+        return Content.assemble(("✗ ", "$text-error"), f"Problems ({len(plan.errors)})")
+    notes = len(plan.notes) if plan is not None else 0
+    return Content.assemble(("≡ ", "$text-accent"), "Summary & notes", (f" ({notes})" if notes else "", "$text-muted"))
+
+
+def file_prompt(file: ReviewFile) -> Content:
+    sign, style = ACTION_BADGES.get(file.action, ("?", "$text-muted"))
+    style_label = f" {file.encoding}·{file.newline}"
+    return Content.assemble((sign, f"bold {style}"), " ", file.path, (style_label, "$text-muted"))
+
+
+def file_heading(file: ReviewFile, plan: ReviewPlan) -> Content:
+    """The line above a diff: what happens to the file, how it is written, what it is diffed against."""
+    sign, style = ACTION_BADGES.get(file.action, ("?", "$text-muted"))
+    bits = [file.style_label]
+    if file.source:
+        bits.append(f"diff against {file.source}")
+    if file.action == "delete":
+        carried = sorted({f.path for f in plan.files if file.path in f.origins})
+        if carried:
+            bits.append("content carried to " + ", ".join(carried))
+    return Content.assemble((f"{sign} {file.action} ", f"bold {style}"), (file.path, "bold"),
+                            ("  " + " · ".join(bits), "$text-muted"))
+
+
+def diff_notice(file: ReviewFile) -> str | None:
+    """What to say instead of (or above) a diff that shows nothing."""
+    if file.diff.strip():
+        return None
+    if file.source:
+        return f"carried verbatim from {file.source}: no change to its text"
+    return "no change to the text (only its encoding or line endings)"
+
+
+# ---------------------------------------------------------------- summaries
+
+
+def _lines(*parts: Content | str) -> Content:
+    return Content("\n").join(parts)
+
+
+@dataclass(frozen=True)
+class SummaryPage:
+    """A module's first page: what to know first, the notes to confirm (drawn as a numbered list), the files."""
+
+    head: Content
+    notes: tuple[str, ...] = ()
+    tail: Content = field(default_factory=Content)
+
+
+def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
+    """Status, problems and the tier; then the notes to confirm, the tier's first; then the files."""
+    plan = slot.plan
+    if plan is None:
+        return SummaryPage(Content.assemble((slot.name, "bold"), ("  planning…", "$text-muted")))
+    head = Content.assemble((plan.module, "bold"), f"  {plan.source_format} → {plan.target or '?'}",
+                            (f"  ({plan.counts_text()})" if plan.files else "", "$text-muted"))
+    out: list[Content | str] = [head]
+    if plan.path:
+        out.append(Content.styled(plan.path, "$text-muted"))
+    out += ["", _status(slot, review)]
+    if slot.failure:
+        out.append(Content.assemble(("✗ last attempt failed: ", "bold $text-error"), slot.failure))
+    if plan.reason and plan.result == "failed" and not plan.errors:
+        out.append(Content.assemble(("✗ ", "$text-error"), plan.reason))
+    if plan.errors:
+        out += ["", Content.styled("Problems (file:line:column)", "bold $text-error")]
+        for issue in plan.errors:
+            code = f"{issue.code} " if issue.code else ""
+            out.append(Content.assemble("  ", (issue.location(plan.path), "$text-accent"), f"  {code}{issue.message}"))
+            if issue.hint:
+                out.append(Content.assemble(("      hint: ", "$text-muted"), issue.hint))
+    if plan.tier and not plan.already_current:
+        why = "  (inferred: confirm it)" if plan.tier_inferred else ""
+        out += ["", Content.assemble("tier: ", (plan.tier, "bold"), (why, "$text-warning"))]
+    notes = tuple(plan.notes_tier_first()) if not plan.already_current else ()
+    if notes:
+        out += ["", Content.styled("Notes to confirm", "bold")]
+    tail: list[Content | str] = []
+    if plan.files:
+        tail += [Content.styled("Files", "bold")]
+        tail += [Content.assemble("  ", file_prompt(f)) for f in plan.files]
+        tail += ["", Content.styled("j/k (or n/p) page through the diffs · s: unified / side by side", "$text-muted")]
+    return SummaryPage(_lines(*out), notes, _lines(*tail))
+
+
+def summary_page(slot: ModuleSlot | None, slots: list[ModuleSlot], listed: list[int], review_file: Path | None,
+                 problem: str | None) -> SummaryPage:
+    """The page shown when no file is selected: why a plan file failed, the overview, or a module's summary."""
+    if problem is not None:
+        return SummaryPage(Content.assemble(("Cannot review this plan\n\n", "bold $text-error"), problem))
+    if slot is None and review_file is not None and not slots:
+        return SummaryPage(Content.styled("The plan file has no modules.", "$text-muted"))
+    if slot is None:
+        return SummaryPage(overview(slots, listed, review_file))
+    return module_summary(slot, review_file is not None)
+
+
+def applied_notice(migrated: list[ModuleSlot], backups: Path) -> tuple[str, str]:
+    """(title, text) of the notification after applying: where the backup went, and how to undo."""
+    if len(migrated) == 1 and migrated[0].applied is not None:
+        backup = migrated[0].applied.backup_dir
+        text = f"Backup at {backup}. Press u to undo." if backup else "No backup was made."
+        return f"Migrated {migrated[0].name}", text
+    return f"Migrated {len(migrated)} modules", f"Backups are under {backups}. u on a module undoes it."
+
+
+def _status(slot: ModuleSlot, review: bool) -> Content:
+    plan = slot.plan
+    assert plan is not None
+    if slot.busy:
+        return Content.styled(f"… {slot.busy}", "$text-muted")
+    if slot.applied is not None:
+        where = f"backup at {slot.applied.backup_dir}" if slot.applied.backup_dir else "no backup was made"
+        return Content.assemble(("✓ applied", "bold $text-success"), f"; {where}", ("  (u undoes it)", "$text-muted"))
+    if plan.errors:
+        return Content.styled("✗ cannot migrate: fix the problems below; nothing can be applied", "bold $text-error")
+    if plan.already_current:
+        note = plan.notes[0] if plan.notes else "already current"
+        return Content.assemble(("✓ ", "$text-success"), note, ("  (nothing to apply)", "$text-muted"))
+    undone = Content("")
+    if slot.undone is not None:
+        undone = Content.assemble(("↶ undone", "bold"), f": restored from {slot.undone.backup_dir}\n")
+    if review:
+        return Content.assemble(undone, ("read-only review", "bold $text-warning"),
+                                f": apply it with `cogn migrate {plan.module}` where the module lives")
+    return Content.assemble(undone, ("ready", "bold $text-warning"), ": a applies it (files are backed up first)")
+
+
+def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | None) -> Content:
+    """The first page when several modules are previewed: counts, then the modules skipped as already current."""
+    planned = [s for s in slots if s.plan is not None]
+    current = [s for s in planned if s.plan is not None and s.plan.already_current]
+    broken = [s for s in planned if s.plan is not None and s.plan.errors]
+    applied = [s for s in planned if s.applied is not None]
+    ready = [i for i in listed if slots[i].can_apply]
+    to_migrate = [s for s in planned if s.plan is not None and s.plan.can_apply and s.applied is None]
+    title = f"Review of {review_file.name} (read-only)" if review_file else "Migration preview"
+    out: list[Content | str] = [Content.assemble((title, "bold"), (f"  {len(slots)} modules", "$text-muted"))]
+    if len(planned) < len(slots):
+        out.append(Content.styled(f"planning {len(planned)}/{len(slots)}…", "$text-muted"))
+    out += ["", Content.assemble((f"{len(to_migrate)}", "bold $text-warning"), " to migrate · ",
+                                 (f"{len(current)}", "bold $text-success"), " already current · ",
+                                 (f"{len(broken)}", "bold $text-error"), " cannot be migrated · ",
+                                 (f"{len(applied)}", "bold"), " applied")]
+    if broken:
+        out += ["", Content.styled("Cannot be migrated", "bold $text-error")]
+        for s in broken:
+            assert s.plan is not None
+            out.append(Content.assemble(f"  {s.name}: ", (s.plan.errors[0].message, "$text-muted")))
+    if current:
+        out += ["", Content.styled("Already current (skipped)", "bold $text-success")]
+        for s in current:
+            assert s.plan is not None
+            out.append(Content.assemble(f"  {s.name}", (f"  {s.plan.notes[0] if s.plan.notes else ''}", "$text-muted")))
+    out.append("")
+    out.append(Content.styled("J/K move between modules, j/k between files (past the last file: the next module)",
+                              "$text-muted"))
+    if not review_file and ready:
+        out.append(Content.styled(f"a here applies all {len(ready)} ready module{'s' * (len(ready) != 1)}",
+                                  "$text-muted"))
+    return _lines(*out)
+
+
+# ---------------------------------------------------------------- the head and status lines
+
+
+def heading(slot: ModuleSlot | None, slots: list[ModuleSlot], file_index: int, review_file: Path | None,
+            to_label: str, title: str | None = None) -> Content:
+    mode = title or (f"Review {review_file.name} (read-only)" if review_file else f"Migrate to {to_label}")
+    if slot is None:
+        return Content(f"{mode} · {len(slots)} modules")
+    plan = slot.plan
+    versions = f" {plan.source_format} → {plan.target}" if plan is not None else ""
+    position = f" · file {file_index}/{len(plan.files)}" if plan is not None and file_index else ""
+    return Content(f"{mode} · {slot.name}{versions}{position}")
+
+
+def status_line(slot: ModuleSlot | None, slots: list[ModuleSlot], split: bool, review_file: Path | None) -> Content:
+    layout = f"{'side by side' if split else 'unified'} (s)"
+    if review_file is not None:
+        return Content(f"read-only: apply and undo are disabled · {layout} · esc quits")
+    if slot is None:
+        planned = sum(1 for s in slots if s.plan is not None)
+        return Content(f"{planned}/{len(slots)} planned · {layout} · esc back")
+    if slot.busy or slot.plan is None:
+        state = slot.busy or "planning"
+    elif slot.applied is not None:
+        state = "applied (u undoes it)"
+    elif slot.plan.errors:
+        state = "cannot migrate"
+    else:
+        state = "a applies" if slot.can_apply else "nothing to apply"
+    return Content(f"{slot.name}: {state} · {layout} · esc back")

@@ -1,0 +1,96 @@
+"""The migration preview's slow parts, run in thread workers: plan, read a plan file, apply, undo.
+
+Each worker only calls the core and posts one of the screen's messages; the
+screen's handler for that message is the one place its state changes
+(AGENTS.md invariant 8). Failures the core reports (MigrationError, a bad plan
+file) travel in the message; anything unexpected fails the worker, and the
+screen reports it once from `Worker.StateChanged`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.worker import get_current_worker
+
+from ...core.migration import ApplyResult, MigrationError, MigrationPlan, apply_plan, undo_latest
+from ...core.migration.review import PlanFileError, load_plan_file
+from .migrate_model import plan_module
+
+if TYPE_CHECKING:
+    from .migrate import MigrationScreen
+
+
+@dataclass(frozen=True)
+class ApplyOutcome:
+    """One module of an apply: its result, or why it failed (and was rolled back)."""
+
+    index: int
+    result: ApplyResult | None
+    error: str | None
+    note: str | None = None  # e.g. the validation result after a promotion
+
+
+def plan_modules(screen: MigrationScreen, jobs: list[tuple[int, Path]], to: str) -> None:
+    """Plan each module in turn, posting `Planned` per module so the screen can show progress."""
+
+    def work() -> None:
+        worker = get_current_worker()
+        for index, path in jobs:
+            if worker.is_cancelled:
+                return
+            plan, live = plan_module(path, to)
+            screen.post_message(screen.Planned(index, plan, live))
+
+    screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan migrations")
+
+
+def read_plan_file(screen: MigrationScreen, path: Path) -> None:
+    def work() -> None:
+        try:
+            screen.post_message(screen.ReviewLoaded(load_plan_file(path), None))
+        except PlanFileError as exc:
+            screen.post_message(screen.ReviewLoaded([], str(exc)))
+
+    screen.run_worker(work, thread=True, group="migrate-review", exit_on_error=False, name="read plan file")
+
+
+def apply_plans(screen: MigrationScreen, jobs: list[tuple[int, MigrationPlan]], promotion: bool = False) -> None:
+    """Apply each plan (backed up, written, validated), then post every outcome in one `Applied`.
+
+    A promotion is not a migration: it is applied without the `--v22` check, then validated as the module is.
+    """
+
+    def work() -> None:
+        outcomes = []
+        for index, plan in jobs:  # each module is its own unit: one failure leaves the others alone
+            try:
+                if promotion:
+                    from ...core.diagnostics import counts
+                    from ...core.promote import apply_promotion
+
+                    result, diagnostics = apply_promotion(plan)
+                    errors, warnings = counts(diagnostics)
+                    note = "✓ valid" if not errors and not warnings else f"{errors} errors, {warnings} warnings"
+                    outcomes.append(ApplyOutcome(index, result, None, note))
+                    continue
+                outcomes.append(ApplyOutcome(index, apply_plan(plan, backup=True), None))
+            except MigrationError as exc:
+                outcomes.append(ApplyOutcome(index, None, str(exc)))
+            except Exception as exc:  # noqa: BLE001 - apply_plan rolled back; report it with the others
+                outcomes.append(ApplyOutcome(index, None, f"internal error (rolled back): {type(exc).__name__}: {exc}"))
+        screen.post_message(screen.Applied(outcomes))
+
+    screen.run_worker(work, thread=True, group="migrate-apply", exit_on_error=False, name="apply migrations")
+
+
+def undo_module(screen: MigrationScreen, index: int, name: str, path: Path) -> None:
+    def work() -> None:
+        try:
+            screen.post_message(screen.Undone(index, undo_latest(name, path), None))
+        except (MigrationError, OSError) as exc:
+            screen.post_message(screen.Undone(index, None, str(exc)))
+
+    screen.run_worker(work, thread=True, group="migrate-undo", exit_on_error=False, name="undo migration")

@@ -1,0 +1,120 @@
+"""Small modal dialogs: confirm, choose one of several, and the new-module form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.markup import escape
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from ...core.discovery import SearchPath
+from ...core.scaffold import ScaffoldError, check_name, create_module
+from ...core.tiers import TIERS
+from ..keys import bindings
+
+
+class ConfirmModal(ModalScreen[bool]):
+    BINDINGS = bindings("modal.cancel")
+
+    def __init__(self, title: str, body: str, confirm: str = "OK", danger: bool = False) -> None:
+        super().__init__()
+        self.title_text, self.body, self.confirm, self.danger = title, body, confirm, danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(escape(self.title_text), classes="dialog-title")
+            yield Static(escape(self.body), classes="dialog-body")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.confirm, variant="error" if self.danger else "primary", id="confirm")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel" if self.danger else "#confirm", Button).focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class ChoiceModal(ModalScreen[str | None]):
+    """Several named choices as buttons; escape answers None."""
+
+    BINDINGS = bindings("modal.cancel")
+
+    def __init__(self, title: str, body: str, choices: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text, self.body, self.choices = title, body, choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(escape(self.title_text), classes="dialog-title")
+            yield Static(escape(self.body), classes="dialog-body")
+            with Horizontal(classes="dialog-buttons"):
+                for ident, label in self.choices:
+                    yield Button(label, id=f"choice-{ident}")
+                yield Button("Cancel", id="cancel")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        ident = event.button.id or ""
+        self.dismiss(ident.removeprefix("choice-") if ident.startswith("choice-") else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NewModuleModal(ModalScreen[Path | None]):
+    """Name, tier and level of a new v2.2 module; creates it from the template."""
+
+    BINDINGS = bindings("modal.cancel")
+
+    def __init__(self, search_path: SearchPath) -> None:
+        super().__init__()
+        self.search_path = search_path
+
+    def compose(self) -> ComposeResult:
+        roots = [(f"{r.level}: {r.path}", str(r.path)) for r in self.search_path.roots]
+        with Vertical(classes="dialog", id="new-module"):
+            yield Label("New v2.2 module", classes="dialog-title")
+            yield Input(placeholder="name, e.g. ticket-triage", id="name")
+            yield Select([(t, t) for t in TIERS], value="decision", allow_blank=False, id="tier")
+            yield Select(roots, value=roots[0][1] if roots else Select.NULL, allow_blank=False, id="root")
+            yield Static("", id="problem", classes="dialog-problem")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Create", variant="primary", id="create")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    def _target_folder(self) -> Path:
+        value = self.query_one("#root", Select).value
+        return Path(str(value))
+
+    @on(Input.Changed, "#name")
+    def _check(self, event: Input.Changed) -> None:
+        problem = check_name(event.value, self._target_folder()) if event.value else None
+        self.query_one("#problem", Static).update(escape(problem or ""))
+
+    @on(Input.Submitted, "#name")
+    @on(Button.Pressed, "#create")
+    def _create(self) -> None:
+        name = self.query_one("#name", Input).value.strip()
+        tier = str(self.query_one("#tier", Select).value)
+        try:
+            path = create_module(self._target_folder(), name, tier)
+        except (ScaffoldError, OSError) as exc:
+            self.query_one("#problem", Static).update(escape(str(exc)))
+            return
+        self.dismiss(path)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,97 @@
+"""The modules the app knows about: the search path, what discovery found, each module's latest report.
+
+The store only holds state and calls the core; it never touches widgets. The
+app owns it: workers compute reports and post them, and the app's one
+handler applies them here and announces the change (AGENTS.md invariant 8).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.discovery import ModuleEntry, ModuleIndex, SearchPath, discover
+from ..core.loader import NotAModule, load_module
+
+if TYPE_CHECKING:
+    from ..core.model import Module
+    from ..core.workspace import ModuleReport
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """Relative to the working folder when inside it, `~/...` under the home folder, else absolute."""
+    cwd = cwd or Path.cwd()
+    try:
+        rel = path.relative_to(cwd)
+        return "." if str(rel) == "." else str(rel)
+    except ValueError:
+        pass
+    home = Path(os.path.expanduser("~"))
+    try:
+        return "~/" + str(path.relative_to(home))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class ModuleStore:
+    search_path: SearchPath
+    index: ModuleIndex
+    reports: dict[Path, ModuleReport] = field(default_factory=dict)
+    cwd: Path = field(default_factory=Path.cwd)
+
+    @classmethod
+    def from_paths(cls, extra: Iterable[str | Path], cwd: Path | None = None) -> ModuleStore:
+        cwd = cwd or Path.cwd()
+        sp = SearchPath.from_environment(extra, cwd=cwd)
+        return cls(sp, discover(sp), cwd=cwd)
+
+    def rediscover(self) -> None:
+        """Find modules again (a new module, a deleted folder); reports of vanished modules are dropped."""
+        self.index = discover(self.search_path)
+        alive = {e.path for e in self.index.entries}
+        self.reports = {p: r for p, r in self.reports.items() if p in alive}
+
+    @property
+    def entries(self) -> list[ModuleEntry]:
+        return list(self.index.entries)
+
+    @property
+    def winners(self) -> list[ModuleEntry]:
+        return self.index.winners
+
+    def entry_for(self, path: Path) -> ModuleEntry | None:
+        return next((e for e in self.index.entries if e.path == path), None)
+
+    def report(self, path: Path) -> ModuleReport | None:
+        return self.reports.get(path)
+
+    def apply(self, reports: Iterable[ModuleReport]) -> None:
+        for report in reports:
+            self.reports[report.path] = report
+
+    def totals(self) -> tuple[int, int, int]:
+        """(modules, errors, warnings) over the winners that have been validated."""
+        errors = warnings = 0
+        for entry in self.winners:
+            r = self.reports.get(entry.path)
+            if r is not None:
+                errors += r.errors
+                warnings += r.warnings
+        return len(self.winners), errors, warnings
+
+    def load(self, name: str) -> Module | None:
+        """A module by name (the winner of that name), for subagent calls."""
+        entry = self.index.get(name)
+        if entry is None:
+            return None
+        try:
+            return load_module(entry.path)
+        except (NotAModule, OSError):
+            return None
+
+    def display(self, path: Path) -> str:
+        return display_path(path, self.cwd)

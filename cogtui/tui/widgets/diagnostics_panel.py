@@ -1,0 +1,101 @@
+"""The editor's problem list: severity, code, location, message and hint; enter or click jumps to the spot."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from textual import on
+from textual.markup import escape
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from ...core.diagnostics import Diagnostic, Severity
+
+ICON = {Severity.ERROR: "[$error]✗[/]", Severity.WARNING: "[$warning]⚠[/]", Severity.INFO: "[$text-muted]ℹ[/]"}
+
+
+def diagnostic_key(d: Diagnostic) -> tuple[object, ...]:
+    return (d.code, d.message, str(d.file), d.line, d.column)
+
+
+def counts(diagnostics: Sequence[Diagnostic]) -> tuple[int, int]:
+    """(errors, warnings)."""
+    errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
+    warnings = sum(1 for d in diagnostics if d.severity is Severity.WARNING)
+    return errors, warnings
+
+
+def location_text(d: Diagnostic, root: Path) -> str:
+    if d.file is None:
+        return "-"
+    try:
+        where = str(d.file.relative_to(root)) or "."
+    except ValueError:
+        where = str(d.file)
+    return f"{where}:{d.line}:{d.column or 1}" if d.line is not None else where
+
+
+def diagnostic_markup(d: Diagnostic, root: Path) -> str:
+    line = (f"{ICON[d.severity]} [b]{d.code}[/] [$text-muted]{escape(location_text(d, root))}[/]  "
+            f"{escape(d.message)}")
+    if d.hint:
+        line += f"\n    [$text-muted]{escape(d.hint)}[/]"
+    return line
+
+
+class DiagnosticsPanel(OptionList):
+    """Shows one module's diagnostics; `Selected` asks the screen to jump to one."""
+
+    class Selected(Message):
+        def __init__(self, panel: DiagnosticsPanel, diagnostic: Diagnostic) -> None:
+            super().__init__()
+            self.panel = panel
+            self.diagnostic = diagnostic
+
+        @property
+        def control(self) -> DiagnosticsPanel:
+            return self.panel
+
+    def __init__(self, root: Path, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes, markup=True)
+        self.root = root
+        self.diagnostics: list[Diagnostic] = []
+        self.border_title = "Problems"
+
+    def show(self, diagnostics: Sequence[Diagnostic]) -> None:
+        """Replace the list, keeping the highlighted problem highlighted when it is still there."""
+        current = self.current
+        self.diagnostics = list(diagnostics)
+        self.clear_options()
+        if self.diagnostics:
+            self.add_options(Option(diagnostic_markup(d, self.root)) for d in self.diagnostics)
+        else:
+            self.add_option(Option("[$success]✓ no problems[/]", disabled=True))
+        keys = [diagnostic_key(d) for d in self.diagnostics]
+        if current is not None and diagnostic_key(current) in keys:
+            self.highlighted = keys.index(diagnostic_key(current))
+        errors, warnings = counts(self.diagnostics)
+        self.border_title = f"Problems  ✗ {errors}  ⚠ {warnings}"
+
+    @property
+    def current(self) -> Diagnostic | None:
+        index = self.highlighted
+        if index is None or not 0 <= index < len(self.diagnostics):
+            return None
+        return self.diagnostics[index]
+
+    def highlight_next(self) -> Diagnostic | None:
+        """Move the highlight to the next problem (wrapping) and return it."""
+        if not self.diagnostics:
+            return None
+        index = self.highlighted
+        self.highlighted = 0 if index is None else (index + 1) % len(self.diagnostics)
+        return self.current
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if 0 <= event.option_index < len(self.diagnostics):
+            self.post_message(self.Selected(self, self.diagnostics[event.option_index]))

@@ -1,0 +1,190 @@
+"""The search path as a tree: level → (root) → module → the modules it shadows.
+
+Labels are drawn from the node's data on every render, with component
+classes styled in CSS from theme variables, so a new report or a new theme
+shows at once without rebuilding the tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ...core.discovery import LEVELS, ModuleEntry, SearchRoot
+from ..store import ModuleStore
+
+LEVEL_TITLES = {"path": "--path", "project": "project", "user": "user", "custom": "custom"}
+
+
+@dataclass(frozen=True)
+class LevelItem:
+    level: str
+    roots: tuple[SearchRoot, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class RootItem:
+    root: SearchRoot
+    count: int
+
+
+@dataclass(frozen=True)
+class ModuleItem:
+    entry: ModuleEntry
+
+
+NodeItem = LevelItem | RootItem | ModuleItem
+
+
+class ModuleTree(Tree[NodeItem]):
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "module-tree--name", "module-tree--dim", "module-tree--badge", "module-tree--deprecated",
+        "module-tree--ok", "module-tree--warning", "module-tree--error", "module-tree--pending",
+        "module-tree--level", "module-tree--shadowed",
+    }
+
+    def __init__(self, store: ModuleStore, **kwargs: object) -> None:
+        super().__init__("modules", **kwargs)  # type: ignore[arg-type]
+        self.store = store
+        self.show_root = False
+        self.auto_expand = False  # enter opens a module; space toggles
+        self.guide_depth = 3
+        self.filter_text = ""
+        self.module_nodes: dict[Path, TreeNode[NodeItem]] = {}
+
+    # ------------------------------------------------------------ building
+
+    def rebuild(self, filter_text: str | None = None) -> None:
+        """Rebuild from the store, keeping only module names containing the filter (case-insensitive)."""
+        if filter_text is not None:
+            self.filter_text = filter_text
+        needle = self.filter_text.lower()
+        keep_cursor = self.cursor_node.data if self.cursor_node is not None else None
+        self.clear()
+        self.module_nodes.clear()
+        entries = self.store.entries
+        winners = [e for e in entries if not e.shadowed and needle in e.name.lower()]
+        shadowed: dict[Path, list[ModuleEntry]] = {}
+        for e in entries:
+            if e.shadowed_by is not None:
+                shadowed.setdefault(e.shadowed_by, []).append(e)
+        for level in LEVELS:
+            roots = tuple(r for r in self.store.search_path.roots if r.level == level)
+            if not roots:
+                continue
+            in_level = [e for e in winners if e.root.level == level]
+            if needle and not in_level:
+                continue
+            level_node = self.root.add(Text(str(level)), LevelItem(level, roots, len(in_level)), expand=True)
+            for root in roots:
+                in_root = [e for e in in_level if e.root == root]
+                parent = level_node
+                if len(roots) > 1:
+                    parent = level_node.add(Text(str(root.path)), RootItem(root, len(in_root)), expand=True)
+                for entry in in_root:
+                    shadows = shadowed.get(entry.path, [])
+                    if shadows:
+                        node = parent.add(Text(entry.name), ModuleItem(entry), expand=True)
+                        for s in shadows:
+                            node.add_leaf(Text(s.name), ModuleItem(s))
+                    else:
+                        # Text labels: a str would be parsed as markup, once per node per rebuild.
+                        node = parent.add_leaf(Text(entry.name), ModuleItem(entry))
+                    self.module_nodes[entry.path] = node
+        self._restore_cursor(keep_cursor)
+
+    def _restore_cursor(self, item: NodeItem | None) -> None:
+        # Node lines exist only after the tree has laid itself out again.
+        def restore() -> None:
+            if isinstance(item, ModuleItem) and item.entry.path in self.module_nodes:
+                self.move_cursor(self.module_nodes[item.entry.path])
+            else:
+                self.select_first_module()
+
+        self.call_after_refresh(restore)
+
+    def select_first_module(self) -> bool:
+        first = next(iter(self.module_nodes.values()), None)
+        if first is None:
+            return False
+        self.move_cursor(first)
+        return True
+
+    def refresh_labels(self, paths: list[Path] | None = None) -> None:
+        """Reports changed: labels are drawn from data, so repainting those nodes is enough."""
+        for path, node in self.module_nodes.items():
+            if paths is None or path in paths:
+                node.refresh()
+
+    # ------------------------------------------------------------ drawing
+
+    def get_label_width(self, node: TreeNode[NodeItem]) -> int:
+        """An estimate from plain lengths (Tree asks for every node on each rebuild; the pane clips anyway)."""
+        item = node.data
+        if isinstance(item, ModuleItem):
+            report = self.store.report(item.entry.path)
+            extra = 0 if report is None else len(report.version or "") + len(report.format or "") + len(report.tier or "") + 18
+            return len(item.entry.name) + 6 + extra
+        return len(node.label.plain) + 24
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"module-tree--{name}", partial=True)
+
+    def render_label(self, node: TreeNode[NodeItem], base_style: Style, style: Style) -> Text:
+        item = node.data
+        if isinstance(item, ModuleItem):
+            label = self._module_label(item.entry)
+        elif isinstance(item, LevelItem):
+            where = "" if len(item.roots) > 1 else f"  {self.store.display(item.roots[0].path)}"
+            missing = all(not r.path.exists() for r in item.roots)
+            label = Text.assemble((LEVEL_TITLES[item.level], self._style("level")),
+                                  (f" ({item.count}){where}" + ("  not found" if missing else ""), self._style("dim")))
+        elif isinstance(item, RootItem):
+            label = Text.assemble((self.store.display(item.root.path), self._style("dim")), (f" ({item.count})", self._style("dim")))
+        else:
+            label = Text(str(node.label))
+        label.stylize(style)
+        if node.allow_expand:
+            prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style)
+            return Text.assemble(prefix, label)
+        return label
+
+    def _module_label(self, entry: ModuleEntry) -> Text:
+        report = self.store.report(entry.path)
+        if entry.shadowed:
+            shadower = self.store.display(entry.shadowed_by) if entry.shadowed_by else "?"
+            return Text.assemble((entry.name, self._style("shadowed")),
+                                 (f"  shadowed by {shadower}", self._style("shadowed")))
+        # Status first, so a narrow pane never cuts it off.
+        if report is None:
+            parts: list[tuple[str, Style]] = [("… ", self._style("pending"))]
+        elif report.errors:
+            parts = [(f"✗{report.errors} ", self._style("error"))]
+        elif report.warnings:
+            parts = [(f"⚠{report.warnings} ", self._style("warning"))]
+        else:
+            parts = [("✓ ", self._style("ok"))]
+        parts.append((entry.name, self._style("name")))
+        if report is not None:
+            if report.version:
+                parts.append((f" {report.version}", self._style("dim")))
+            fmt = report.format or "?"
+            parts.append((" v0 deprecated" if fmt == "v0" else f" {fmt}",
+                          self._style("deprecated" if fmt == "v0" else "badge")))
+            if report.tier:
+                parts.append((f" {report.tier}", self._style("dim")))
+        return Text.assemble(*parts)
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def cursor_entry(self) -> ModuleEntry | None:
+        node = self.cursor_node
+        return node.data.entry if node is not None and isinstance(node.data, ModuleItem) else None

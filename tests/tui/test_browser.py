@@ -1,0 +1,192 @@
+"""The browser: the tree by level, shadowing, status, the filter, the detail pane, new modules, help, palette."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, Static
+
+from cogtui.core.config import Config
+from cogtui.core.validation import validate_path
+from cogtui.tui.screens.browser import BrowserScreen
+from cogtui.tui.screens.help import HelpScreen
+from cogtui.tui.widgets.module_detail import ModuleDetail
+from cogtui.tui.widgets.module_tree import LevelItem, ModuleItem, ModuleTree
+
+from tuikit import copy_modules, isolate, make_app, until
+
+
+def _labels(tree: ModuleTree) -> dict[str, str]:
+    out = {}
+    for node in tree.module_nodes.values():
+        assert isinstance(node.data, ModuleItem)
+        out[node.data.entry.name] = tree._module_label(node.data.entry).plain  # noqa: SLF001 - the drawn text
+    return out
+
+
+async def _ready(app, pilot) -> ModuleTree:  # type: ignore[no-untyped-def]
+    await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+    tree = app.screen.query_one(ModuleTree)
+    await until(lambda: all(app.store.report(e.path) for e in app.store.entries), pilot)
+    await pilot.pause()
+    return tree
+
+
+async def test_tree_levels_start_expanded_with_badges_and_status(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer", "legacy-summarizer", "json-patch-generator")
+    (root / "broken").mkdir()
+    (root / "broken" / "module.yaml").write_text("name: broken\nversion: [1\n", encoding="utf-8")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        tree = await _ready(app, pilot)
+        levels = [n for n in tree.root.children if isinstance(n.data, LevelItem)]
+        assert [n.data.level for n in levels][0] == "path"
+        assert all(n.is_expanded for n in levels)
+        labels = _labels(tree)
+        assert labels["code-reviewer"].startswith("✓ code-reviewer 2.2.1 v2.2 decision")
+        assert "v0 deprecated" in labels["legacy-summarizer"] and labels["legacy-summarizer"].startswith("⚠1")
+        assert " exec" in labels["json-patch-generator"]
+        assert labels["broken"].startswith("✗")
+        status = str(app.screen.query_one("#status", Static).render())
+        assert "4 modules" in status and "✗" in status
+
+
+async def test_shadowed_module_is_shown_under_its_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    second = tmp_path / "second"
+    second.mkdir()
+    copy_modules(root, "code-reviewer")
+    copy_modules(second, "code-reviewer")
+    from cogtui.tui.app import CogtuiApp
+
+    app = CogtuiApp(paths=[str(root), str(second)], cwd=tmp_path, watch=False, config=Config())
+    async with app.run_test(size=(100, 30)) as pilot:
+        tree = await _ready(app, pilot)
+        winner = tree.module_nodes[root / "code-reviewer"]
+        children = list(winner.children)
+        assert len(children) == 1 and isinstance(children[0].data, ModuleItem)
+        shadow = children[0].data.entry
+        assert shadow.path == second / "code-reviewer"
+        label = tree._module_label(shadow).plain  # noqa: SLF001
+        assert "shadowed by" in label and "modules/code-reviewer" in label
+
+
+async def test_filter_then_enter_selects_first_match(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer", "product-ideas", "release-notes")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        tree = await _ready(app, pilot)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press("r", "e", "l")
+        await pilot.pause()
+        assert set(_labels(tree)) == {"release-notes"}
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.focused is tree
+        assert tree.cursor_entry is not None and tree.cursor_entry.name == "release-notes"
+        await pilot.press("slash", "escape")
+        await pilot.pause()
+        assert set(_labels(tree)) == {"code-reviewer", "product-ideas", "release-notes"}
+        # down in the filter also returns to the tree
+        await pilot.press("slash", "p", "down")
+        await pilot.pause()
+        assert app.focused is tree and tree.cursor_entry.name == "product-ideas"
+
+
+async def test_detail_shows_contract_and_explicit_vs_inherited(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        tree = await _ready(app, pilot)
+        tree.move_cursor(tree.module_nodes[root / "code-reviewer"])
+        await pilot.pause()
+        body = str(app.screen.query_one(ModuleDetail).query_one("#detail-body", Static).render())
+        assert "Reviews a unified diff" in body or "Responsibility" in body
+        assert "tier: decision" in body and "explicit" in body
+        assert "response.mode: both" in body and "from tier" in body
+        assert "Golden tests (3)" in body and "case1" in body
+
+
+async def test_new_module_from_template_appears_and_validates(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        tree = await _ready(app, pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        for ch in "ticket-triage":
+            await pilot.press(ch if ch != "-" else "minus")
+        await pilot.press("enter")
+        await until(lambda: (root / "ticket-triage" / "module.yaml").exists(), pilot)
+        await until(lambda: root / "ticket-triage" in tree.module_nodes, pilot)
+        _, diags = validate_path(root / "ticket-triage", v22=True)
+        assert [d for d in diags if d.severity.value == "error"] == []
+
+
+async def test_help_lists_screen_and_app_bindings_with_ids(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await pilot.press("question_mark")
+        await until(lambda: isinstance(app.screen, HelpScreen), pilot)
+        text = str(app.screen.query_one("#help-body", Static).render())
+        assert "Browser screen" in text and "browser.filter" in text and "app.quit" in text
+        assert "ModuleTree" in text  # the focused widget's own keys
+        await pilot.press("escape")
+        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+
+
+async def test_palette_opens_a_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        for ch in "Open code":
+            await pilot.press("space" if ch == " " else ch)
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        from cogtui.tui.screens.editor import EditorScreen
+
+        await until(lambda: isinstance(app.screen, EditorScreen), pilot)
+
+
+async def test_keymap_override_from_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path, config=Config(keymap={"browser.filter": "f"}))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _ready(app, pilot)
+        await pilot.press("slash")
+        await pilot.pause()
+        assert not isinstance(app.focused, Input)
+        await pilot.press("f")
+        await pilot.pause()
+        assert isinstance(app.focused, Input)
+
+
+async def test_malformed_and_unreadable_modules_never_crash(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    bad = root / "bad-json"
+    shutil.copytree(root / "code-reviewer", bad)
+    (bad / "schema.json").write_bytes(b"{ \xff\xfe not json")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        tree = await _ready(app, pilot)
+        tree.move_cursor(tree.module_nodes[bad])
+        await pilot.pause()
+        body = str(app.screen.query_one("#detail-body", Static).render())
+        assert "P005" in body or "P002" in body
+        assert _labels(tree)["bad-json"].startswith("✗")

@@ -1,0 +1,240 @@
+"""The editor and the disk: edits from any program, save conflicts (reload / overwrite / diff) and $EDITOR."""
+
+from __future__ import annotations
+
+import contextlib
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_editor_kit import (SIZE, area, buffer, codes, make_app, module_dir, notes, open_editor, replace_line, status,
+                             tab_label, until)
+from textual.message import Message
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from cogtui.tui.app import CogtuiApp
+from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
+from cogtui.tui.widgets.file_diff import FileDiffModal
+
+__all__ = ["module_dir"]  # the fixture, imported so pytest finds it
+
+BOGUS = "tier: bogus"
+
+
+def external_edit(path: Path) -> str:
+    """What another program writes: the manifest with an invalid tier."""
+    text = path.read_text().replace("tier: decision", BOGUS)
+    path.write_text(text)
+    return text
+
+
+async def edited_and_changed_on_disk(app: CogtuiApp, pilot: Pilot[None], module: Path) -> tuple[EditorScreen, str, str]:
+    """Open the editor, edit module.yaml's version in the buffer, then change the tier on disk behind its back."""
+    screen = await open_editor(app, pilot, module)
+    await replace_line(pilot, area(screen, "module.yaml"), "version: 2.2.", "version: 2.2.7")
+    buffer_text = area(screen, "module.yaml").text
+    disk_text = external_edit(module / "module.yaml")
+    return screen, buffer_text, disk_text
+
+
+async def test_a_file_changed_by_another_program_reloads_and_revalidates(module_dir: Path) -> None:
+    manifest = module_dir / "module.yaml"
+    app = make_app(module_dir)
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        screen = await open_editor(app, pilot, module_dir)
+        yaml_area = area(screen, "module.yaml")
+        yaml_area.move_cursor((12, 4))
+        external_edit(manifest)
+        # The watcher may still be starting: write again (same text) until it reports the change.
+        await until(pilot, lambda: "M003" in codes(screen), "the reload and M003",
+                    retry=lambda: external_edit(manifest))
+        assert BOGUS in yaml_area.text and yaml_area.text == manifest.read_text()
+        assert yaml_area.cursor_location == (12, 4)
+        assert not buffer(screen, "module.yaml").modified
+        assert any(n.startswith("Reloaded module.yaml") for n in notes(seen))
+        # the browser's report follows (the app itself does not watch in these tests)
+        await until(pilot, lambda: any(d.code == "M003" for d in app.store.report(module_dir).diagnostics),
+                    "the app's report")
+
+
+async def test_a_deleted_file_keeps_its_text_and_save_writes_it_back(module_dir: Path) -> None:
+    schema = module_dir / "schema.json"
+    original = schema.read_text()
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir, schema)
+        schema.unlink()
+
+        def delete_again() -> None:  # the watcher may have started after the first delete
+            schema.write_text(original)
+            schema.unlink()
+
+        await until(pilot, lambda: buffer(screen, "schema.json").stale, "the deleted mark", retry=delete_again)
+        assert area(screen, "schema.json").text == original and "⚠" in tab_label(screen, "schema.json")
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, ChoiceModal)  # the disk changed (the file is gone): nothing happens silently
+        await pilot.click("#choice-overwrite")
+        await pilot.pause()
+        assert schema.read_text() == original and not buffer(screen, "schema.json").stale
+
+
+async def test_a_change_under_edits_keeps_them_and_marks_the_tab(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
+        await until(pilot, lambda: buffer(screen, "module.yaml").stale, "the changed-on-disk mark",
+                    retry=lambda: external_edit(module_dir / "module.yaml"))
+        assert "⚠" in tab_label(screen, "module.yaml") and "changed on disk" in status(screen)
+        assert area(screen, "module.yaml").text == buffer_text
+
+
+async def test_save_over_a_changed_file_asks_and_cancel_keeps_both(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, buffer_text, disk_text = await edited_and_changed_on_disk(app, pilot, module_dir)
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, ChoiceModal)
+        assert app.focused is not None and app.focused.id == "choice-diff"  # enter alone discards nothing
+        await pilot.press("escape")
+        assert app.screen is screen
+        assert (module_dir / "module.yaml").read_text() == disk_text
+        assert area(screen, "module.yaml").text == buffer_text and screen.has_unsaved_changes()
+
+
+async def test_conflict_reload_takes_the_disk_version(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, _buffer, disk_text = await edited_and_changed_on_disk(app, pilot, module_dir)
+        await pilot.press("ctrl+s")
+        await pilot.click("#choice-reload")
+        await pilot.pause()
+        assert area(screen, "module.yaml").text == disk_text == (module_dir / "module.yaml").read_text()
+        assert not screen.has_unsaved_changes() and not buffer(screen, "module.yaml").stale
+        await until(pilot, lambda: "M003" in codes(screen), "the reloaded file's M003")
+
+
+async def test_conflict_overwrite_writes_the_buffer(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
+        await pilot.press("ctrl+s")
+        await pilot.click("#choice-overwrite")
+        await pilot.pause()
+        assert (module_dir / "module.yaml").read_text() == buffer_text
+        assert not screen.has_unsaved_changes() and "⚠" not in tab_label(screen, "module.yaml")
+        await pilot.press("ctrl+s")  # the disk now matches: saving again asks nothing
+        assert app.screen is screen
+
+
+async def test_conflict_show_diff_then_asks_again(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, buffer_text, disk_text = await edited_and_changed_on_disk(app, pilot, module_dir)
+        await pilot.press("ctrl+s")
+        await pilot.click("#choice-diff")
+        await until(pilot, lambda: isinstance(app.screen, FileDiffModal), "the diff")
+        diff = app.screen.diff_text
+        # disk (-) has the other program's tier and the old version; the buffer (+) has the edit
+        assert "-version: 2.2.1" in diff and "+version: 2.2.7" in diff
+        assert f"-{BOGUS}" in diff and "+tier: decision" in diff
+        assert app.screen.query_one("#file-diff-text", Static).display
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceModal), "the question again")
+        await pilot.press("escape")
+        assert (module_dir / "module.yaml").read_text() == disk_text
+        assert area(screen, "module.yaml").text == buffer_text
+
+
+async def test_reload_key_with_edits_asks_before_discarding(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir)
+        await replace_line(pilot, area(screen, "module.yaml"), "version: 2.2.", "version: 2.2.7")
+        await pilot.press("ctrl+l")
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await pilot.pause()
+        assert area(screen, "module.yaml").text == (module_dir / "module.yaml").read_text()
+        assert not screen.has_unsaved_changes()
+
+
+# ---------------------------------------------------------------- $EDITOR
+
+
+@pytest.fixture
+def bogus_tier_editor(tmp_path: Path) -> Path:
+    """An "editor" that changes the tier to an invalid value and exits."""
+    script = tmp_path / "bogus-tier-editor"
+    script.write_text("#!/bin/sh\nsed -i 's/^tier: decision$/tier: bogus/' \"$1\"\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+@contextlib.contextmanager
+def no_suspend() -> Iterator[None]:
+    """Stands in for App.suspend, which the headless test driver cannot do (SuspendNotSupported)."""
+    yield
+
+
+async def test_external_editor_without_a_suspendable_terminal_notifies(module_dir: Path, bogus_tier_editor: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VISUAL", str(bogus_tier_editor))
+    app = make_app(module_dir)
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        screen = await open_editor(app, pilot, module_dir)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any("cannot hand over" in n for n in notes(seen))
+        assert "tier: decision" in (module_dir / "module.yaml").read_text()  # the editor never ran
+
+
+async def test_external_editor_changes_are_reloaded_and_revalidated(module_dir: Path, bogus_tier_editor: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VISUAL", str(bogus_tier_editor))
+    app = make_app(module_dir)
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        monkeypatch.setattr(app, "suspend", no_suspend)
+        screen = await open_editor(app, pilot, module_dir)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert BOGUS in area(screen, "module.yaml").text
+        assert area(screen, "module.yaml").text == (module_dir / "module.yaml").read_text()
+        assert "Reloaded module.yaml after $EDITOR" in notes(seen)
+        await until(pilot, lambda: "M003" in codes(screen), "M003 from the external edit")
+
+
+async def test_external_editor_on_edits_saves_first(module_dir: Path, bogus_tier_editor: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EDITOR", str(bogus_tier_editor))
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        monkeypatch.setattr(app, "suspend", no_suspend)
+        screen = await open_editor(app, pilot, module_dir)
+        await replace_line(pilot, area(screen, "module.yaml"), "version: 2.2.", "version: 2.2.7")
+        await pilot.press("ctrl+o")
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.click("#confirm")
+        await pilot.pause()
+        on_disk = (module_dir / "module.yaml").read_text()
+        assert "version: 2.2.7" in on_disk and BOGUS in on_disk  # our save, then the editor's change
+        assert area(screen, "module.yaml").text == on_disk and not screen.has_unsaved_changes()
+
+
+async def test_a_missing_editor_is_a_notification(module_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VISUAL", "/nonexistent/editor --wait")
+    app = make_app(module_dir)
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        monkeypatch.setattr(app, "suspend", no_suspend)
+        screen = await open_editor(app, pilot, module_dir)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert app.screen is screen
+        assert any("Editor not found: /nonexistent/editor" in n for n in notes(seen))

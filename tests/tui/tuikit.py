@@ -1,0 +1,66 @@
+"""Shared helpers for the TUI tests: an isolated environment, module copies, and polling."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cogtui.core.config import Config
+
+MODULES = Path(__file__).resolve().parents[2] / "modules"
+
+
+def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """HOME, config, data and provider settings inside tmp_path; returns a folder for module roots."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("COGTUI_CONFIG_FILE", str(tmp_path / "config.yaml"))
+    monkeypatch.setenv("COGTUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0")
+    for name in ("COGNITIVE_MODULES_PATH", "COGNITIVE_PROVIDER", "COGNITIVE_MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    root = tmp_path / "modules"
+    root.mkdir(exist_ok=True)
+    return root
+
+
+def copy_modules(root: Path, *names: str) -> list[Path]:
+    out = []
+    for name in names:
+        target = root / name
+        shutil.copytree(MODULES / name, target)
+        out.append(target)
+    return out
+
+
+def make_app(root: Path, cwd: Path, **kwargs: object):  # type: ignore[no-untyped-def]
+    from cogtui.tui.app import CogtuiApp
+
+    config = kwargs.pop("config", None) or Config()
+    return CogtuiApp(paths=[str(root)], cwd=cwd, watch=kwargs.pop("watch", False), config=config, **kwargs)  # type: ignore[arg-type]
+
+
+async def until(predicate: Callable[[], bool], pilot: object, timeout: float = 10.0, step: float = 0.05) -> None:
+    """Pump the app until `predicate()` holds; fail with a clear message after `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not _holds(predicate):
+        if loop.time() > deadline:
+            raise AssertionError(f"condition not met within {timeout} s")
+        await pilot.pause(step)  # type: ignore[attr-defined]
+
+
+def _holds(predicate: Callable[[], bool]) -> bool:
+    # A screen that is pushed but not yet composed has no widgets to query yet: not ready, not an error.
+    from textual.css.query import NoMatches
+
+    try:
+        return bool(predicate())
+    except NoMatches:
+        return False
