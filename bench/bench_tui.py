@@ -1,0 +1,268 @@
+"""TUI benchmarks (issues "workbench part 1 and 2").
+
+    .venv/bin/python bench/bench_tui.py [--modules 1000] [--skip-stream]
+
+Targets: first screen with modules shown within 1.5x a bare Textual app's
+first frame; filtering a 1,000-module tree < 50 ms per keystroke; a file
+written by another program to the updated status on screen, p95 < 300 ms;
+memory with 1,000 modules < 200 MB; streaming pane input latency < 50 ms
+while receiving 5,000 chunks/s; a 1 MB output handled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from benchutil import machine, report  # noqa: E402
+from genmodules import generate  # noqa: E402
+
+STARTUP_BARE = textwrap.dedent("""
+    import time, sys
+    t0 = time.perf_counter()
+    from textual.app import App
+    from textual.widgets import Static
+    class Bare(App):
+        def compose(self):
+            yield Static("hello")
+        def on_mount(self):
+            self.call_after_refresh(self.done)
+        def done(self):
+            sys.stderr.write(f"FRAME {time.perf_counter() - t0}\\n")
+            self.exit()
+    Bare().run(headless=True)
+""")
+
+STARTUP_COGTUI = textwrap.dedent("""
+    import time, sys
+    t0 = time.perf_counter()
+    from cogtui.tui.app import CogtuiApp
+    from cogtui.tui.widgets.module_tree import ModuleTree
+    class Timed(CogtuiApp):
+        def on_mount(self):
+            super().on_mount()
+            self.set_interval(0.001, self.check)
+        def check(self):
+            trees = self.screen.query(ModuleTree)
+            if trees and trees.first().module_nodes:
+                self.call_after_refresh(self.done)
+        def done(self):
+            if not getattr(self, "_reported", False):
+                self._reported = True
+                sys.stderr.write(f"FRAME {time.perf_counter() - t0}\\n")
+                self.exit()
+    Timed(paths=[sys.argv[1]], watch=False).run(headless=True)
+""")
+
+
+def first_frame(script: str, args: list[str], env: dict[str, str], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True, text=True, timeout=120)
+        wall = time.perf_counter() - t
+        line = next((ln for ln in proc.stderr.splitlines() if ln.startswith("FRAME")), None)
+        if line is None:
+            raise RuntimeError(proc.stderr[-2000:])
+        times.append(wall)  # the whole process: interpreter start, imports, first frame
+    return statistics.median(times)
+
+
+MEMORY = textwrap.dedent("""
+    import asyncio, resource, sys
+    from cogtui.tui.app import CogtuiApp
+    async def main():
+        app = CogtuiApp(paths=[sys.argv[1]], watch=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            while len(app.store.reports) < len(app.store.entries):
+                await pilot.pause(0.1)
+            await pilot.pause(0.2)
+    asyncio.run(main())
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+""")
+
+
+async def filter_latency(root: Path) -> list[float]:
+    """CPU time the app spends per filter keystroke (rebuild + repaint), minus a key that does nothing.
+
+    CPU time, not wall time: Pilot itself waits for a frame after each key, which says nothing about the app.
+    """
+    from cogtui.tui.app import CogtuiApp
+
+    app = CogtuiApp(paths=[str(root)], watch=False)
+    out = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        while len(app.store.reports) < len(app.store.entries):
+            await pilot.pause(0.1)
+        await pilot.press("slash")
+        base = []
+        for _ in range(10):
+            t = time.process_time()
+            await pilot.press("f12")
+            await pilot.pause()
+            base.append(time.process_time() - t)
+        noop = statistics.median(base)
+        for key in [*"mod-01", *["backspace"] * 6, *"v22", *["backspace"] * 3]:
+            t = time.process_time()
+            await pilot.press(key)
+            await pilot.pause()
+            out.append((time.process_time() - t - noop) * 1000)
+    return out
+
+
+async def watch_latency(root: Path, writes: int) -> list[float]:
+    from cogtui.tui.app import CogtuiApp
+
+    app = CogtuiApp(paths=[str(root)], watch=True)
+    module = sorted(p for p in root.iterdir() if p.name.endswith("v22"))[0]
+    manifest = module / "module.yaml"
+    good = manifest.read_text(encoding="utf-8")
+    bad = good.replace("tier: decision", "tier: bogus")
+    out = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        while len(app.store.reports) < len(app.store.entries):
+            await pilot.pause(0.1)
+        await pilot.pause(0.5)
+        for i in range(writes):
+            text, want_errors = (bad, True) if i % 2 == 0 else (good, False)
+            t = time.perf_counter()
+            manifest.write_text(text, encoding="utf-8")
+            while True:
+                report_ = app.store.report(module)
+                if report_ is not None and bool(report_.errors) == want_errors:
+                    break
+                await asyncio.sleep(0.002)
+            await pilot.pause()  # the browser repaints on the same message
+            out.append((time.perf_counter() - t) * 1000)
+            await pilot.pause(0.15)
+    return out
+
+
+async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
+    """A provider feeding `chunks_per_s`; a key bound to a timestamping action measures input latency."""
+    import json as _json
+
+    from cogtui.core.loader import load_module
+    from cogtui.core.providers.base import TextDelta, Usage
+    from cogtui.tui.app import CogtuiApp
+    from cogtui.tui.screens.run import RunScreen
+    from cogtui.tui.widgets.run_pane import RunPane
+    from cogtui.tui.widgets.stream_text import StreamText
+
+    module_path = HERE.parent / "modules" / "incident-narrator"
+    module = load_module(module_path)
+    answer = _json.loads(_json.dumps(module.tests[0].expected))
+    base = answer["data"]["rationale"]
+    answer["data"]["rationale"] = (base * (total_bytes // len(base) + 1))[:total_bytes]
+    text = _json.dumps(answer)
+    pieces = [text[i : i + 10] for i in range(0, len(text), 10)]
+
+    class Paced:
+        name = "paced"
+        model = "paced"
+
+        def capabilities(self) -> dict[str, Any]:
+            return {}
+
+        def media_categories(self) -> tuple[str, ...]:
+            return ()
+
+        async def stream(self, request: Any):  # type: ignore[no-untyped-def]
+            batch = max(1, chunks_per_s // 100)
+            start = time.perf_counter()
+            for i, piece in enumerate(pieces):
+                yield TextDelta(piece)
+                if i % batch == batch - 1:  # keep the average rate, letting the UI run between batches
+                    due = start + (i + 1) / chunks_per_s
+                    await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            yield Usage(1, 1)
+
+        async def aclose(self) -> None:
+            return None
+
+    import cogtui.tui.screens.run as run_mod
+
+    run_mod.make_provider = lambda *a, **k: Paced()  # type: ignore[assignment]
+    presses: list[float] = []
+    handled: list[float] = []
+
+    class Probe(RunScreen):
+        def action_toggle_input(self) -> None:
+            handled.append(time.perf_counter())
+            super().action_toggle_input()
+
+    app = CogtuiApp(paths=[str(module_path.parent)], watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause(0.3)
+        await app.push_screen(Probe(module_path))
+        await pilot.pause(0.3)
+        t0 = time.perf_counter()
+        await pilot.press("ctrl+r")
+        pane = None
+        while pane is None or pane.result is None:
+            panes = list(app.screen.query(RunPane))
+            pane = panes[0] if panes else None
+            presses.append(time.perf_counter())
+            await pilot.press("f2")
+            await asyncio.sleep(0.1)
+        total = time.perf_counter() - t0
+        chars = len(pane.query_one(StreamText).text)
+    latencies = [(h - p) * 1000 for p, h in zip(presses, handled)]
+    return {"chunks": len(pieces), "seconds": total, "chars": chars, "latency_ms": latencies, "ok": pane.result.ok}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--modules", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--skip-stream", action="store_true")
+    args = ap.parse_args()
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp) / "home"
+        home.mkdir()
+        env = {**os.environ, "HOME": str(home), "COGTUI_DATA_DIR": str(Path(tmp) / "data"),
+               "COGTUI_CONFIG_FILE": str(Path(tmp) / "config.yaml"), "COGNITIVE_MODULES_PATH": ""}
+        os.environ.update({k: env[k] for k in ("HOME", "COGTUI_DATA_DIR", "COGTUI_CONFIG_FILE")})
+        os.chdir(tmp)
+        bundled = str(HERE.parent / "modules")
+        bare = first_frame(STARTUP_BARE, [], env, args.repeat)
+        ours = first_frame(STARTUP_COGTUI, [bundled], env, args.repeat)
+        results["bare Textual app, first frame (process)_s (median)"] = bare
+        results["cogtui, first frame with modules (process)_s (median)"] = ours
+        results["ratio (target <= 1.5)"] = round(ours / bare, 2)
+        root = generate(Path(tmp) / "mods", args.modules)
+        results[f"first frame with {args.modules} modules (process)_s (median)"] = first_frame(STARTUP_COGTUI, [str(root)], env, 3)
+        lat = asyncio.run(filter_latency(root))
+        results["filter keystroke, median ms"] = round(statistics.median(lat), 1)
+        results["filter keystroke, max ms"] = round(max(lat), 1)
+        w = asyncio.run(watch_latency(root, 20))
+        results["file write -> status on screen, median ms"] = round(statistics.median(w), 1)
+        results["file write -> status on screen, p95 ms"] = round(sorted(w)[int(len(w) * 0.95) - 1], 1)
+        proc = subprocess.run([sys.executable, "-c", MEMORY, str(root)], env=env, capture_output=True, text=True, timeout=300)
+        results[f"peak RSS with {args.modules} modules validated (MB)"] = round(float(proc.stdout.strip().splitlines()[-1]), 1)
+        if not args.skip_stream:
+            s = asyncio.run(stream_latency(5000, 1_000_000))
+            lat = s["latency_ms"]
+            results["stream 1 MB at 5,000 chunks/s: chunks"] = s["chunks"]
+            results["stream: achieved chunks/s"] = round(s["chunks"] / s["seconds"])
+            results["stream: rationale chars shown"] = s["chars"]
+            results["stream: key latency median ms"] = round(statistics.median(lat), 1)
+            results["stream: key latency p95 ms"] = round(sorted(lat)[int(len(lat) * 0.95) - 1], 1)
+            results["stream: key latency max ms"] = round(max(lat), 1)
+    report("tui", results, machine())
+
+
+if __name__ == "__main__":
+    main()

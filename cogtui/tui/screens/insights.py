@@ -1,0 +1,349 @@
+"""The insights dashboard (`i`): what overflow insights and custom enum values keep coming back, and promoting them.
+
+Everything comes from the run history (`History.insights`, `insight_timeline`,
+`modules`), read in a thread worker that posts one `Loaded` message; its
+handler is the only code that fills the widgets. `p` builds a promotion plan
+(`core.promote`) in another thread worker and hands it to the migration
+preview, where the author reviews the diff and applies or undoes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Select, Sparkline, Static, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from ...core import paths
+from ...core.history import History, HistoryError
+from ...core.migration.plan import MigrationPlan
+from ...core.promote import PromotionError, plan_enum_promotion, plan_mapping_promotion
+from .. import navigation as nav
+from ..keys import KeySpec, bindings, register
+from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
+from ..widgets.insight_tables import CustomEnumTable, InsightTable, short_date
+
+if TYPE_CHECKING:
+    from ..app import CogtuiApp
+
+register(
+    KeySpec("insights.promote", "p", "promote", "Promote", main=True),
+    KeySpec("insights.filter", "f", "focus_filter", "Module", main=True),
+    KeySpec("insights.switch_tab", "t", "switch_tab", "Insights/enums", main=True),
+    KeySpec("insights.reload", "r", "reload", "Reload"),
+    KeySpec("insights.close", "escape", "close", "Back", main=True),
+)
+
+ALL_MODULES = "\x00all"  # the filter's "all modules" value: no module name can contain NUL
+TIMELINE_BUCKETS = 48
+EXAMPLES = 5
+INSIGHTS_TAB, ENUMS_TAB = "insights-tab", "enums-tab"
+NO_RUNS_HINT = ("No runs recorded yet.\n\nRun a module with `cogn run NAME`, or press r on a module in the browser: "
+                "its overflow insights and custom enum values collect here, ready to be promoted into the schema.")
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    """One consistent read of the history for one module filter (None: all modules)."""
+
+    module: str | None
+    history_exists: bool
+    modules: list[str] = field(default_factory=list)
+    insights: list[dict[str, Any]] = field(default_factory=list)
+    custom_enums: list[dict[str, Any]] = field(default_factory=list)
+    timeline: list[tuple[float, int]] = field(default_factory=list)
+
+
+def read_dashboard(module: str | None) -> DashboardData:
+    """Read what the dashboard shows. A missing history file is not created: no runs yet is a state, not an error."""
+    path = paths.history_path()
+    if not path.exists():
+        return DashboardData(module, history_exists=False)
+    with History(path) as history:
+        aggregate = history.insights(module, examples=EXAMPLES)
+        return DashboardData(module, True, history.modules(), aggregate["insights"], aggregate["custom_enums"],
+                             history.insight_timeline(module, TIMELINE_BUCKETS))
+
+
+@dataclass(frozen=True)
+class PromotionRequest:
+    """What `p` asked for: an enum value (field and value) or a suggested mapping (with its samples)."""
+
+    module: str
+    field: str | None = None
+    value: str | None = None
+    mapping: str | None = None
+    examples: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def title(self) -> str:
+        if self.mapping is not None:
+            return f"Promote {self.mapping} in {self.module}"
+        return f"Add {self.value!r} to {self.field} in {self.module}"
+
+
+class InsightsScreen(Screen[None]):
+    CSS_PATH = Path(__file__).parent.parent / "styles" / "insights.tcss"
+    BINDINGS = bindings("insights.promote", "insights.filter", "insights.switch_tab", "insights.reload",
+                        "insights.close")
+    HELP = ("Overflow insights grouped by suggested mapping, and custom enum values by field, from the run history. "
+            "`p` promotes the highlighted row into its module's schema after showing the diff.")
+
+    class Loaded(Message):
+        def __init__(self, data: DashboardData) -> None:
+            super().__init__()
+            self.data = data
+
+    class LoadFailed(Message):
+        def __init__(self, error: str) -> None:
+            super().__init__()
+            self.error = error
+
+    class PlanReady(Message):
+        def __init__(self, plan: MigrationPlan, title: str) -> None:
+            super().__init__()
+            self.plan = plan
+            self.title = title
+
+    class PlanFailed(Message):
+        def __init__(self, error: str, title: str) -> None:
+            super().__init__()
+            self.error = error
+            self.title = title
+
+    def __init__(self, module: str | None = None) -> None:
+        super().__init__()
+        self.module = module  # the filter: None for all modules
+        self.filled = False  # True once the tables show the current filter's data (tests and the benchmark wait on it)
+        self._module_names: list[str] | None = None
+
+    @property
+    def cog(self) -> CogtuiApp:
+        return cast("CogtuiApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        options = [("All modules", ALL_MODULES)] + ([(self.module, self.module)] if self.module else [])
+        with Horizontal(id="insights-top"):
+            yield Select(options, allow_blank=False, value=self.module or ALL_MODULES, id="insights-module")
+            with Vertical(id="insights-trend"):
+                yield Static("Insights over time", id="insights-trend-label")  # the span once loaded
+                yield Sparkline([], id="insights-sparkline")
+        yield Static(NO_RUNS_HINT, id="insights-empty", classes="-hidden")
+        with TabbedContent(id="insights-tabs", initial=INSIGHTS_TAB):
+            with TabPane("Insights", id=INSIGHTS_TAB):
+                yield InsightTable(id="insights-table")
+            with TabPane("Custom enums", id=ENUMS_TAB):
+                yield CustomEnumTable(id="enums-table")
+        yield InsightDetail(id="insights-detail")
+        yield Static("Reading the run history…", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(InsightTable).focus()
+        self.load()
+
+    # ------------------------------------------------------------ loading
+
+    def load(self) -> None:
+        self.filled = False
+        self._read(self.module)
+
+    @work(thread=True, exclusive=True, group="insights-load", exit_on_error=False)
+    def _read(self, module: str | None) -> None:
+        try:
+            data = read_dashboard(module)
+        except HistoryError as exc:
+            self.post_message(self.LoadFailed(str(exc)))
+            return
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Loaded(data))
+
+    @on(Loaded)
+    def _fill(self, message: Loaded) -> None:
+        """The one place the dashboard's widgets change."""
+        data = message.data
+        if data.module != self.module:
+            return  # read for a filter the user has since changed
+        self._set_module_options(data.modules)
+        self.query_one(InsightTable).fill(data.insights)
+        self.query_one(CustomEnumTable).fill(data.custom_enums)
+        self.query_one(Sparkline).data = [float(n) for _, n in data.timeline]
+        self._show_trend(data)
+        empty = not data.insights and not data.custom_enums
+        hint = self.query_one("#insights-empty", Static)
+        if empty:
+            scope = f" for {data.module}" if data.module else ""
+            hint.update(NO_RUNS_HINT if not data.history_exists else
+                        f"No overflow insights or custom enum values recorded{scope} yet.\n\nThey appear here as runs "
+                        "return `extensions.insights` or `{custom, reason}` enum values.")
+        hint.set_class(not empty, "-hidden")
+        self.query_one(TabbedContent).set_class(empty, "-hidden")
+        self.query_one(InsightDetail).set_class(empty, "-hidden")
+        total = sum(d["count"] for d in data.insights)
+        values = sum(d["count"] for d in data.custom_enums)
+        self._status(f"{plural(total, 'insight')} in {plural(len(data.insights), 'mapping')}  ·  "
+                     f"{plural(values, 'custom enum value')}  ·  {data.module or 'all modules'}")
+        self._show_detail()
+        self.filled = True
+
+    @on(LoadFailed)
+    def _load_failed(self, message: LoadFailed) -> None:
+        self._status("The run history could not be read.")
+        self.notify(message.error, title="Run history", severity="error", timeout=10)
+
+    def _set_module_options(self, modules: list[str]) -> None:
+        names = sorted(set(modules) | ({self.module} if self.module else set()))
+        if names == self._module_names:
+            return
+        self._module_names = names
+        select = cast("Select[str]", self.query_one("#insights-module", Select))
+        # Replacing the options resets the value; neither is the user choosing a module.
+        with select.prevent(Select.Changed):
+            select.set_options([("All modules", ALL_MODULES), *((n, n) for n in names)])
+            select.value = self.module or ALL_MODULES
+
+    def _show_trend(self, data: DashboardData) -> None:
+        label = self.query_one("#insights-trend-label", Static)
+        if not data.timeline:
+            label.update("Insights over time: none yet")
+            return
+        first = min((d["first_seen"] for d in data.insights), default="")
+        last = max((d["last_seen"] for d in data.insights), default="")
+        # Within one day the dates alone say nothing: show the minutes.
+        same_day = short_date(first) == short_date(last)
+        span = f"{first[:10]} {first[11:16]}–{last[11:16]}" if same_day else f"{first[:10]} → {last[:10]}"
+        label.update(f"Insights {span}, peak {max(n for _, n in data.timeline):,}")
+
+    def _status(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    # ------------------------------------------------------------ selection
+
+    def _active_table(self) -> InsightTable | CustomEnumTable:
+        if self.query_one(TabbedContent).active == ENUMS_TAB:
+            return self.query_one(CustomEnumTable)
+        return self.query_one(InsightTable)
+
+    def _show_detail(self) -> None:
+        table = self._active_table()
+        document = table.current
+        detail = self.query_one(InsightDetail)
+        if document is None:
+            what = "custom enum values" if isinstance(table, CustomEnumTable) else "overflow insights"
+            detail.show(f"No {what} for this filter.")
+        elif isinstance(table, InsightTable):
+            detail.show(insight_content(document))
+        else:
+            detail.show(custom_enum_content(document))
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table is self._active_table():
+            self._show_detail()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        self._show_detail()
+
+    @on(Select.Changed, "#insights-module")
+    def _module_chosen(self, event: Select.Changed) -> None:
+        module = None if event.value in (ALL_MODULES, Select.NULL) else str(event.value)
+        if module != self.module:
+            self.module = module
+            self._status(f"Reading {module or 'all modules'}…")
+            self.load()
+
+    # ------------------------------------------------------------ actions
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#insights-module", Select).focus()
+
+    def action_switch_tab(self) -> None:
+        tabs = self.query_one(TabbedContent)
+        tabs.active = INSIGHTS_TAB if tabs.active == ENUMS_TAB else ENUMS_TAB
+        self._active_table().focus()
+
+    def action_reload(self) -> None:
+        self._status("Reading the run history…")
+        self.load()
+
+    def action_close(self) -> None:
+        self.dismiss()
+
+    def action_promote(self) -> None:
+        table = self._active_table()
+        document = table.current
+        if document is None:
+            self.notify("Nothing to promote: highlight a row first.", severity="warning")
+            return
+        if isinstance(table, CustomEnumTable):
+            self._build_plan(PromotionRequest(document["module"], field=document["field"], value=document["value"]))
+            return
+        mapping = document["suggested_mapping"]
+        if mapping is None:
+            self.notify("These insights have no suggested mapping, so there is nothing to promote.", severity="warning")
+            return
+        modules: list[str] = document["modules"]
+        examples = tuple(document["examples"])
+
+        def promote_in(module: str) -> None:
+            self._build_plan(PromotionRequest(module, mapping=mapping, examples=tuple(
+                e for e in examples if e["module"] == module) or examples))
+
+        if len(modules) == 1:
+            promote_in(modules[0])
+            return
+        from .modals import ChoiceModal
+
+        def chosen(ident: str | None) -> None:
+            if ident is not None:
+                promote_in(modules[int(ident.removeprefix("m"))])
+
+        # Button ids must be identifiers; module names need not be, so the choices are numbered.
+        modal = ChoiceModal(f"Promote {mapping}", f"{len(modules)} modules suggested it. Into which module's schema?",
+                            [(f"m{i}", name) for i, name in enumerate(modules)])
+        modal.add_class("insights-choice")  # insights.tcss lays many choices out in a grid
+        self.app.push_screen(modal, chosen)
+
+    @work(thread=True, exclusive=True, group="insights-promote", exit_on_error=False)
+    def _build_plan(self, request: PromotionRequest) -> None:
+        module = self.cog.store.load(request.module)
+        if module is None:
+            self.post_message(self.PlanFailed(f"{request.module} is not on the search path; add its folder "
+                                              "(--path, COGNITIVE_MODULES_PATH) to edit its schema", request.title))
+            return
+        try:
+            if request.mapping is not None:
+                plan = plan_mapping_promotion(module, request.mapping, list(request.examples))
+            else:
+                plan = plan_enum_promotion(module, request.field or "", request.value or "")
+        except PromotionError as exc:
+            self.post_message(self.PlanFailed(str(exc), request.title))
+            return
+        self.post_message(self.PlanReady(plan, request.title))
+
+    @on(PlanReady)
+    def _preview(self, message: PlanReady) -> None:
+        nav.preview_plan(self.cog, message.plan, title=message.title)
+
+    @on(PlanFailed)
+    def _plan_failed(self, message: PlanFailed) -> None:
+        self.notify(message.error, title=message.title, severity="warning", timeout=8)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """Anything a worker did not expect (a bug, a disk error) is shown, not fatal."""
+        if event.state is WorkerState.ERROR and event.worker.group in ("insights-load", "insights-promote"):
+            self.notify(f"{event.worker.error}", title="Insights", severity="error", timeout=10)

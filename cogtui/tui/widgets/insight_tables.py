@@ -1,0 +1,85 @@
+"""The insights dashboard's two tables: overflow insights by suggested mapping, custom enum values by field.
+
+Each holds the rows of `History.insights()` it shows, so the screen asks the
+table for the highlighted row's document rather than keeping a parallel list.
+Column widths are fixed so both tables fit 80 columns without scrolling.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+NO_MAPPING = "(no mapping)"
+
+
+def short_date(iso: str | None) -> str:
+    """`2024-05-01T12:00:00.000Z` -> `2024-05-01` (the detail pane shows the full time)."""
+    return (iso or "")[:10]
+
+
+def module_list(modules: list[str], width: int) -> str:
+    """`a, b +3`: as many names as fit in `width`, then how many more."""
+    shown: list[str] = []
+    for i, name in enumerate(modules):
+        rest = len(modules) - i - 1
+        candidate = ", ".join([*shown, name]) + (f" +{rest}" if rest else "")
+        if shown and len(candidate) > width:
+            return ", ".join(shown) + f" +{len(modules) - len(shown)}"
+        shown.append(name)
+    return ", ".join(shown)
+
+
+def _count(n: int) -> Text:
+    return Text(f"{n:,}", justify="right")
+
+
+class _RowsTable(DataTable[Any]):
+    """A row-cursor table over a list of aggregate documents."""
+
+    COLUMNS: tuple[tuple[str, int], ...] = ()
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.documents: list[dict[str, Any]] = []
+
+    def on_mount(self) -> None:
+        for label, width in self.COLUMNS:
+            self.add_column(label, width=width)
+
+    def fill(self, documents: list[dict[str, Any]]) -> None:
+        self.documents = documents
+        self.clear()
+        self.add_rows(self.cells(d) for d in documents)
+        if documents:
+            self.move_cursor(row=0)
+
+    def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        """The document of the highlighted row, if any."""
+        row = self.cursor_row
+        return self.documents[row] if self.documents and 0 <= row < len(self.documents) else None
+
+
+class InsightTable(_RowsTable):
+    COLUMNS = (("Suggested mapping", 26), ("Count", 6), ("Modules", 16), ("First", 10), ("Last", 10))
+
+    def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
+        mapping = document["suggested_mapping"]
+        return (Text(mapping) if mapping is not None else Text(NO_MAPPING, style="italic"),
+                _count(document["count"]), module_list(document["modules"], 16),
+                short_date(document["first_seen"]), short_date(document["last_seen"]))
+
+
+class CustomEnumTable(_RowsTable):
+    COLUMNS = (("Module", 16), ("Field", 20), ("Value", 16), ("Count", 6), ("Top reason", 10))
+
+    def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
+        reasons = document["reasons"]
+        return (document["module"], document["field"], document["value"], _count(document["count"]),
+                reasons[0] if reasons else "")

@@ -1,0 +1,261 @@
+"""One run, streaming into panes: meta card, progress, timings, subagents, rationale, data, outcome.
+
+The run happens in an async worker that only queues chunks and posts
+`ChunksReady` when the queue goes from empty to non-empty. The handler drains
+the queue at most once per frame (1/30 s), so a burst of thousands of chunks
+costs one repaint per frame and O(new text) each (the rationale pane appends;
+the data tree replaces only the fields that changed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from rich.markup import escape
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import ProgressBar, Static, Tree
+
+from ...core.assembler import StreamAssembler
+from ...core.checker import check_document
+from ...core.model import Module
+from ...core.runner import RunEvent, RunOptions, RunResult, RunSession
+from ..richstyle import themed
+from .json_tree import JsonTree
+from .meta_card import MetaCard
+from .stream_text import StreamText
+
+FRAME = 1 / 30
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    module: Module
+    input: Any
+    args: str | None
+    provider_name: str
+    model: str | None
+
+
+class RunPane(Horizontal):
+    class ChunksReady(Message):
+        def __init__(self, pane: RunPane) -> None:
+            super().__init__()
+            self.pane = pane
+
+    class Finished(Message):
+        def __init__(self, pane: RunPane, result: RunResult | None, request: RunRequest) -> None:
+            super().__init__()
+            self.pane = pane
+            self.result = result
+            self.request = request
+
+    def __init__(self, request: RunRequest, options: RunOptions, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.request = request
+        self.options = options
+        self.queue: deque[RunEvent] = deque()
+        self.assembler = StreamAssembler()
+        self.session: RunSession | None = None
+        self.result: RunResult | None = None
+        self.started = time.perf_counter()
+        self.first_chunk: float | None = None
+        self._last_drain = 0.0
+        self._drain_scheduled = False
+        self.calls: dict[tuple[str, ...], Any] = {}
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="run-side"):
+            yield MetaCard(classes="run-meta")
+            yield ProgressBar(total=100, show_eta=False, classes="run-progress-bar")
+            yield Static("[$text-muted]waiting for the first chunk…[/]", classes="run-progress")
+            yield Static("", classes="run-usage")
+            yield Static("", classes="run-outcome")
+            calls: Tree[str] = Tree("subagents", classes="run-calls -hidden")
+            calls.show_root = False
+            yield calls
+        with Vertical(classes="run-main"):
+            yield StreamText(placeholder="rationale streams here…", classes="run-rationale")
+            yield JsonTree(classes="run-data")
+
+    # ------------------------------------------------------------ running
+
+    def start(self) -> None:
+        self.running = True
+        self.run_worker(self._execute(), group="run", name=f"run {self.request.module.name}")
+        self.set_interval(0.1, self._tick)
+
+    async def _execute(self) -> None:
+        session = RunSession(self.request.module, self.request.input, self.options)
+        self.session = session
+        try:
+            async for ev in session.events():
+                was_empty = not self.queue
+                self.queue.append(ev)
+                if was_empty:
+                    self.post_message(self.ChunksReady(self))
+        except asyncio.CancelledError:
+            self.post_message(self.Finished(self, session.result, self.request))
+            raise
+        finally:
+            await self.options.provider.aclose()
+        self.post_message(self.Finished(self, session.result, self.request))
+
+    def cancel(self) -> bool:
+        if not self.running:
+            return False
+        self.workers.cancel_group(self, "run")
+        return True
+
+    # ------------------------------------------------------------ applying chunks (the one place the view changes)
+
+    @on(ChunksReady)
+    def _chunks_ready(self, event: ChunksReady) -> None:
+        event.stop()
+        wait = self._last_drain + FRAME - time.perf_counter()
+        if wait > 0:
+            if not self._drain_scheduled:
+                self._drain_scheduled = True
+                self.set_timer(wait, self._drain)
+            return
+        self._drain()
+
+    def _drain(self) -> None:
+        self._drain_scheduled = False
+        self._last_drain = time.perf_counter()
+        changed_fields: set[str] = set()
+        text_fields: dict[str, list[str]] = {}
+        meta = progress = None
+        rationale = self.query_one(StreamText)
+        while self.queue:
+            ev = self.queue.popleft()
+            if ev.path:
+                self._call_event(ev)
+                continue
+            if self.first_chunk is None and ("chunk" in ev.chunk or ev.chunk.get("final")):
+                self.first_chunk = time.perf_counter()
+            for change in self.assembler.feed(ev.chunk):
+                if change.kind == "meta":
+                    meta = change.value
+                elif change.kind == "text" and change.field == "data.rationale":
+                    rationale.append(change.value)
+                elif change.kind == "text" and change.field and change.field.startswith("data."):
+                    text_fields.setdefault(change.field, []).append(change.value)
+                    changed_fields.add(change.field)
+                elif change.kind == "value" and change.field:
+                    if change.field == "data.rationale" and change.reset:
+                        rationale.reset(str(change.value or ""))
+                    elif change.field == "data":
+                        self.query_one(JsonTree).set_value(change.value)
+                    elif change.field.startswith("data."):
+                        changed_fields.add(change.field)
+                elif change.kind == "progress":
+                    progress = change.value
+                elif change.kind == "heartbeat":
+                    self.query_one(".run-progress", Static).update("[$text-muted]waiting for the model (heartbeat)…[/]")
+                elif change.kind in ("final", "error"):
+                    self._show_end(change.value)
+        if meta is not None:
+            self.query_one(MetaCard).show_meta(meta)
+        if progress is not None:
+            self._show_progress(progress)
+        tree = self.query_one(JsonTree)
+        data = self.assembler.data() if changed_fields else {}
+        for fld in sorted(changed_fields):
+            key = fld[5:]
+            if key in data:
+                tree.set_field(key, data[key])
+        if "data.rationale" in self.assembler.parts:
+            size = sum(len(p) for p in self.assembler.parts["data.rationale"])
+            tree.set_field("rationale", f"({size} characters: see the rationale pane)")
+
+    def _show_progress(self, progress: dict[str, Any]) -> None:
+        pct = progress.get("percent")
+        if isinstance(pct, (int, float)):
+            self.query_one(ProgressBar).update(progress=pct)
+        stage = escape(str(progress.get("stage", "")))
+        message = escape(str(progress.get("message", "")))
+        self.query_one(".run-progress", Static).update(f"[b]{stage}[/] {message}")
+
+    def _call_event(self, ev: RunEvent) -> None:
+        """Subagent chunks: one collapsible node per call, nested by call path."""
+        tree: Tree[str] = self.query_one(".run-calls", Tree)
+        tree.remove_class("-hidden")
+        name = f"@call:{ev.path[-1]} "
+        node = self.calls.get(ev.path)
+        if node is None:
+            parent = self.calls.get(ev.path[:-1], tree.root)
+            node = parent.add(Text.assemble(name, themed(self.app, "running…", "text-muted")), expand=True)
+            self.calls[ev.path] = node
+            tree.root.expand()
+        chunk = ev.chunk
+        if chunk.get("final"):
+            meta = chunk.get("meta") or {}
+            node.set_label(Text.assemble(name, themed(self.app, "✓", "success"), f" {meta.get('confidence')} {meta.get('risk')}"))
+            if meta.get("explain"):
+                node.add_leaf(Text(str(meta["explain"])[:200]))
+        elif chunk.get("ok") is False:
+            err = chunk.get("error") or {}
+            node.set_label(Text.assemble(name, themed(self.app, f"✗ {err.get('code')}", "error", bold=True)))
+            node.add_leaf(Text(str(err.get("message", ""))[:200]))
+
+    def _show_end(self, chunk: dict[str, Any]) -> None:
+        outcome = self.query_one(".run-outcome", Static)
+        bar = self.query_one(ProgressBar)
+        bar.update(progress=100)
+        if chunk.get("final"):
+            env = {"ok": True, "meta": chunk.get("meta"), "data": chunk.get("data")}
+            self.query_one(JsonTree).set_value(chunk.get("data"))
+            rationale = (chunk.get("data") or {}).get("rationale")
+            stream = self.query_one(StreamText)
+            if isinstance(rationale, str) and stream.text != rationale:
+                stream.reset(rationale)
+            verdict = check_document(env, "envelope", self.request.module)
+            if verdict.valid:
+                outcome.update("[$success]✓ envelope valid[/] [$text-muted](checked against the module's contract)[/]")
+            else:
+                lines = [f"[$warning]⚠ {escape(v.code)} {escape(v.message)}[/]" for v in verdict.violations[:5]]
+                outcome.update("\n".join(lines))
+            self.query_one(".run-progress", Static).update("[$success]done[/]")
+            return
+        err = chunk.get("error") or {}
+        lines = [f"[b $error]✗ {escape(str(err.get('code')))}[/] {escape(str(err.get('message', '')))}"]
+        if err.get("suggestion"):
+            lines.append(f"[$text-muted]suggestion:[/] {escape(str(err['suggestion']))}")
+        outcome.update("\n".join(lines))
+        partial = chunk.get("partial_data")
+        if isinstance(partial, dict):
+            self.query_one(JsonTree).set_value(partial)
+        self.query_one(".run-progress", Static).update("[$error]failed[/]" + (" (partial data below)" if partial else ""))
+
+    def _tick(self) -> None:
+        elapsed = (time.perf_counter() - self.started) * 1000
+        usage = self.query_one(".run-usage", Static)
+        if self.result is not None:
+            r = self.result
+            tokens = ""
+            if r.usage:
+                tokens = f"\ntokens {r.usage.get('input_tokens', 0)} in / {r.usage.get('output_tokens', 0)} out"
+            first = f"first chunk {r.ttfc_ms:.0f} ms · " if r.ttfc_ms is not None else ""
+            usage.update(f"{first}total {r.total_ms or 0:.0f} ms{tokens}")
+            return
+        first = f"first chunk {(self.first_chunk - self.started) * 1000:.0f} ms · " if self.first_chunk else ""
+        usage.update(f"{first}running {elapsed / 1000:.1f} s")
+
+    def finish(self, result: RunResult | None) -> None:
+        """Called by the screen's Finished handler (after the last chunks are drained)."""
+        self._drain()
+        self.running = False
+        self.result = result
+        if result is not None and result.interrupted:
+            self.query_one(".run-progress", Static).update("[$warning]cancelled[/] (recorded as interrupted)")
+            self.query_one(".run-outcome", Static).update("[$warning]interrupted[/]: the provider request was closed")
+        self._tick()

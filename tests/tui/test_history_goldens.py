@@ -1,0 +1,109 @@
+"""History (open, re-run, compare) and golden tests (progress, pass/fail table, a failing case's diff)."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, ProgressBar, Static
+
+from cogtui.core.history import History, RunRecord
+from cogtui.tui import navigation as nav
+from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.widgets.run_pane import RunPane
+from cogtui.tui.widgets.text_views import CodeView
+
+from tuikit import copy_modules, isolate, make_app, until
+
+
+def _record(tmp_path: Path, module: Path, confidence: float, verdict: str) -> None:
+    expected = json.loads((module / "tests" / "case1.expected.json").read_text())
+    env = json.loads(json.dumps(expected))
+    env["meta"]["confidence"] = confidence
+    env["data"]["verdict"] = verdict
+    run = RunRecord(module=module.name, module_version="2.2.1", module_format="v2.2", provider="replay", model="replay",
+                    input=json.loads((module / "tests" / "case1.input.json").read_text()), args=None, envelope=env,
+                    started_at=time.time(), ttfc_ms=5.0, total_ms=20.0, usage=None, outcome="ok")
+    with History(tmp_path / "data" / "history.sqlite3") as history:
+        history.record(run)
+
+
+def _view_text(screen: object) -> str:
+    return screen.query_one(CodeView).text  # type: ignore[attr-defined]
+
+
+async def test_history_lists_compares_and_reruns(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    _record(tmp_path, module, 0.86, "request_changes")
+    _record(tmp_path, module, 0.70, "comment")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        nav.history(app, module)
+        await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count == 2, pilot)
+        screen = app.screen
+        assert '"verdict"' in _view_text(screen)  # the highlighted run's envelope
+        await pilot.press("space", "down", "d")
+        await pilot.pause()
+        diff = _view_text(screen)
+        assert '-    "verdict": "comment"' in diff and '+    "verdict": "request_changes"' in diff
+        await pilot.press("r")
+        await until(lambda: isinstance(app.screen, RunScreen) and list(app.screen.query(RunPane)), pilot)
+        await until(lambda: app.screen.query_one(RunPane).result is not None, pilot)
+        assert app.screen.query_one(RunPane).result.ok
+
+
+async def test_history_without_runs_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        nav.history(app, module)
+        await until(lambda: isinstance(app.screen, HistoryScreen) and "No runs" in _view_text(app.screen), pilot)
+
+
+async def test_goldens_progress_and_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        nav.goldens(app, module)
+        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot)
+        screen = app.screen
+        bar = screen.query_one(ProgressBar)
+        assert bar.progress == bar.total == 3
+        assert all(r.passed for r in screen.results.values())
+        assert "all 3 passed" in _view_text(screen)
+
+
+async def test_goldens_failure_shows_reasons_and_diff(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "json-patch-generator")
+    # A golden that breaks its own tier's gate: replay answers with it, the exec gate turns it into E2001.
+    expected_path = module / "tests" / "case1.expected.json"
+    expected = json.loads(expected_path.read_text())
+    expected["meta"]["confidence"] = 0.8
+    expected_path.write_text(json.dumps(expected, indent=2), encoding="utf-8")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        nav.goldens(app, module)
+        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.module is not None
+                    and len(app.screen.results) == len(app.screen.module.tests), pilot)
+        screen = app.screen
+        failing = [r for r in screen.results.values() if not r.passed]
+        assert [r.name for r in failing] == ["case1"]
+        assert "E2001" in failing[0].reasons[0]
+        table = screen.query_one(DataTable)
+        table.move_cursor(row=table.get_row_index("case2"))
+        table.move_cursor(row=table.get_row_index("case1"))
+        await pilot.pause()
+        text = _view_text(screen)
+        assert "E2001" in text and "+++ actual" in text
