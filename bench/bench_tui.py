@@ -50,13 +50,14 @@ STARTUP_COGTUI = textwrap.dedent("""
     from cogtui.tui.app import CogtuiApp
     from cogtui.tui.widgets.module_tree import ModuleTree
     class Timed(CogtuiApp):
-        def on_mount(self):
-            super().on_mount()
-            self.set_interval(0.001, self.check)
-        def check(self):
+        def on_mount(self):  # Textual also runs CogtuiApp.on_mount (handlers run for every class in the MRO)
+            self.call_after_refresh(self.check)
+        def check(self):  # no timer: after each refresh, until the tree shows modules
             trees = self.screen.query(ModuleTree)
             if trees and trees.first().module_nodes:
                 self.call_after_refresh(self.done)
+            else:
+                self.call_after_refresh(self.check)
         def done(self):
             if not getattr(self, "_reported", False):
                 self._reported = True
@@ -67,15 +68,25 @@ STARTUP_COGTUI = textwrap.dedent("""
 
 
 def first_frame(script: str, args: list[str], env: dict[str, str], repeat: int) -> float:
+    """Seconds from starting the process to its first frame (the moment it reports it), median of `repeat`.
+
+    Interpreter start and imports count; shutting down does not (it is not what a user waits for).
+    """
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True, text=True, timeout=120)
-        wall = time.perf_counter() - t
-        line = next((ln for ln in proc.stderr.splitlines() if ln.startswith("FRAME")), None)
-        if line is None:
-            raise RuntimeError(proc.stderr[-2000:])
-        times.append(wall)  # the whole process: interpreter start, imports, first frame
+        proc = subprocess.Popen([sys.executable, "-c", script, *args], env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True)
+        assert proc.stderr is not None
+        seen = None
+        for line in proc.stderr:
+            if line.startswith("FRAME"):
+                seen = time.perf_counter() - t
+                break
+        proc.wait(timeout=120)
+        if seen is None:
+            raise RuntimeError("no FRAME line from the app")
+        times.append(seen)
     return statistics.median(times)
 
 

@@ -22,10 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .paths import config_file
-from .sourcemap import ParseFailure, parse_yaml, read_text
 
 SECRET_KEYS = ("api_key", "apikey", "key", "token", "secret", "password")
 
@@ -51,6 +48,8 @@ def load_config(path: Path | None = None) -> Config:
     cfg = Config(path=path)
     if not path.exists():
         return cfg
+    from .sourcemap import ParseFailure, parse_yaml, read_text  # only when there is a file to parse
+
     try:
         src = parse_yaml(read_text(path), path)
     except ParseFailure as exc:
@@ -86,6 +85,8 @@ def load_config(path: Path | None = None) -> Config:
 
 def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
     """Set one top-level key, keeping the rest of the file (comments are lost only in that file's rewrite)."""
+    import yaml
+
     path = path or config_file()
     raw: dict[str, Any] = {}
     if path.exists():

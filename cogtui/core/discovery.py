@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 from .diagnostics import Diagnostic, diag
-from .loader import MANIFEST_V0, MANIFEST_V1, MANIFEST_V2, folder_names, manifest_kind
-from .sourcemap import exists, is_dir, is_file
+from .layout import MANIFEST_V0, MANIFEST_V1, MANIFEST_V2, exists, folder_names, is_dir, is_file, manifest_kind
 
 Level = Literal["path", "project", "user", "custom"]
 LEVELS: tuple[Level, ...] = ("path", "project", "user", "custom")

@@ -12,40 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, diag
+from .layout import MANIFEST_V0, MANIFEST_V1, MANIFEST_V2, folder_names, is_module_dir, manifest_kind
 from .model import UNPARSED, Example, GoldenTest, Module, ModuleFiles, ModuleFormat
-from .sourcemap import ParseFailure, SourceFile, is_dir, load_file, parse_yaml, read_text, split_frontmatter
+from .layout import is_dir
+from .sourcemap import ParseFailure, SourceFile, load_file, parse_yaml, read_text, split_frontmatter
 from .tiers import contract_settings
 
-MANIFEST_V2 = "module.yaml"
-MANIFEST_V1 = "MODULE.md"
-MANIFEST_V0 = "module.md"
 V0_FILES = ("input.schema.json", "output.schema.json", "constraints.yaml", "prompt.txt")
 
 
 class NotAModule(Exception):
     """The path holds no module.yaml, MODULE.md or module.md."""
-
-
-def folder_names(path: Path) -> set[str]:
-    """Exact entry names: comparing these keeps MODULE.md and module.md apart on case-insensitive file systems."""
-    try:
-        return set(os.listdir(path))
-    except OSError:
-        return set()
-
-
-def manifest_kind(names: set[str]) -> str | None:
-    if MANIFEST_V2 in names:
-        return "v2"
-    if MANIFEST_V1 in names:
-        return "v1"
-    if MANIFEST_V0 in names:
-        return "v0"
-    return None
-
-
-def is_module_dir(path: Path) -> bool:
-    return manifest_kind(folder_names(path)) is not None
 
 
 def load_module(path: Path | str) -> Module:

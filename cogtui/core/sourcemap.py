@@ -22,6 +22,7 @@ from typing import Any, Literal
 import yaml
 
 from .diagnostics import Diagnostic, diag
+from .layout import exists, is_dir, is_file  # noqa: F401 - kept importable from here
 
 try:  # libyaml when present: same safe semantics, much faster
     _SafeLoader: type = yaml.CSafeLoader
@@ -322,27 +323,6 @@ def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
 
 # Path.is_file() and friends raise OSError for names the OS refuses (ENAMETOOLONG);
 # paths from manifests and the command line can be anything, so these answer False.
-def is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
-
-
-def is_dir(path: Path) -> bool:
-    try:
-        return path.is_dir()
-    except (OSError, ValueError):
-        return False
-
-
-def exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
-
-
 def load_file(path: Path, kind: Kind) -> SourceFile:
     """Read and parse one file; raises ParseFailure with a located diagnostic."""
     text = read_text(path)

@@ -51,6 +51,7 @@ class CogtuiApp(App[None]):
             self.notify(problem, title="Theme", severity="warning", timeout=8)
         for problem in self.config.problems:
             self.notify(problem, title="config.yaml", severity="warning", timeout=8)
+        self.report_search_path_problems()
         if self.review is not None:
             from .screens.migrate import MigrationScreen
 
@@ -104,11 +105,17 @@ class CogtuiApp(App[None]):
     def validate_all(self) -> None:
         validate_entries(self, self.store.entries)
 
+    def report_search_path_problems(self) -> None:
+        """Unreadable roots and the like: a notification each, never a crash."""
+        for d in self.store.index.diagnostics:
+            self.notify(f"{d.message}" + (f"\n{d.hint}" if d.hint else ""), title="Search path", severity="warning", timeout=10)
+
     @on(ReportsReady)
     def _apply_reports(self, message: ReportsReady) -> None:
         """The one place module state changes: workers only post."""
         if message.rediscover:
             self.store.rediscover()
+            self.report_search_path_problems()
         self.store.apply(message.reports)
         self.modules_changed.publish(None if message.rediscover else [r.path for r in message.reports])
         if len(message.reports) > 1 and len(self.store.reports) >= len(self.store.entries):

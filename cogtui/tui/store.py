@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.discovery import ModuleEntry, ModuleIndex, SearchPath, discover
-from ..core.loader import NotAModule, load_module
 
 if TYPE_CHECKING:
     from ..core.model import Module
@@ -85,6 +84,8 @@ class ModuleStore:
 
     def load(self, name: str) -> Module | None:
         """A module by name (the winner of that name), for subagent calls."""
+        from ..core.loader import NotAModule, load_module
+
         entry = self.index.get(name)
         if entry is None:
             return None

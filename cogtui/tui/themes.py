@@ -14,7 +14,6 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from ..core.paths import config_dir
-from ..core.sourcemap import ParseFailure, parse_yaml, read_text
 
 DEFAULT_THEME = "cogtui-dark"
 FALLBACK_THEME = "textual-dark"  # Textual's own: always registered, always valid
@@ -75,13 +74,20 @@ def theme_from_mapping(raw: Any, path: Path) -> Theme:
 
 def load_theme_file(path: Path) -> Theme:
     """Raises ValueError with a message naming the file (and line for YAML errors)."""
+    import yaml
+
     try:
-        src = parse_yaml(read_text(path), path)
-    except ParseFailure as exc:
-        d = exc.diagnostic
-        raise ValueError(f"{path.name}:{d.line}:{d.column}: {d.message}") from None
+        raw = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path.name}: cannot read: {exc}") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        raise ValueError(f"{path.name}{where}: YAML syntax error: {exc.problem}") from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path.name}: YAML error: {exc}") from None
     try:
-        return theme_from_mapping(src.value, path)
+        return theme_from_mapping(raw, path)
     except (ValueError, TypeError, KeyError) as exc:
         raise ValueError(f"{path.name}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - Textual's colour system may raise anything on odd input

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.worker import get_current_worker
 
 from ..core.discovery import ModuleEntry, is_candidate_name
-from ..core.loader import is_module_dir
+from ..core.layout import is_module_dir
 from .messages import ReportsReady
 from .themes import user_theme_dir
 

@@ -71,7 +71,8 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(" ", "#", "when", "provider/model", "outcome", "conf", "time")
+        # provider/model last: at 80 columns it is the one scrolled off (the envelope's meta.model shows it too).
+        table.add_columns(" ", "#", "when", "outcome", "conf", "time", "provider/model")
         self.query_one(CodeView).show_text("[$text-muted]loading…[/]")
         self.load()
 
@@ -101,9 +102,10 @@ class HistoryScreen(Screen[None]):
             self.runs[key] = run
             meta = run.envelope.get("meta") if isinstance(run.envelope.get("meta"), dict) else {}
             conf = meta.get("confidence")
-            table.add_row("", key, _when(run.started_at), Text(f"{run.provider}/{run.model or '-'}"), outcome_text(self.app, run),
+            table.add_row("", key, _when(run.started_at), outcome_text(self.app, run),
                           f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
-                          f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-", key=key)
+                          f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-",
+                          Text(f"{run.provider}/{run.model or '-'}"), key=key)
         table.focus()
 
     def _current(self) -> RunRecord | None:

@@ -80,7 +80,10 @@ class NewModuleModal(ModalScreen[Path | None]):
         self.search_path = search_path
 
     def compose(self) -> ComposeResult:
-        roots = [(f"{r.level}: {r.path}", str(r.path)) for r in self.search_path.roots]
+        # Shown like every other path (relative to the working folder, or ~/...); the value stays absolute.
+        store = getattr(self.app, "store", None)
+        show = store.display if store is not None else str
+        roots = [(f"{r.level}: {show(r.path)}", str(r.path)) for r in self.search_path.roots]
         with Vertical(classes="dialog", id="new-module"):
             yield Label("New v2.2 module", classes="dialog-title")
             yield Input(placeholder="name, e.g. ticket-triage", id="name")

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from typing import TYPE_CHECKING
 
-from ...core.diagnostics import Severity
+from ...core.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     from ...core.discovery import ModuleEntry
@@ -47,6 +47,10 @@ def module_markup(module: Module, report: ModuleReport, entry: ModuleEntry | Non
         if entry.shadowed_by:
             where += f"\n[$warning]shadowed by {_e(store.display(entry.shadowed_by))}[/]"
     lines.append(where)
+    problems = [d for d in report.diagnostics if d.severity is not Severity.INFO]
+    if problems:  # what needs fixing comes first; the full list (infos too) stays at the end
+        lines.append(_section(f"Problems ({report.errors} errors, {report.warnings} warnings)"))
+        lines += diagnostics_lines(report, module.path, problems)
     lines.append(_section("Responsibility"))
     lines.append(_e(module.responsibility or "—"))
     lines.append(_section("Excludes"))
@@ -71,9 +75,9 @@ def module_markup(module: Module, report: ModuleReport, entry: ModuleEntry | Non
     return "\n".join(lines)
 
 
-def diagnostics_lines(report: ModuleReport, root: Path) -> list[str]:
+def diagnostics_lines(report: ModuleReport, root: Path, only: list[Diagnostic] | None = None) -> list[str]:
     out = []
-    for d in report.diagnostics:
+    for d in report.diagnostics if only is None else only:
         where = _rel(d.file, root) if d.file else "-"
         if d.line is not None:
             where += f":{d.line}:{d.column}"

@@ -10,6 +10,7 @@ the data tree replaces only the fields that changed).
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import ProgressBar, Static, Tree
 
 from ...core.assembler import StreamAssembler
@@ -71,6 +73,7 @@ class RunPane(Horizontal):
         self._drain_scheduled = False
         self.calls: dict[tuple[str, ...], Any] = {}
         self.running = False
+        self._ticker: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="run-side"):
@@ -91,7 +94,7 @@ class RunPane(Horizontal):
     def start(self) -> None:
         self.running = True
         self.run_worker(self._execute(), group="run", name=f"run {self.request.module.name}")
-        self.set_interval(0.1, self._tick)
+        self._ticker = self.set_interval(0.1, self._tick)
 
     async def _execute(self) -> None:
         session = RunSession(self.request.module, self.request.input, self.options)
@@ -216,6 +219,8 @@ class RunPane(Horizontal):
             self.query_one(JsonTree).set_value(chunk.get("data"))
             rationale = (chunk.get("data") or {}).get("rationale")
             stream = self.query_one(StreamText)
+            if rationale is not None and not isinstance(rationale, str):  # a v1 structured rationale
+                rationale = json.dumps(rationale, indent=2, ensure_ascii=False)
             if isinstance(rationale, str) and stream.text != rationale:
                 stream.reset(rationale)
             verdict = check_document(env, "envelope", self.request.module)
@@ -259,3 +264,5 @@ class RunPane(Horizontal):
             self.query_one(".run-progress", Static).update("[$warning]cancelled[/] (recorded as interrupted)")
             self.query_one(".run-outcome", Static).update("[$warning]interrupted[/]: the provider request was closed")
         self._tick()
+        if self._ticker is not None:  # the timings are final: stop repainting them ten times a second
+            self._ticker.stop()

@@ -1,0 +1,427 @@
+"""`make screenshots`: one SVG per screen, taken from the app itself, headless.
+
+    python -m cogtui.tui.screenshots OUT_DIR
+
+Runs on the bundled example modules in a throw-away HOME, config and data
+folder (never the user's), after recording a few replay runs through the
+real runner so that the run, history and insights screens have something to
+show. Timestamps and timings are frozen so a regenerated screenshot only
+changes when the UI does.
+
+Each screen is reached by a *scene*: an async function that drives a Pilot
+to the screen and holds it still (no cursor blink, no toasts, no worker
+still running). tests/tui/test_snapshots.py snapshots the same scenes at
+80×24 and 120×36, so what `make screenshots` shows is what the tests check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from textual.command import CommandList, CommandPalette
+from textual.css.query import NoMatches
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Footer, Input, Static, TextArea
+
+from ..cli.cmd_migrate import migrate_path
+from ..core.config import Config
+from ..core.history import History, RunRecord
+from ..core.loader import load_module
+from ..core.model import UNPARSED
+from ..core.providers import make_provider
+from ..core.runner import RunOptions, run_module
+from ..core.runrecord import to_record
+from . import navigation as nav
+from .app import CogtuiApp
+from .screens.browser import BrowserScreen
+from .screens.editor import EditorScreen
+from .screens.goldens import GoldensScreen
+from .screens.help import HelpScreen
+from .screens.history import HistoryScreen
+from .screens.insights import InsightsScreen
+from .screens.migrate import MigrationScreen
+from .screens.modals import NewModuleModal
+from .screens.run import RunScreen
+from .widgets.diagnostics_panel import DiagnosticsPanel
+from .widgets.diff_view import DiffView
+from .widgets.module_tree import ModuleTree
+from .widgets.run_pane import RunPane
+from .widgets.text_views import CodeView
+
+MODULES = Path(__file__).resolve().parents[2] / "modules"
+SIZE = (120, 36)
+T0 = 1_736_931_600.0  # 2025-01-15 09:00:00 UTC: recorded runs start here
+FROZEN_USAGE = (("first chunk", "3 ms"), ("total", "12 ms"))  # the run pane's measured timings, as shown
+
+AppPilot = Pilot[None]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Where a scene finds its modules (a folder on the search path) and, for review, the saved plan."""
+
+    root: Path
+    plan_file: Path | None = None
+
+    def module(self, name: str) -> Path:
+        return self.root / name
+
+
+@dataclass(frozen=True)
+class Scene:
+    name: str
+    drive: Callable[[AppPilot, Stage], Awaitable[None]]
+    review: bool = False  # the app opens on the saved plan (`cogtui review PLAN.json`) instead of the browser
+
+
+# ------------------------------------------------------------------ waiting and holding still
+
+
+async def until(pilot: AppPilot, predicate: Callable[[], object], what: str, timeout: float = 20.0) -> None:
+    """Pump the app until `predicate()` holds (a widget not composed yet counts as not yet)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            if predicate():
+                return
+        except NoMatches:
+            pass
+        if loop.time() > deadline:
+            raise TimeoutError(f"screenshots: timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+def no_blink(*widgets: Input | TextArea) -> None:
+    """A steady cursor. Set on an Input before it gets focus or a key, or its cursor stays hidden."""
+    for widget in widgets:
+        widget.cursor_blink = False
+
+
+async def settle(pilot: AppPilot) -> None:
+    """Hold the screen still: steady cursors, no toasts, nothing animating."""
+    app = pilot.app
+    no_blink(*app.screen.query(Input), *app.screen.query(TextArea))
+    app.clear_notifications()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+def cog(pilot: AppPilot) -> CogtuiApp:
+    return cast(CogtuiApp, pilot.app)
+
+
+# ------------------------------------------------------------------ the browser and its overlays
+
+
+async def browser_ready(pilot: AppPilot, select: Path | None = None) -> None:
+    app = cog(pilot)
+    await until(pilot, lambda: isinstance(app.screen, BrowserScreen) and app.screen.query(Footer), "the browser")
+    await until(pilot, lambda: all(app.store.report(e.path) for e in app.store.entries), "every module validated")
+    await app.workers.wait_for_complete()
+    if select is None:
+        return
+    tree = app.screen.query_one(ModuleTree)
+    tree.move_cursor(tree.module_nodes[select])
+    name = select.name
+    await until(pilot, lambda: tree.cursor_entry is not None and tree.cursor_entry.path == select, f"{name} selected")
+    body = app.screen.query_one("#detail-body", Static)
+    await until(pilot, lambda: f"{name} " in str(body.render()) and "Responsibility" in str(body.render()),
+                f"the details of {name}")
+
+
+async def browser(pilot: AppPilot, stage: Stage) -> None:
+    await browser_ready(pilot, stage.module("code-reviewer"))
+    await settle(pilot)
+
+
+async def help_screen(pilot: AppPilot, stage: Stage) -> None:
+    await browser_ready(pilot, stage.module("code-reviewer"))
+    await pilot.press("question_mark")
+    await until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen), "the help screen")
+    await settle(pilot)
+
+
+async def palette(pilot: AppPilot, stage: Stage) -> None:
+    await browser_ready(pilot, stage.module("code-reviewer"))
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the command palette")
+    no_blink(pilot.app.screen.query_one(Input))
+    await pilot.press(*"run", "space", *"code")
+    commands = pilot.app.screen.query_one(CommandList)
+    await until(pilot, lambda: commands.option_count > 0, "palette hits")
+    await pilot.app.workers.wait_for_complete()
+    await settle(pilot)
+
+
+async def new_module(pilot: AppPilot, stage: Stage) -> None:
+    await browser_ready(pilot, stage.module("code-reviewer"))
+    await pilot.press("n")
+    await until(pilot, lambda: isinstance(pilot.app.screen, NewModuleModal), "the new-module dialog")
+    no_blink(pilot.app.screen.query_one("#name", Input))
+    await pilot.press(*"ticket", "minus", *"triage")
+    await until(pilot, lambda: pilot.app.screen.query_one("#name", Input).value == "ticket-triage", "the name")
+    await settle(pilot)
+
+
+# ------------------------------------------------------------------ editor and migration
+
+
+async def editor(pilot: AppPilot, stage: Stage) -> None:
+    """code-reviewer's module.yaml with `tier: bogus` typed in (not saved), after the debounced validation."""
+    app = cog(pilot)
+    await browser_ready(pilot)
+    nav.open_module(app, stage.module("code-reviewer"))
+    await until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.query(DiagnosticsPanel),
+                "the editor")
+    screen = app.screen
+    panel = screen.query_one(DiagnosticsPanel)
+    await until(pilot, lambda: panel.border_title != "Problems", "the first validation")
+    area = screen.query_one(".-start-file", TextArea)
+    area.focus()
+    row = next(i for i, line in enumerate(area.text.split("\n")) if line.startswith("tier: "))
+    area.move_cursor((row, len("tier: ")))
+    area.move_cursor((row, len(area.document.get_line(row))), select=True)
+    await pilot.press(*"bogus")
+    await until(pilot, lambda: "M003" in [d.code for d in panel.diagnostics], "M003 in the problems panel")
+    # No wait_for_complete here: the editor's file watcher is a worker that runs until the screen closes.
+    await settle(pilot)
+
+
+async def migration(pilot: AppPilot, stage: Stage) -> None:
+    """The plan for legacy-summarizer (v0 → v2.2), on its first file's diff."""
+    app = cog(pilot)
+    await browser_ready(pilot)
+    nav.migrate(app, [stage.module("legacy-summarizer")])
+    await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None,
+                "the migration plan")
+    screen = app.screen
+    await until(pilot, lambda: not screen.query_one("#migrate-pane").loading, "the plan drawn")
+    await pilot.press("j")
+    await until(pilot, lambda: screen.file_index == 1 and screen.query_one(DiffView).line_count > 0, "the first diff")
+    await app.workers.wait_for_complete()
+    await settle(pilot)
+
+
+async def review(pilot: AppPilot, stage: Stage) -> None:
+    """`cogtui review PLAN.json`: the app opens on the saved plan's first page."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), "the saved plan")
+    screen = app.screen
+    await until(pilot, lambda: not screen.query_one("#migrate-pane").loading, "the plan drawn")
+    await app.workers.wait_for_complete()
+    await settle(pilot)
+
+
+# ------------------------------------------------------------------ running
+
+
+async def run_idle(pilot: AppPilot, stage: Stage) -> None:
+    """The run screen as it opens: code-reviewer's first golden as the input, checked against the input schema."""
+    app = cog(pilot)
+    await browser_ready(pilot)
+    nav.run_module(app, stage.module("code-reviewer"))
+    await until(pilot, lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, "the run screen")
+    status = app.screen.query_one("#run-input-status", Static)
+    await until(pilot, lambda: "input" in str(status.render()), "the input check")
+    await app.workers.wait_for_complete()
+    await settle(pilot)
+
+
+async def run(pilot: AppPilot, stage: Stage) -> None:
+    """After a replay run of code-reviewer (ctrl+r); the measured timings are frozen."""
+    app = cog(pilot)
+    await run_idle(pilot, stage)
+    await pilot.press("ctrl+r")
+    await until(pilot, lambda: app.screen.query(RunPane) and app.screen.query_one(RunPane).result is not None,
+                "the run to finish")
+    await app.workers.wait_for_complete()  # the history record too
+    usage = app.screen.query_one(RunPane).query_one(".run-usage", Static)
+    text = str(usage.render())
+    for label, value in FROZEN_USAGE:
+        text = re.sub(rf"{label} \d+ ms", f"{label} {value}", text)
+    usage.update(text)
+    await settle(pilot)
+
+
+async def history(pilot: AppPilot, stage: Stage) -> None:
+    app = cog(pilot)
+    await browser_ready(pilot)
+    nav.history(app, stage.module("code-reviewer"))
+    await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count,
+                "the recorded runs")
+    await app.workers.wait_for_complete()
+    view = app.screen.query_one(CodeView)
+    await until(pilot, lambda: '"ok"' in view.text, "the newest run's envelope")
+    await settle(pilot)
+
+
+async def goldens(pilot: AppPilot, stage: Stage) -> None:
+    """Every golden of code-reviewer via replay; the second case highlighted (its envelope on the right)."""
+    app = cog(pilot)
+    await browser_ready(pilot)
+    nav.goldens(app, stage.module("code-reviewer"))
+    await until(pilot, lambda: isinstance(app.screen, GoldensScreen) and app.screen.module is not None
+                and len(app.screen.results) == len(app.screen.module.tests), "every golden test")
+    await app.workers.wait_for_complete()
+    # Instant replay runs race the first row's highlight with the last result: pick a row, wait for its envelope,
+    # then show it with the runtime's per-run trace_id and latency_ms frozen.
+    table = app.screen.query_one(DataTable)
+    table.move_cursor(row=1)
+    case = app.screen.results[str(table.coordinate_to_cell_key((1, 0)).row_key.value)]
+    assert case.result is not None, f"{case.name} did not run"
+    envelope = case.result.envelope
+    view = app.screen.query_one(CodeView)
+    await until(pilot, lambda: str(envelope["meta"]["trace_id"]) in view.text, "the highlighted case's envelope")
+    view.show_json(frozen_envelope(envelope, 1))
+    await settle(pilot)
+
+
+async def insights(pilot: AppPilot, stage: Stage) -> None:
+    app = cog(pilot)
+    await browser_ready(pilot)
+    nav.insights(app, None)
+    await until(pilot, lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, "the dashboard")
+    await app.workers.wait_for_complete()
+    await settle(pilot)
+
+
+SCENES: dict[str, Scene] = {s.name: s for s in (
+    Scene("browser", browser),
+    Scene("help", help_screen),
+    Scene("palette", palette),
+    Scene("new-module", new_module),
+    Scene("editor", editor),
+    Scene("migration", migration),
+    Scene("review", review, review=True),
+    Scene("run-idle", run_idle),
+    Scene("run", run),
+    Scene("history", history),
+    Scene("goldens", goldens),
+    Scene("insights", insights),
+)}
+# What `make screenshots` writes, in this order: run last, because its run adds to the history the others show.
+SCREENSHOTS = ("browser", "help", "palette", "new-module", "editor", "migration", "review", "history", "goldens",
+               "insights", "run")
+
+
+# ------------------------------------------------------------------ the data the screens show
+
+
+def frozen_envelope(envelope: dict[str, Any], n: int) -> dict[str, Any]:
+    """The envelope with the runtime's per-run meta (trace_id, latency_ms) replaced by fixed values."""
+    meta = envelope.get("meta")
+    if not isinstance(meta, dict):
+        return envelope
+    fixed = {"trace_id": f"{n:012x}", "latency_ms": 12.0 + 2 * n}
+    return {**envelope, "meta": {k: fixed.get(k, v) for k, v in meta.items()}}
+
+
+def record_replay_runs(modules: list[Path], repeat: int = 2, start: float = T0) -> int:
+    """Run every golden input of `modules` `repeat` times through the real runner (replay provider) into the
+    history database, 90 minutes apart, with frozen start times, timings and trace ids. Returns the count."""
+
+    async def run_all() -> list[RunRecord]:
+        records: list[RunRecord] = []
+        for path in [p for _ in range(repeat) for p in modules]:
+            module = load_module(path)
+            for test in module.tests:
+                if test.input is UNPARSED:
+                    continue
+                provider = make_provider("replay", None, Config())
+                try:
+                    result = await run_module(module, test.input, RunOptions(provider, resolver=None))
+                finally:
+                    await provider.aclose()
+                n = len(records)
+                record = to_record(module, test.input, None, result)
+                records.append(dataclasses.replace(record, envelope=frozen_envelope(record.envelope, n),
+                                                   session_id=f"sess_{n:012x}", started_at=start + n * 5400,
+                                                   ttfc_ms=3.0 + n, total_ms=12.0 + 2 * n))
+        return records
+
+    records = asyncio.run(run_all())
+    with History.open_default() as history_db:
+        history_db.record_many(records)
+    return len(records)
+
+
+def save_plan(out: Path, module_paths: list[Path]) -> Path:
+    """What `cogn migrate --all --dry-run --json` writes for these modules."""
+    outcomes = [migrate_path(p, "2.2", dry_run=True, backup=False) for p in module_paths]
+    out.write_text(json.dumps({"plans": [o.to_json() for o in outcomes], "summary": {"dry_run": True, "to": "v2.2"}},
+                              indent=2), encoding="utf-8")
+    return out
+
+
+@contextlib.contextmanager
+def isolated_environment(folder: Path) -> Iterator[None]:
+    """HOME, config, data and themes inside `folder`; no provider keys or extra search path; UTC; instant replay."""
+    saved = dict(os.environ)
+    for name in ("COGNITIVE_MODULES_PATH", "COGNITIVE_PROVIDER", "COGNITIVE_MODEL", "ANTHROPIC_API_KEY",
+                 "OPENAI_API_KEY", "VISUAL", "EDITOR"):
+        os.environ.pop(name, None)
+    (folder / "home").mkdir(parents=True, exist_ok=True)
+    os.environ.update({"HOME": str(folder / "home"), "COGTUI_CONFIG_FILE": str(folder / "config.yaml"),
+                       "COGTUI_DATA_DIR": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "xdg-config"),
+                       "COGTUI_REPLAY_INTERVAL": "0", "TZ": "UTC"})
+    time.tzset()
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+        time.tzset()
+
+
+def make_app(stage: Stage, scene: Scene, cwd: Path) -> CogtuiApp:
+    return CogtuiApp(paths=[str(stage.root)], cwd=cwd, watch=False, config=Config(),
+                     review=stage.plan_file if scene.review else None)
+
+
+async def shoot(names: tuple[str, ...], stage: Stage, cwd: Path, out: Path) -> list[Path]:
+    written = []
+    for name in names:
+        scene = SCENES[name]
+        app = make_app(stage, scene, cwd)
+        async with app.run_test(size=SIZE) as pilot:
+            await scene.drive(pilot, stage)
+            written.append(Path(app.save_screenshot(filename=f"{name}.svg", path=str(out))))
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or args[0].startswith("-"):
+        print("usage: python -m cogtui.tui.screenshots OUT_DIR", file=sys.stderr)
+        return 2
+    out = Path(args[0]).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="cogtui-screenshots-") as tmp, isolated_environment(Path(tmp)):
+        stage = Stage(MODULES, save_plan(Path(tmp) / "PLAN.json", [MODULES / n for n in (
+            "legacy-summarizer", "commit-message-writer", "api-naming-reviewer")]))
+        runs = record_replay_runs([MODULES / "code-reviewer", MODULES / "product-ideas"])
+        # cwd = the checkout, so paths show as modules/NAME, as they do after `make run`.
+        written = asyncio.run(shoot(SCREENSHOTS, stage, MODULES.parent, out))
+    for path in written:
+        print(path)
+    print(f"{len(written)} screenshots ({runs} replay runs recorded) in {time.perf_counter() - started:.1f} s",
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

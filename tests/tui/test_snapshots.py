@@ -1,0 +1,156 @@
+"""Every screen at 80×24 and 120×36, snapshotted with pytest-textual-snapshot.
+
+The scenes (how each screen is reached and held still) are those of `make screenshots`
+(cogtui/tui/screenshots.py); the data is fixed here. Modules are copied into tmp_path and the
+app runs with cwd=tmp_path, so every path shows as `modules/NAME`; HOME, config and data are
+isolated (tuikit.isolate: replay runs are instant); recorded runs have fixed timestamps and
+timings, and the clock reads UTC. The scenes turn cursor blink off, clear toasts, wait for
+workers and overwrite the run pane's measured timings before the snapshot is taken.
+
+Regenerate after a deliberate UI change, then review the SVG diffs like code:
+
+    .venv/bin/python -m pytest tests/tui/test_snapshots.py --snapshot-update
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from cogtui.core.history import History, RunRecord
+from cogtui.tui.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
+from cogtui.tui.widgets.module_tree import ModuleTree
+
+from tuikit import copy_modules, isolate, make_app
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
+MODULE_NAMES = ("code-reviewer", "legacy-summarizer", "product-ideas", "release-notes")
+T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
+
+
+@pytest.fixture
+def stage(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Stage]:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, *MODULE_NAMES)
+    saved_tz = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"  # the history table shows local times
+    time.tzset()
+    try:
+        yield Stage(root)
+    finally:
+        if saved_tz is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = saved_tz
+        time.tzset()
+
+
+# ------------------------------------------------------------------ fixed data
+
+
+def _record(runs: list[RunRecord]) -> None:
+    with History.open_default() as history:
+        history.record_many(runs)
+
+
+def _case1(module: Path) -> tuple[Any, dict[str, Any]]:
+    tests = module / "tests"
+    return (json.loads((tests / "case1.input.json").read_text(encoding="utf-8")),
+            json.loads((tests / "case1.expected.json").read_text(encoding="utf-8")))
+
+
+def two_runs(stage: Stage) -> Stage:
+    """code-reviewer's first golden, run twice: the second answer less sure and only commenting."""
+    module = stage.module("code-reviewer")
+    input_value, expected = _case1(module)
+    second = json.loads(json.dumps(expected))
+    second["meta"]["confidence"] = 0.7
+    second["data"]["verdict"] = "comment"
+    _record([RunRecord("code-reviewer", "2.2.1", "v2.2", "replay", "replay", input_value, None, env, T0 + i * 95,
+                       4.0 + i, 21.0 + 9 * i, None, "ok") for i, env in enumerate((expected, second))])
+    return stage
+
+
+def _envelope(insights: list[dict[str, str]], categories: list[Any]) -> dict[str, Any]:
+    issues = [{"file": "app.py", "category": c, "severity": "low", "title": "t", "detail": "d"} for c in categories]
+    return {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
+            "data": {"verdict": "comment", "summary": "s", "issues": issues, "rationale": "r",
+                     "extensions": {"insights": insights}}}
+
+
+def small_insight_history(stage: Stage) -> Stage:
+    """Three code-reviewer runs an hour apart, with a recurring insight and custom categories."""
+    assumes = {"text": "The change assumes the cache is warm.", "suggested_mapping": "data.assumptions",
+               "evidence": "line 3"}
+    owner = {"text": "Alice owns the checkout module.", "suggested_mapping": "issues[].owner"}
+    race = {"custom": "concurrency", "reason": "two writers race on the session row"}
+    envelopes = [_envelope([assumes, owner], [race, "security"]), _envelope([assumes], [race]),
+                 _envelope([assumes], [{"custom": "flaky_test", "reason": "depends on wall-clock time"}])]
+    _record([RunRecord("code-reviewer", "2.2.1", "v2.2", "replay", "replay", {"diff": "x"}, None, env, T0 + i * 3600,
+                       1.0, 2.0, None, "ok") for i, env in enumerate(envelopes)])
+    return stage
+
+
+def saved_plan(stage: Stage) -> Stage:
+    """`cogn migrate legacy-summarizer --dry-run --json`, as if saved on another machine (review shows its path)."""
+    plan_file = save_plan(stage.root.parent / "PLAN.json", [stage.module("legacy-summarizer")])
+    document = json.loads(plan_file.read_text(encoding="utf-8"))
+    for plan in document["plans"]:
+        plan["path"] = f"/home/dev/project/modules/{plan['module']}"
+    plan_file.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return Stage(stage.root, plan_file)
+
+
+# ------------------------------------------------------------------ scenes only the tests need
+
+
+async def browser_filter(pilot: Pilot[None], stage: Stage) -> None:
+    """`/` and `re` typed: the tree shows code-reviewer and release-notes; the details stay on code-reviewer."""
+    await browser_ready(pilot, stage.module("code-reviewer"))
+    no_blink(pilot.app.screen.query_one("#filter", Input))
+    await pilot.press("slash", "r", "e")
+    tree = pilot.app.screen.query_one(ModuleTree)
+    await until(pilot, lambda: tree.filter_text == "re", "the filtered tree")
+    await settle(pilot)
+
+
+async def migration_side_by_side(pilot: Pilot[None], stage: Stage) -> None:
+    """`s` in the migration preview (side by side is the default only from 140 columns)."""
+    await SCENES["migration"].drive(pilot, stage)
+    await pilot.press("s")
+    await settle(pilot)
+
+
+ALL_SCENES = {**SCENES, "filter": Scene("filter", browser_filter),
+              "migration-split": Scene("migration-split", migration_side_by_side)}
+PREPARE: dict[str, Callable[[Stage], Stage]] = {"history": two_runs, "insights": small_insight_history,
+                                                "review": saved_plan}
+SNAPSHOTS = ("browser", "filter", "help", "palette", "new-module", "editor", "migration", "review", "run-idle", "run",
+             "history", "goldens", "insights")
+
+
+# ------------------------------------------------------------------ the snapshots
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("name", SNAPSHOTS)
+def test_screen(name: str, size: tuple[int, int], stage: Stage, tmp_path: Path, snap_compare: Any) -> None:
+    scene = ALL_SCENES[name]
+    stage = PREPARE.get(name, lambda s: s)(stage)
+    app = make_app(stage.root, tmp_path, review=stage.plan_file if scene.review else None)
+    assert snap_compare(app, terminal_size=size, run_before=partial(scene.drive, stage=stage))
+
+
+def test_migration_side_by_side(stage: Stage, tmp_path: Path, snap_compare: Any) -> None:
+    """At 120 columns only: 80 is too narrow to be worth a side-by-side snapshot."""
+    run_before = partial(ALL_SCENES["migration-split"].drive, stage=stage)
+    assert snap_compare(make_app(stage.root, tmp_path), terminal_size=(120, 36), run_before=run_before)

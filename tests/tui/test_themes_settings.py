@@ -1,0 +1,125 @@
+"""Themes (built-in, user, broken, previewed, persisted), settings, search-path problems, `cogtui serve`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from cogtui.core.config import Config, load_config
+from cogtui.tui.themes import DEFAULT_THEME, builtin_theme_dir, load_themes
+
+from tuikit import copy_modules, isolate, make_app, until
+
+
+def _notes(app) -> list[str]:  # type: ignore[no-untyped-def]
+    return [str(n.message) for n in app._notifications]  # noqa: SLF001 - what the user was told
+
+
+def test_builtin_themes_are_dark_light_and_ansi() -> None:
+    loaded = load_themes(builtin_theme_dir())
+    names = {t.name: t for t in loaded.themes}
+    assert loaded.problems == []
+    assert {"cogtui-dark", "cogtui-light", "cogtui-ansi"} <= set(names)
+    assert names["cogtui-dark"].dark and not names["cogtui-light"].dark
+    assert names["cogtui-ansi"].ansi  # the terminal's own palette: no truecolor needed
+
+
+def test_css_uses_theme_variables_only() -> None:
+    styles = Path(__file__).resolve().parents[2] / "cogtui" / "tui" / "styles"
+    import re
+
+    for tcss in styles.glob("*.tcss"):
+        assert not re.search(r"#[0-9a-fA-F]{3,8}\b", tcss.read_text()), f"hex colour in {tcss.name}"
+
+
+async def test_broken_user_theme_falls_back_with_a_notification(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    user_themes = tmp_path / "xdg-config" / "cogtui" / "themes"
+    user_themes.mkdir(parents=True)
+    (user_themes / "broken.yaml").write_text("name: broken\nprimary: [not, a, colour\n", encoding="utf-8")
+    (user_themes / "nocolor.yaml").write_text("name: nocolor\nprimary: notacolour\n", encoding="utf-8")
+    (user_themes / "mine.yaml").write_text("name: mine\nprimary: '#336699'\ndark: true\n", encoding="utf-8")
+    app = make_app(root, tmp_path, config=Config(theme="broken"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert app.theme == DEFAULT_THEME  # the asked-for theme is broken: a working one instead
+        assert "mine" in app.available_themes and "broken" not in app.available_themes
+        notes = " ".join(_notes(app))
+        assert "broken.yaml" in notes and "nocolor.yaml" in notes and "not available" in notes
+
+
+async def test_theme_choice_is_persisted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.choose_theme("cogtui-light")
+        await until(lambda: (tmp_path / "config.yaml").exists(), pilot)
+        await app.workers.wait_for_complete()
+    assert app.theme == "cogtui-light"
+    assert load_config(tmp_path / "config.yaml").theme == "cogtui-light"
+
+
+async def test_palette_previews_themes_and_restores_on_escape(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        before = app.theme
+        await pilot.press("ctrl+t")
+        await pilot.pause(0.3)
+        seen = set()
+        for _ in range(4):
+            await pilot.press("down")
+            await pilot.pause(0.1)
+            seen.add(app.theme)
+        assert len(seen) > 1  # moving through the list previews themes
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        assert app.theme == before
+        assert not (tmp_path / "config.yaml").exists()  # a preview is not a choice
+
+
+async def test_user_theme_reloads_live(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    user_themes = tmp_path / "xdg-config" / "cogtui" / "themes"
+    user_themes.mkdir(parents=True)
+    app = make_app(root, tmp_path, watch=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.5)
+        (user_themes / "fresh.yaml").write_text(yaml.safe_dump({"name": "fresh", "primary": "#aa5500"}), encoding="utf-8")
+        await until(lambda: "fresh" in app.available_themes, pilot)
+
+
+async def test_unreadable_search_path_entry_is_a_notification(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    not_a_folder = tmp_path / "file-not-folder"
+    not_a_folder.write_text("x", encoding="utf-8")
+    from cogtui.tui.app import CogtuiApp
+
+    app = CogtuiApp(paths=[str(root), str(not_a_folder)], cwd=tmp_path, watch=False, config=Config())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert any("not a folder" in n for n in _notes(app))
+
+
+def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
+    try:
+        import textual_serve  # noqa: F401
+    except ImportError:
+        proc = subprocess.run([sys.executable, "-m", "cogtui.cli", "serve"], capture_output=True, text=True, cwd=tmp_path,
+                              timeout=60)
+        assert proc.returncode == 2 and "textual-serve" in proc.stderr and "Traceback" not in proc.stderr
+    else:  # installed: at least the command parses
+        proc = subprocess.run([sys.executable, "-m", "cogtui.cli", "serve", "--help"], capture_output=True, text=True,
+                              timeout=60)
+        assert proc.returncode == 0 and "--port" in proc.stdout
