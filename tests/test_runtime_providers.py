@@ -260,3 +260,10 @@ async def test_no_vision_is_e4011_without_a_request(llm_server: Any) -> None:
     _, result, _ = await collect(AUDITOR, inp, options(provider("openai", llm_server, vision=False)))
     err = assert_failure(result.envelope, "E4011")
     assert err["details"]["supported"] == [] and llm_server.requests == []
+
+
+def test_credentials_in_a_base_url_are_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cogtui.core.providers.base import ProviderError
+
+    err = ProviderError("E4001", "connection to https://alice:s3cret@llm.example/v1 failed")
+    assert "s3cret" not in err.message and "alice" not in str(err) and "https://***@llm.example/v1" in err.message

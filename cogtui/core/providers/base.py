@@ -8,6 +8,7 @@ to a `ProviderError` carrying the E-code the runner reports.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -58,6 +59,9 @@ ProviderEvent = TextDelta | Usage
 KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
 
 
+_USERINFO = re.compile(r"(\w+://)[^/@\s]+@")
+
+
 def redact_keys(text: str) -> str:
     """Mask the API keys from the environment, should a server or a library echo one back.
 
@@ -65,6 +69,7 @@ def redact_keys(text: str) -> str:
     secrets never go (AGENTS.md invariant 7). Very short values (a local
     server's dummy key) are left alone: masking them would mangle ordinary words.
     """
+    text = _USERINFO.sub(r"\1***@", text)  # credentials written into a base URL (https://user:pass@host)
     for var in KEY_VARIABLES:
         key = os.environ.get(var) or ""
         if len(key) >= 8 and key in text:
