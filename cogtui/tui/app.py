@@ -10,6 +10,7 @@ from typing import Any
 from textual import on, work
 from textual.app import App
 from textual.command import CommandPalette
+from textual.screen import Screen
 from textual.signal import Signal
 
 from ..core.config import Config, load_config, save_setting
@@ -55,13 +56,19 @@ class CogtuiApp(App[None]):
         if self.review is not None:
             from .screens.migrate import MigrationScreen
 
+            # Pushed (not the default screen): a screen's own CSS_PATH loads when it is pushed.
             self.push_screen(MigrationScreen.for_review(self.review))
             return
-        from .screens.browser import BrowserScreen
-
-        self.push_screen(BrowserScreen())
         # After the first frame: module names show at once, statuses fill in as validation reports.
         self.call_after_refresh(self._after_first_frame)
+
+    def get_default_screen(self) -> Screen[Any]:
+        """The browser is the first screen itself, so the very first frame already shows the modules."""
+        if self.review is not None:
+            return super().get_default_screen()
+        from .screens.browser import BrowserScreen
+
+        return BrowserScreen()
 
     def _after_first_frame(self) -> None:
         self.validate_all()

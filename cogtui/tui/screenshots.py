@@ -128,7 +128,9 @@ def cog(pilot: AppPilot) -> CogtuiApp:
 
 async def browser_ready(pilot: AppPilot, select: Path | None = None) -> None:
     app = cog(pilot)
-    await until(pilot, lambda: isinstance(app.screen, BrowserScreen) and app.screen.query(Footer), "the browser")
+    # The footer is mounted after the first frame and fills in its keys a moment later.
+    await until(pilot, lambda: isinstance(app.screen, BrowserScreen) and app.screen.query(Footer)
+                and bool(app.screen.query_one(Footer).children), "the browser")
     await until(pilot, lambda: all(app.store.report(e.path) for e in app.store.entries), "every module validated")
     await app.workers.wait_for_complete()
     if select is None:

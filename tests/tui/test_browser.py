@@ -52,6 +52,10 @@ async def test_tree_levels_start_expanded_with_badges_and_status(monkeypatch: py
         assert labels["broken"].startswith("✗")
         status = str(app.screen.query_one("#status", Static).render())
         assert "4 modules" in status and "✗" in status
+        from textual.widgets import Footer
+
+        footer = app.screen.query_one(Footer)  # mounted after the first frame: it must still show its keys
+        await until(lambda: bool(footer.children), pilot)
 
 
 async def test_shadowed_module_is_shown_under_its_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -116,8 +116,10 @@ def saved_plan(stage: Stage) -> Stage:
 async def browser_filter(pilot: Pilot[None], stage: Stage) -> None:
     """`/` and `re` typed: the tree shows code-reviewer and release-notes; the details stay on code-reviewer."""
     await browser_ready(pilot, stage.module("code-reviewer"))
+    await pilot.press("slash")  # the filter box is mounted on first use
+    await until(pilot, lambda: bool(pilot.app.screen.query("#filter")), "the filter box")
     no_blink(pilot.app.screen.query_one("#filter", Input))
-    await pilot.press("slash", "r", "e")
+    await pilot.press("r", "e")
     tree = pilot.app.screen.query_one(ModuleTree)
     await until(pilot, lambda: tree.filter_text == "re", "the filtered tree")
     await settle(pilot)

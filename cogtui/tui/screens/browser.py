@@ -58,7 +58,6 @@ class BrowserScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="browser-main"):
             with Vertical(id="browser-left"):
-                yield FilterInput(placeholder="filter modules by name", id="filter", classes="-hidden")
                 yield ModuleTree(self.cog.store, id="tree")
             yield ModuleDetail(id="detail")
         yield Static(id="status")
@@ -68,9 +67,13 @@ class BrowserScreen(Screen[None]):
         tree.rebuild()
         tree.focus()
         # The footer composes a widget per key: mounted after the first frame, so the modules show sooner.
-        self.call_after_refresh(self.mount, Footer())
+        self.call_after_refresh(self._mount_footer)
         self.cog.modules_changed.subscribe(self, self._modules_changed)
         self._update_status()
+
+    async def _mount_footer(self) -> None:
+        await self.mount(Footer())
+        self.refresh_bindings()  # the footer fills in its keys when bindings are announced
 
     # ------------------------------------------------------------ state from the app
 
@@ -138,8 +141,13 @@ class BrowserScreen(Screen[None]):
         self.query_one(ModuleTree).rebuild("")
         self.query_one(ModuleTree).focus()
 
-    def action_filter(self) -> None:
-        box = self.query_one(FilterInput)
+    async def action_filter(self) -> None:
+        boxes = self.query(FilterInput)
+        if boxes:
+            box = boxes.first()
+        else:  # mounted on first use: one widget less before the first frame
+            box = FilterInput(placeholder="filter modules by name", id="filter")
+            await self.query_one("#browser-left").mount(box, before=0)
         box.remove_class("-hidden")
         box.focus()
 
