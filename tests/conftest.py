@@ -11,6 +11,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from llmserver import ScriptedLLMServer  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def _private_cache_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """No test reads or writes the user's real cache folder (the theme cache lives there)."""
+    monkeypatch.setenv("COGTUI_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cogtui-cache"))
+
+
 @pytest.fixture
 def llm_server() -> Iterator[ScriptedLLMServer]:
     """A scripted Anthropic/OpenAI HTTP server on 127.0.0.1; enqueue replies, then point real clients at base_url."""

@@ -1,4 +1,4 @@
-"""Where cogtui keeps its files: run history, backups, configuration.
+"""Where cogtui keeps its files: run history, backups, configuration, caches.
 
 Every function only computes a path. Nothing here creates a directory: the
 code that writes (History, the backup writer, the config editor) creates what
@@ -17,6 +17,7 @@ import platformdirs
 APP_NAME = "cogtui"
 DATA_DIR_ENV = "COGTUI_DATA_DIR"
 CONFIG_FILE_ENV = "COGTUI_CONFIG_FILE"
+CACHE_DIR_ENV = "COGTUI_CACHE_DIR"
 
 
 def _env_path(name: str) -> Path | None:
@@ -33,6 +34,11 @@ def data_dir() -> Path:
 
 def config_dir() -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def cache_dir() -> Path:
+    """`$COGTUI_CACHE_DIR`, else the platform's per-user cache folder; anything in it may be deleted at any time."""
+    return _env_path(CACHE_DIR_ENV) or Path(platformdirs.user_cache_dir(APP_NAME))
 
 
 def config_file() -> Path:

@@ -18,7 +18,7 @@ from .commands import ModuleCommands, ThemeCommands, theme_of
 from .keys import bindings
 from .messages import ReportsReady
 from .store import ModuleStore
-from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, user_theme_dir
+from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
 
 STYLES = Path(__file__).parent / "styles"
@@ -77,7 +77,7 @@ class CogtuiApp(App[None]):
 
     def install_themes(self, announce: bool = True) -> list[str]:
         """Register the built-in and user themes and apply the configured one; returns the problems found."""
-        loaded = load_themes(builtin_theme_dir(), user_theme_dir())
+        loaded = load_themes(builtin_theme_dir(), user_theme_dir(), cache_file=theme_cache_file())
         for theme in loaded.themes:
             self.register_theme(theme)
         if announce:

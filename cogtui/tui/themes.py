@@ -2,10 +2,18 @@
 
 A theme file that does not parse or names a colour Textual cannot read is
 reported and skipped; the app keeps (or falls back to) a working theme.
+
+Parsed theme files are remembered in <cache dir>/themes.json, keyed by their
+exact text: importing and running the YAML parser was the largest part of
+cogtui's start-up that a bare Textual app does not pay. A file whose text
+differs from the cached copy is parsed again; a cache that is missing or
+unreadable is ignored and rewritten.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,9 +21,10 @@ from typing import Any
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from ..core.paths import config_dir
+from ..core.paths import cache_dir, config_dir
 
 DEFAULT_THEME = "cogtui-dark"
+THEME_CACHE_VERSION = 1
 FALLBACK_THEME = "textual-dark"  # Textual's own: always registered, always valid
 COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background",
                 "surface", "panel", "boost")
@@ -72,20 +81,76 @@ def theme_from_mapping(raw: Any, path: Path) -> Theme:
     return theme
 
 
-def load_theme_file(path: Path) -> Theme:
-    """Raises ValueError with a message naming the file (and line for YAML errors)."""
+class ParseCache:
+    """Parsed YAML of theme files, keyed by path and checked against the file's whole text."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.entries: dict[str, dict[str, Any]] = {}
+        self.used: dict[str, dict[str, Any]] = {}
+        if path is None:
+            return
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return  # no cache yet, or a damaged one: parse everything and write a new one
+        if isinstance(stored, dict) and stored.get("version") == THEME_CACHE_VERSION and isinstance(stored.get("files"), dict):
+            self.entries = stored["files"]
+
+    def parsed(self, path: Path, text: str) -> Any:
+        key = str(path)
+        entry = self.entries.get(key)
+        if isinstance(entry, dict) and entry.get("text") == text and "raw" in entry:
+            self.used[key] = entry
+            return entry["raw"]
+        raw = _parse_yaml(path, text)
+        try:
+            json.dumps(raw)  # only JSON-shaped results are kept (YAML dates and the like are not)
+        except (TypeError, ValueError):
+            return raw
+        self.used[key] = {"text": text, "raw": raw}
+        return raw
+
+    def save(self) -> None:
+        """Writes the entries used by this load, if they differ from what was read; failures are ignored."""
+        if self.path is None or self.used == self.entries:
+            return
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({"version": THEME_CACHE_VERSION, "files": self.used}), encoding="utf-8")
+            os.replace(tmp, self.path)  # atomic: a concurrent start reads the old cache or the new one
+        except OSError:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:  # the folder itself is not usable (not a directory, no permission)
+                pass
+
+
+def theme_cache_file() -> Path:
+    return cache_dir() / "themes.json"
+
+
+def _parse_yaml(path: Path, text: str) -> Any:
     import yaml
 
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path.name}: cannot read: {exc}") from None
+        return yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
         raise ValueError(f"{path.name}{where}: YAML syntax error: {exc.problem}") from None
     except yaml.YAMLError as exc:
         raise ValueError(f"{path.name}: YAML error: {exc}") from None
+
+
+def load_theme_file(path: Path, cache: ParseCache | None = None) -> Theme:
+    """Raises ValueError with a message naming the file (and line for YAML errors)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path.name}: cannot read: {exc}") from None
+    raw = cache.parsed(path, text) if cache is not None else _parse_yaml(path, text)
     try:
         return theme_from_mapping(raw, path)
     except (ValueError, TypeError, KeyError) as exc:
@@ -94,8 +159,10 @@ def load_theme_file(path: Path) -> Theme:
         raise ValueError(f"{path.name}: {type(exc).__name__}: {exc}") from None
 
 
-def load_themes(*folders: Path) -> ThemeLoad:
+def load_themes(*folders: Path, cache_file: Path | None = None) -> ThemeLoad:
+    """Every theme in `folders`; with `cache_file`, parsed YAML is reused from (and saved to) that file."""
     out = ThemeLoad()
+    cache = ParseCache(cache_file) if cache_file is not None else None
     for folder in folders:
         try:
             files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))
@@ -103,10 +170,12 @@ def load_themes(*folders: Path) -> ThemeLoad:
             continue
         for path in files:
             try:
-                theme = load_theme_file(path)
+                theme = load_theme_file(path, cache)
             except ValueError as exc:
                 out.problems.append(f"theme skipped: {exc}")
                 continue
             out.themes.append(theme)
             out.sources[theme.name] = path
+    if cache is not None:
+        cache.save()
     return out

@@ -104,7 +104,7 @@ def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) ->
              "ANTHROPIC_API_KEY", "OPENAI_API_KEY")
     command = ["env", *(arg for name in unset for arg in ("-u", name)), f"HOME={home}",
                f"XDG_CONFIG_HOME={tmp_path / 'xdg-config'}", f"COGTUI_CONFIG_FILE={tmp_path / 'config.yaml'}",
-               f"COGTUI_DATA_DIR={tmp_path / 'data'}", "TERM=xterm-256color", str(cogtui), "--path", str(root)]
+               f"COGTUI_DATA_DIR={tmp_path / 'data'}", f"COGTUI_CACHE_DIR={tmp_path / 'cache'}", "TERM=xterm-256color", str(cogtui), "--path", str(root)]
     # A shell records the exit status: tmux 3.3 does not always reap a pane's process, so #{pane_dead_status}
     # can stay empty after the app has exited.
     status_file = tmp_path / "exit-status"
