@@ -1,0 +1,37 @@
+"""The Makefile's helper targets point at files that exist, and `make bench` knows every benchmark."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_script_the_makefile_runs_exists() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    scripts = re.findall(r"\$\(BIN\)/python\s+([\w./-]+\.py)\b", makefile)
+    modules = re.findall(r"\$\(BIN\)/python\s+-m\s+([\w.]+)", makefile)
+    assert "bench/run_all.py" in scripts
+    for script in scripts:
+        assert (ROOT / script).is_file(), f"the Makefile runs {script}, which does not exist"
+    for module in modules:
+        if module in ("pip", "pytest", "venv"):
+            continue
+        path = ROOT / Path(*module.split("."))
+        assert path.with_suffix(".py").is_file() or (path / "__main__.py").is_file(), f"no module {module}"
+
+
+def test_run_all_covers_every_benchmark_and_refuses_unknown_names() -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import run_all
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    on_disk = {p.stem.removeprefix("bench_") for p in (ROOT / "bench").glob("bench_*.py")}
+    assert set(run_all.ORDER) == on_disk
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "run_all.py"), "nonsense"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "unknown benchmark(s): nonsense" in proc.stderr
