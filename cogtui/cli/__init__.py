@@ -93,6 +93,21 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         except OSError:
             pass
         return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
+        return internal_error(prog, args.command, exc)
+
+
+EX_SOFTWARE = 70  # sysexits.h: an internal software error
+
+
+def internal_error(prog: str, command: str, exc: BaseException) -> int:
+    """One readable line (keys redacted) for a bug that escaped every command's own handling."""
+    from ..core.envelopes import redact_keys
+
+    detail = redact_keys(f"{type(exc).__name__}: {exc}")
+    print(f"{prog} {command}: internal error ({detail}). This is a cogtui bug; "
+          "please report it with the command you ran.", file=sys.stderr)
+    return EX_SOFTWARE
 
 
 def _start_tui(args: argparse.Namespace) -> int:

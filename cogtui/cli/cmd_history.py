@@ -8,14 +8,32 @@ import datetime as dt
 from .output import Printer, err
 
 
+MAX_LIMIT = 1_000_000_000
+
+
+def run_limit(text: str) -> int:
+    """A count of runs from 1 to a billion: SQLite's LIMIT takes 64-bit integers, and 0 or less means nothing useful."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= MAX_LIMIT:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (1 to {MAX_LIMIT:,})")
+    return value
+
+
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("module", nargs="?", metavar="NAME", help="only this module's runs")
-    p.add_argument("--limit", type=int, default=50, metavar="N", help="how many runs (default 50)")
+    p.add_argument("--limit", type=run_limit, default=50, metavar="N", help="how many runs (default 50)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _when(ts: float) -> str:
-    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
+    """Local time for people reading a table (the JSON output has UTC ISO-8601)."""
+    try:
+        return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
+    except (OverflowError, ValueError, OSError):
+        return str(ts)  # a nonsense clock value is shown, not fatal
 
 
 def run(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder")
     p.add_argument("--all", action="store_true", help="migrate every module on the search path")
     p.add_argument("--dry-run", action="store_true", help="print the plan (files, diffs, notes) and change nothing")
-    p.add_argument("--to", choices=("2.2", "2.5"), default="2.2", help="target version (default 2.2)")
+    p.add_argument("--to", choices=("2.2", "2.5"), default=None, help="target version (default 2.2)")
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     p.add_argument("--no-backup", action="store_true", help="do not back up the files the migration changes")
     p.add_argument("--undo", metavar="NAME", help="restore NAME from its latest migration backup")
@@ -55,10 +55,14 @@ def run(args: argparse.Namespace) -> int:
     from ..core.workspace import Workspace
 
     if args.undo:
-        if args.target or args.all:
-            err("--undo takes only the module NAME")
+        # An undo has no dry run, target or backup choice: accepting those flags silently would undo for real.
+        extra = [flag for flag, given in (("NAME|PATH", args.target), ("--all", args.all), ("--dry-run", args.dry_run),
+                                          ("--to", args.to), ("--no-backup", args.no_backup)) if given]
+        if extra:
+            err(f"--undo takes only the module NAME (and --json); not {', '.join(extra)}")
             return 2
         return _undo(args)
+    args.to = args.to or "2.2"
     if bool(args.target) == bool(args.all):
         err("migrate needs a module NAME|PATH, or --all")
         return 2

@@ -45,6 +45,10 @@ def read_input(spec: str | None) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"the input is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except RecursionError:
+        raise ValueError("the input is nested too deeply to read") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise ValueError(f"the input is not usable JSON: {exc}") from None
 
 
 def sse_frame(chunk: dict[str, Any]) -> str:

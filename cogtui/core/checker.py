@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .chunk_rules import check_chunk, check_stream, looks_like_chunk
 from .envelope_rules import Violation, check_envelope, dotted
+from .extract import loads_finite
 from .media import check_media, find_media
 
 if TYPE_CHECKING:
@@ -49,14 +50,14 @@ def parse_document(text: str) -> Any:
     if not stripped:
         raise UnusableDocument("the document is empty")
     try:
-        return json.loads(stripped)
+        return loads_finite(stripped)  # NaN and Infinity are not JSON (D33), here as in the runtime
     except json.JSONDecodeError as first:
         lines = [ln for ln in stripped.splitlines() if ln.strip()]
         if len(lines) > 1:
             items = []
             for n, line in enumerate(lines, start=1):
                 try:
-                    items.append(json.loads(line))
+                    items.append(loads_finite(line))
                 except json.JSONDecodeError as exc:
                     raise UnusableDocument(f"line {n} is not JSON: {exc.msg} (column {exc.colno})") from None
                 except (ValueError, RecursionError) as exc:

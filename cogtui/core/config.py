@@ -16,8 +16,6 @@ ignored with a warning. A broken file yields defaults and a message, never a cra
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,7 +82,11 @@ def load_config(path: Path | None = None) -> Config:
 
 
 def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
-    """Set one top-level key, keeping the rest of the file (comments are lost only in that file's rewrite)."""
+    """Set one top-level key, keeping the rest of the file (comments are lost only in that file's rewrite).
+
+    A file that cannot be read or does not parse as a mapping is left exactly as it is (ValueError or
+    OSError): rewriting it from scratch would throw the user's other settings away.
+    """
     import yaml
 
     path = path or config_file()
@@ -92,15 +94,14 @@ def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
     if path.exists():
         try:
             loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-            raw = loaded if isinstance(loaded, dict) else {}
-        except (OSError, yaml.YAMLError):
-            raw = {}
+        except (UnicodeDecodeError, yaml.YAMLError) as exc:
+            raise ValueError(f"{path} does not parse ({type(exc).__name__}); fix it, then choose again") from None
+        if loaded is not None and not isinstance(loaded, dict):
+            raise ValueError(f"{path} is not a mapping of settings; fix it, then choose again")
+        raw = loaded or {}
     raw[key] = value
+    from .fileio import atomic_write
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".config-", suffix=".yaml")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        yaml.safe_dump(raw, f, sort_keys=False, allow_unicode=True)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    atomic_write(path, yaml.safe_dump(raw, sort_keys=False, allow_unicode=True).encode("utf-8"))
     return path

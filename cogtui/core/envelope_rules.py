@@ -195,9 +195,10 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
             continue
         if not isinstance(item.get("text"), str) or not item["text"]:
             out.append(Violation("E3001", "insight.text", (*ipath, i, "text"), "an insight needs text"))
-        if require_mapping and not isinstance(item.get("suggested_mapping"), str):
+        mapping = item.get("suggested_mapping")
+        if require_mapping and not (isinstance(mapping, str) and mapping.strip()):  # "" maps to nothing (D34)
             out.append(Violation("E3004", "insight.suggested_mapping", (*ipath, i, "suggested_mapping"),
-                                 "this module requires suggested_mapping on every insight"))
+                                 "this module requires a non-empty suggested_mapping on every insight"))
     return out
 
 

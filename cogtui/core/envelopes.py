@@ -2,11 +2,17 @@
 
 Every failure the runtime produces goes through `failure()`, so each carries
 the numeric code, `recoverable` from error-codes.md, an actionable
-`suggestion`, and the meta block the spec prescribes for its layer.
+`suggestion`, and the meta block the spec prescribes for its layer. It is also
+the one place API keys are masked: whatever a library or server quoted back
+(raw, repr-escaped, JSON-escaped, as bytes) never reaches an envelope, and so
+never stdout or the history (AGENTS.md invariant 7).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import re
 from typing import Any
 
 from .errors import ERROR_CODES, LEGACY_CODES, error_meta, normalize_code, recoverable
@@ -44,6 +50,50 @@ SUGGESTIONS: dict[str, str] = {
 }
 
 
+KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+REDACTED = "[redacted]"
+_USERINFO = re.compile(r"(\w+://)[^/@\s]+@")
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e]+")
+
+
+def _key_forms(key: str) -> set[str]:
+    """Every way a library may have written `key` into a message."""
+    forms = {key, key.strip(), repr(key)[1:-1], json.dumps(key)[1:-1], json.dumps(key, ensure_ascii=False)[1:-1],
+             repr(key.encode("utf-8", "surrogatepass"))[2:-1], key.encode("unicode_escape").decode("ascii")}
+    # A message may quote only the part before a line break (or a bad character): each printable run counts.
+    forms.update(part.strip() for part in _UNPRINTABLE.split(key))
+    # Very short values (a local server's dummy key) are left alone: masking them would mangle ordinary words.
+    return {form for form in forms if len(form) >= 8}
+
+
+def _secrets() -> list[str]:
+    forms: set[str] = set()
+    for var in KEY_VARIABLES:
+        forms |= _key_forms(os.environ.get(var) or "")
+    return sorted(forms, key=len, reverse=True)  # longest first, so a form never survives half-masked
+
+
+def redact_keys(text: str, _forms: list[str] | None = None) -> str:
+    """Mask the API keys from the environment (and credentials in URLs), should anything echo one back."""
+    text = _USERINFO.sub(r"\1***@", text)  # credentials written into a base URL (https://user:pass@host)
+    for form in _secrets() if _forms is None else _forms:
+        if form in text:
+            text = text.replace(form, REDACTED)
+    return text
+
+
+def redact(value: Any, _forms: list[str] | None = None) -> Any:
+    """`redact_keys` over every string in a JSON-like value (dict keys included)."""
+    forms = _secrets() if _forms is None else _forms
+    if isinstance(value, str):
+        return redact_keys(value, forms)
+    if isinstance(value, dict):
+        return {redact(k, forms): redact(v, forms) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact(v, forms) for v in value]
+    return value
+
+
 def failure(
     code: str,
     message: str,
@@ -55,6 +105,12 @@ def failure(
     meta: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     numeric = normalize_code(code)
+    forms = _secrets()
+    message = redact_keys(message, forms)
+    suggestion = redact_keys(suggestion, forms) if suggestion else None
+    explain = redact_keys(explain, forms) if explain else None
+    details = redact(details, forms) if details else None
+    meta = redact(meta, forms) if meta else None
     err: dict[str, Any] = {
         "code": numeric,
         "message": message,

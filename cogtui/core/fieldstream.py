@@ -9,6 +9,12 @@ under the root of a bare v2.1 payload (reported as `data.*`).
 Each character is looked at once (regexes jump between structural
 characters), so the cost per chunk is O(new text) and never re-parses what
 came before. Text before the first `{` (prose, a code fence) is skipped.
+
+It is a convenience for live display and must never break a run: malformed
+text (a key with an invalid escape, a value nested too deeply, NaN) yields
+fewer events, never an exception. Should anything still go wrong inside, the
+streamer stops reporting (`broken`) and the runner's final envelope, built
+from the whole text, is what counts.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from .extract import loads_finite
 
 ENVELOPE_KEYS = frozenset({"ok", "meta", "data", "error", "partial_data"})
 _STRUCT = re.compile(r'["{}\[\],:]')
@@ -40,6 +48,7 @@ class FieldStreamer:
     stack: list[_Frame] = field(default_factory=list)
     started: bool = False
     done: bool = False
+    broken: bool = False  # an internal error stopped the streamer; no more events
     mode: str | None = None  # "envelope" or "bare"
     # string state
     in_string: bool = False
@@ -57,12 +66,22 @@ class FieldStreamer:
     # ------------------------------------------------------------ public
 
     def feed(self, text: str) -> list[Event]:
+        """The events `text` completes; never raises (a failure ends the streamer quietly)."""
         events: list[Event] = []
+        if self.done or not isinstance(text, str):
+            return events
+        try:
+            self._feed(text, events)
+        except Exception:  # noqa: BLE001 - display only: a parser bug must not end the run
+            self.done = self.broken = True
+        return events
+
+    def _feed(self, text: str, events: list[Event]) -> None:
         i, n = 0, len(text)
         if not self.started:
             j = text.find("{")
             if j < 0:
-                return events
+                return
             i = j
         while i < n and not self.done:
             if self.in_string:
@@ -95,7 +114,6 @@ class FieldStreamer:
                 if self.capture is not None:
                     self.capture.append(chunk)
             i = self._struct(m.group(), m.end(), events)
-        return events
 
     # ------------------------------------------------------------ helpers
 
@@ -146,8 +164,8 @@ class FieldStreamer:
             raw = "".join(self.capture)
             self.capture = None
             try:
-                value = json.loads(raw)
-            except ValueError:
+                value = loads_finite(raw)  # NaN/Infinity would make the snapshot chunk invalid JSON
+            except (ValueError, RecursionError):
                 return
             events.append(("value", self.capture_field or "", value))
 
@@ -223,7 +241,7 @@ class FieldStreamer:
             self.in_string = False
             top = self.stack[-1]
             if self.string_is_key:
-                key = json.loads('"' + "".join(self.string_parts) + '"')
+                key = _decode_key("".join(self.string_parts))
                 top.last_key = key
                 top.expect = "colon"
                 if self.mode is None and len(self.stack) == 1:
@@ -259,6 +277,15 @@ class FieldStreamer:
             if decoded:
                 events.append(("delta", self.stream_field, decoded))
         self.pending = keep
+
+
+def _decode_key(raw: str) -> str:
+    """A key's text; an invalid escape (prose such as `{"C:\\Users": 1}`) keeps the raw text, as `_flush` does."""
+    try:
+        key = json.loads('"' + raw + '"')
+    except ValueError:
+        return raw
+    return key if isinstance(key, str) else raw
 
 
 _TAIL = re.compile(r"(?:\\u[dD][89abAB][0-9a-fA-F]{2})?(?:\\u[0-9a-fA-F]{0,3}|\\)?$")

@@ -41,16 +41,44 @@ def explain_from(rationale: Any, limit: int = V21_WRAP_EXPLAIN) -> str:
     return "No explanation provided"
 
 
-def wrap_v21(payload: dict[str, Any]) -> dict[str, Any]:
-    """SPEC-v2.2 §6.3: a bare v2.1 payload (or `{data: ...}` without meta) becomes an envelope."""
-    data = payload.get("data", payload) if isinstance(payload.get("data"), dict) else payload
+# Envelope-level keys that may sit beside `data` in a wrapper `{data: {...}}` without meta.
+WRAPPER_KEYS = frozenset({"ok", "data", "meta", "version", "module", "provider", "trace_id", "model", "latency_ms", "usage"})
+
+
+def declares_property(schema: Any, root: Any, name: str, depth: int = 0) -> bool:
+    """Whether an object schema (following local refs and allOf/anyOf/oneOf) declares the property `name`."""
+    node = deref(schema, root if root is not None else schema)
+    if depth > 8 or not isinstance(node, dict):
+        return False
+    props = node.get("properties")
+    if isinstance(props, dict) and name in props:
+        return True
+    branches = [b for key in ("allOf", "anyOf", "oneOf") if isinstance(node.get(key), list) for b in node[key]]
+    return any(declares_property(b, root, name, depth + 1) for b in branches)
+
+
+def is_data_wrapper(payload: dict[str, Any], data_schema: Any = None, root: Any = None) -> bool:
+    """`{data: {...}}` wraps the payload (D32): `data` is an object, nothing but envelope-level keys sits
+    beside it, and the module's data schema has no business field called `data`."""
+    return (isinstance(payload.get("data"), dict) and set(payload) <= WRAPPER_KEYS
+            and not declares_property(data_schema, root, "data"))
+
+
+def wrap_v21(payload: dict[str, Any], data_schema: Any = None, root: Any = None) -> dict[str, Any]:
+    """SPEC-v2.2 §6.3: a bare v2.1 payload (or a `{data: ...}` wrapper without meta, D32) becomes an envelope.
+
+    A payload whose business field happens to be called `data` is wrapped whole:
+    its rationale, confidence and other fields are never dropped.
+    """
+    data = payload["data"] if is_data_wrapper(payload, data_schema, root) else payload
     conf = data.get("confidence")
     confidence = conf if isinstance(conf, (int, float)) and not isinstance(conf, bool) else 0.5
     meta = {"confidence": confidence, "risk": aggregate_risk(data), "explain": explain_from(data.get("rationale"))}
     return {"ok": True, "meta": meta, "data": data}
 
 
-def to_envelope(answer: dict[str, Any], auto_wrap: bool = True) -> tuple[dict[str, Any], bool]:
+def to_envelope(answer: dict[str, Any], auto_wrap: bool = True, data_schema: Any = None,
+                root: Any = None) -> tuple[dict[str, Any], bool]:
     """(envelope, wrapped). A model-written failure envelope is kept as it is."""
     if is_envelope(answer):
         env = dict(answer)
@@ -58,7 +86,7 @@ def to_envelope(answer: dict[str, Any], auto_wrap: bool = True) -> tuple[dict[st
             env["ok"] = "error" not in env
         return env, False
     if auto_wrap:
-        return wrap_v21(answer), True
+        return wrap_v21(answer, data_schema, root), True
     return {"ok": True, "data": answer}, False
 
 

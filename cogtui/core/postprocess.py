@@ -1,12 +1,19 @@
 """From the model's parsed answer to the final envelope (SPEC-v2.2 §4; pipeline steps 6-8).
 
-normalize → overflow and enum strategy → validate → repair (format only) →
-validate again → tier gate and v1 constraints. Overflow and the enum strategy
-come before the schema: a module's schema usually repeats the insight limit
-(`maxItems`) and may not admit `{custom, reason}` at all, and its generic
-E3001 would otherwise hide E3004/E3005 and make exploration's trimming
-(D16) impossible. Each failure becomes an envelope with its E-code; warnings
-(trimmed insights, empty values under no_inventing_data) are returned beside it.
+normalize → trim insights (exploration, D16) → check → repair (format only,
+when the format is wrong) → check again → route the violations by E-code.
+
+There is one judge: `envelope_rules.check_envelope`, the same rules
+`cogn check` applies, run once (twice when the repair pass changed
+something). Its violations are routed by code, most specific first:
+E3004 (overflow) and E3005 (strict enums) win over E3001, because a module's
+schema usually repeats the insight limit (`maxItems`) and may not admit
+`{custom, reason}` at all, so its generic E3001 would hide them; then E3001
+(E3003 when a missing rationale is all that is wrong, D22); then the exec
+gate E2001. So the runtime fails an answer exactly when the checker would
+reject it, except for exploration's trimming, which fixes the answer first.
+Warnings (trimmed insights, empty values under no_inventing_data) are
+returned beside the envelope.
 """
 
 from __future__ import annotations
@@ -15,12 +22,13 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .envelope_rules import Violation, check_envelope, check_enum_strategy, check_tier, dotted, insights_of
+from .envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
 from .envelopes import failure
 from .model import Module
 from .normalize import repair, to_envelope
 
 MAX_DETAILS = 20
+ROUTED = ("E3004", "E3005", "E2001")  # codes with their own failure; every other code is a schema failure
 
 
 @dataclass
@@ -37,10 +45,6 @@ def _auto_wrap(module: Module) -> bool:
     return module.compat.get("runtime_auto_wrap", True) is not False
 
 
-def _violations(env: dict[str, Any], module: Module) -> list[Violation]:
-    return [v for v in check_envelope(env, module) if v.code == "E3001"]
-
-
 def _partial(env: dict[str, Any]) -> dict[str, Any] | None:
     for key in ("data", "partial_data"):
         if isinstance(env.get(key), dict) and env[key]:
@@ -52,40 +56,50 @@ def _details(violations: list[Violation]) -> dict[str, Any]:
     return {"violations": [v.to_json() for v in violations[:MAX_DETAILS]], "violation_count": len(violations)}
 
 
+def _of(violations: list[Violation], code: str) -> list[Violation]:
+    return [v for v in violations if v.code == code]
+
+
+def _schema(violations: list[Violation]) -> list[Violation]:
+    return [v for v in violations if v.code not in ROUTED]
+
+
 def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -> Outcome:
-    env, wrapped = to_envelope(answer, _auto_wrap(module))
+    env, wrapped = to_envelope(answer, _auto_wrap(module), module.schemas.data, module.schemas.root)
     out = Outcome(env, wrapped=wrapped)
     if not validate:
         env, out.repairs = repair(env, None, None)  # meta must still exist for routing
         out.envelope = env
         return out
-    if env.get("ok") is True and isinstance(env.get("data"), dict):
-        env, early = _overflow(env, module, out.warnings)
-        early = early or _enum_strategy(env["data"], module)
-        if early is not None:
-            out.envelope = early
-            return out
-    violations = _violations(env, module)
-    if violations:
+    env = _trim_insights(env, module, out.warnings)
+    violations = check_envelope(env, module)
+    # The repair pass never touches insights or `{custom}` values, so E3004/E3005 are judged on the answer as given.
+    early = _overflow_failure(env, module, violations) or _enum_failure(env, violations)
+    if early is not None:
+        out.envelope = early
+        return out
+    if _schema(violations):
         env, out.repairs = repair(env, module.schemas.data, module.schemas.root)
-        violations = _violations(env, module)
-    if violations:
-        if env.get("ok") is True and all(_is_missing_rationale(v) for v in violations):
+        if out.repairs:  # no note, no change
+            violations = check_envelope(env, module)
+    schema = _schema(violations)
+    if schema:
+        if env.get("ok") is True and all(_is_missing_rationale(v) for v in schema):
             out.envelope = failure("E3003", "the model's answer has no rationale", partial_data=_partial(env))
             return out
-        first = violations[0]
+        first = schema[0]
         out.envelope = failure(
             "SCHEMA_VALIDATION_FAILED",
             f"the answer does not match the contract: {first.message}"
-            + (f" (and {len(violations) - 1} more)" if len(violations) > 1 else ""),
+            + (f" (and {len(schema) - 1} more)" if len(schema) > 1 else ""),
             partial_data=_partial(env),
-            details=_details(violations),
+            details=_details(schema),
         )
         return out
     if env.get("ok") is False:
         out.envelope = env  # a failure the model reported itself, well-formed
         return out
-    return _contract(env, module, out)
+    return _contract(env, module, violations, out)
 
 
 def _is_missing_rationale(v: Violation) -> bool:
@@ -94,44 +108,49 @@ def _is_missing_rationale(v: Violation) -> bool:
         v.rule == "schema.data" and v.path == ("data",) and v.message.endswith("'rationale' is a required property"))
 
 
-def _overflow(env: dict[str, Any], module: Module, warnings: list[str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """(env with insights trimmed for exploration (D16), or as it was; an E3004 failure or None)."""
-    data = env["data"]
-    c = module.contract
+def _trim_insights(env: dict[str, Any], module: Module, warnings: list[str]) -> dict[str, Any]:
+    """Exploration keeps the first overflow.max_items insights (D16): extra insights are a bonus, not a breach."""
+    data = env.get("data")
+    if env.get("ok") is not True or not isinstance(data, dict) or module.tier != "exploration":
+        return env
+    if not any(v.rule == "overflow.max_items" for v in check_insights(data, module, ("data",))):
+        return env  # within the limit, or overflow disabled (E3004 in every tier)
     ins = insights_of(data)
-    if not isinstance(ins, list) or not ins:
-        return env, None
-    limit = c.overflow_max_items.value if c.overflow_enabled.value else 0
-    if len(ins) > limit:
-        if c.tier.value == "exploration" and c.overflow_enabled.value:
-            # Exploration trims (docs/spec-decisions.md D16): extra insights are a bonus, not a contract breach.
-            env = copy.deepcopy(env)
-            env["data"]["extensions"]["insights"] = ins[:limit]
-            warnings.append(f"{len(ins)} insights trimmed to overflow.max_items = {limit}")
-            data = env["data"]
-        else:
-            what = "overflow is disabled" if not c.overflow_enabled.value else f"the limit is {limit}"
-            return env, failure("E3004", f"{len(ins)} insights returned but {what}", partial_data=data,
-                                details={"max_items": limit, "returned": len(ins)})
-    if c.overflow_require_suggested_mapping.value:
-        missing = [i for i, item in enumerate(insights_of(data) or []) if isinstance(item, dict) and not item.get("suggested_mapping")]
-        if missing:
-            return env, failure("E3004", f"insights {missing} have no suggested_mapping, which this module requires",
-                                partial_data=data, details={"insights_without_mapping": missing})
-    return env, None
+    limit = module.contract.overflow_max_items.value
+    env = copy.deepcopy(env)
+    env["data"]["extensions"]["insights"] = ins[:limit]
+    warnings.append(f"{len(ins)} insights trimmed to overflow.max_items = {limit}")
+    return env
 
 
-def _enum_strategy(data: dict[str, Any], module: Module) -> dict[str, Any] | None:
-    enum_violations = check_enum_strategy(data, module, ("data",))
-    if not enum_violations:
+def _overflow_failure(env: dict[str, Any], module: Module, violations: list[Violation]) -> dict[str, Any] | None:
+    found = _of(violations, "E3004")
+    if not found:
         return None
-    return failure("E3005", enum_violations[0].message, partial_data=data,
-                   details={"fields": [dotted(v.path) for v in enum_violations]})
+    data = env.get("data") if isinstance(env.get("data"), dict) else None
+    count = next((v for v in found if v.rule.startswith("overflow.")), None)
+    if count is not None:
+        c = module.contract
+        ins = insights_of(data)
+        limit = c.overflow_max_items.value if c.overflow_enabled.value else 0
+        return failure("E3004", count.message, partial_data=data,
+                       details={"max_items": limit, "returned": len(ins) if isinstance(ins, list) else 0})
+    missing = [v.path[3] for v in found if v.rule == "insight.suggested_mapping" and len(v.path) > 3]
+    return failure("E3004", f"insights {missing} have no suggested_mapping, which this module requires",
+                   partial_data=data, details={"insights_without_mapping": missing})
 
 
-def _contract(env: dict[str, Any], module: Module, out: Outcome) -> Outcome:
+def _enum_failure(env: dict[str, Any], violations: list[Violation]) -> dict[str, Any] | None:
+    found = _of(violations, "E3005")
+    if not found:
+        return None
+    return failure("E3005", found[0].message, partial_data=env.get("data"),
+                   details={"fields": [dotted(v.path) for v in found]})
+
+
+def _contract(env: dict[str, Any], module: Module, violations: list[Violation], out: Outcome) -> Outcome:
     data = env["data"]
-    tier = check_tier(env.get("meta"), module, ("meta",))
+    tier = _of(violations, "E2001")
     if tier:
         out.envelope = failure("E2001", "; ".join(v.message for v in tier), partial_data=data,
                                details={"tier": "exec", "confidence": env["meta"].get("confidence"), "risk": env["meta"].get("risk")})

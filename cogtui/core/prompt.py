@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from .media import find_media, mime_from_path, normalize_mime
 from .model import Module
 
 _ARGS = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![A-Za-z0-9_\[])|\$(\d+)")
@@ -139,10 +140,63 @@ Reply with ONLY one JSON object, no prose, matching this JSON Schema (include `r
 ```{defs_text}"""
 
 
+MAX_SOURCE = 200  # a URL or path longer than this is cut in the placeholder
+
+
+def media_placeholder(index: int, ref: dict[str, Any]) -> str:
+    """What the prompt text shows in place of the `index`-th (1-based) MediaInput (D31)."""
+    declared = ref.get("media_type")
+    mime = normalize_mime(declared) if isinstance(declared, str) and declared.strip() else None
+    kind, source = ref.get("type"), None
+    if kind == "url" and isinstance(ref.get("url"), str):
+        source = ref["url"]
+        mime = mime or mime_from_path(re.split(r"[?#]", source, maxsplit=1)[0])
+    elif kind == "file" and isinstance(ref.get("path"), str):
+        source = ref["path"]
+        mime = mime or mime_from_path(source)
+    text = f"[media {index}: {mime or 'type unknown'}, attached"
+    if source:
+        text += f", from {source[:MAX_SOURCE]}" + ("..." if len(source) > MAX_SOURCE else "")
+    return text + "]"
+
+
+def prompt_input(input_value: Any) -> Any:
+    """The input as the prompt shows it: each MediaInput replaced by its placeholder.
+
+    The media themselves travel as attachments (numbered in the same document
+    order as `$MEDIA_INPUTS`), so base64 `data` is never sent a second time as text.
+    """
+    refs = list(find_media(input_value))
+    if not refs:
+        return input_value
+    if refs[0][0] == ():
+        return media_placeholder(1, refs[0][1])
+    out = _copy_containers(input_value)
+    for n, (path, ref) in enumerate(refs, start=1):
+        parent = out
+        for step in path[:-1]:
+            parent = parent[step]
+        parent[path[-1]] = media_placeholder(n, ref)
+    return out
+
+
+def _copy_containers(value: Any) -> Any:
+    """A copy of the dicts and lists (leaves shared: they are never modified)."""
+    if isinstance(value, dict):
+        return {k: _copy_containers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_containers(v) for v in value]
+    return value
+
+
+def input_text(input_value: Any) -> str:
+    """The JSON the prompt's `## Input` block holds; also what max_input_tokens should be estimated on."""
+    return json.dumps(prompt_input(input_value), ensure_ascii=False, indent=2)
+
+
 def user_prompt(module: Module, prompt_body: str, input_value: Any, media_note: str = "") -> str:
     body = prompt_body.replace("$MEDIA_INPUTS", media_note or "(no media)")
-    block = json.dumps(input_value, ensure_ascii=False, indent=2)
-    return f"{body.rstrip()}\n\n## Input\n```json\n{block}\n```\n"
+    return f"{body.rstrip()}\n\n## Input\n```json\n{input_text(input_value)}\n```\n"
 
 
 def estimate_tokens(text: str) -> int:

@@ -23,12 +23,13 @@ from .fieldstream import FieldStreamer
 from .modelcall import HEARTBEAT, RetryPolicy, timed
 from .model import Module
 from .postprocess import postprocess
-from .prompt import estimate_tokens, inject_results, render_calls, system_prompt, user_prompt
+from .prompt import estimate_tokens, inject_results, input_text, render_calls, system_prompt, user_prompt
 from .providers.base import Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from .schemas import RefError, schemas_for
 from .subagents import Resolver, check_call_graph, child_input
 
 CORRECTIVE = "Your previous reply could not be parsed as JSON. Reply again with ONLY the JSON object, nothing else."
+CORRECTIVE_EMPTY = "Your previous reply was empty. Reply with ONLY the JSON object, nothing else."
 
 
 @dataclass
@@ -151,6 +152,7 @@ class RunSession:
             self.finish(self._interrupted("the run was cancelled"), interrupted=True)
             raise
         except Exception as exc:  # noqa: BLE001 - a bug must still end as an envelope
+            # failure() masks API keys in the message and details: an exception's repr may quote one.
             envelope = failure("E4000", f"internal error: {type(exc).__name__}: {exc}",
                                partial_data=self.partial_data(), details={"exception": repr(exc)})
         self.finish(envelope)
@@ -246,7 +248,13 @@ class RunSession:
                 break
             if attempt_kind == "answer":
                 first_raw = raw
-                request.messages += [Message("assistant", raw), Message("user", CORRECTIVE)]
+                if raw.strip():
+                    request.messages += [Message("assistant", raw), Message("user", CORRECTIVE)]
+                else:
+                    # Anthropic rejects an empty assistant turn, and strict chat templates want turns to
+                    # alternate: the nudge joins the user's message instead.
+                    first = request.messages[0]
+                    request.messages = [Message("user", f"{first.text}\n\n{CORRECTIVE_EMPTY}"), *request.messages[1:]]
                 for fld in list(self.deltas):
                     yield self._snapshot(fld, "")
                 self.values.clear()
@@ -275,7 +283,8 @@ class RunSession:
         if isinstance(limit, int) and not isinstance(limit, bool):
             import json
 
-            tokens = estimate_tokens(json.dumps(self.input, ensure_ascii=False) + (self.opts.args or ""))
+            # The text the prompt carries: attached media count as their placeholder, not their base64 (D31).
+            tokens = estimate_tokens(input_text(self.input) + (self.opts.args or ""))
             if tokens > limit:
                 raise _Failed(failure("E1005", f"the input is about {tokens} tokens, over max_input_tokens {limit}",
                                       details={"estimated_tokens": tokens, "max_input_tokens": limit}))

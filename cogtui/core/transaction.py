@@ -2,21 +2,28 @@
 
 `commit()` first writes every new file to a hidden temp file next to its
 target (fsynced), then runs a hook (the backup), then renames the temp files
-into place and deletes what goes. If anything raises, `rollback()` puts back
-the bytes every touched path had before (held in memory), removes files and
-folders the transaction created, and re-raises. A committed transaction can
+into place and deletes what goes. A path whose folder resolves outside the
+root (a symlinked examples/ pointing elsewhere, a `..` in a backup manifest)
+is refused before anything is touched: OutsideRootError. If anything raises,
+`rollback()` puts back the bytes every touched path had before (held in
+memory), removes files and folders the transaction created, and re-raises. A committed transaction can
 still be rolled back, until it is discarded (post-write validation uses that).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+class OutsideRootError(OSError):
+    """A path of the transaction lies outside its root folder once symlinks are followed."""
 
 
 @dataclass
@@ -51,7 +58,15 @@ class FileTransaction:
     def removed_dirs(self) -> list[Path]:
         return list(self._removed_dirs)
 
+    def _check_inside(self) -> None:
+        root = self.root.resolve()
+        for path in [s.target for s in self._writes] + self._deletes:
+            # The folder must be inside; the last part may be a symlink (replacing or removing a link is local).
+            if not path.parent.resolve().is_relative_to(root):
+                raise OutsideRootError(errno.EXDEV, "outside the folder, through a symlink or '..'", str(path))
+
     def commit(self, before_rename: Callable[[], None] | None = None) -> None:
+        self._check_inside()
         try:
             for path in [s.target for s in self._writes] + self._deletes:
                 self._before[path] = path.read_bytes() if path.exists() else None
@@ -71,7 +86,7 @@ class FileTransaction:
                 path.unlink()
             self._prune_empty_dirs()
             for folder in {s.target.parent for s in self._writes} | {self.root}:
-                _fsync_dir(folder)
+                fsync_dir(folder)
         except BaseException:
             self.rollback()
             raise
@@ -88,15 +103,12 @@ class FileTransaction:
             self._made_dirs.append(d)
         temp = folder / f".{staged.target.name}.{secrets.token_hex(4)}.cogtui-tmp"
         staged.temp = temp
-        with open(temp, "wb") as fh:
-            fh.write(staged.data)
-            fh.flush()
-            os.fsync(fh.fileno())
+        write_durable(temp, staged.data)
 
     def _prune_empty_dirs(self) -> None:
         """Folders emptied by deletions (e.g. examples/ once its pairs became tests/) go too."""
         for folder in sorted({p.parent for p in self._deletes}, key=lambda p: len(p.parts), reverse=True):
-            if folder != self.root and folder.is_dir() and not any(folder.iterdir()):
+            if folder != self.root and is_plain_empty_dir(folder):
                 folder.rmdir()
                 self._removed_dirs.append(folder)
 
@@ -111,10 +123,7 @@ class FileTransaction:
                     path.unlink()
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                with open(path, "wb") as fh:
-                    fh.write(before)
-                    fh.flush()
-                    os.fsync(fh.fileno())
+                write_durable(path, before)
         for staged in self._writes:
             if staged.temp is not None:
                 with contextlib.suppress(FileNotFoundError):
@@ -128,6 +137,14 @@ class FileTransaction:
         self._removed_dirs.clear()
 
 
+def is_plain_empty_dir(folder: Path) -> bool:
+    """An empty real folder; a symlink to one is left alone (rmdir cannot remove it, and it is not ours)."""
+    try:
+        return not folder.is_symlink() and folder.is_dir() and not any(folder.iterdir())
+    except OSError:
+        return False
+
+
 def _mode(path: Path) -> int | None:
     try:
         return stat.S_IMODE(path.stat().st_mode)
@@ -135,7 +152,15 @@ def _mode(path: Path) -> int | None:
         return None
 
 
-def _fsync_dir(folder: Path) -> None:
+def write_durable(path: Path, data: bytes) -> None:
+    """Write and fsync one file (for new files such as backups; replacing a file goes through a transaction)."""
+    with open(path, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def fsync_dir(folder: Path) -> None:
     # Makes the renames durable on POSIX; some platforms cannot open a folder, which is fine.
     try:
         fd = os.open(folder, os.O_RDONLY)

@@ -16,7 +16,7 @@ from textual.signal import Signal
 from ..core.config import Config, load_config, save_setting
 from .commands import ModuleCommands, ThemeCommands, theme_of
 from .keys import bindings
-from .messages import ReportsReady
+from .messages import ReportsReady, ThemesChanged
 from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
@@ -49,9 +49,9 @@ class CogtuiApp(App[None]):
 
     def on_mount(self) -> None:
         for problem in self._theme_problems:
-            self.notify(problem, title="Theme", severity="warning", timeout=8)
+            self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         for problem in self.config.problems:
-            self.notify(problem, title="config.yaml", severity="warning", timeout=8)
+            self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
         self.report_search_path_problems()
         if self.review is not None:
             from .screens.migrate import MigrationScreen
@@ -81,25 +81,34 @@ class CogtuiApp(App[None]):
         for theme in loaded.themes:
             self.register_theme(theme)
         if announce:
-            for problem in loaded.problems:
-                self.notify(problem, title="Theme", severity="warning", timeout=8)
-        wanted = self.config.theme or DEFAULT_THEME
+            for problem in loaded.problems:  # they quote theme files: plain text, never markup
+                self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         problems = list(loaded.problems)
+        if self._theme_before_preview is not None:
+            return problems  # the palette's preview owns the theme until it closes
+        wanted = self.config.theme or DEFAULT_THEME
         if wanted in self.available_themes:
-            self.theme = wanted
+            if self.theme == wanted:
+                self.mutate_reactive(App.theme)  # same name, maybe new colours: apply them again
+            else:
+                self.theme = wanted
         else:
             problems.append(f"Theme {wanted!r} is not available; using {DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME}.")
             self.theme = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME
             if announce:
-                self.notify(problems[-1], severity="warning")
+                self.notify(problems[-1], severity="warning", markup=False)
         return problems
+
+    @on(ThemesChanged)
+    def _themes_changed(self) -> None:
+        self.install_themes(announce=True)
 
     def apply_theme(self, name: str, fallback: bool = False) -> bool:
         if name in self.available_themes:
             self.theme = name
             return True
         if fallback:
-            self.notify(f"Theme {name!r} is not available; using {FALLBACK_THEME}.", severity="warning")
+            self.notify(f"Theme {name!r} is not available; using {FALLBACK_THEME}.", severity="warning", markup=False)
             self.theme = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME
         return False
 
@@ -112,10 +121,17 @@ class CogtuiApp(App[None]):
     def validate_all(self) -> None:
         validate_entries(self, self.store.entries)
 
+    def validate_unreported(self, touched: set[Path] | None = None) -> None:
+        """After a rediscovery: modules without a report yet (new ones), and those whose files changed."""
+        todo = [e for e in self.store.entries if e.path not in self.store.reports or e.path in (touched or ())]
+        if todo:
+            validate_entries(self, todo, group="revalidate")
+
     def report_search_path_problems(self) -> None:
         """Unreadable roots and the like: a notification each, never a crash."""
         for d in self.store.index.diagnostics:
-            self.notify(f"{d.message}" + (f"\n{d.hint}" if d.hint else ""), title="Search path", severity="warning", timeout=10)
+            self.notify(f"{d.message}" + (f"\n{d.hint}" if d.hint else ""), title="Search path", severity="warning",
+                        timeout=10, markup=False)
 
     @on(ReportsReady)
     def _apply_reports(self, message: ReportsReady) -> None:
@@ -123,8 +139,10 @@ class CogtuiApp(App[None]):
         if message.rediscover:
             self.store.rediscover()
             self.report_search_path_problems()
-        self.store.apply(message.reports)
-        self.modules_changed.publish(None if message.rediscover else [r.path for r in message.reports])
+        applied = self.store.apply(message.reports, message.stamps)
+        if not applied and not message.rediscover:
+            return
+        self.modules_changed.publish(None if message.rediscover else [r.path for r in applied])
         if len(message.reports) > 1 and len(self.store.reports) >= len(self.store.entries):
             # Every module is loaded: move those long-lived objects out of the collector's reach, or each
             # full collection walks them all (about 0.2 s with 1,000 modules) in the middle of typing.
@@ -163,22 +181,27 @@ class CogtuiApp(App[None]):
     def persist(self, key: str, value: Any) -> None:
         try:
             save_setting(key, value, self.config.path)
-        except OSError as exc:
-            self.call_from_thread(self.notify, f"Could not save {key}: {exc}", severity="error")
+        except (OSError, ValueError) as exc:
+            self.call_from_thread(self.notify, f"Could not save {key}: {exc}", severity="error", markup=False)
 
     async def action_quit(self) -> None:
-        unsaved = [s for s in self.screen_stack if getattr(s, "has_unsaved_changes", lambda: False)()]
-        if not unsaved:
-            self.exit()
+        """Asks first when edits are unsaved or runs are running; runs are cancelled and recorded before exit."""
+        from .screens import run
+
+        if run.quit_pending(self):
+            self.notify("Quitting once the cancelled runs are recorded…")
+            return
+        unsaved = any(getattr(s, "has_unsaved_changes", lambda: False)() for s in self.screen_stack)
+        runs = run.quit_note(self)  # None when no run is running
+        if not unsaved and runs is None:
+            run.stop_every_run(self, then=self.exit)  # at once, or once a finished run's record is written
             return
         from .screens.modals import ConfirmModal
 
-        def decide(ok: bool | None) -> None:
-            if ok:
-                self.exit()
-
-        self.push_screen(ConfirmModal("Quit without saving?", "There are unsaved edits. Quit and lose them?",
-                                      confirm="Quit", danger=True), decide)
+        body = f"{'There are unsaved edits: quitting loses them. ' if unsaved else ''}{runs or ''}".strip()
+        self.push_screen(ConfirmModal("Quit without saving?" if unsaved else "Quit while runs are running?",
+                                      body, confirm="Quit", danger=True),
+                         lambda ok: run.stop_every_run(self, then=self.exit) if ok else None)
 
 
 def run_app(args: argparse.Namespace) -> int:

@@ -59,7 +59,7 @@ def new_module(app: CogtuiApp) -> None:
 
         app.post_message(ReportsReady([], rediscover=True))
         app.call_later(app.validate_all)
-        app.notify(f"Created {app.store.display(path)}", title="New module")
+        app.notify(f"Created {app.store.display(path)}", title="New module", markup=False)
         if app.watching:
             app.call_later(app.start_watching)
         app.call_later(open_module, app, path)

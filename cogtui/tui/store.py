@@ -41,6 +41,8 @@ class ModuleStore:
     index: ModuleIndex
     reports: dict[Path, ModuleReport] = field(default_factory=dict)
     cwd: Path = field(default_factory=Path.cwd)
+    # Per module, the stamp of the latest validation asked for: a slower, older report never wins.
+    requested: dict[Path, int] = field(default_factory=dict)
 
     @classmethod
     def from_paths(cls, extra: Iterable[str | Path], cwd: Path | None = None) -> ModuleStore:
@@ -68,9 +70,22 @@ class ModuleStore:
     def report(self, path: Path) -> ModuleReport | None:
         return self.reports.get(path)
 
-    def apply(self, reports: Iterable[ModuleReport]) -> None:
+    def request(self, paths: Iterable[Path]) -> dict[Path, int]:
+        """Stamp a new validation of `paths`; its reports are applied only if no newer one was asked for."""
+        stamps = {}
+        for path in paths:
+            stamps[path] = self.requested[path] = self.requested.get(path, 0) + 1
+        return stamps
+
+    def apply(self, reports: Iterable[ModuleReport], stamps: dict[Path, int] | None = None) -> list[ModuleReport]:
+        """Store the reports that are still the newest asked for; returns those."""
+        applied = []
         for report in reports:
+            if stamps is not None and stamps.get(report.path, 0) < self.requested.get(report.path, 0):
+                continue  # a newer validation of this module is under way or done
             self.reports[report.path] = report
+            applied.append(report)
+        return applied
 
     def totals(self) -> tuple[int, int, int]:
         """(modules, errors, warnings) over the winners that have been validated."""

@@ -14,7 +14,7 @@ from textual.worker import get_current_worker
 
 from ..core.discovery import ModuleEntry, is_candidate_name
 from ..core.layout import is_module_dir
-from .messages import ReportsReady
+from .messages import ReportsReady, ThemesChanged
 from .themes import user_theme_dir
 
 if TYPE_CHECKING:
@@ -33,8 +33,14 @@ def ignored(path: str) -> bool:
 
 def validate_entries(app: CogtuiApp, entries: Iterable[ModuleEntry | Path], rediscover: bool = False,
                      group: str = "validate") -> None:
-    """Validate in a thread, posting reports in batches; a newer call in the same group cancels the older."""
+    """Validate in a thread, posting reports in batches.
+
+    Every call stamps its modules first (on the event loop), so whichever worker finishes last, the
+    app keeps the newest report of each module. Only a full validation ("validate") cancels the one
+    before it, since it asks for every module again; revalidations of a few modules all run to the end.
+    """
     todo = [e if isinstance(e, ModuleEntry) else (app.store.entry_for(e) or e) for e in entries]
+    stamps = app.store.request(e.path if isinstance(e, ModuleEntry) else e for e in todo)
 
     def work() -> None:
         from ..core.workspace import check_path  # imported in the worker, after the first frame
@@ -47,11 +53,11 @@ def validate_entries(app: CogtuiApp, entries: Iterable[ModuleEntry | Path], redi
             path = entry.path if isinstance(entry, ModuleEntry) else entry
             batch.append(check_path(path, entry=entry if isinstance(entry, ModuleEntry) else None))
             if len(batch) >= BATCH:
-                app.post_message(ReportsReady(batch))
+                app.post_message(ReportsReady(batch, stamps=stamps))
                 batch = []
-        app.post_message(ReportsReady(batch, rediscover=rediscover))
+        app.post_message(ReportsReady(batch, rediscover=rediscover, stamps=stamps))
 
-    app.run_worker(work, thread=True, exclusive=True, group=group, name="validate modules")
+    app.run_worker(work, thread=True, exclusive=group == "validate", group=group, name="validate modules")
 
 
 def modules_touched(app: CogtuiApp, changed: Iterable[str]) -> tuple[set[Path], bool]:
@@ -95,7 +101,7 @@ def watch_search_path(app: CogtuiApp) -> None:
             touched, structural = modules_touched(app, (p for _, p in changes))
             if structural:
                 app.post_message(ReportsReady([], rediscover=True))
-                app.call_later(app.validate_all)
+                app.call_later(app.validate_unreported, touched)  # new modules and the changed ones, not all
             elif touched:
                 validate_entries(app, sorted(touched), group="revalidate")
 
@@ -111,6 +117,6 @@ def watch_themes(app: CogtuiApp) -> None:
         from watchfiles import awatch
 
         async for _ in awatch(folder, debounce=DEBOUNCE_MS, step=STEP_MS):
-            app.install_themes(announce=True)
+            app.post_message(ThemesChanged())
 
     app.run_worker(work, exclusive=True, group="theme-watch", name="watch themes")

@@ -238,3 +238,38 @@ async def test_a_missing_editor_is_a_notification(module_dir: Path, monkeypatch:
         await pilot.pause()
         assert app.screen is screen
         assert any("Editor not found: /nonexistent/editor" in n for n in notes(seen))
+
+
+async def test_an_edit_whose_change_message_is_still_queued_is_not_reloaded_away(module_dir: Path) -> None:
+    manifest = module_dir / "module.yaml"
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir)
+        yaml_area = area(screen, "module.yaml")
+        yaml_area.insert("# typed just now\n", (0, 0))  # its TextArea.Changed is queued, not yet handled
+        disk_text = external_edit(manifest)
+        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))  # noqa: SLF001 - the race, forced
+        await pilot.pause()
+        assert yaml_area.text.startswith("# typed just now\n")  # the keystroke survived
+        buf = buffer(screen, "module.yaml")
+        assert buf.modified and buf.stale and manifest.read_text() == disk_text
+
+
+async def test_a_reload_from_disk_validates_once(module_dir: Path) -> None:
+    manifest = module_dir / "module.yaml"
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir)
+        await pilot.pause(0.5)
+        started: list[str] = []
+        original = screen._validate  # noqa: SLF001 - counting the validations a reload starts
+
+        def counting(overlay: dict[Path, str]) -> object:
+            started.append("validate")
+            return original(overlay)
+
+        screen._validate = counting  # type: ignore[method-assign]  # noqa: SLF001
+        external_edit(manifest)
+        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))  # noqa: SLF001
+        await pilot.pause(1.0)  # longer than the typing delay a Changed message would start
+        assert started == ["validate"]

@@ -19,6 +19,10 @@ def _notes(app) -> list[str]:  # type: ignore[no-untyped-def]
     return [str(n.message) for n in app._notifications]  # noqa: SLF001 - what the user was told
 
 
+def _near(rgb: tuple[int, int, int], want: tuple[int, int, int]) -> bool:
+    return all(abs(a - b) <= 2 for a, b in zip(rgb, want))  # Textual's colour system rounds a little
+
+
 def test_builtin_themes_are_dark_light_and_ansi() -> None:
     loaded = load_themes(builtin_theme_dir())
     names = {t.name: t for t in loaded.themes}
@@ -97,6 +101,23 @@ async def test_user_theme_reloads_live(monkeypatch: pytest.MonkeyPatch, tmp_path
         await pilot.pause(0.5)
         (user_themes / "fresh.yaml").write_text(yaml.safe_dump({"name": "fresh", "primary": "#aa5500"}), encoding="utf-8")
         await until(lambda: "fresh" in app.available_themes, pilot)
+
+
+async def test_editing_the_active_user_theme_recolours_the_screen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    user_themes = tmp_path / "xdg-config" / "cogtui" / "themes"
+    user_themes.mkdir(parents=True)
+    theme_file = user_themes / "mine.yaml"
+    theme_file.write_text(yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#102030"}), encoding="utf-8")
+    app = make_app(root, tmp_path, config=Config(theme="mine"), watch=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(lambda: app.theme == "mine" and _near(app.screen.styles.background.rgb, (0x10, 0x20, 0x30)), pilot)
+        await pilot.pause(0.3)  # the theme watcher is running
+        theme_file.write_text(yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#302010"}),
+                              encoding="utf-8")
+        await until(lambda: _near(app.screen.styles.background.rgb, (0x30, 0x20, 0x10)), pilot)
+        assert app.theme == "mine"
 
 
 async def test_unreadable_search_path_entry_is_a_notification(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

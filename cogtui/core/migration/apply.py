@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -23,7 +22,7 @@ from ..diagnostics import Severity
 from ..paths import backups_dir
 from .plan import MigrationPlan
 from ..textio import sha256
-from ..transaction import FileTransaction
+from ..transaction import FileTransaction, fsync_dir, is_plain_empty_dir, write_durable
 
 MANIFEST = "backup.json"
 UNDONE = ".undone"
@@ -73,12 +72,15 @@ def _check_fresh(plan: MigrationPlan) -> None:
 
 
 def _write_backup(plan: MigrationPlan, folder: Path) -> None:
+    """Durable before the migration renames anything: each file and folder is fsynced."""
     files = folder / "files"
+    folders = {folder}
     for f in plan.files:
         if f.old_bytes is not None:
             target = files / f.path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(f.old_bytes)
+            write_durable(target, f.old_bytes)
+            folders.update(p for p in target.parents if p.is_relative_to(folder))
     manifest = {
         "module": plan.module,
         "module_path": str(plan.path.resolve()),
@@ -89,11 +91,9 @@ def _write_backup(plan: MigrationPlan, folder: Path) -> None:
                      "sha256_before": sha256(f.old_bytes) if f.old_bytes is not None else None,
                      "sha256_after": sha256(f.new_bytes) if f.new_bytes is not None else None} for f in plan.files],
     }
-    with open(folder / MANIFEST, "w", encoding="utf-8") as fh:
-        json.dump(manifest, fh, indent=2, ensure_ascii=False)
-        fh.write("\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+    write_durable(folder / MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    for made in sorted(folders, key=lambda p: len(p.parts), reverse=True) + [folder.parent]:
+        fsync_dir(made)
 
 
 def apply_plan(plan: MigrationPlan, backup: bool = True, verify: bool = True) -> ApplyResult:
@@ -183,13 +183,25 @@ def undo_latest(module_name: str, target_dir: Path) -> UndoResult:
     if not candidates:
         raise MigrationError(f"no migration backup of {module_name} at {target} in {backups_dir() / module_name}")
     folder, manifest = candidates[-1]
+    try:
+        return _undo_from(module_name, target, folder, manifest)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise MigrationError(f"the backup in {folder} is damaged ({type(exc).__name__}: {exc}); nothing was changed") from None
+    except OSError as exc:
+        where = exc.filename or folder
+        raise MigrationError(f"undo of {module_name} failed: {exc.strerror or exc} ({where}); nothing was changed") from None
+
+
+def _undo_from(module_name: str, target: Path, folder: Path, manifest: dict[str, Any]) -> UndoResult:
     tx = FileTransaction(target)
     restored, removed, edited = [], [], []
-    for change in manifest.get("changes", []):
+    for change in manifest["changes"]:
         rel, action = change["path"], change["action"]
         path = target / rel
         current = path.read_bytes() if path.exists() else None
-        if current is not None and action != "delete" and sha256(current) != change.get("sha256_after"):
+        # Anything on disk that is not what the migration left (a file it deleted and someone re-created
+        # counts too) is somebody's later work: kept under edited/ before it is overwritten or removed.
+        if current is not None and sha256(current) != change.get("sha256_after"):
             edited.append((rel, current))
         if action == "create":
             if current is not None:
@@ -200,17 +212,22 @@ def undo_latest(module_name: str, target_dir: Path) -> UndoResult:
             if current != original:
                 tx.write(rel, original)
                 restored.append(rel)
-    for rel, data in edited:  # saved before anything is overwritten
-        keep = folder / "edited" / rel
-        keep.parent.mkdir(parents=True, exist_ok=True)
-        keep.write_bytes(data)
-    try:
-        tx.commit()
-    except OSError as exc:
-        raise MigrationError(f"undo of {module_name} failed: {exc.strerror or exc}; nothing was changed") from exc
-    _prune_created_dirs(target, manifest)
+
+    def keep_edited() -> None:  # after the paths are checked, before anything is overwritten
+        for rel, data in edited:
+            keep = folder / "edited" / rel
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            keep.write_bytes(data)
+
+    tx.commit(keep_edited)
+    # The undo itself is done: tidying up afterwards must not report it as failed.
+    with contextlib.suppress(OSError):
+        _prune_created_dirs(target, manifest)
     done = folder.with_name(folder.name + UNDONE)
-    folder.rename(done)
+    try:
+        folder.rename(done)
+    except OSError:
+        done = folder  # still listed as undoable; undoing again finds nothing left to change
     return UndoResult(module_name, target, done, tuple(restored), tuple(removed), tuple(r for r, _ in edited))
 
 
@@ -218,5 +235,5 @@ def _prune_created_dirs(target: Path, manifest: dict[str, Any]) -> None:
     """Folders only the migration's files were in (tests/ made from examples/) go with them."""
     folders = {(target / c["path"]).parent for c in manifest.get("changes", []) if c["action"] == "create"}
     for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
-        if folder != target and folder.is_dir() and not any(folder.iterdir()):
+        if folder != target and is_plain_empty_dir(folder):
             folder.rmdir()

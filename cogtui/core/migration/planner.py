@@ -14,7 +14,7 @@ from typing import Any
 
 from ..diagnostics import Severity
 from ..model import Module, ModuleFormat
-from ..sourcemap import ParseFailure, split_frontmatter
+from ..sourcemap import ParseFailure, read_text, split_frontmatter
 from ..validation import KNOWN_FIELDS, validate_module
 from .goldens_upgrade import GoldenDraft, example_goldens, fixed_expected
 from .jsondoc import JsonDoc, JsonEditError, JsonStyle, detect_style, scan
@@ -125,8 +125,42 @@ class _Draft:
         return tuple(out)
 
 
+def changed_since_loaded(module: Module) -> list[Path]:
+    """Files whose text on disk is no longer what `module` was loaded from (or that cannot be read now)."""
+    changed = []
+    for path, src in module.sources.items():
+        try:
+            if read_text(path) != src.text:
+                changed.append(path)
+        except ParseFailure:
+            changed.append(path)
+    return changed
+
+
 def plan_migration(module: Module, to: str = "2.2") -> MigrationPlan:
-    """The plan to bring `module` to `to` ("2.2" or "2.5"). Reads the module's files; writes nothing."""
+    """The plan to bring `module` to `to` ("2.2" or "2.5"). Reads the module's files; writes nothing.
+
+    The plan edits the text on disk using what the loader parsed: a module loaded before its files
+    changed is loaded again first, so an edit made in between is never planned away.
+    """
+    if changed_since_loaded(module):
+        from ..loader import NotAModule, load_module
+
+        try:
+            module = load_module(module.path)
+        except (NotAModule, OSError) as exc:
+            return MigrationPlan(module.name, module.path, module.format.value, normalize_target(to),
+                                 errors=(MigrationIssue(f"the module changed and no longer loads: {exc}", module.path),))
+    plan = _plan(module, to)
+    stale = changed_since_loaded(module)
+    if stale and plan.files:
+        issue = MigrationIssue(f"{stale[0].name} changed while the plan was being made; plan again", stale[0])
+        return MigrationPlan(module.name, module.path, plan.source_format, plan.target, notes=plan.notes,
+                             errors=(issue,), tier=plan.tier)
+    return plan
+
+
+def _plan(module: Module, to: str) -> MigrationPlan:
     target = normalize_target(to)
     fmt = module.format.value
     if FORMAT_RANK[fmt] >= FORMAT_RANK[target]:

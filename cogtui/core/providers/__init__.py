@@ -55,7 +55,8 @@ def make_provider(name: str | None = None, model: str | None = None, config: Con
 
 
 def has_api_key(name: str) -> bool:
-    return bool(os.environ.get({"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}.get(name, ""), ""))
+    # Whitespace around a key is stripped when it is used (a .env with CRLF), so a blank one is no key.
+    return bool(os.environ.get({"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}.get(name, ""), "").strip())
 
 
 __all__ = ["ModelRequest", "PROVIDERS", "Provider", "ProviderError", "TextDelta", "UnknownProvider", "Usage",

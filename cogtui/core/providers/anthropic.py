@@ -3,7 +3,9 @@
 ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. The SDK's own retries
 are off: the runner retries every provider the same way. This SDK version
 rides on `httpx2`, whose transport errors are not `httpx`'s, and a stream cut
-mid-way surfaces as a raw transport error rather than an `anthropic` one.
+mid-way surfaces as a raw transport error rather than an `anthropic` one, and
+an `error` event inside the 200 stream (overloaded mid-answer) as an
+`APIStatusError` whose status is 200: its body's error type says what it was.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
-from .base import (ModelRequest, ProviderError, ProviderEvent, TextDelta, Usage, capability_doc, parse_retry_after,
-                   status_error)
+from .base import (ModelRequest, ProviderError, ProviderEvent, TextDelta, Usage, api_key, capability_doc,
+                   parse_retry_after, status_error, stream_error)
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
@@ -35,8 +37,8 @@ class AnthropicProvider:
         """A client per call: it is bound to the running event loop, and closing it closes the request."""
         import anthropic
 
-        key = os.environ.get("ANTHROPIC_API_KEY")
-        if not key:
+        key = api_key("ANTHROPIC_API_KEY")
+        if key is None:
             raise ProviderError("E4001", "ANTHROPIC_API_KEY is not set")
         return anthropic.AsyncAnthropic(api_key=key, base_url=self.base_url, max_retries=0,
                                         timeout=anthropic.Timeout(timeout + 5, connect=10.0))
@@ -68,6 +70,10 @@ class AnthropicProvider:
                 final = await stream.get_final_message()
                 yield Usage(final.usage.input_tokens or 0, final.usage.output_tokens or 0)
         except anthropic.APIStatusError as exc:
+            if exc.status_code < 400:  # an `error` event inside the 200 stream
+                body = exc.body
+                err = body.get("error") if isinstance(body, dict) and "error" in body else body
+                raise stream_error(err, received, "the Anthropic stream") from None
             retry_after = parse_retry_after(exc.response.headers.get("retry-after") if exc.response is not None else None)
             raise status_error(exc.status_code, _message(exc), retry_after) from None
         except anthropic.APITimeoutError:

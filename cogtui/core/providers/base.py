@@ -7,11 +7,15 @@ to a `ProviderError` carrying the E-code the runner reports.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+# Masking lives with failure(), the one place every failure envelope is built; ProviderError masks too.
+from ..envelopes import redact_keys
 
 if TYPE_CHECKING:
     from ..media import ResolvedMedia
@@ -56,25 +60,8 @@ class Usage:
 ProviderEvent = TextDelta | Usage
 
 
-KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY")
-
-
-_USERINFO = re.compile(r"(\w+://)[^/@\s]+@")
-
-
-def redact_keys(text: str) -> str:
-    """Mask the API keys from the environment, should a server or a library echo one back.
-
-    Provider messages end up in envelopes, on screen and in the history, where
-    secrets never go (AGENTS.md invariant 7). Very short values (a local
-    server's dummy key) are left alone: masking them would mangle ordinary words.
-    """
-    text = _USERINFO.sub(r"\1***@", text)  # credentials written into a base URL (https://user:pass@host)
-    for var in KEY_VARIABLES:
-        key = os.environ.get(var) or ""
-        if len(key) >= 8 and key in text:
-            text = text.replace(key, "[redacted]")
-    return text
+# Printable ASCII: anything else in a key makes the HTTP library reject the header and quote it, key included.
+_KEY_CHARS = re.compile(r"^[\x20-\x7e]+$")
 
 
 class ProviderError(Exception):
@@ -138,6 +125,67 @@ def status_error(status: int, message: str, retry_after: float | None = None) ->
     if status == 413 or "context" in message.lower() and "length" in message.lower():
         return ProviderError("E4003", message, status=status)
     return ProviderError("E4000", f"provider rejected the request ({status}): {message}", status=status)
+
+
+def api_key(var: str) -> str | None:
+    """The key in `var`, trimmed; None when unset or blank.
+
+    A .env written on Windows leaves a trailing "\\r": trimmed. A key that still holds a control or non-ASCII
+    character is refused here (E4001, like a missing key), with a message that never shows it.
+    """
+    key = (os.environ.get(var) or "").strip()
+    if not key:
+        return None
+    if not _KEY_CHARS.match(key):
+        raise ProviderError("E4001", f"{var} contains a control or non-ASCII character (the key is not shown); "
+                            "copy it again, e.g. from a .env file with Windows line endings")
+    return key
+
+
+# Error types (Anthropic's, OpenAI's, common proxies') and the HTTP status each stands for.
+ERROR_TYPE_STATUS = {
+    "invalid_request_error": 400, "authentication_error": 401, "invalid_api_key": 401, "permission_error": 403,
+    "not_found_error": 404, "request_too_large": 413, "context_length_exceeded": 413, "rate_limit_error": 429,
+    "rate_limit_exceeded": 429, "api_error": 500, "server_error": 500, "timeout_error": 504,
+    "overloaded_error": 529,
+}
+
+
+def _status_of(value: Any) -> int | None:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599 else None
+
+
+def describe_error(err: Any) -> tuple[int, str]:
+    """(status, message) for an error object a server sent inside a 200 response.
+
+    The status comes from a numeric `code`/`status`, else the string code or error type, else a
+    context-length message (400, so it maps to E4003), else 500: a server failing mid-answer.
+    """
+    if not isinstance(err, dict):
+        return 500, str(err)[:500] or "the server reported an error"
+    message = err.get("message")
+    message = message if isinstance(message, str) and message else json.dumps(err, ensure_ascii=False)[:500]
+    kinds = [k for k in (err.get("code"), err.get("type")) if isinstance(k, str)]  # the code is the more specific
+    status = (_status_of(err.get("code")) or _status_of(err.get("status"))
+              or next((ERROR_TYPE_STATUS[k] for k in kinds if k in ERROR_TYPE_STATUS), None))
+    if status is None:
+        low = message.lower()
+        status = 400 if "context" in low and "length" in low else 500
+    return status, message
+
+
+def stream_error(err: Any, received: bool, where: str) -> ProviderError:
+    """An error a server reported inside a 200 response: an SSE `error` event or an `{"error": ...}` object.
+
+    Before any text it maps exactly as its HTTP twin would (an overloaded_error is a retryable 529, D20);
+    after text arrived the stream is broken: E2010, never retried, keeping the server's message.
+    """
+    status, message = describe_error(err)
+    if received:
+        return ProviderError("E2010", f"{where} broke off: {message}", status=status, received_text=True)
+    return status_error(status, message)
 
 
 def parse_retry_after(value: str | None) -> float | None:

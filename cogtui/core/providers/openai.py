@@ -1,7 +1,10 @@
 """Any OpenAI-compatible chat-completions endpoint (OpenAI, DeepSeek, Ollama, vLLM, llama.cpp) over httpx + SSE.
 
 OPENAI_API_KEY (optional for local servers) and OPENAI_BASE_URL are honoured.
-A stream that ends without `[DONE]` or a finish_reason was cut: E2010.
+A stream that ends without `[DONE]` or a finish_reason was cut: E2010. An
+`{"error": ...}` object in the stream (or in a 200 JSON body) maps as its HTTP
+twin would; any other malformed output is skipped, or is the server's fault
+(E4001), never an internal error.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
-from .base import (ModelRequest, ProviderError, ProviderEvent, TextDelta, Usage, capability_doc, parse_retry_after,
-                   status_error)
+from .base import (ModelRequest, ProviderError, ProviderEvent, TextDelta, Usage, api_key, capability_doc,
+                   parse_retry_after, status_error, stream_error)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -50,7 +53,7 @@ class OpenAIProvider:
         import httpx
 
         headers = {"Accept": "text/event-stream"}
-        key = os.environ.get("OPENAI_API_KEY")
+        key = api_key("OPENAI_API_KEY")  # optional: local servers need none
         if key:
             headers["Authorization"] = f"Bearer {key}"
         timeout = httpx.Timeout(connect=10.0, read=request.timeout + 5, write=30.0, pool=10.0)
@@ -66,10 +69,9 @@ class OpenAIProvider:
                                            parse_retry_after(resp.headers.get("retry-after")))
                     if resp.headers.get("content-type", "").startswith("application/json"):
                         # A server that ignored stream: true.
-                        obj = json.loads(await resp.aread())
-                        text = ((obj.get("choices") or [{}])[0].get("message") or {}).get("content") or ""
+                        text, usage = _whole_answer(await resp.aread(), self.base_url)
                         yield TextDelta(text)
-                        yield _usage(obj.get("usage"))
+                        yield usage
                         return
                     async for line in resp.aiter_lines():
                         if not line.startswith("data:"):
@@ -82,14 +84,19 @@ class OpenAIProvider:
                             obj = json.loads(payload)
                         except ValueError:
                             continue
-                        for choice in obj.get("choices") or []:
-                            content = (choice.get("delta") or {}).get("content")
-                            if content:
+                        if not isinstance(obj, dict):
+                            continue  # `data: []` and the like carry nothing we can use
+                        if obj.get("error"):  # the server failed mid-stream: say what it said
+                            raise stream_error(obj["error"], received, f"the stream from {self.base_url}")
+                        for choice in _dicts(obj.get("choices")):
+                            delta = choice.get("delta")
+                            content = delta.get("content") if isinstance(delta, dict) else None
+                            if isinstance(content, str) and content:
                                 received = True
                                 yield TextDelta(content)
                             if choice.get("finish_reason"):
                                 finished = True
-                        if obj.get("usage"):
+                        if isinstance(obj.get("usage"), dict):
                             yield _usage(obj["usage"])
         except httpx.TimeoutException:
             raise ProviderError("E2011", f"{self.base_url} went silent", received_text=received) from None
@@ -105,9 +112,36 @@ class OpenAIProvider:
         return None
 
 
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _count(value: Any) -> int:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0
+
+
 def _usage(raw: Any) -> Usage:
     raw = raw if isinstance(raw, dict) else {}
-    return Usage(int(raw.get("prompt_tokens") or 0), int(raw.get("completion_tokens") or 0))
+    return Usage(_count(raw.get("prompt_tokens")), _count(raw.get("completion_tokens")))
+
+
+def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage]:
+    """The text and usage of a non-streamed completion; a body that is not one is the server's fault (E4001)."""
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict) and obj.get("error"):
+        raise stream_error(obj["error"], False, where)
+    choices = _dicts(obj.get("choices")) if isinstance(obj, dict) else []
+    if not choices:
+        snippet = raw[:200].decode("utf-8", errors="replace")
+        raise ProviderError("E4001", f"{where} answered with something that is not a chat completion: {snippet!r}",
+                            retryable=True)
+    message = choices[0].get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    # No content (a refusal, a tool call) is an empty answer: the runner's corrective retry handles it.
+    return (content if isinstance(content, str) else ""), _usage(obj.get("usage"))
 
 
 def _error_message(raw: bytes, status: int) -> str:

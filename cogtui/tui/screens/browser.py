@@ -14,6 +14,7 @@ from textual.widgets import Footer, Input, Static, Tree
 
 from .. import navigation as nav
 from ..keys import bindings
+from ..messages import ReportsReady
 from ..widgets.module_detail import ModuleDetail
 from ..widgets.module_tree import ModuleItem, ModuleTree
 
@@ -187,13 +188,13 @@ class BrowserScreen(Screen[None]):
         nav.new_module(self.cog)
 
     def action_validate_all(self) -> None:
-        self.cog.store.rediscover()
-        self.query_one(ModuleTree).rebuild()
-        self.cog.validate_all()
+        # Through the app's one handler (it rediscovers and tells every screen), then validate all.
+        self.cog.post_message(ReportsReady([], rediscover=True))
+        self.cog.call_later(self.cog.validate_all)
         self.notify("Validating every module…")
 
     def action_copy_path(self) -> None:
         if (path := self._selected_path()) is not None:
             self.app.copy_to_clipboard(str(path))
-            self.notify(f"Copied {path}")
+            self.notify(f"Copied {path}", markup=False)
 

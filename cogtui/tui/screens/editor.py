@@ -23,7 +23,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ...core.diagnostics import Diagnostic
+from ...core.diagnostics import Diagnostic, counts
 from ...core.fileio import changed_on_disk
 from ...core.loader import NotAModule, load_module
 from ...core.sourcemap import file_overlay
@@ -31,7 +31,7 @@ from ...core.workspace import ModuleReport, check_path
 from .. import keys
 from ..keys import KeySpec, bindings
 from ..watching import DEBOUNCE_MS, STEP_MS, ignored, validate_entries
-from ..widgets.diagnostics_panel import DiagnosticsPanel, counts
+from ..widgets.diagnostics_panel import DiagnosticsPanel
 from .editor_buffers import FileBuffer, language_for, relative_name, status_markup
 from .editor_saving import SaveFlow
 from .modals import ConfirmModal
@@ -204,8 +204,8 @@ class EditorScreen(Screen[None]):
         if self._validate_timer is not None:
             self._validate_timer.stop()
             self._validate_timer = None
-        overlay = {buf.path: self.area(buf).text for buf in self.buffers.values()
-                   if buf.modified and not buf.read_only}
+        texts = [(buf, self.area(buf).text) for buf in self.buffers.values() if not buf.read_only]
+        overlay = {buf.path: text for buf, text in texts if text != buf.saved_lf}
         self._validate(overlay)
 
     @work(thread=True, exclusive=True, group="editor-validate", exit_on_error=False)
@@ -224,8 +224,12 @@ class EditorScreen(Screen[None]):
         self._update_status()
 
     def tell_app(self) -> None:
-        """Revalidate this module from disk for the browser (the app's one handler applies the report)."""
-        validate_entries(self.cog, [self.module_path], group="revalidate")
+        """Revalidate this module from disk for the browser (the app's one handler applies the report).
+
+        Not when the app watches the search path: its watcher sees the same write and revalidates once.
+        """
+        if not self.cog.watching:
+            validate_entries(self.cog, [self.module_path], group="revalidate")
 
     # ------------------------------------------------------------ files changed by any program
 
@@ -244,6 +248,8 @@ class EditorScreen(Screen[None]):
         conflicted: list[str] = []
         deleted: list[str] = []
         for buf in touched.values():
+            # From the text itself: a keystroke whose Changed message is still queued must count as an edit.
+            buf.modified = not buf.read_only and self.area(buf).text != buf.saved_lf
             on_disk_differs = buf.snapshot is None or changed_on_disk(buf.snapshot)
             if on_disk_differs and not buf.path.exists() and buf.snapshot is not None and buf.snapshot.exists:
                 # Keep the text: an empty reload would hide that the file is gone; save writes it back.
@@ -271,15 +277,15 @@ class EditorScreen(Screen[None]):
         others = len(touched) < len(message.paths)  # files the editor has no tab for (a new test, a folder)
         if reloaded or conflicted or deleted or others:
             self.validate_now()
-            if not self.cog.watching:  # otherwise the app's own watcher revalidates it
-                self.tell_app()
+            self.tell_app()
 
     def reload_buffer(self, buf: FileBuffer) -> None:
         """Load the disk version into the tab, keeping the cursor and scroll position where they still fit."""
         area = self.area(buf)
         row, column = area.cursor_location
         scroll_y = area.scroll_y
-        area.load_text(buf.load())
+        with area.prevent(TextArea.Changed):  # reloading is not an edit, and validation follows anyway
+            area.load_text(buf.load())
         language = language_for(buf.path) if buf.highlighted else None
         if area.language != language:  # it grew past (or shrank below) the highlighting limit
             area.language = language

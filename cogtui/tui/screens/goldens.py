@@ -1,15 +1,19 @@
-"""Golden tests of a module: run them all, a progress bar, a table of pass and fail, a failing case's diff."""
+"""Golden tests of a module: run them all, a progress bar, a table of pass and fail, a failing case's diff.
+
+The provider is the app's configured one (replay when it has no API key, or when
+the configured name is not a provider: a notification says so).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
@@ -45,11 +49,21 @@ class GoldensScreen(Screen[None]):
             self.index = index
             self.total = total
 
+    class ProviderFailed(Message):
+        def __init__(self, problem: str) -> None:
+            super().__init__()
+            self.problem = problem
+
     def __init__(self, module_path: Path) -> None:
         super().__init__()
         self.module_path = module_path
         self.module: Module | None = None
         self.results: dict[str, CaseResult] = {}
+        self._provider_warned = False
+
+    @property
+    def cog(self) -> CogtuiApp:
+        return cast("CogtuiApp", self.app)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="goldens-main"):
@@ -65,7 +79,7 @@ class GoldensScreen(Screen[None]):
         try:
             self.module = load_module(self.module_path)
         except (NotAModule, OSError) as exc:
-            self.query_one(CodeView).show_text(f"[$error]{escape(str(exc))}[/]")
+            self._show_problem(str(exc))
             return
         self.action_rerun()
 
@@ -76,9 +90,13 @@ class GoldensScreen(Screen[None]):
         table.clear()
         self.results.clear()
         total = len(self.module.tests)
-        provider_name = default_provider()
-        self.query_one("#goldens-title", Static).update(
-            f"[b]{escape(self.module.name)}[/] — {total} golden test{'s' * (total != 1)} via {provider_name}")
+        provider_name, problem = default_provider(self.cog.config)
+        if problem and not self._provider_warned:
+            self._provider_warned = True
+            self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
+        self.query_one("#goldens-title", Static).update(Content.from_markup(
+            "[b]$name[/] — $total golden test$s via $provider", name=self.module.name, total=str(total),
+            s="s" * (total != 1), provider=provider_name))
         if not total:
             self.query_one(CodeView).show_text("[$text-muted]This module has no golden tests (tests/*.input.json → *.expected.json).[/]")
             return
@@ -90,8 +108,12 @@ class GoldensScreen(Screen[None]):
     @work(exclusive=True, group="goldens")
     async def run_all(self, provider_name: str) -> None:
         assert self.module is not None
-        app = cast("CogtuiApp", self.app)
-        provider = make_provider(provider_name, None, app.config)
+        app = self.cog
+        try:
+            provider = make_provider(provider_name, None, app.config)
+        except ValueError as exc:  # UnknownProvider, a bad setting: a message, not a crashed app
+            self.post_message(self.ProviderFailed(str(exc)))
+            return
         try:
             tests = list(self.module.tests)
             for i, test in enumerate(tests):
@@ -99,6 +121,16 @@ class GoldensScreen(Screen[None]):
                 self.post_message(self.CaseDone(result, i + 1, len(tests)))
         finally:
             await provider.aclose()
+
+    @on(ProviderFailed)
+    def _provider_failed(self, event: ProviderFailed) -> None:
+        self.notify(event.problem, title="Provider", severity="error", timeout=10, markup=False)
+        self._show_problem(event.problem)
+
+    def _show_problem(self, problem: str) -> None:
+        """In the title, as `Content`: CodeView.show_text takes markup, and this text comes from files or config."""
+        self.query_one("#goldens-title", Static).update(Content.from_markup("[$error]$problem[/]", problem=problem))
+        self.query_one(CodeView).show_text("")
 
     @on(CaseDone)
     def _case_done(self, event: CaseDone) -> None:

@@ -1,15 +1,21 @@
-"""Help (`?` or F1): the keys of the focused widget, then of the screen, then app-wide ones."""
+"""Help (`?` or F1): the keys of the focused widget, then of the screen, then app-wide ones.
+
+Key names can come from the user's keymap in config.yaml, so every value is
+inserted into `Content` as it is, never parsed as markup.
+"""
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from ..keys import bindings
+from ..keys import KeySpec, bindings, register
+
+register(KeySpec("help.close", "question_mark,f1,q", "cancel", "Close"))
 
 NOTE = ("Remap any key by its id in config.yaml, e.g.\n"
         "  keymap:\n    browser.filter: f\n"
@@ -22,7 +28,7 @@ def _key_name(app: object, key: str) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = bindings("modal.cancel") + [Binding("question_mark,f1,q", "cancel", "Close", show=False)]
+    BINDINGS = bindings("modal.cancel", "help.close")
 
     def __init__(self, screen: Screen[object]) -> None:
         super().__init__()
@@ -33,10 +39,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(self._markup(), id="help-body")
+            yield Static(self._content(), id="help-body")
 
-    def _markup(self) -> str:
-        groups: dict[str, list[str]] = {}
+    def _content(self) -> Content:
+        groups: dict[str, list[Content]] = {}
         seen: set[tuple[str, str]] = set()
         for key, active in self.active.items():
             b = active.binding
@@ -51,7 +57,8 @@ class HelpScreen(ModalScreen[None]):
                 group = type(node).__name__
             ident = (group, key)
             label = _key_name(self.app, key)
-            line = f"  [b $accent]{escape(label):<12}[/] {escape(b.description):<24} [$text-muted]{escape(b.id or '')}[/]"
+            line = Content.from_markup("  [b $accent]$label[/] $description [$text-muted]$id[/]", label=f"{label:<12}",
+                                       description=f"{b.description:<24}", id=b.id or "")
             if ident in seen:
                 continue
             seen.add(ident)
@@ -59,18 +66,18 @@ class HelpScreen(ModalScreen[None]):
         # The screen's own keys first, then the focused widget's, then app-wide ones.
         self._add_shadowed(groups, seen)
         order = sorted(groups, key=lambda g: (g == "Everywhere", not g.endswith("screen"), g))
-        parts = [f"[b]Keys[/]  [$text-muted](focused: {escape(self.focused_name or 'nothing')})[/]"]
+        parts = [Content.from_markup("[b]Keys[/]  [$text-muted](focused: $name)[/]", name=self.focused_name or "nothing")]
         help_text = getattr(self.target, "HELP", None)
         if help_text:
-            parts.append(escape(str(help_text)))
+            parts.append(Content(str(help_text)))
         for group in order:
-            parts.append(f"\n[b $primary]{escape(group)}[/]")
+            parts.append(Content.from_markup("\n[b $primary]$group[/]", group=group))
             parts.extend(groups[group])
-        parts.append(f"\n[$text-muted]{escape(NOTE)}[/]")
-        parts.append("[$text-muted]escape closes this help[/]")
-        return "\n".join(parts)
+        parts.append(Content.from_markup("\n[$text-muted]$note[/]", note=NOTE))
+        parts.append(Content.from_markup("[$text-muted]escape closes this help[/]"))
+        return Content("\n").join(parts)
 
-    def _add_shadowed(self, groups: dict[str, list[str]], seen: set[tuple[str, str]]) -> None:
+    def _add_shadowed(self, groups: dict[str, list[Content]], seen: set[tuple[str, str]]) -> None:
         """Screen keys that the focused widget's own bindings hide (e.g. enter on a tree) are still listed."""
         group = f"{type(self.target).__name__.removesuffix('Screen')} screen"
         shown_ids = {active.binding.id for active in self.active.values()}
@@ -80,9 +87,9 @@ class HelpScreen(ModalScreen[None]):
                 continue
             key = keymap.get(b.id, b.key)
             label = _key_name(self.app, key.split(",")[0])
-            groups.setdefault(group, []).append(
-                f"  [b $accent]{escape(label):<12}[/] {escape(b.description):<24} [$text-muted]{escape(b.id)} "
-                f"(when the focused widget does not use {escape(label)})[/]")
+            groups.setdefault(group, []).append(Content.from_markup(
+                "  [b $accent]$padded[/] $description [$text-muted]$id (when the focused widget does not use $label)[/]",
+                padded=f"{label:<12}", description=f"{b.description:<24}", id=b.id, label=label))
             seen.add((group, key))
 
     def action_cancel(self) -> None:

@@ -1,4 +1,8 @@
-"""A module's past runs, from the history database: open an envelope, re-run its input, compare two runs."""
+"""A module's past runs, from the history database: open an envelope, re-run its input, compare two runs.
+
+Module names, provider/model names and error texts come from files and the
+history, so they reach widgets as `Text`/`Content` (never parsed as markup).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,11 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from rich.markup import escape
 from rich.text import Text
-from textual.app import App
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
@@ -64,7 +67,7 @@ class HistoryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-main"):
             with Vertical(id="history-left"):
-                yield Static(f"[b]{escape(self.module_name)}[/] — runs", id="history-title")
+                yield Static(Content.from_markup("[b]$name[/] — runs", name=self.module_name), id="history-title")
                 yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
             yield CodeView(id="history-view")
         yield Footer()
@@ -92,7 +95,7 @@ class HistoryScreen(Screen[None]):
         table.clear()
         self.runs.clear()
         if event.error:
-            self.query_one(CodeView).show_text(f"[$error]{escape(event.error)}[/]")
+            self.query_one(CodeView).show_plain(event.error, "$error")
             return
         if not event.runs:
             self.query_one(CodeView).show_text("[$text-muted]No runs of this module yet. Press r on it in the browser to run it.[/]")

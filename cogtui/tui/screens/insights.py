@@ -5,18 +5,23 @@ Everything comes from the run history (`History.insights`, `insight_timeline`,
 handler is the only code that fills the widgets. `p` builds a promotion plan
 (`core.promote`) in another thread worker and hands it to the migration
 preview, where the author reviews the diff and applies or undoes it.
+
+Module names, mappings and enum values come from model output via the history:
+they reach widgets as `Text`/`Content` and notifications as plain text, never
+as markup.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Select, Sparkline, Static, TabbedContent, TabPane
@@ -134,7 +139,7 @@ class InsightsScreen(Screen[None]):
         return cast("CogtuiApp", self.app)
 
     def compose(self) -> ComposeResult:
-        options = [("All modules", ALL_MODULES)] + ([(self.module, self.module)] if self.module else [])
+        options = [(Text("All modules"), ALL_MODULES)] + ([(Text(self.module), self.module)] if self.module else [])
         with Horizontal(id="insights-top"):
             yield Select(options, allow_blank=False, value=self.module or ALL_MODULES, id="insights-module")
             with Vertical(id="insights-trend"):
@@ -185,9 +190,9 @@ class InsightsScreen(Screen[None]):
         hint = self.query_one("#insights-empty", Static)
         if empty:
             scope = f" for {data.module}" if data.module else ""
-            hint.update(NO_RUNS_HINT if not data.history_exists else
-                        f"No overflow insights or custom enum values recorded{scope} yet.\n\nThey appear here as runs "
-                        "return `extensions.insights` or `{custom, reason}` enum values.")
+            hint.update(Content(NO_RUNS_HINT if not data.history_exists else
+                                f"No overflow insights or custom enum values recorded{scope} yet.\n\nThey appear here "
+                                "as runs return `extensions.insights` or `{custom, reason}` enum values."))
         hint.set_class(not empty, "-hidden")
         self.query_one(TabbedContent).set_class(empty, "-hidden")
         self.query_one(InsightDetail).set_class(empty, "-hidden")
@@ -201,7 +206,7 @@ class InsightsScreen(Screen[None]):
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
         self._status("The run history could not be read.")
-        self.notify(message.error, title="Run history", severity="error", timeout=10)
+        self.notify(message.error, title="Run history", severity="error", timeout=10, markup=False)
 
     def _set_module_options(self, modules: list[str]) -> None:
         names = sorted(set(modules) | ({self.module} if self.module else set()))
@@ -211,7 +216,7 @@ class InsightsScreen(Screen[None]):
         select = cast("Select[str]", self.query_one("#insights-module", Select))
         # Replacing the options resets the value; neither is the user choosing a module.
         with select.prevent(Select.Changed):
-            select.set_options([("All modules", ALL_MODULES), *((n, n) for n in names)])
+            select.set_options([(Text("All modules"), ALL_MODULES), *((Text(n), n) for n in names)])
             select.value = self.module or ALL_MODULES
 
     def _show_trend(self, data: DashboardData) -> None:
@@ -224,10 +229,11 @@ class InsightsScreen(Screen[None]):
         # Within one day the dates alone say nothing: show the minutes.
         same_day = short_date(first) == short_date(last)
         span = f"{first[:10]} {first[11:16]}–{last[11:16]}" if same_day else f"{first[:10]} → {last[:10]}"
-        label.update(f"Insights {span}, peak {max(n for _, n in data.timeline):,}")
+        label.update(Content(f"Insights {span}, peak {max(n for _, n in data.timeline):,}"))  # dates from the history
 
     def _status(self, text: str) -> None:
-        self.query_one("#status", Static).update(text)
+        """Plain text (it names modules): never parsed as markup."""
+        self.query_one("#status", Static).update(Content(text))
 
     # ------------------------------------------------------------ selection
 
@@ -340,10 +346,10 @@ class InsightsScreen(Screen[None]):
 
     @on(PlanFailed)
     def _plan_failed(self, message: PlanFailed) -> None:
-        self.notify(message.error, title=message.title, severity="warning", timeout=8)
+        self.notify(message.error, title=message.title, severity="warning", timeout=8, markup=False)
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
         """Anything a worker did not expect (a bug, a disk error) is shown, not fatal."""
         if event.state is WorkerState.ERROR and event.worker.group in ("insights-load", "insights-promote"):
-            self.notify(f"{event.worker.error}", title="Insights", severity="error", timeout=10)
+            self.notify(f"{event.worker.error}", title="Insights", severity="error", timeout=10, markup=False)

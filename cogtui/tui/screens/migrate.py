@@ -200,7 +200,7 @@ class MigrationScreen(Screen[None]):
     def _review_loaded(self, message: ReviewLoaded) -> None:
         self.query_one("#migrate-pane").loading = False
         if message.problem is not None:
-            self.notify(message.problem, title="Cannot review this plan", severity="error", timeout=10)
+            self.notify(message.problem, title="Cannot review this plan", severity="error", timeout=10, markup=False)
         self.problem = message.problem
         self.slots = [ModuleSlot(p.module, None, plan=p) for p in message.plans]
         self.multi = len(self.slots) > 1
@@ -221,16 +221,16 @@ class MigrationScreen(Screen[None]):
                 slot.applied, slot.undone, slot.failure = outcome.result, None, None
                 migrated.append(slot)
                 if outcome.note:
-                    self.notify(outcome.note, title=f"{slot.name} validated", timeout=12,
+                    self.notify(outcome.note, title=f"{slot.name} validated", timeout=12, markup=False,
                                 severity="warning" if "error" in outcome.note else "information")
             else:
                 slot.failure = outcome.error
                 self.notify(outcome.error or "failed", title=f"Could not migrate {slot.name}", severity="error",
-                            timeout=12)
+                            timeout=12, markup=False)
             self._refresh_module_prompt(outcome.index)
         if migrated:
             title, text = view.applied_notice(migrated, backups_dir())
-            self.notify(text, title=title, timeout=10)
+            self.notify(text, title=title, timeout=10, markup=False)
         if paths := [s.path for s in migrated if s.path is not None]:
             validate_entries(self.cog, paths, group="revalidate")
         self._draw(force=True)
@@ -240,15 +240,16 @@ class MigrationScreen(Screen[None]):
         slot = self.slots[message.index]
         if message.result is None:
             slot.busy, slot.failure = None, message.error
-            self.notify(message.error or "failed", title=f"Could not undo {slot.name}", severity="error", timeout=12)
+            self.notify(message.error or "failed", title=f"Could not undo {slot.name}", severity="error",
+                        timeout=12, markup=False)
         else:
             slot.applied, slot.undone, slot.failure = None, message.result, None
             slot.busy = "planning"  # the plan is made again from the restored files
             self.notify(f"Restored from {message.result.backup_dir}.", title=f"Undid the migration of {slot.name}",
-                        timeout=10)
+                        timeout=10, markup=False)
             if message.result.edited_since:
                 self.notify("Edited after the migration (kept in the backup's edited/): "
-                            + ", ".join(message.result.edited_since), severity="warning", timeout=12)
+                            + ", ".join(message.result.edited_since), severity="warning", timeout=12, markup=False)
             if slot.path is not None:
                 validate_entries(self.cog, [slot.path], group="revalidate")
                 if self.preset is None:
@@ -265,7 +266,8 @@ class MigrationScreen(Screen[None]):
             return
         for slot in self.slots:
             slot.busy = None if slot.busy in ("applying", "undoing") else slot.busy
-        self.notify(f"{event.worker.name}: {event.worker.error}", title="Internal error", severity="error", timeout=12)
+        error = f"{event.worker.name}: {event.worker.error}"
+        self.notify(error, title="Internal error", severity="error", timeout=12, markup=False)
         self._draw(force=True)
 
     # ------------------------------------------------------------ selection
@@ -348,7 +350,7 @@ class MigrationScreen(Screen[None]):
             return
         request = view.apply_request(self.slots, self.listed, self.current, self.to_label)
         if isinstance(request, str):
-            self.notify(request, title="Nothing applied", severity="warning", timeout=6)
+            self.notify(request, title="Nothing applied", severity="warning", timeout=6, markup=False)
             return
         from .modals import ConfirmModal
 
@@ -377,14 +379,14 @@ class MigrationScreen(Screen[None]):
             return
         index, slot = self.current, self.slots[self.current]
         if slot.busy:
-            self.notify(f"{slot.name} is still {slot.busy}; wait for it to finish.", severity="warning")
+            self.notify(f"{slot.name} is still {slot.busy}; wait for it to finish.", severity="warning", markup=False)
             return
         if slot.applied is not None:  # the exact inverse of what was just applied here: no need to ask
             self._start_undo(index)
             return
         backups = backups_for(slot.name)
         if not backups:
-            self.notify(f"There is no migration of {slot.name} to undo.", severity="warning")
+            self.notify(f"There is no migration of {slot.name} to undo.", severity="warning", markup=False)
             return
         from .modals import ConfirmModal
 

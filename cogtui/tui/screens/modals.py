@@ -1,13 +1,18 @@
-"""Small modal dialogs: confirm, choose one of several, and the new-module form."""
+"""Small modal dialogs: confirm, choose one of several, and the new-module form.
+
+Titles, bodies and choice labels quote module names, paths and errors, so a
+str is shown literally (never parsed as markup); pass `Content` for styling.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rich.markup import escape
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -16,20 +21,26 @@ from ...core.scaffold import ScaffoldError, check_name, create_module
 from ...core.tiers import TIERS
 from ..keys import bindings
 
+ModalText = str | Content  # a str here is plain text, not markup
+
+
+def literal(text: ModalText) -> Content:
+    return text if isinstance(text, Content) else Content(text)
+
 
 class ConfirmModal(ModalScreen[bool]):
     BINDINGS = bindings("modal.cancel")
 
-    def __init__(self, title: str, body: str, confirm: str = "OK", danger: bool = False) -> None:
+    def __init__(self, title: ModalText, body: ModalText, confirm: ModalText = "OK", danger: bool = False) -> None:
         super().__init__()
         self.title_text, self.body, self.confirm, self.danger = title, body, confirm, danger
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(escape(self.title_text), classes="dialog-title")
-            yield Static(escape(self.body), classes="dialog-body")
+            yield Label(literal(self.title_text), classes="dialog-title")
+            yield Static(literal(self.body), classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.confirm, variant="error" if self.danger else "primary", id="confirm")
+                yield Button(literal(self.confirm), variant="error" if self.danger else "primary", id="confirm")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
@@ -48,17 +59,18 @@ class ChoiceModal(ModalScreen[str | None]):
 
     BINDINGS = bindings("modal.cancel")
 
-    def __init__(self, title: str, body: str, choices: list[tuple[str, str]]) -> None:
+    def __init__(self, title: ModalText, body: ModalText, choices: list[tuple[str, ModalText]]) -> None:
+        """`choices` are (identifier, label) pairs: the identifier names the button, the label is shown."""
         super().__init__()
         self.title_text, self.body, self.choices = title, body, choices
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(escape(self.title_text), classes="dialog-title")
-            yield Static(escape(self.body), classes="dialog-body")
+            yield Label(literal(self.title_text), classes="dialog-title")
+            yield Static(literal(self.body), classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 for ident, label in self.choices:
-                    yield Button(label, id=f"choice-{ident}")
+                    yield Button(literal(label), id=f"choice-{ident}")
                 yield Button("Cancel", id="cancel")
 
     @on(Button.Pressed)
@@ -83,7 +95,7 @@ class NewModuleModal(ModalScreen[Path | None]):
         # Shown like every other path (relative to the working folder, or ~/...); the value stays absolute.
         store = getattr(self.app, "store", None)
         show = store.display if store is not None else str
-        roots = [(f"{r.level}: {show(r.path)}", str(r.path)) for r in self.search_path.roots]
+        roots = [(Text(f"{r.level}: {show(r.path)}"), str(r.path)) for r in self.search_path.roots]
         with Vertical(classes="dialog", id="new-module"):
             yield Label("New v2.2 module", classes="dialog-title")
             yield Input(placeholder="name, e.g. ticket-triage", id="name")
@@ -104,7 +116,7 @@ class NewModuleModal(ModalScreen[Path | None]):
     @on(Input.Changed, "#name")
     def _check(self, event: Input.Changed) -> None:
         problem = check_name(event.value, self._target_folder()) if event.value else None
-        self.query_one("#problem", Static).update(escape(problem or ""))
+        self.query_one("#problem", Static).update(Content(problem or ""))
 
     @on(Input.Submitted, "#name")
     @on(Button.Pressed, "#create")
@@ -114,7 +126,7 @@ class NewModuleModal(ModalScreen[Path | None]):
         try:
             path = create_module(self._target_folder(), name, tier)
         except (ScaffoldError, OSError) as exc:
-            self.query_one("#problem", Static).update(escape(str(exc)))
+            self.query_one("#problem", Static).update(Content(str(exc)))
             return
         self.dismiss(path)
 

@@ -3,31 +3,41 @@
 `ctrl+r` runs from anywhere on the screen (a new tab each time, to compare
 providers or models on one input); `escape` cancels the running run (the
 provider request is closed and the run is recorded as interrupted), or goes
-back when nothing runs.
+back when nothing runs. Going back while runs in other tabs are still running
+asks first; confirming cancels them all and waits until each is recorded.
+Quitting the app does the same for every run screen (`stop_every_run`).
+
+Text from files and models (test names, validation messages, provider errors)
+reaches widgets as `Text`/`Content` or in plain notifications, never as markup.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from rich.markup import escape
+from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static, TabbedContent, TabPane, TextArea
+from textual.worker import Worker
 
 from ...core.checker import check_input
 from ...core.loader import NotAModule, load_module
 from ...core.model import UNPARSED, Module
-from ...core.providers import PROVIDERS, has_api_key, make_provider, selected
+from ...core.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
 from ...core.runner import RunOptions
 from ..keys import KeySpec, bindings, register
 from ..widgets.run_pane import RunPane, RunRequest
+from .modals import ConfirmModal
 
 if TYPE_CHECKING:
+    from ...core.config import Config
     from ..app import CogtuiApp
 
 register(
@@ -53,10 +63,14 @@ def initial_inputs(module: Module) -> list[tuple[str, Any]]:
     return out
 
 
-def default_provider() -> str:
-    """The configured provider, but replay when that provider has no API key."""
-    name, _ = selected()
-    return name if name == "replay" or has_api_key(name) else "replay"
+def default_provider(config: Config) -> tuple[str, str | None]:
+    """(provider, problem): the configured provider (replay when it has no API key), or replay and
+    why when the configured name (config.yaml or $COGNITIVE_PROVIDER) is not a provider at all."""
+    try:
+        name, _ = selected(config=config)
+    except UnknownProvider as exc:
+        return "replay", f"{exc}; using replay"
+    return (name if name == "replay" or has_api_key(name) else "replay"), None
 
 
 class RunScreen(Screen[None]):
@@ -73,12 +87,19 @@ class RunScreen(Screen[None]):
         self.autorun = autorun
         self.run_count = 0
         self._input_timer: Any = None
+        self.provider_problem: str | None = None
+        self.closing = False  # confirmed: close once every cancelled run is recorded
+        self.stopping = False  # closing or quitting: no new run starts
+        self.quitting = False  # the app quits once every cancelled run is recorded
+        self._pending_records: set[Worker[None]] = set()
+        self._on_settled: list[Callable[[], object]] = []
 
     @property
     def cog(self) -> CogtuiApp:
         return cast("CogtuiApp", self.app)
 
     def compose(self) -> ComposeResult:
+        provider, self.provider_problem = default_provider(self.cog.config)
         with Horizontal(id="run-top"):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
@@ -88,7 +109,7 @@ class RunScreen(Screen[None]):
                 yield Static("[$text-muted]input[/]", classes="run-label")
                 yield Select([], prompt="input", id="run-golden", compact=True)
                 yield Static("[$text-muted]provider / model[/]", classes="run-label")
-                yield Select([(p, p) for p in PROVIDERS], value=default_provider(), allow_blank=False,
+                yield Select([(p, p) for p in PROVIDERS], value=provider, allow_blank=False,
                              id="run-provider", compact=True)
                 yield Input(placeholder="model (provider default)", id="run-model", compact=True)
                 yield Static("[$text-muted]$ARGUMENTS[/]", classes="run-label")
@@ -99,16 +120,18 @@ class RunScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.provider_problem:
+            self.notify(self.provider_problem, title="Provider", severity="warning", timeout=8, markup=False)
         try:
             self.module = load_module(self.module_path)
         except (NotAModule, OSError) as exc:
-            self.notify(f"Cannot load {self.module_path}: {exc}", severity="error")
+            self.notify(f"Cannot load {self.module_path}: {exc}", severity="error", markup=False)
             self.dismiss(None)
             return
         self.sub_title = self.module.name
         self.choices = initial_inputs(self.module)
         golden = self.query_one("#run-golden", Select)
-        golden.set_options([(label, i) for i, (label, _) in enumerate(self.choices)])
+        golden.set_options([(Text(label), i) for i, (label, _) in enumerate(self.choices)])
         if self.choices and self.preset_input is None:
             golden.value = 0
         start = self.preset_input if self.preset_input is not None else (self.choices[0][1] if self.choices else {})
@@ -139,31 +162,33 @@ class RunScreen(Screen[None]):
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            self.app.call_from_thread(self._show_input_status, f"[$error]✗ not JSON:[/] {escape(exc.msg)} (line {exc.lineno}, column {exc.colno})")
+            self.app.call_from_thread(self._show_input_status, Content.from_markup(
+                "[$error]✗ not JSON:[/] $msg (line $line, column $column)", msg=exc.msg, line=str(exc.lineno),
+                column=str(exc.colno)))
             return
         if self.module is None:
             return
         violations = check_input(doc, self.module)
         if not violations:
-            status = "[$success]✓ input matches the input schema[/]"
+            status = Content.from_markup("[$success]✓ input matches the input schema[/]")
         else:
-            first = "; ".join(f"{v.code} {v.message}" for v in violations[:2])
+            first = "; ".join(f"{v.code} {v.message}" for v in violations[:2])  # messages quote the input
             more = f" (+{len(violations) - 2} more)" if len(violations) > 2 else ""
-            status = f"[$warning]⚠ {escape(first)}{more}[/]"
+            status = Content.from_markup("[$warning]⚠ $first$more[/]", first=first, more=more)
         self.app.call_from_thread(self._show_input_status, status)
 
-    def _show_input_status(self, markup: str) -> None:
-        self.query_one("#run-input-status", Static).update(markup)
+    def _show_input_status(self, status: Content) -> None:
+        self.query_one("#run-input-status", Static).update(status)
 
     # ------------------------------------------------------------ runs
 
     async def action_run(self) -> None:
-        if self.module is None:
+        if self.module is None or self.stopping:
             return
         try:
             input_value = json.loads(self.query_one("#run-input", TextArea).text or "{}")
         except json.JSONDecodeError as exc:
-            self.notify(f"The input is not JSON: {exc.msg} (line {exc.lineno})", severity="error")
+            self.notify(f"The input is not JSON: {exc.msg} (line {exc.lineno})", severity="error", markup=False)
             return
         provider_name = str(self.query_one("#run-provider", Select).value)
         model = self.query_one("#run-model", Input).value.strip() or None
@@ -171,7 +196,7 @@ class RunScreen(Screen[None]):
         try:
             provider = make_provider(provider_name, model, self.cog.config)
         except ValueError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         options = RunOptions(provider, args=args, stream_requested=True, resolver=self.cog.store.load)
         request = RunRequest(self.module, input_value, args, provider_name, model)
@@ -186,7 +211,7 @@ class RunScreen(Screen[None]):
             if not any(r.running for r in old.query(RunPane)):
                 await tabs.remove_pane(old.id or "")
         pane_id = f"run-tab-{self.run_count}"
-        await tabs.add_pane(TabPane(title, pane, id=pane_id))
+        await tabs.add_pane(TabPane(Content(title), pane, id=pane_id))  # the model name is typed: literal
         tabs.active = pane_id
         pane.start()
 
@@ -194,9 +219,15 @@ class RunScreen(Screen[None]):
     def _finished(self, event: RunPane.Finished) -> None:
         event.pane.finish(event.result)
         if event.result is not None:
-            self.record(event.request, event.result)
+            self._pending_records.add(self.record(event.request, event.result))
             if event.result.warnings:
-                self.notify("\n".join(event.result.warnings), title="Run warnings", severity="warning")
+                self.notify("\n".join(event.result.warnings), title="Run warnings", severity="warning", markup=False)
+        self._settle()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker in self._pending_records and event.worker.is_finished:
+            self._pending_records.discard(event.worker)
+            self._settle()
 
     @work(thread=True, group="record")
     def record(self, request: RunRequest, result: Any) -> None:
@@ -207,18 +238,63 @@ class RunScreen(Screen[None]):
             with History.open_default() as history:
                 history.record(to_record(request.module, request.input, request.args, result))
         except HistoryError as exc:
-            self.app.call_from_thread(self.notify, f"The run was not recorded: {exc}", severity="warning")
+            self.app.call_from_thread(self.notify, f"The run was not recorded: {exc}", severity="warning", markup=False)
 
     def _active_pane(self) -> RunPane | None:
         active = self.query_one("#runs", TabbedContent).active_pane
         return active.query_one(RunPane) if active is not None and active.query(RunPane) else None
 
+    def _running_panes(self) -> list[RunPane]:
+        return [p for p in self.query(RunPane) if p.running]
+
     def action_cancel_or_close(self) -> None:
+        if self.stopping:
+            self.notify(f"{'Quitting' if self.quitting else 'Closing'} once the cancelled runs are recorded…")
+            return
         pane = self._active_pane()
         if pane is not None and pane.cancel():
             self.notify("Cancelling the run…")
             return
-        self.dismiss(None)
+        running = self._running_panes()
+        if not running:
+            self.dismiss(None)
+            return
+        what = "1 run is" if len(running) == 1 else f"{len(running)} runs are"
+        self.app.push_screen(ConfirmModal(
+            "Runs still running", f"{what} still running in other tabs. Closing cancels them; each is recorded "
+            "in the history as interrupted.", confirm="Cancel runs and close", danger=True), self._close_confirmed)
+
+    def _close_confirmed(self, confirmed: bool | None) -> None:
+        if not confirmed:
+            return
+        self.closing = True
+        self.stop_runs()
+
+    def stop_runs(self, then: Callable[[], object] | None = None) -> None:
+        """Cancel every running run and start no new one; call `then` once none runs and each run is recorded
+        in the history (at once when nothing runs)."""
+        self.stopping = True
+        running = self._running_panes()
+        for pane in running:
+            pane.cancel()
+        if running:
+            self.notify(f"Cancelling {len(running)} run{'s' * (len(running) != 1)}…")
+        if then is not None:
+            self._on_settled.append(then)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Once no run is running and every history record is written: tell who waits, and close if confirmed."""
+        if self._running_panes() or self._pending_records:
+            return
+        waiting, self._on_settled = self._on_settled, []
+        for then in waiting:
+            then()
+        if self.closing and self.is_current:
+            self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        self._settle()
 
     def action_toggle_input(self) -> None:
         self.query_one("#run-top").toggle_class("-hidden")
@@ -235,3 +311,40 @@ class RunScreen(Screen[None]):
         from .. import navigation as nav
 
         nav.history(self.cog, self.module_path)
+
+
+def _run_screens(app: App[Any]) -> list[RunScreen]:
+    return [s for s in app.screen_stack if isinstance(s, RunScreen)]
+
+
+def quit_note(app: App[Any]) -> str | None:
+    """What quitting would cut short: the runs still running on any run screen (one under another screen
+    keeps running), or None."""
+    runs = sum(len(s._running_panes()) for s in _run_screens(app))
+    if not runs:
+        return None
+    what = "1 run is" if runs == 1 else f"{runs} runs are"
+    each = "it" if runs == 1 else "each"
+    return f"{what} still running: quitting cancels and records {each} in the history as interrupted."
+
+
+def quit_pending(app: App[Any]) -> bool:
+    """A confirmed quit is waiting for its cancelled runs to be recorded."""
+    return any(s.quitting for s in _run_screens(app))
+
+
+def stop_every_run(app: App[Any], then: Callable[[], object]) -> None:
+    """Quitting: cancel the runs of every run screen, then call `then` (once) when each is recorded."""
+    screens = _run_screens(app)
+    left = [len(screens)]
+
+    def settled() -> None:
+        left[0] -= 1
+        if left[0] == 0:
+            then()
+
+    for screen in screens:
+        screen.quitting = True
+        screen.stop_runs(settled)
+    if not screens:
+        then()

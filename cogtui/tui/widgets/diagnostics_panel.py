@@ -1,4 +1,9 @@
-"""The editor's problem list: severity, code, location, message and hint; enter or click jumps to the spot."""
+"""The editor's problem list: severity, code, location, message and hint; enter or click jumps to the spot.
+
+Messages and hints quote file content, so each option is `Content` with the
+values inserted literally (never parsed as markup). Counting and locations
+are the core's (`diagnostics.counts`, `diagnostics.format_location`).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from textual import on
-from textual.markup import escape
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ...core.diagnostics import Diagnostic, Severity
+from ...core.diagnostics import Diagnostic, Severity, counts, format_location
+
+__all__ = ["DiagnosticsPanel", "counts", "diagnostic_content", "diagnostic_key", "location_text"]
 
 ICON = {Severity.ERROR: "[$error]✗[/]", Severity.WARNING: "[$warning]⚠[/]", Severity.INFO: "[$text-muted]ℹ[/]"}
 
@@ -20,28 +27,22 @@ def diagnostic_key(d: Diagnostic) -> tuple[object, ...]:
     return (d.code, d.message, str(d.file), d.line, d.column)
 
 
-def counts(diagnostics: Sequence[Diagnostic]) -> tuple[int, int]:
-    """(errors, warnings)."""
-    errors = sum(1 for d in diagnostics if d.severity is Severity.ERROR)
-    warnings = sum(1 for d in diagnostics if d.severity is Severity.WARNING)
-    return errors, warnings
-
-
 def location_text(d: Diagnostic, root: Path) -> str:
-    if d.file is None:
-        return "-"
-    try:
-        where = str(d.file.relative_to(root)) or "."
-    except ValueError:
-        where = str(d.file)
-    return f"{where}:{d.line}:{d.column or 1}" if d.line is not None else where
+    """`file:line:column` with the file relative to `root` when inside it."""
+    file = d.file
+    if file is not None:
+        try:
+            file = file.relative_to(root)
+        except ValueError:
+            pass
+    return format_location(file, d.line, d.column)
 
 
-def diagnostic_markup(d: Diagnostic, root: Path) -> str:
-    line = (f"{ICON[d.severity]} [b]{d.code}[/] [$text-muted]{escape(location_text(d, root))}[/]  "
-            f"{escape(d.message)}")
+def diagnostic_content(d: Diagnostic, root: Path) -> Content:
+    line = Content.from_markup(f"{ICON[d.severity]} [b]$code[/] [$text-muted]$where[/]  $message",
+                               code=d.code, where=location_text(d, root), message=d.message)
     if d.hint:
-        line += f"\n    [$text-muted]{escape(d.hint)}[/]"
+        line += Content.from_markup("\n    [$text-muted]$hint[/]", hint=d.hint)
     return line
 
 
@@ -70,7 +71,7 @@ class DiagnosticsPanel(OptionList):
         self.diagnostics = list(diagnostics)
         self.clear_options()
         if self.diagnostics:
-            self.add_options(Option(diagnostic_markup(d, self.root)) for d in self.diagnostics)
+            self.add_options(Option(diagnostic_content(d, self.root)) for d in self.diagnostics)
         else:
             self.add_option(Option("[$success]✓ no problems[/]", disabled=True))
         keys = [diagnostic_key(d) for d in self.diagnostics]

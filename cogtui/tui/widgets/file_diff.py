@@ -6,7 +6,7 @@ from rich.syntax import Syntax
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.markup import escape
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
@@ -14,7 +14,7 @@ from ..keys import bindings
 
 
 class FileDiffModal(ModalScreen[None]):
-    """Shows `diff_text` (unified diff) until escape or Back."""
+    """Shows `diff_text` (unified diff) until escape or Back; the title (a file name) is shown literally."""
 
     BINDINGS = bindings("modal.cancel")
 
@@ -25,7 +25,7 @@ class FileDiffModal(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="file-diff"):
-            yield Label(escape(self.title_text), classes="dialog-title")
+            yield Label(Content(self.title_text), classes="dialog-title")
             with VerticalScroll(id="file-diff-body"):
                 yield Static(self._renderable(), id="file-diff-text")
             with Horizontal(classes="dialog-buttons"):

@@ -3,6 +3,8 @@
 Each holds the rows of `History.insights()` it shows, so the screen asks the
 table for the highlighted row's document rather than keeping a parallel list.
 Column widths are fixed so both tables fit 80 columns without scrolling.
+Every cell is a `Text`: mappings, module names, enum values and reasons come
+from model output (via the history), and a str cell would be parsed as markup.
 """
 
 from __future__ import annotations
@@ -71,9 +73,9 @@ class InsightTable(_RowsTable):
 
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         mapping = document["suggested_mapping"]
-        return (Text(mapping) if mapping is not None else Text(NO_MAPPING, style="italic"),
-                _count(document["count"]), module_list(document["modules"], 16),
-                short_date(document["first_seen"]), short_date(document["last_seen"]))
+        return (Text(str(mapping)) if mapping is not None else Text(NO_MAPPING, style="italic"),
+                _count(document["count"]), Text(module_list(document["modules"], 16)),
+                Text(short_date(document["first_seen"])), Text(short_date(document["last_seen"])))
 
 
 class CustomEnumTable(_RowsTable):
@@ -81,5 +83,5 @@ class CustomEnumTable(_RowsTable):
 
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         reasons = document["reasons"]
-        return (document["module"], document["field"], document["value"], _count(document["count"]),
-                reasons[0] if reasons else "")
+        return (Text(str(document["module"])), Text(str(document["field"])), Text(str(document["value"])),
+                _count(document["count"]), Text(str(reasons[0]) if reasons else ""))

@@ -1,7 +1,8 @@
 """A JSON value as a tree that fills in field by field while a run streams.
 
 Labels are drawn from node data with component classes (styled from theme
-variables in CSS), so they follow the theme.
+variables in CSS), so they follow the theme. Keys are model-written: they reach
+the tree as `Text`, never as a str that Textual would parse as markup.
 """
 
 from __future__ import annotations
@@ -65,10 +66,10 @@ class JsonTree(Tree[JsonItem]):
 
     def _add(self, parent: TreeNode[JsonItem], key: str, value: Any) -> TreeNode[JsonItem]:
         if isinstance(value, (dict, list)):
-            node = parent.add(key, JsonItem(key, value), expand=parent is self.root)
+            node = parent.add(Text(key), JsonItem(key, value), expand=parent is self.root)
             self._fill(node, value)
             return node
-        return parent.add_leaf(key, JsonItem(key, value))
+        return parent.add_leaf(Text(key), JsonItem(key, value))
 
     def _fill(self, node: TreeNode[JsonItem], value: Any) -> None:
         if isinstance(value, dict):
@@ -80,7 +81,7 @@ class JsonTree(Tree[JsonItem]):
         for key, sub in items[:MAX_CHILDREN]:
             self._add(node, key, sub)
         if len(items) > MAX_CHILDREN:
-            node.add_leaf("more", JsonItem("", None, more=len(items) - MAX_CHILDREN))
+            node.add_leaf(Text("more"), JsonItem("", None, more=len(items) - MAX_CHILDREN))
 
     # ------------------------------------------------------------ drawing
 

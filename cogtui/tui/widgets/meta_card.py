@@ -1,22 +1,42 @@
-"""The control plane at a glance: confidence as a gauge, a risk badge, explain."""
+"""The control plane at a glance: confidence as a gauge, a risk badge, explain.
+
+`risk` and `explain` are model-written, so they are inserted into `Content`
+as `$variables` (shown literally, never parsed as markup).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
+from textual.content import Content
 from textual.widgets import Static
 
 RISK_STYLE = {"none": "$success", "low": "$success", "medium": "$warning", "high": "$error"}
 GAUGE = 12
 
 
-def gauge(confidence: Any) -> str:
+def gauge(confidence: Any) -> Content:
     if not isinstance(confidence, (int, float)) or isinstance(confidence, bool):
-        return "[$text-muted]" + "░" * GAUGE + " …[/]"
+        return Content.styled("░" * GAUGE + " …", "$text-muted")
     filled = max(0, min(GAUGE, round(confidence * GAUGE)))
     color = "$success" if confidence >= 0.9 else "$warning" if confidence >= 0.5 else "$error"
-    return f"[{color}]{'█' * filled}[/][$text-muted]{'░' * (GAUGE - filled)}[/] {confidence:.2f}"
+    return Content.assemble(("█" * filled, color), ("░" * (GAUGE - filled), "$text-muted"), f" {confidence:.2f}")
+
+
+def meta_content(meta: dict[str, Any]) -> Content:
+    risk = meta.get("risk")
+    if risk:
+        style = RISK_STYLE.get(str(risk), "$text-muted")
+        badge = Content.from_markup(f"[b {style} reverse] $risk [/]", risk=str(risk).upper())
+    else:
+        badge = Content.styled("…", "$text-muted")
+    explain = meta.get("explain")
+    lines = [
+        Content("confidence ") + gauge(meta.get("confidence")),
+        Content("risk       ") + badge,
+        Content(str(explain)) if explain else Content.styled("no explain yet", "$text-muted"),
+    ]
+    return Content("\n").join(lines)
 
 
 class MetaCard(Static):
@@ -27,12 +47,4 @@ class MetaCard(Static):
 
     def show_meta(self, meta: dict[str, Any]) -> None:
         self.meta = meta
-        risk = meta.get("risk")
-        badge = f"[b {RISK_STYLE.get(str(risk), '$text-muted')} reverse] {escape(str(risk).upper())} [/]" if risk else "[$text-muted]…[/]"
-        explain = meta.get("explain")
-        lines = [
-            f"confidence {gauge(meta.get('confidence'))}",
-            f"risk       {badge}",
-            escape(str(explain)) if explain else "[$text-muted]no explain yet[/]",
-        ]
-        self.update("\n".join(lines))
+        self.update(meta_content(meta))

@@ -1,18 +1,21 @@
-"""The selected module's details: what it does, its contract, its tier settings (explicit or inherited), files, tests, diagnostics."""
+"""The selected module's details: what it does, its contract, its tier settings (explicit or inherited), files, tests, diagnostics.
+
+Everything here is written in module files (names, texts, paths, diagnostic
+messages quoting them), so it is laid out as `Content` with `$variables`:
+the values are shown literally and never parsed as markup.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
-from typing import TYPE_CHECKING
-
-from ...core.diagnostics import Diagnostic, Severity
+from ...core.diagnostics import Diagnostic, Severity, format_location
 
 if TYPE_CHECKING:
     from ...core.discovery import ModuleEntry
@@ -24,8 +27,9 @@ SEVERITY_STYLE = {Severity.ERROR: "$error", Severity.WARNING: "$warning", Severi
 ORIGIN_TEXT = {"explicit": "[$accent]explicit[/]", "tier": "[$text-muted]from tier[/]", "default": "[$text-muted]default[/]"}
 
 
-def _e(value: Any) -> str:
-    return escape(str(value))
+def _m(template: str, **values: Any) -> Content:
+    """Markup written here, values (from files) inserted as they are."""
+    return Content.from_markup(template, **{k: str(v) for k, v in values.items()})
 
 
 def _show(value: Any) -> str:
@@ -33,67 +37,74 @@ def _show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
 
-def _section(title: str) -> str:
-    return f"\n[b $primary]{title}[/]"
+def _section(title: str) -> Content:
+    return _m("\n[b $primary]$title[/]", title=title)
 
 
-def module_markup(module: Module, report: ModuleReport, entry: ModuleEntry | None, store: ModuleStore) -> str:
-    lines: list[str] = []
-    badge = "[$warning]v0 deprecated[/]" if module.format.deprecated else f"[$accent]{module.format.value}[/]"
-    lines.append(f"[b]{_e(module.name)}[/] [$text-muted]{_e(module.version or 'no version')}[/]  {badge}  tier [b]{module.tier}[/]")
-    where = store.display(module.path)
+def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | None, store: ModuleStore) -> Content:
+    lines: list[Content] = []
+    badge = "[$warning]v0 deprecated[/]" if module.format.deprecated else "[$accent]$format[/]"
+    lines.append(_m(f"[b]$name[/] [$text-muted]$version[/]  {badge}  tier [b]$tier[/]", name=module.name,
+                    version=module.version or "no version", format=module.format.value, tier=module.tier))
+    where = _m("$where", where=store.display(module.path))
     if entry is not None:
-        where += f"  [$text-muted]({entry.level})[/]"
+        where += _m("  [$text-muted]($level)[/]", level=entry.level)
         if entry.shadowed_by:
-            where += f"\n[$warning]shadowed by {_e(store.display(entry.shadowed_by))}[/]"
+            where += _m("\n[$warning]shadowed by $path[/]", path=store.display(entry.shadowed_by))
     lines.append(where)
     problems = [d for d in report.diagnostics if d.severity is not Severity.INFO]
     if problems:  # what needs fixing comes first; the full list (infos too) stays at the end
         lines.append(_section(f"Problems ({report.errors} errors, {report.warnings} warnings)"))
         lines += diagnostics_lines(report, module.path, problems)
     lines.append(_section("Responsibility"))
-    lines.append(_e(module.responsibility or "—"))
+    lines.append(Content(str(module.responsibility or "—")))
     lines.append(_section("Excludes"))
-    lines += [f"  • {_e(x)}" for x in module.excludes] or ["  —"]
+    lines += [_m("  • $x", x=x) for x in module.excludes] or [Content("  —")]
     policies = {**module.policies, **{f"constraint {k}": v for k, v in module.constraints.items()}}
     lines.append(_section("Policies"))
-    lines += [f"  {_e(k)}: [b]{_e(_show(v))}[/]" for k, v in policies.items()] or ["  —"]
+    lines += [_m("  $k: [b]$v[/]", k=k, v=_show(v)) for k, v in policies.items()] or [Content("  —")]
     lines.append(_section("Tier settings"))
     for name, setting in module.contract.items():
-        lines.append(f"  {name}: [b]{_e(_show(setting.value))}[/]  {ORIGIN_TEXT[setting.origin]}")
+        lines.append(_m("  $name: [b]$value[/]  ", name=name, value=_show(setting.value)) + Content.from_markup(ORIGIN_TEXT[setting.origin]))
     lines.append(_section("Files"))
     for path in module.all_files:
-        lines.append(f"  {_e(_rel(path, module.path))}")
+        lines.append(_m("  $path", path=_rel(path, module.path)))
     lines.append(_section(f"Golden tests ({len(module.tests)})"))
     for t in module.tests:
-        expected = _rel(t.expected_path, module.path) if t.expected_path else "[$warning]no expected file[/]"
-        lines.append(f"  {_e(t.name)}: {_e(_rel(t.input_path, module.path))} → {expected}")
+        expected = (_m("$p", p=_rel(t.expected_path, module.path)) if t.expected_path
+                    else Content.from_markup("[$warning]no expected file[/]"))
+        lines.append(_m("  $name: $input → ", name=t.name, input=_rel(t.input_path, module.path)) + expected)
     if not module.tests:
-        lines.append(f"  [$text-muted]none{'; ' + str(len(module.examples)) + ' example(s)' if module.examples else ''}[/]")
+        more = f"; {len(module.examples)} example(s)" if module.examples else ""
+        lines.append(_m("  [$text-muted]none$more[/]", more=more))
     lines.append(_section(f"Diagnostics ({report.errors} errors, {report.warnings} warnings)"))
-    lines += diagnostics_lines(report, module.path) or ["  [$success]✓ clean[/]"]
-    return "\n".join(lines)
+    lines += diagnostics_lines(report, module.path) or [Content.from_markup("  [$success]✓ clean[/]")]
+    return Content("\n").join(lines)
 
 
-def diagnostics_lines(report: ModuleReport, root: Path, only: list[Diagnostic] | None = None) -> list[str]:
+def diagnostics_lines(report: ModuleReport, root: Path, only: list[Diagnostic] | None = None) -> list[Content]:
     out = []
     for d in report.diagnostics if only is None else only:
-        where = _rel(d.file, root) if d.file else "-"
-        if d.line is not None:
-            where += f":{d.line}:{d.column}"
-        out.append(f"  [{SEVERITY_STYLE[d.severity]}]{d.severity.value:<7}[/] [b]{d.code}[/] [$text-muted]{_e(where)}[/]  {_e(d.message)}")
+        where = format_location(_relative(d.file, root), d.line, d.column)
+        out.append(_m(f"  [{SEVERITY_STYLE[d.severity]}]$severity[/] [b]$code[/] [$text-muted]$where[/]  $message",
+                      severity=f"{d.severity.value:<7}", code=d.code, where=where, message=d.message))
         if d.hint:
-            out.append(f"           [$text-muted]{_e(d.hint)}[/]")
+            out.append(_m("           [$text-muted]$hint[/]", hint=d.hint))
     return out
 
 
-def _rel(path: Path | None, root: Path) -> str:
+def _relative(path: Path | None, root: Path) -> Path | None:
     if path is None:
-        return "-"
+        return None
     try:
-        return str(path.relative_to(root))
+        return path.relative_to(root)
     except ValueError:
-        return str(path)
+        return path
+
+
+def _rel(path: Path | None, root: Path) -> str:
+    rel = _relative(path, root)
+    return "-" if rel is None else str(rel)
 
 
 class ModuleDetail(VerticalScroll):
@@ -102,17 +113,18 @@ class ModuleDetail(VerticalScroll):
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static("[$text-muted]Select a module.[/]", id="detail-body")
 
-    def show_message(self, markup: str) -> None:
+    def show_message(self, markup: str | Content) -> None:
+        """Markup written in code, or `Content` (for anything read from files)."""
         self.query_one("#detail-body", Static).update(markup)
 
     def show(self, module: Module | None, report: ModuleReport | None, entry: ModuleEntry | None, store: ModuleStore) -> None:
         body = self.query_one("#detail-body", Static)
         if module is None or report is None:
-            name = entry.name if entry else "module"
+            title = _m("[b]$name[/]", name=entry.name if entry else "module")
             if report is not None and report.diagnostics:  # could not be loaded at all
-                body.update(f"[b]{_e(name)}[/]\n" + "\n".join(diagnostics_lines(report, entry.path if entry else Path("."))))
+                body.update(Content("\n").join([title, *diagnostics_lines(report, entry.path if entry else Path("."))]))
             else:
-                body.update(f"[b]{_e(name)}[/]\n[$text-muted]validating…[/]")
+                body.update(title + Content.from_markup("\n[$text-muted]validating…[/]"))
             return
-        body.update(module_markup(module, report, entry, store))
+        body.update(module_content(module, report, entry, store))
         self.scroll_home(animate=False)

@@ -5,6 +5,10 @@ The run happens in an async worker that only queues chunks and posts
 the queue at most once per frame (1/30 s), so a burst of thousands of chunks
 costs one repaint per frame and O(new text) each (the rationale pane appends;
 the data tree replaces only the fields that changed).
+
+Model- and provider-written text (progress messages, error messages, usage)
+reaches the widgets as `Content` with `$variables` or as `Text`, never spliced
+into markup: `[/]` in a message must show as `[/]`, not crash the pane.
 """
 
 from __future__ import annotations
@@ -16,17 +20,16 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from rich.markup import escape
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import ProgressBar, Static, Tree
 
 from ...core.assembler import StreamAssembler
-from ...core.checker import check_document
 from ...core.model import Module
 from ...core.runner import RunEvent, RunOptions, RunResult, RunSession
 from ..richstyle import themed
@@ -184,9 +187,8 @@ class RunPane(Horizontal):
         pct = progress.get("percent")
         if isinstance(pct, (int, float)):
             self.query_one(ProgressBar).update(progress=pct)
-        stage = escape(str(progress.get("stage", "")))
-        message = escape(str(progress.get("message", "")))
-        self.query_one(".run-progress", Static).update(f"[b]{stage}[/] {message}")
+        self.query_one(".run-progress", Static).update(Content.from_markup(
+            "[b]$stage[/] $message", stage=str(progress.get("stage", "")), message=str(progress.get("message", ""))))
 
     def _call_event(self, ev: RunEvent) -> None:
         """Subagent chunks: one collapsible node per call, nested by call path."""
@@ -215,7 +217,6 @@ class RunPane(Horizontal):
         bar = self.query_one(ProgressBar)
         bar.update(progress=100)
         if chunk.get("final"):
-            env = {"ok": True, "meta": chunk.get("meta"), "data": chunk.get("data")}
             self.query_one(JsonTree).set_value(chunk.get("data"))
             rationale = (chunk.get("data") or {}).get("rationale")
             stream = self.query_one(StreamText)
@@ -223,19 +224,20 @@ class RunPane(Horizontal):
                 rationale = json.dumps(rationale, indent=2, ensure_ascii=False)
             if isinstance(rationale, str) and stream.text != rationale:
                 stream.reset(rationale)
-            verdict = check_document(env, "envelope", self.request.module)
-            if verdict.valid:
+            # The runner's postprocess already checked the answer against the module's contract: with
+            # validation on, a final (ok) chunk *is* the verdict, and any violation arrives as an error chunk.
+            if self.options.validate:
                 outcome.update("[$success]✓ envelope valid[/] [$text-muted](checked against the module's contract)[/]")
             else:
-                lines = [f"[$warning]⚠ {escape(v.code)} {escape(v.message)}[/]" for v in verdict.violations[:5]]
-                outcome.update("\n".join(lines))
+                outcome.update("[$warning]envelope not validated[/] [$text-muted](validation was off)[/]")
             self.query_one(".run-progress", Static).update("[$success]done[/]")
             return
         err = chunk.get("error") or {}
-        lines = [f"[b $error]✗ {escape(str(err.get('code')))}[/] {escape(str(err.get('message', '')))}"]
+        lines = [Content.from_markup("[b $error]✗ $code[/] $message", code=str(err.get("code")),
+                                     message=str(err.get("message", "")))]
         if err.get("suggestion"):
-            lines.append(f"[$text-muted]suggestion:[/] {escape(str(err['suggestion']))}")
-        outcome.update("\n".join(lines))
+            lines.append(Content.from_markup("[$text-muted]suggestion:[/] $text", text=str(err["suggestion"])))
+        outcome.update(Content("\n").join(lines))
         partial = chunk.get("partial_data")
         if isinstance(partial, dict):
             self.query_one(JsonTree).set_value(partial)
@@ -250,7 +252,7 @@ class RunPane(Horizontal):
             if r.usage:
                 tokens = f"\ntokens {r.usage.get('input_tokens', 0)} in / {r.usage.get('output_tokens', 0)} out"
             first = f"first chunk {r.ttfc_ms:.0f} ms · " if r.ttfc_ms is not None else ""
-            usage.update(f"{first}total {r.total_ms or 0:.0f} ms{tokens}")
+            usage.update(Content(f"{first}total {r.total_ms or 0:.0f} ms{tokens}"))  # provider-reported numbers: literal
             return
         first = f"first chunk {(self.first_chunk - self.started) * 1000:.0f} ms · " if self.first_chunk else ""
         usage.update(f"{first}running {elapsed / 1000:.1f} s")

@@ -1,4 +1,9 @@
-"""Read-only views of JSON and diffs, highlighted with the theme's colours."""
+"""Read-only views of JSON and diffs, highlighted with the theme's colours.
+
+Text read from files, models or the history reaches `CodeView` as `Content`
+(`show_content`) or as plain text (`show_plain`); `show_text` parses markup
+and is only for strings written in code.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from typing import Any
 
 from rich.syntax import Syntax
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 
@@ -38,16 +44,26 @@ class CodeView(VerticalScroll):
         self.scroll_home(animate=False)
 
     def show_diff(self, diff: str, empty: str = "no differences") -> None:
-        self.text = diff if diff.strip() else empty
+        """A unified diff, or `empty` (plain text, shown muted) when there is none."""
         if not diff.strip():
-            self._body().update(f"[$text-muted]{empty}[/]")
-        else:
-            self._body().update(_syntax(diff, "diff", self.app.current_theme.dark))
+            self.show_content(Content.from_markup("[$text-muted]$empty[/]", empty=empty))
+            return
+        self.text = diff
+        self._body().update(_syntax(diff, "diff", self.app.current_theme.dark))
         self.scroll_home(animate=False)
+
+    def show_content(self, content: Content) -> None:
+        """Styled text built with `Content` (values from files inserted literally, e.g. `Content.from_markup`
+        with `$variables`)."""
+        self.text = content.plain
+        self._body().update(content)
+        self.scroll_home(animate=False)
+
+    def show_plain(self, text: str, style: str = "") -> None:
+        """Text shown exactly as it is (never parsed as markup), in one style such as "$error"."""
+        self.show_content(Content.styled(text, style) if style else Content(text))
 
     def show_text(self, markup: str) -> None:
-        from rich.text import Text
-
-        self.text = Text.from_markup(markup.replace("[$", "[")).plain if "[" in markup else markup
-        self._body().update(markup)
-        self.scroll_home(animate=False)
+        """Markup written in code only (theme variables like `[$text-muted]` work): anything read from a file,
+        a model or the history goes through `show_plain` or `show_content`."""
+        self.show_content(Content.from_markup(markup))
