@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchutil import child_peak_rss_mb, machine, report, timed  # noqa: E402
-from genmodules import generate  # noqa: E402
+from benchutil import child_peak_rss_mb, machine, report, timed
+from genmodules import generate
 
 COGN = [sys.executable, "-m", "cogtui.cli"]
 
@@ -36,7 +36,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
 
-    from cogtui.core.discovery import SearchPath, discover
+    from cogtui.core.module.discovery import SearchPath, discover
     from cogtui.core.workspace import Workspace
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -28,10 +28,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench_history import MODULES, make_run  # noqa: E402
-from benchutil import machine, report, self_peak_rss_mb  # noqa: E402
+from bench_history import MODULES, make_run
+from benchutil import machine, report, self_peak_rss_mb
 
-from cogtui.core.history import History  # noqa: E402
+from cogtui.core.history.store import History
 
 TARGET_S = 1.0
 TIMEOUT_S = 30.0
@@ -71,8 +71,10 @@ async def open_times(repeat: int, module: str | None, cwd: Path) -> tuple[list[f
             filled.append(time.perf_counter() - started)
             await pilot.pause()
             painted.append(time.perf_counter() - started)
-            rows = {"insight_rows": screen.query_one(InsightTable).row_count,
-                    "custom_enum_rows": screen.query_one(CustomEnumTable).row_count}
+            rows = {
+                "insight_rows": screen.query_one(InsightTable).row_count,
+                "custom_enum_rows": screen.query_one(CustomEnumTable).row_count,
+            }
             app.pop_screen()
             await pilot.pause()
     return filled, painted, rows

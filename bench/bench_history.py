@@ -14,21 +14,42 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from benchutil import machine, report, self_peak_rss_mb, timed  # noqa: E402
+from benchutil import machine, report, self_peak_rss_mb, timed
 
-from cogtui.core.history import History, RunRecord  # noqa: E402
+from cogtui.core.history.store import History, RunRecord
 
 MODULES = [f"{word}-{n}" for word in ("code-review", "summarise", "triage", "simplify", "classify") for n in range(8)]
-MAPPINGS = [f"{area}.{field}" for area in ("risk", "changes", "issues", "meta", "tags", "security", "perf", "style",
-                                           "deps", "tests") for field in
-            ("severity", "category", "owner", "scope", "impact", "effort", "kind", "reason", "source", "target",
-             "status", "priority", "confidence", "area", "label", "group", "stage", "type", "origin", "weight")]
+MAPPINGS = [
+    f"{area}.{field}"
+    for area in ("risk", "changes", "issues", "meta", "tags", "security", "perf", "style", "deps", "tests")
+    for field in (
+        "severity",
+        "category",
+        "owner",
+        "scope",
+        "impact",
+        "effort",
+        "kind",
+        "reason",
+        "source",
+        "target",
+        "status",
+        "priority",
+        "confidence",
+        "area",
+        "label",
+        "group",
+        "stage",
+        "type",
+        "origin",
+        "weight",
+    )
+]
 CATEGORIES = ["performance", "security", "naming", "complexity", "docs", "testing"]
 CUSTOM = ["race-condition", "i18n", "licensing", "telemetry", "accessibility", "migration", "flaky"]
 
@@ -39,30 +60,60 @@ def make_run(rng: random.Random, i: int, t0: float) -> RunRecord:
     for k in range(rng.randint(0, 4)):
         category: Any = rng.choice(CATEGORIES)
         if rng.random() < 0.07:
-            category = {"custom": rng.choice(CUSTOM), "reason": rng.choice(["not in the enum", "new area", "seen twice"])}
-        issues.append({"line": rng.randint(1, 400), "category": category,
-                       "message": f"issue {k} in run {i}: " + "detail " * rng.randint(3, 12)})
+            category = {
+                "custom": rng.choice(CUSTOM),
+                "reason": rng.choice(["not in the enum", "new area", "seen twice"]),
+            }
+        issues.append(
+            {
+                "line": rng.randint(1, 400),
+                "category": category,
+                "message": f"issue {k} in run {i}: " + "detail " * rng.randint(3, 12),
+            }
+        )
     insights = []
     for _ in range(rng.randint(0, 5)):
-        item = {"text": "The schema has no place for this observation " * rng.randint(1, 3),
-                "evidence": f"line {rng.randint(1, 400)}"}
+        item = {
+            "text": "The schema has no place for this observation " * rng.randint(1, 3),
+            "evidence": f"line {rng.randint(1, 400)}",
+        }
         if rng.random() < 0.9:
             item["suggested_mapping"] = MAPPINGS[min(int(rng.paretovariate(1.2)) - 1, len(MAPPINGS) - 1)]
         insights.append(item)
     ok = rng.random() < 0.92
     payload = {"issues": issues, "summary": "A summary " * 10, "extensions": {"insights": insights}}
-    meta = {"confidence": round(rng.random(), 2), "risk": rng.choice(["none", "low", "medium", "high"]),
-            "explain": "Short explanation for the card view.", "model": "claude-sonnet", "latency_ms": 1200}
+    meta = {
+        "confidence": round(rng.random(), 2),
+        "risk": rng.choice(["none", "low", "medium", "high"]),
+        "explain": "Short explanation for the card view.",
+        "model": "claude-sonnet",
+        "latency_ms": 1200,
+    }
     if ok:
         env = {"ok": True, "meta": meta, "data": {"rationale": "Because " * 30, **payload}}
     else:
-        env = {"ok": False, "meta": meta, "error": {"code": "E3001", "message": "schema mismatch"}, "partial_data": payload}
-    return RunRecord(module=rng.choice(MODULES), module_version="2.2.0", module_format="v2.2", provider="anthropic",
-                     model="claude-sonnet", input={"code": "def f(x):\n    return x\n" * rng.randint(1, 20), "lang": "py"},
-                     args=None, envelope=env, started_at=t0 + i * 37.0 + rng.random(), ttfc_ms=rng.uniform(200, 900),
-                     total_ms=rng.uniform(900, 9000), usage={"input_tokens": rng.randint(200, 4000),
-                                                             "output_tokens": rng.randint(50, 1500)},
-                     outcome="ok" if ok else "error", session_id=f"s{i // 50}")
+        env = {
+            "ok": False,
+            "meta": meta,
+            "error": {"code": "E3001", "message": "schema mismatch"},
+            "partial_data": payload,
+        }
+    return RunRecord(
+        module=rng.choice(MODULES),
+        module_version="2.2.0",
+        module_format="v2.2",
+        provider="anthropic",
+        model="claude-sonnet",
+        input={"code": "def f(x):\n    return x\n" * rng.randint(1, 20), "lang": "py"},
+        args=None,
+        envelope=env,
+        started_at=t0 + i * 37.0 + rng.random(),
+        ttfc_ms=rng.uniform(200, 900),
+        total_ms=rng.uniform(900, 9000),
+        usage={"input_tokens": rng.randint(200, 4000), "output_tokens": rng.randint(50, 1500)},
+        outcome="ok" if ok else "error",
+        session_id=f"s{i // 50}",
+    )
 
 
 def p95(values: list[float]) -> float:
@@ -120,8 +171,9 @@ def main() -> None:
         results["count_s (median)"] = statistics.median(timed(hist.count, n))
         results["db_mb"] = round(sum(f.stat().st_size for f in Path(tmp).iterdir()) / 2**20, 1)
     results["peak_rss_mb"] = self_peak_rss_mb()
-    results["targets_met"] = (results["record_ms (median)"] < 2 and results["record_ms (p95)"] < 2
-                              and results["insights_s (median)"] < 0.5)
+    results["targets_met"] = (
+        results["record_ms (median)"] < 2 and results["record_ms (p95)"] < 2 and results["insights_s (median)"] < 0.5
+    )
     report("history", results, machine())
 
 

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchutil import child_peak_rss_mb, machine, report  # noqa: E402
-from genmodules import generate  # noqa: E402
+from benchutil import child_peak_rss_mb, machine, report
+from genmodules import generate
 
 COGN = [sys.executable, "-m", "cogtui.cli"]
 TARGET_S = 5.0
@@ -40,15 +40,20 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
-    from cogtui.core.loader import load_module
-    from cogtui.core.migration import plan_migration
+    from cogtui.core.authoring.migration import plan_migration
+    from cogtui.core.module.loader import load_module
 
     with tempfile.TemporaryDirectory() as tmp:
         root = generate(Path(tmp) / "modules", args.count, legacy_only=True)
         home = Path(tmp) / "home"
         home.mkdir()
-        env = {**os.environ, "HOME": str(home), "COGNITIVE_MODULES_PATH": "", "COGTUI_DATA_DIR": str(Path(tmp) / "data"),
-               "NO_COLOR": "1"}
+        env = {
+            **os.environ,
+            "HOME": str(home),
+            "COGNITIVE_MODULES_PATH": "",
+            "COGTUI_DATA_DIR": str(Path(tmp) / "data"),
+            "NO_COLOR": "1",
+        }
         env.pop("FORCE_COLOR", None)
         os.chdir(tmp)
         dry = [run_cli(["migrate", "--all", "--dry-run", "--path", str(root)], env) for _ in range(args.repeat)]

@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchutil import machine, report  # noqa: E402
 
-from cogtui.core.loader import load_module  # noqa: E402
-from cogtui.core.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage  # noqa: E402
-from cogtui.core.runner import RunOptions, RunSession  # noqa: E402
+from cogtui.core.module.loader import load_module  # noqa: E402
+from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage  # noqa: E402
+from cogtui.core.run.runner import RunOptions, RunSession  # noqa: E402
 
 
 class InstantProvider:

@@ -75,8 +75,9 @@ def first_frame(script: str, args: list[str], env: dict[str, str], repeat: int) 
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", script, *args], env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", script, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
         assert proc.stderr is not None
         seen = None
         for line in proc.stderr:
@@ -164,8 +165,8 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
     """A provider feeding `chunks_per_s`; a key bound to a timestamping action measures input latency."""
     import json as _json
 
-    from cogtui.core.loader import load_module
-    from cogtui.core.providers.base import TextDelta, Usage
+    from cogtui.core.module.loader import load_module
+    from cogtui.core.run.providers.base import TextDelta, Usage
     from cogtui.tui.app import CogtuiApp
     from cogtui.tui.screens.run import RunScreen
     from cogtui.tui.widgets.run_pane import RunPane
@@ -243,29 +244,42 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         home.mkdir()
-        env = {**os.environ, "HOME": str(home), "COGTUI_DATA_DIR": str(Path(tmp) / "data"),
-               "COGTUI_CONFIG_FILE": str(Path(tmp) / "config.yaml"), "COGNITIVE_MODULES_PATH": "",
-               "COGTUI_CACHE_DIR": str(Path(tmp) / "cache")}
+        env = {
+            **os.environ,
+            "HOME": str(home),
+            "COGTUI_DATA_DIR": str(Path(tmp) / "data"),
+            "COGTUI_CONFIG_FILE": str(Path(tmp) / "config.yaml"),
+            "COGNITIVE_MODULES_PATH": "",
+            "COGTUI_CACHE_DIR": str(Path(tmp) / "cache"),
+        }
         os.environ.update({k: env[k] for k in ("HOME", "COGTUI_DATA_DIR", "COGTUI_CONFIG_FILE")})
         os.chdir(tmp)
         bundled = str(HERE.parent / "modules")
         bare = first_frame(STARTUP_BARE, [], env, args.repeat)
         # The very first start parses the theme YAML and fills the cache; every later start reads the cache.
-        results["cogtui, first start ever, no theme cache yet (one run)_s (median)"] = first_frame(STARTUP_COGTUI, [bundled], env, 1)
+        results["cogtui, first start ever, no theme cache yet (one run)_s (median)"] = first_frame(
+            STARTUP_COGTUI, [bundled], env, 1
+        )
         ours = first_frame(STARTUP_COGTUI, [bundled], env, args.repeat)
         results["bare Textual app, first frame (process)_s (median)"] = bare
         results["cogtui, first frame with modules (process)_s (median)"] = ours
         results["ratio (target <= 1.5)"] = round(ours / bare, 2)
         root = generate(Path(tmp) / "mods", args.modules)
-        results[f"first frame with {args.modules} modules (process)_s (median)"] = first_frame(STARTUP_COGTUI, [str(root)], env, 3)
+        results[f"first frame with {args.modules} modules (process)_s (median)"] = first_frame(
+            STARTUP_COGTUI, [str(root)], env, 3
+        )
         lat = asyncio.run(filter_latency(root))
         results["filter keystroke, median ms"] = round(statistics.median(lat), 1)
         results["filter keystroke, max ms"] = round(max(lat), 1)
         w = asyncio.run(watch_latency(root, 20))
         results["file write -> status on screen, median ms"] = round(statistics.median(w), 1)
         results["file write -> status on screen, p95 ms"] = round(sorted(w)[int(len(w) * 0.95) - 1], 1)
-        proc = subprocess.run([sys.executable, "-c", MEMORY, str(root)], env=env, capture_output=True, text=True, timeout=300)
-        results[f"peak RSS with {args.modules} modules validated (MB)"] = round(float(proc.stdout.strip().splitlines()[-1]), 1)
+        proc = subprocess.run(
+            [sys.executable, "-c", MEMORY, str(root)], env=env, capture_output=True, text=True, timeout=300
+        )
+        results[f"peak RSS with {args.modules} modules validated (MB)"] = round(
+            float(proc.stdout.strip().splitlines()[-1]), 1
+        )
         if not args.skip_stream:
             s = asyncio.run(stream_latency(5000, 1_000_000))
             lat = s["latency_ms"]

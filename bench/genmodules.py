@@ -1,6 +1,6 @@
 """Generate a search path of N modules of mixed formats (v0, v1, v2.1, v2.2, v2.5) for benchmarks.
 
-    python bench/genmodules.py OUT_DIR [--count 1000] [--legacy-only]
+python bench/genmodules.py OUT_DIR [--count 1000] [--legacy-only]
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import argparse
 import json
 from pathlib import Path
 
-from cogtui.core.standard import meta_schema
+from cogtui.core.module.standard_parts import meta_schema
 
 META = meta_schema(core_only=True)
 INPUT = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}, "lang": {"type": "string"}}}
@@ -17,15 +17,26 @@ EXTENSIONS = {
     "type": "object",
     "properties": {
         "insights": {
-            "type": "array", "maxItems": 5,
-            "items": {"type": "object", "required": ["text", "suggested_mapping"],
-                      "properties": {"text": {"type": "string"}, "suggested_mapping": {"type": "string"}}},
+            "type": "array",
+            "maxItems": 5,
+            "items": {
+                "type": "object",
+                "required": ["text", "suggested_mapping"],
+                "properties": {"text": {"type": "string"}, "suggested_mapping": {"type": "string"}},
+            },
         }
     },
 }
-CATEGORY = {"oneOf": [{"type": "string", "enum": ["bug", "style", "perf"]},
-                      {"type": "object", "required": ["custom", "reason"],
-                       "properties": {"custom": {"type": "string", "maxLength": 32}, "reason": {"type": "string"}}}]}
+CATEGORY = {
+    "oneOf": [
+        {"type": "string", "enum": ["bug", "style", "perf"]},
+        {
+            "type": "object",
+            "required": ["custom", "reason"],
+            "properties": {"custom": {"type": "string", "maxLength": 32}, "reason": {"type": "string"}},
+        },
+    ]
+}
 DATA = {
     "type": "object",
     "required": ["summary", "rationale"],
@@ -57,15 +68,20 @@ def _j(path: Path, value: object) -> None:
 
 def golden(folder: Path, n: int, v1: bool = False) -> None:
     inp = {"text": f"sample text {n}", "lang": "en"}
-    data = {"summary": f"summary {n}", "items": [{"category": "bug"}, {"category": {"custom": "naming", "reason": "r"}}],
-            "rationale": "Because the text says so."}
+    data = {
+        "summary": f"summary {n}",
+        "items": [{"category": "bug"}, {"category": {"custom": "naming", "reason": "r"}}],
+        "rationale": "Because the text says so.",
+    }
     if v1:
         _j(folder / "examples" / "input.json", inp)
         _j(folder / "examples" / "output.json", {**data, "confidence": 0.8})
         return
     _j(folder / "tests" / "case1.input.json", inp)
-    _j(folder / "tests" / "case1.expected.json",
-       {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "Summarised."}, "data": data})
+    _j(
+        folder / "tests" / "case1.expected.json",
+        {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "Summarised."}, "data": data},
+    )
 
 
 def _vary(schema: dict, n: int) -> dict:
@@ -78,7 +94,9 @@ def _vary(schema: dict, n: int) -> dict:
 
 def make_v22(folder: Path, name: str, v25: bool) -> None:
     extra = "response:\n  mode: streaming\nmodalities:\n  input: [text]\n  output: [text]\n" if v25 else ""
-    _w(folder / "module.yaml", f"""# generated
+    _w(
+        folder / "module.yaml",
+        f"""# generated
 name: {name}
 version: 2.2.0
 responsibility: Summarise a text
@@ -100,18 +118,30 @@ io:
   meta: ./schema.json#/meta
 tests:
   - tests/case1.input.json -> tests/case1.expected.json
-{extra}""")
+{extra}""",
+    )
     _w(folder / "prompt.md", PROMPT_V22.format(name=name))
     n = int(name.split("-")[1])
-    _j(folder / "schema.json", {"$schema": "https://cognitive-modules.dev/schema/v2.2.json", "meta": META,
-                                "input": _vary(INPUT, n), "data": _vary(DATA, n), "error": {"type": "object", "required": ["code", "message"]},
-                                "$defs": {"extensions": EXTENSIONS}})
+    _j(
+        folder / "schema.json",
+        {
+            "$schema": "https://cognitive-modules.dev/schema/v2.2.json",
+            "meta": META,
+            "input": _vary(INPUT, n),
+            "data": _vary(DATA, n),
+            "error": {"type": "object", "required": ["code", "message"]},
+            "$defs": {"extensions": EXTENSIONS},
+        },
+    )
     golden(folder, 1)
 
 
 def make_v21(folder: Path, name: str) -> None:
-    _w(folder / "module.yaml", f"name: {name}\nversion: 2.1.0\nresponsibility: Summarise a text\n"
-       "excludes:\n  - inventing facts\npolicies:\n  network: deny\n")
+    _w(
+        folder / "module.yaml",
+        f"name: {name}\nversion: 2.1.0\nresponsibility: Summarise a text\n"
+        "excludes:\n  - inventing facts\npolicies:\n  network: deny\n",
+    )
     _w(folder / "prompt.md", f"# {name}\n\nSummarise $ARGUMENTS.\n")
     data = {k: v for k, v in DATA.items()}
     data["properties"] = {k: v for k, v in DATA["properties"].items() if k != "extensions"}
@@ -122,24 +152,46 @@ def make_v21(folder: Path, name: str) -> None:
 
 
 def make_v1(folder: Path, name: str) -> None:
-    _w(folder / "MODULE.md", f"---\nname: {name}\nversion: 1.0.0\nresponsibility: Summarise a text\n"
-       "excludes:\n  - inventing facts\nconstraints:\n  no_network: true\n  require_confidence: true\n"
-       f"  require_rationale: true\n---\n\n# {name}\n\nSummarise: $ARGUMENTS\n")
-    out = {"type": "object", "required": ["summary", "rationale", "confidence"],
-           "properties": {"summary": {"type": "string"}, "items": DATA["properties"]["items"],
-                          "rationale": {"type": "string"}, "confidence": {"type": "number", "minimum": 0, "maximum": 1}}}
+    _w(
+        folder / "MODULE.md",
+        f"---\nname: {name}\nversion: 1.0.0\nresponsibility: Summarise a text\n"
+        "excludes:\n  - inventing facts\nconstraints:\n  no_network: true\n  require_confidence: true\n"
+        f"  require_rationale: true\n---\n\n# {name}\n\nSummarise: $ARGUMENTS\n",
+    )
+    out = {
+        "type": "object",
+        "required": ["summary", "rationale", "confidence"],
+        "properties": {
+            "summary": {"type": "string"},
+            "items": DATA["properties"]["items"],
+            "rationale": {"type": "string"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+    }
     n = int(name.split("-")[1])
     _j(folder / "schema.json", {"input": _vary(INPUT, n), "output": _vary(out, n)})
     golden(folder, 1, v1=True)
 
 
 def make_v0(folder: Path, name: str) -> None:
-    _w(folder / "module.md", f"---\nname: {name}\nversion: 0.1.0\nresponsibility: Summarise a text\n"
-       "excludes:\n  - inventing facts\n---\n\nLegacy module.\n")
+    _w(
+        folder / "module.md",
+        f"---\nname: {name}\nversion: 0.1.0\nresponsibility: Summarise a text\n"
+        "excludes:\n  - inventing facts\n---\n\nLegacy module.\n",
+    )
     _j(folder / "input.schema.json", INPUT)
-    _j(folder / "output.schema.json", {"type": "object", "required": ["summary", "rationale", "confidence"],
-                                       "properties": {"summary": {"type": "string"}, "rationale": {"type": "string"},
-                                                      "confidence": {"type": "number"}}})
+    _j(
+        folder / "output.schema.json",
+        {
+            "type": "object",
+            "required": ["summary", "rationale", "confidence"],
+            "properties": {
+                "summary": {"type": "string"},
+                "rationale": {"type": "string"},
+                "confidence": {"type": "number"},
+            },
+        },
+    )
     _w(folder / "constraints.yaml", "no_network: true\nrequire_confidence: true\n")
     _w(folder / "prompt.txt", "Summarise the input text.\n")
     _j(folder / "examples" / "input.json", {"text": "t"})

@@ -31,8 +31,11 @@ def main(argv: list[str]) -> int:
         print(f"\n=== {script.name}", flush=True)
         started = time.perf_counter()
         code = subprocess.run([sys.executable, str(script)], check=False).returncode
-        print(f"=== {script.name}: {'ok' if code == 0 else f'exit status {code}'} "
-              f"in {time.perf_counter() - started:.0f} s", flush=True)
+        print(
+            f"=== {script.name}: {'ok' if code == 0 else f'exit status {code}'} "
+            f"in {time.perf_counter() - started:.0f} s",
+            flush=True,
+        )
         if code != 0:
             failed.append(name)
     if failed:

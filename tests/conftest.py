@@ -8,7 +8,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from llmserver import ScriptedLLMServer  # noqa: E402
+from llmserver import ScriptedLLMServer
 
 
 @pytest.fixture(autouse=True)

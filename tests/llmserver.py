@@ -17,15 +17,23 @@ import time
 import traceback
 import uuid
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Literal, Union
+from typing import Any, Literal, Union
 
 Protocol = Literal["anthropic", "openai"]
 
-_DEFAULT_KINDS = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-                  404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
-                  500: "api_error", 529: "overloaded_error"}
+_DEFAULT_KINDS = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
 _FINISH_REASONS = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length", "tool_use": "tool_calls"}
 
 # --------------------------------------------------------------------------- replies
@@ -59,7 +67,8 @@ class Error:
 
     def __post_init__(self) -> None:
         self.kind = self.kind or _DEFAULT_KINDS.get(
-            self.status, "api_error" if self.status >= 500 else "invalid_request_error")
+            self.status, "api_error" if self.status >= 500 else "invalid_request_error"
+        )
         self.message = self.message or f"scripted {self.kind}"
 
 
@@ -140,8 +149,12 @@ def _rid() -> str:
 
 def _json_plan(status: int, obj: Any, extra: tuple[tuple[str, str], ...] = ()) -> list[_Step]:
     data = _dumps(obj).encode()
-    return [_Head(status, (("Content-Type", "application/json"), ("Content-Length", str(len(data))), *extra),
-                  chunked=False), data]
+    return [
+        _Head(
+            status, (("Content-Type", "application/json"), ("Content-Length", str(len(data))), *extra), chunked=False
+        ),
+        data,
+    ]
 
 
 def _sse_head(id_header: tuple[str, str]) -> _Head:
@@ -154,7 +167,7 @@ def _deltas(reply: Text, upto: int | None, render: Callable[[str], bytes]) -> li
     for i in range(0, len(body), reply.chunk_size):
         if i and reply.delay:
             steps.append(float(reply.delay))
-        steps.append(render(body[i:i + reply.chunk_size]))
+        steps.append(render(body[i : i + reply.chunk_size]))
     return steps
 
 
@@ -169,16 +182,34 @@ def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list
     rid, mid, model = _rid(), f"msg_{uuid.uuid4().hex[:24]}", req.model or "claude-test"
     inp, out = _usage(reply, req)
     if not req.stream:
-        return _json_plan(200, {
-            "id": mid, "type": "message", "role": "assistant", "model": model,
-            "content": [{"type": "text", "text": reply.body}], "stop_reason": reply.stop_reason,
-            "stop_sequence": None, "usage": {"input_tokens": inp, "output_tokens": out}}, (("request-id", rid),))
+        return _json_plan(
+            200,
+            {
+                "id": mid,
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": [{"type": "text", "text": reply.body}],
+                "stop_reason": reply.stop_reason,
+                "stop_sequence": None,
+                "usage": {"input_tokens": inp, "output_tokens": out},
+            },
+            (("request-id", rid),),
+        )
 
     def ev(name: str, **data: Any) -> bytes:
         return f"event: {name}\ndata: {_dumps({'type': name, **data})}\n\n".encode()
 
-    start = {"id": mid, "type": "message", "role": "assistant", "model": model, "content": [],
-             "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": inp, "output_tokens": 1}}
+    start = {
+        "id": mid,
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": inp, "output_tokens": 1},
+    }
     steps: list[_Step] = [
         _sse_head(("request-id", rid)),
         ev("message_start", message=start),
@@ -187,10 +218,15 @@ def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list
         *_deltas(reply, upto, lambda t: ev("content_block_delta", index=0, delta={"type": "text_delta", "text": t})),
     ]
     if upto is None:
-        steps += [ev("content_block_stop", index=0),
-                  ev("message_delta", delta={"stop_reason": reply.stop_reason, "stop_sequence": None},
-                     usage={"output_tokens": out}),
-                  ev("message_stop")]
+        steps += [
+            ev("content_block_stop", index=0),
+            ev(
+                "message_delta",
+                delta={"stop_reason": reply.stop_reason, "stop_sequence": None},
+                usage={"output_tokens": out},
+            ),
+            ev("message_stop"),
+        ]
     return steps
 
 
@@ -199,12 +235,30 @@ def _openai_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_S
     inp, out = _usage(reply, req)
     usage = {"prompt_tokens": inp, "completion_tokens": out, "total_tokens": inp + out}
     finish = _FINISH_REASONS.get(reply.stop_reason, reply.stop_reason)
-    base = {"id": f"chatcmpl-{uuid.uuid4().hex[:24]}", "created": int(time.time()), "model": model,
-            "system_fingerprint": None}
+    base = {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+        "created": int(time.time()),
+        "model": model,
+        "system_fingerprint": None,
+    }
     if not req.stream:
-        return _json_plan(200, {**base, "object": "chat.completion", "choices": [{
-            "index": 0, "message": {"role": "assistant", "content": reply.body, "refusal": None},
-            "logprobs": None, "finish_reason": finish}], "usage": usage}, (("x-request-id", rid),))
+        return _json_plan(
+            200,
+            {
+                **base,
+                "object": "chat.completion",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": reply.body, "refusal": None},
+                        "logprobs": None,
+                        "finish_reason": finish,
+                    }
+                ],
+                "usage": usage,
+            },
+            (("x-request-id", rid),),
+        )
 
     opts = req.body.get("stream_options") if isinstance(req.body, dict) else None
     include_usage = isinstance(opts, dict) and bool(opts.get("include_usage"))
@@ -216,8 +270,11 @@ def _openai_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_S
             obj["usage"] = None
         return f"data: {_dumps(obj)}\n\n".encode()
 
-    steps: list[_Step] = [_sse_head(("x-request-id", rid)), chunk({"role": "assistant", "content": ""}),
-                          *_deltas(reply, upto, lambda t: chunk({"content": t}))]
+    steps: list[_Step] = [
+        _sse_head(("x-request-id", rid)),
+        chunk({"role": "assistant", "content": ""}),
+        *_deltas(reply, upto, lambda t: chunk({"content": t})),
+    ]
     if upto is None:
         steps.append(chunk({}, finish))
         if include_usage:
@@ -237,8 +294,11 @@ def _error_plan(reply: Error, proto: Protocol) -> list[_Step]:
         ra = float(reply.retry_after)
         extra.append(("retry-after", str(int(ra)) if ra.is_integer() else str(ra)))
     if proto == "anthropic":
-        body: dict[str, Any] = {"type": "error", "error": {"type": reply.kind, "message": reply.message},
-                                "request_id": rid}
+        body: dict[str, Any] = {
+            "type": "error",
+            "error": {"type": reply.kind, "message": reply.message},
+            "request_id": rid,
+        }
     else:
         body = {"error": {"message": reply.message, "type": reply.kind, "param": None, "code": None}}
     return _json_plan(reply.status, body, tuple(extra))
@@ -271,28 +331,37 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive and chunked bodies, like the real APIs
     server: _HTTPServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # keep pytest output clean
 
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))  # SDKs never send chunked bodies
         path, _, query = self.path.partition("?")
-        proto: Protocol | None = ("openai" if path.endswith("/chat/completions")
-                                  else "anthropic" if path.endswith("/messages") else None)
+        proto: Protocol | None = (
+            "openai" if path.endswith("/chat/completions") else "anthropic" if path.endswith("/messages") else None
+        )
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
-        req = RecordedRequest(self.command, path, query, {k.lower(): v for k, v in self.headers.items()},
-                              body, raw, proto)
+        req = RecordedRequest(
+            self.command, path, query, {k.lower(): v for k, v in self.headers.items()}, body, raw, proto
+        )
         owner = self.server.owner
         reply, n = owner._record(req)
         if proto is None:
-            plan = _error_plan(Error(404, message=f"ScriptedLLMServer: no route for {self.command} {path}"),
-                               "anthropic")
+            plan = _error_plan(
+                Error(404, message=f"ScriptedLLMServer: no route for {self.command} {path}"), "anthropic"
+            )
         elif reply is None:
-            plan = _error_plan(Error(500, "api_error", f"ScriptedLLMServer: script exhausted (no reply "
-                                     f"queued for request #{n} {self.command} {path})"), proto)
+            plan = _error_plan(
+                Error(
+                    500,
+                    "api_error",
+                    f"ScriptedLLMServer: script exhausted (no reply queued for request #{n} {self.command} {path})",
+                ),
+                proto,
+            )
         else:
             try:
                 plan = _plan(reply, proto, req)
@@ -355,8 +424,12 @@ class _HTTPServer(ThreadingHTTPServer):
         self.server_name, self.server_port = str(self.server_address[0]), int(self.server_address[1])
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        t = threading.Thread(target=self._serve_conn, args=(request, client_address), daemon=True,
-                             name=f"llmserver-conn-{client_address[1]}")
+        t = threading.Thread(
+            target=self._serve_conn,
+            args=(request, client_address),
+            daemon=True,
+            name=f"llmserver-conn-{client_address[1]}",
+        )
         with self.lock:
             self.conns.add(request)
             self.threads.add(t)
@@ -393,8 +466,9 @@ class ScriptedLLMServer:
     def start(self) -> ScriptedLLMServer:
         if self._httpd is None:
             self._httpd = _HTTPServer(self, self._host)
-            self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
-                                            daemon=True, name="llmserver")
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True, name="llmserver"
+            )
             self._thread.start()
         return self
 

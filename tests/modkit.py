@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from cogtui.core.standard import meta_schema
+from cogtui.core.module.standard_parts import meta_schema
 
 FileContent = str | bytes | dict[str, Any] | list[Any] | None
 
@@ -35,7 +35,7 @@ def dump(name: str, value: FileContent) -> bytes:
         return yaml.safe_dump(value, sort_keys=False, allow_unicode=True).encode("utf-8")
     if name.endswith(".md"):
         front = yaml.safe_dump(value, sort_keys=False, allow_unicode=True)
-        return f"---\n{front}---\n# Prompt\n\nInput: $ARGUMENTS\n".encode("utf-8")
+        return f"---\n{front}---\n# Prompt\n\nInput: $ARGUMENTS\n".encode()
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
@@ -52,13 +52,27 @@ def make_module(tmp_path: Path, files: dict[str, FileContent], name: str = "mod"
     return root
 
 
-def run_cogn(args: list[str], cwd: Path, home: Path | None = None, stdin: str | None = None,
-             timeout: float = 60, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_cogn(
+    args: list[str],
+    cwd: Path,
+    home: Path | None = None,
+    stdin: str | None = None,
+    timeout: float = 60,
+    extra_env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run the real CLI (`python -m cogtui.cli`) isolated from the developer's modules and terminal."""
     env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR")}
     env.update(HOME=str(home or cwd), NO_COLOR="1", PYTHONIOENCODING="utf-8", **(extra_env or {}))
-    return subprocess.run([sys.executable, "-m", "cogtui.cli", *args], cwd=cwd, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=timeout, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "cogtui.cli", *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def pos(text: str, needle: str, *after: str) -> tuple[int, int]:
@@ -162,52 +176,61 @@ GOOD_EXPECTED: dict[str, Any] = {
 
 def clean_v22(name: str = "mod") -> dict[str, FileContent]:
     """Files of a v2.2 module that validates with zero diagnostics in a folder called `name` (a fresh deep copy)."""
-    return copy.deepcopy({
-        "module.yaml": {**MANIFEST_V22, "name": name},
-        "prompt.md": PROMPT_V22,
-        "schema.json": SCHEMA_V22,
-        "tests/case1.input.json": GOOD_INPUT,
-        "tests/case1.expected.json": GOOD_EXPECTED,
-    })
+    return copy.deepcopy(
+        {
+            "module.yaml": {**MANIFEST_V22, "name": name},
+            "prompt.md": PROMPT_V22,
+            "schema.json": SCHEMA_V22,
+            "tests/case1.input.json": GOOD_INPUT,
+            "tests/case1.expected.json": GOOD_EXPECTED,
+        }
+    )
 
 
 def clean_v1(name: str = "mod") -> dict[str, FileContent]:
     """A v1 module (MODULE.md + schema.json + examples/) without errors."""
-    return copy.deepcopy({
-        "MODULE.md": f"---\nname: {name}\nversion: 1.0.0\nresponsibility: Summarise text\n"
-                     "excludes:\n  - inventing facts\nconstraints:\n  no_network: true\n"
-                     "invocation:\n  user_invocable: true\ncontext: fork\n---\n# Summariser\n\nSummarise $ARGUMENTS.\n",
-        "schema.json": {
-            "$schema": "https://ziel-io.github.io/cognitive-modules/schema/v1.json",
-            "input": {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}},
-            "output": {
-                "type": "object",
-                "required": ["summary", "rationale", "confidence"],
-                "properties": {
-                    "summary": {"type": "string"},
-                    "rationale": {"type": "string"},
-                    "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+    return copy.deepcopy(
+        {
+            "MODULE.md": f"---\nname: {name}\nversion: 1.0.0\nresponsibility: Summarise text\n"
+            "excludes:\n  - inventing facts\nconstraints:\n  no_network: true\n"
+            "invocation:\n  user_invocable: true\ncontext: fork\n---\n# Summariser\n\nSummarise $ARGUMENTS.\n",
+            "schema.json": {
+                "$schema": "https://ziel-io.github.io/cognitive-modules/schema/v1.json",
+                "input": {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}},
+                "output": {
+                    "type": "object",
+                    "required": ["summary", "rationale", "confidence"],
+                    "properties": {
+                        "summary": {"type": "string"},
+                        "rationale": {"type": "string"},
+                        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                    },
                 },
             },
-        },
-        "examples/input.json": {"text": "Long text"},
-        "examples/output.json": {"summary": "Short", "rationale": "Because", "confidence": 0.8},
-    })
+            "examples/input.json": {"text": "Long text"},
+            "examples/output.json": {"summary": "Short", "rationale": "Because", "confidence": 0.8},
+        }
+    )
 
 
 def clean_v0(name: str = "mod") -> dict[str, FileContent]:
     """The legacy six-file layout."""
-    return copy.deepcopy({
-        "module.md": f"---\nname: {name}\nversion: 0.1.0\nresponsibility: Old style module\nexcludes:\n  - anything else\n---\n",
-        "input.schema.json": {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}},
-        "output.schema.json": {
-            "type": "object",
-            "required": ["result", "rationale", "confidence"],
-            "properties": {"result": {"type": "string"}, "rationale": {"type": "string"},
-                           "confidence": {"type": "number"}},
-        },
-        "constraints.yaml": "no_network: true\nno_side_effects: true\n",
-        "prompt.txt": "Do the thing with $ARGUMENTS\n",
-        "examples/input.json": {"text": "x"},
-        "examples/output.json": {"result": "y", "rationale": "z", "confidence": 0.5},
-    })
+    return copy.deepcopy(
+        {
+            "module.md": f"---\nname: {name}\nversion: 0.1.0\nresponsibility: Old style module\nexcludes:\n  - anything else\n---\n",
+            "input.schema.json": {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}}},
+            "output.schema.json": {
+                "type": "object",
+                "required": ["result", "rationale", "confidence"],
+                "properties": {
+                    "result": {"type": "string"},
+                    "rationale": {"type": "string"},
+                    "confidence": {"type": "number"},
+                },
+            },
+            "constraints.yaml": "no_network: true\nno_side_effects: true\n",
+            "prompt.txt": "Do the thing with $ARGUMENTS\n",
+            "examples/input.json": {"text": "x"},
+            "examples/output.json": {"result": "y", "rationale": "z", "confidence": 0.5},
+        }
+    )

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from modkit import GOOD_EXPECTED, clean_v1, clean_v22, make_module, pos, run_cogn
 
 DIAG_KEYS = {"severity", "code", "message", "file", "line", "column", "hint"}
@@ -174,7 +173,13 @@ def test_list_json(world: World) -> None:
         ("legacy", "user", str(world.legacy), False, None),
     ]
     good, shadowed = rows[1], rows[2]
-    assert (good["version"], good["format"], good["tier"], good["errors"], good["warnings"]) == ("1.0.0", "v2.2", "decision", 0, 0)
+    assert (good["version"], good["format"], good["tier"], good["errors"], good["warnings"]) == (
+        "1.0.0",
+        "v2.2",
+        "decision",
+        0,
+        0,
+    )
     assert (shadowed["format"], shadowed["tier"]) == ("v1", "decision")
     assert rows[0]["errors"] >= 1
 
@@ -196,8 +201,9 @@ def test_list_empty(tmp_path: Path) -> None:
 def test_env_path_is_custom_level(world: World, tmp_path: Path) -> None:
     custom = tmp_path / "custom"
     make_module(custom, clean_v22("from-env"), "from-env")
-    proc = run_cogn(["list", "--json"], cwd=world.cwd, home=world.home,
-                    extra_env={"COGNITIVE_MODULES_PATH": str(custom)})
+    proc = run_cogn(
+        ["list", "--json"], cwd=world.cwd, home=world.home, extra_env={"COGNITIVE_MODULES_PATH": str(custom)}
+    )
     rows = {r["name"]: r for r in json.loads(proc.stdout)["modules"] if not r["shadowed"]}
     assert rows["from-env"]["level"] == "custom"
     assert rows["good"]["path"] == str(world.good)
@@ -219,7 +225,7 @@ def test_check_exit_codes(world: World) -> None:
     assert proc.returncode == 1 and out["valid"] is False and out["codes"] == ["E3001"]
 
 
-@pytest.mark.parametrize("content", ["not json at all", "{\"a\": ", "", "\n\n", "{'single': 'quotes'}"])
+@pytest.mark.parametrize("content", ["not json at all", '{"a": ', "", "\n\n", "{'single': 'quotes'}"])
 def test_check_non_json_is_2(world: World, content: str) -> None:
     target = world.cwd / "doc.json"
     target.write_text(content)
@@ -245,7 +251,12 @@ def test_check_missing_file_is_2(world: World) -> None:
 
 def test_check_stream_ndjson_from_stdin(world: World) -> None:
     chunks = [
-        {"ok": True, "streaming": True, "session_id": "s1", "meta": {"confidence": None, "risk": "low", "explain": "go"}},
+        {
+            "ok": True,
+            "streaming": True,
+            "session_id": "s1",
+            "meta": {"confidence": None, "risk": "low", "explain": "go"},
+        },
         {"chunk": {"seq": 1, "type": "delta", "field": "data.rationale", "delta": "a"}},
         {},
         {"chunk": {"seq": 2, "type": "delta", "field": "data.rationale", "delta": "b"}},
@@ -303,9 +314,17 @@ def test_malformed_files_everywhere(tmp_path: Path) -> None:
     reports = {r["module"]: r for r in json.loads(proc.stdout)}
     assert set(reports) == set(cases) | {"bad-v1", "plain-v1", "bad-v0"}
     expected_codes = {
-        "bad-yaml": "P001", "bad-tag": "P001", "bad-schema": "P002", "bad-test": "P002", "bad-expected": "P002",
-        "list-manifest": "P004", "scalar-schema": "P004", "binary-prompt": "P005", "bad-v1": "P001",
-        "plain-v1": "P006", "bad-v0": "P001",
+        "bad-yaml": "P001",
+        "bad-tag": "P001",
+        "bad-schema": "P002",
+        "bad-test": "P002",
+        "bad-expected": "P002",
+        "list-manifest": "P004",
+        "scalar-schema": "P004",
+        "binary-prompt": "P005",
+        "bad-v1": "P001",
+        "plain-v1": "P006",
+        "bad-v0": "P001",
     }
     for name, code in expected_codes.items():
         assert code in {d["code"] for d in reports[name]["diagnostics"]}, (name, reports[name]["diagnostics"])

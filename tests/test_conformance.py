@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from cogtui.core.checker import check_document
 from modkit import run_cogn
+
+from cogtui.core.rules.document_checker import check_document
 
 VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "conformance" / "envelope-vectors"
 FILES = sorted(p.relative_to(VECTORS).as_posix() for p in VECTORS.rglob("*") if p.is_file()) if VECTORS.is_dir() else []

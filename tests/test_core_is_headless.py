@@ -24,8 +24,9 @@ def _env(home: Path) -> dict[str, str]:
 
 
 def _run_python(code: str, cwd: Path) -> list[str]:
-    proc = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=60,
-                          check=False, env=_env(cwd))
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=60, check=False, env=_env(cwd)
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -44,12 +45,12 @@ def test_no_core_file_imports_textual() -> None:
 def test_importing_the_core_loads_no_ui_or_sdk(tmp_path: Path) -> None:
     code = (
         "import json, sys\n"
-        "import cogtui.core.workspace, cogtui.core.checker, cogtui.core.validation\n"
+        "import cogtui.core.workspace, cogtui.core.rules.document_checker, cogtui.core.rules.validate_module\n"
         "import cogtui.cli.cmd_validate, cogtui.cli.cmd_check, cogtui.cli.cmd_list\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     modules = _run_python(code, tmp_path)
-    assert "cogtui.core.validation" in modules  # the probe really imported the core
+    assert "cogtui.core.rules.validate_module" in modules  # the probe really imported the core
     for name in FORBIDDEN:
         assert not _loaded(modules, name), name
 
@@ -71,7 +72,7 @@ def test_running_the_commands_loads_no_ui_or_sdk(tmp_path: Path) -> None:
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     modules = _run_python(code, tmp_path)
-    assert "cogtui.core.checker" in modules and "cogtui.cli.cmd_validate" in modules
+    assert "cogtui.core.rules.document_checker" in modules and "cogtui.cli.cmd_validate" in modules
     for name in FORBIDDEN:
         assert not _loaded(modules, name), name
 
@@ -79,10 +80,17 @@ def test_running_the_commands_loads_no_ui_or_sdk(tmp_path: Path) -> None:
 def test_cogn_process_imports(tmp_path: Path) -> None:
     """`python -X importtime -m cogtui.cli validate` reports every import on stderr."""
     mod = make_module(tmp_path, clean_v22())
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "cogtui.cli", "validate", str(mod)],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False, env=_env(tmp_path))
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "cogtui.cli", "validate", str(mod)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env=_env(tmp_path),
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     imported = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")]
-    assert "cogtui.core.validation" in imported
+    assert "cogtui.core.rules.validate_module" in imported
     for name in FORBIDDEN:
         assert not _loaded(imported, name), name

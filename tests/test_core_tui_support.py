@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from cogtui.core.assembler import StreamAssembler
-from cogtui.core.fileio import FileSnapshot, changed_on_disk, save_text
-from cogtui.core.loader import load_module
-from cogtui.core.providers.replay import ReplayProvider
-from cogtui.core.runner import RunOptions, RunSession
-from cogtui.core.scaffold import ScaffoldError, check_name, create_module
-from cogtui.core.sourcemap import file_overlay
-from cogtui.core.tiers import TIERS
-from cogtui.core.validation import validate_module, validate_path
+from cogtui.core.authoring.scaffold import ScaffoldError, check_name, create_module
+from cogtui.core.files.editor_snapshot import FileSnapshot, changed_on_disk, save_text
+from cogtui.core.files.sourcemap import file_overlay
+from cogtui.core.module.loader import load_module
+from cogtui.core.module.tiers import TIERS
+from cogtui.core.rules.validate_module import validate_module, validate_path
+from cogtui.core.run.chunk_assembler import StreamAssembler
+from cogtui.core.run.providers.replay import ReplayProvider
+from cogtui.core.run.runner import RunOptions, RunSession
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
@@ -44,11 +44,11 @@ def test_scaffold_refuses_bad_names_and_existing_folders(tmp_path: Path) -> None
 
 def test_snapshot_save_keeps_bom_and_crlf_and_detects_outside_changes(tmp_path: Path) -> None:
     path = tmp_path / "module.yaml"
-    path.write_bytes(codecs.BOM_UTF8 + "name: x\r\nversion: 1.0.0\r\n".encode())
+    path.write_bytes(codecs.BOM_UTF8 + b"name: x\r\nversion: 1.0.0\r\n")
     snap = FileSnapshot.read(path)
     assert snap.text == "name: x\r\nversion: 1.0.0\r\n" and not changed_on_disk(snap)
     new = save_text(snap, snap.text.replace("x", "y"))
-    assert path.read_bytes() == codecs.BOM_UTF8 + "name: y\r\nversion: 1.0.0\r\n".encode()
+    assert path.read_bytes() == codecs.BOM_UTF8 + b"name: y\r\nversion: 1.0.0\r\n"
     assert not changed_on_disk(new)
     path.write_text("name: z\n", encoding="utf-8")  # another program
     assert changed_on_disk(new)
@@ -86,7 +86,11 @@ def test_assembler_rebuilds_the_final_envelope_from_replay_chunks() -> None:
 
     asyncio.run(run())
     assert session.result is not None and session.result.ok
-    assert assembler.envelope == {"ok": True, "meta": session.result.envelope["meta"], "data": session.result.envelope["data"]}
+    assert assembler.envelope == {
+        "ok": True,
+        "meta": session.result.envelope["meta"],
+        "data": session.result.envelope["data"],
+    }
     assert assembler.text("data.rationale") == test.expected["data"]["rationale"]
     assert assembler.data() == test.expected["data"]
 
@@ -99,6 +103,14 @@ def test_assembler_snapshot_resets_a_streamed_field() -> None:
     assert changes[0].reset and a.text("data.rationale") == ""
     a.feed({"chunk": {"seq": 3, "type": "delta", "field": "data.rationale", "delta": "second"}})
     assert a.data() == {"rationale": "second"}
-    a.feed({"ok": False, "streaming": True, "session_id": "s", "meta": {"confidence": 0.0, "risk": "high", "explain": "x"},
-            "error": {"code": "E2010", "message": "cut"}, "partial_data": {"rationale": "second"}})
+    a.feed(
+        {
+            "ok": False,
+            "streaming": True,
+            "session_id": "s",
+            "meta": {"confidence": 0.0, "risk": "high", "explain": "x"},
+            "error": {"code": "E2010", "message": "cut"},
+            "partial_data": {"rationale": "second"},
+        }
+    )
     assert a.envelope and a.envelope["ok"] is False and a.envelope["partial_data"] == {"rationale": "second"}

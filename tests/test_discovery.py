@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from cogtui.core.discovery import SearchPath, SearchRoot, discover, is_candidate_name, resolve
-from cogtui.core.workspace import check_path
 from modkit import clean_v0, clean_v1, clean_v22, make_module
+
+from cogtui.core.module.discovery import SearchPath, SearchRoot, discover, is_candidate_name, resolve
+from cogtui.core.workspace import check_path
 
 
 @pytest.fixture
@@ -92,8 +92,12 @@ def test_every_level_is_searched_and_the_first_name_wins(world: dict[str, Path])
     assert [e.path for e in index.shadowed_under(winner)] == [user / "shared", c1 / "shared"]
     assert {e.name for e in index.winners} == {"only-path", "only-project", "shared", "only-user", "in-customs"}
     assert {e.name: e.manifest for e in index.winners} == {
-        "only-path": "module.yaml", "only-project": "module.yaml", "shared": "module.yaml",
-        "only-user": "MODULE.md", "in-customs": "module.md"}
+        "only-path": "module.yaml",
+        "only-project": "module.yaml",
+        "shared": "module.yaml",
+        "only-user": "MODULE.md",
+        "in-customs": "module.md",
+    }
     assert index.diagnostics == []
 
 
@@ -115,8 +119,21 @@ def test_name_is_folder_name(world: dict[str, Path]) -> None:
     assert index.get("something-else") is None
 
 
-NEVER_MODULES = [".git", ".hidden", "foo.bak", "foo~", "foo.orig", "backups", "backup", "foo.old", "foo.swp",
-                 "foo.bak.2", "__pycache__", "node_modules", "__init__"]
+NEVER_MODULES = [
+    ".git",
+    ".hidden",
+    "foo.bak",
+    "foo~",
+    "foo.orig",
+    "backups",
+    "backup",
+    "foo.old",
+    "foo.swp",
+    "foo.bak.2",
+    "__pycache__",
+    "node_modules",
+    "__init__",
+]
 
 
 def test_hidden_and_backup_folders_are_never_modules(world: dict[str, Path]) -> None:
@@ -145,8 +162,9 @@ def test_a_root_that_is_itself_a_module(world: dict[str, Path]) -> None:
 def test_missing_and_file_roots(world: dict[str, Path]) -> None:
     a_file = world["tmp"] / "not-a-dir"
     a_file.write_text("x")
-    index = discover(SearchPath.from_environment([world["tmp"] / "missing", a_file],
-                                                 cwd=world["cwd"], home=world["home"], env={}))
+    index = discover(
+        SearchPath.from_environment([world["tmp"] / "missing", a_file], cwd=world["cwd"], home=world["home"], env={})
+    )
     assert index.entries == []
     assert [(d.code, d.file) for d in index.diagnostics] == [("P003", a_file)]
 

@@ -20,20 +20,28 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cogtui.core import paths
-from cogtui.core.history import History, HistoryError, RunRecord, field_path, iso_utc
+from cogtui.core.history.store import History, HistoryError, RunRecord, field_path, iso_utc
+from cogtui.core.settings import locations as paths
 
 REPO = Path(__file__).resolve().parent.parent
 T0 = 1_700_000_000.0
 
 
 def ok_env(data: dict[str, Any]) -> dict[str, Any]:
-    return {"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "fine"}, "data": {"rationale": "r", **data}}
+    return {
+        "ok": True,
+        "meta": {"confidence": 0.9, "risk": "low", "explain": "fine"},
+        "data": {"rationale": "r", **data},
+    }
 
 
 def fail_env(partial: dict[str, Any] | None, code: str = "E3001") -> dict[str, Any]:
-    return {"ok": False, "meta": {"confidence": 0.4, "risk": "medium", "explain": "no"},
-            "error": {"code": code, "message": "bad"}, **({} if partial is None else {"partial_data": partial})}
+    return {
+        "ok": False,
+        "meta": {"confidence": 0.4, "risk": "medium", "explain": "no"},
+        "error": {"code": code, "message": "bad"},
+        **({} if partial is None else {"partial_data": partial}),
+    }
 
 
 def insight(mapping: str | None, text: str = "t", evidence: str | None = None) -> dict[str, Any]:
@@ -47,10 +55,21 @@ def with_insights(*items: dict[str, Any], **data: Any) -> dict[str, Any]:
 
 def run(module: str = "m", envelope: dict[str, Any] | None = None, started_at: float = T0, **kw: Any) -> RunRecord:
     env = envelope or ok_env({})
-    base: dict[str, Any] = dict(module=module, module_version="1.0.0", module_format="v2.2", provider="anthropic",
-                                model="claude", input={"code": "x = 1", "ü": [1, 2]}, args="--x", envelope=env,
-                                started_at=started_at, ttfc_ms=12.5, total_ms=300.0,
-                                usage={"input_tokens": 10, "output_tokens": 20}, outcome="ok" if env["ok"] else "error")
+    base: dict[str, Any] = dict(
+        module=module,
+        module_version="1.0.0",
+        module_format="v2.2",
+        provider="anthropic",
+        model="claude",
+        input={"code": "x = 1", "ü": [1, 2]},
+        args="--x",
+        envelope=env,
+        started_at=started_at,
+        ttfc_ms=12.5,
+        total_ms=300.0,
+        usage={"input_tokens": 10, "output_tokens": 20},
+        outcome="ok" if env["ok"] else "error",
+    )
     return RunRecord(**{**base, **kw})
 
 
@@ -123,18 +142,32 @@ def test_insights_grouping(hist: History) -> None:
     hist.record(run("m1", with_insights(insight("risk.level", "t3"), insight("tags", "t4")), T0 + 120))
     hist.record(run("m3", ok_env({})))  # no insights at all
     out = hist.insights(examples=2)
-    assert [g["suggested_mapping"] for g in out["insights"]] == ["risk.level", "tags", None]  # count desc; null after names
+    assert [g["suggested_mapping"] for g in out["insights"]] == [
+        "risk.level",
+        "tags",
+        None,
+    ]  # count desc; null after names
     top = out["insights"][0]
     assert top["count"] == 3 and top["modules"] == ["m1", "m2"]
     assert top["first_seen"] == iso_utc(T0) and top["last_seen"] == iso_utc(T0 + 120)
-    assert top["examples"] == [{"text": "t3", "evidence": None, "module": "m1", "ts": iso_utc(T0 + 120)},
-                               {"text": "t2", "evidence": None, "module": "m2", "ts": iso_utc(T0 + 60)}]
-    assert out["insights"][2] == {"suggested_mapping": None, "count": 1, "modules": ["m1"],
-                                  "examples": [{"text": "loose", "evidence": None, "module": "m1", "ts": iso_utc(T0)}],
-                                  "first_seen": iso_utc(T0), "last_seen": iso_utc(T0)}
+    assert top["examples"] == [
+        {"text": "t3", "evidence": None, "module": "m1", "ts": iso_utc(T0 + 120)},
+        {"text": "t2", "evidence": None, "module": "m2", "ts": iso_utc(T0 + 60)},
+    ]
+    assert out["insights"][2] == {
+        "suggested_mapping": None,
+        "count": 1,
+        "modules": ["m1"],
+        "examples": [{"text": "loose", "evidence": None, "module": "m1", "ts": iso_utc(T0)}],
+        "first_seen": iso_utc(T0),
+        "last_seen": iso_utc(T0),
+    }
     only_m1 = hist.insights("m1", examples=5)["insights"]
     assert [(g["suggested_mapping"], g["count"], g["modules"]) for g in only_m1] == [
-        ("risk.level", 2, ["m1"]), ("tags", 1, ["m1"]), (None, 1, ["m1"])]
+        ("risk.level", 2, ["m1"]),
+        ("tags", 1, ["m1"]),
+        (None, 1, ["m1"]),
+    ]
     assert [e["text"] for e in only_m1[0]["examples"]] == ["t3", "t1"]
     assert only_m1[0]["examples"][1]["evidence"] == "e1"
     assert all(g["examples"] == [] for g in hist.insights(examples=0)["insights"])
@@ -153,7 +186,9 @@ def test_partial_data_insights_from_failures(hist: History) -> None:
 
 
 def test_malformed_insights_do_not_break_recording(hist: History) -> None:
-    env = ok_env({"extensions": {"insights": ["not an object", {"suggested_mapping": 7}, {"text": "ok", "evidence": [1]}]}})
+    env = ok_env(
+        {"extensions": {"insights": ["not an object", {"suggested_mapping": 7}, {"text": "ok", "evidence": [1]}]}}
+    )
     hist.record(run(envelope=env))
     groups = {g["suggested_mapping"]: g for g in hist.insights()["insights"]}
     assert set(groups) == {"7", None} and groups[None]["examples"][0]["evidence"] == "[1]"
@@ -172,17 +207,24 @@ def test_field_path_and_iso_utc() -> None:
 def test_custom_enum_paths_and_reasons(hist: History) -> None:
     def data(cat: str, reason: str | None) -> dict[str, Any]:
         obj = {"custom": cat} if reason is None else {"custom": cat, "reason": reason}
-        return {"kind": {"custom": "hybrid", "reason": "both"},
-                "issues": [{"category": obj, "severity": "low"}, {"category": "style"}],
-                "a": {"b": [{"c": {"custom": "deep", "reason": "nested"}}]},
-                "extensions": {"insights": [], "other": {"custom": "not counted", "reason": "extensions"}}}
+        return {
+            "kind": {"custom": "hybrid", "reason": "both"},
+            "issues": [{"category": obj, "severity": "low"}, {"category": "style"}],
+            "a": {"b": [{"c": {"custom": "deep", "reason": "nested"}}]},
+            "extensions": {"insights": [], "other": {"custom": "not counted", "reason": "extensions"}},
+        }
 
-    for i, (cat, reason) in enumerate([("perf", "slow"), ("perf", "slow"), ("perf", "alloc"), ("perf", None),
-                                       ("sec", "xss")]):
+    for i, (cat, reason) in enumerate(
+        [("perf", "slow"), ("perf", "slow"), ("perf", "alloc"), ("perf", None), ("sec", "xss")]
+    ):
         hist.record(run("rev", ok_env(data(cat, reason)), T0 + i))
     enums = hist.insights()["custom_enums"]
     assert [(e["field"], e["value"], e["count"]) for e in enums] == [
-        ("a.b[].c", "deep", 5), ("kind", "hybrid", 5), ("issues[].category", "perf", 4), ("issues[].category", "sec", 1)]
+        ("a.b[].c", "deep", 5),
+        ("kind", "hybrid", 5),
+        ("issues[].category", "perf", 4),
+        ("issues[].category", "sec", 1),
+    ]
     perf = enums[2]
     assert perf["module"] == "rev" and perf["reasons"] == ["slow", "alloc"]  # most frequent first, no nulls
 
@@ -201,7 +243,13 @@ def test_timeline(hist: History) -> None:
         hist.record(run("m", with_insights(insight("a")), T0 + t))
     hist.record(run("n", with_insights(insight("a"), insight("b")), T0 + 5))
     tl = hist.insight_timeline(buckets=5)
-    assert tl == [(T0, 2), (T0 + 2, 1), (T0 + 4, 2), (T0 + 6, 0), (T0 + 8, 2)]  # the last edge belongs to the last bucket
+    assert tl == [
+        (T0, 2),
+        (T0 + 2, 1),
+        (T0 + 4, 2),
+        (T0 + 6, 0),
+        (T0 + 8, 2),
+    ]  # the last edge belongs to the last bucket
     assert [n for _, n in hist.insight_timeline("n", buckets=3)] == [2, 0, 0]  # one moment: all in the first
     assert sum(n for _, n in hist.insight_timeline(buckets=30)) == 7
     with pytest.raises(ValueError):
@@ -252,7 +300,7 @@ def test_newer_schema_refused(tmp_path: Path) -> None:
 WRITER = """
 import sys, time
 from pathlib import Path
-from cogtui.core.history import History, RunRecord
+from cogtui.core.history.store import History, RunRecord
 path, tag, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 h = History(path)
 print("ready", flush=True)
@@ -271,8 +319,14 @@ h.close()
 
 def _writer(path: Path, tag: str, count: int) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag, str(count)], env=env, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path), tag, str(count)],
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stdout.readline().strip() == "ready", proc.communicate()[1]
     return proc
 
@@ -358,6 +412,7 @@ def _tree(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
     def as_list(items: list[Any]) -> tuple[Any, list[Any]]:
         return [v for v, _ in items], [x for _, f in items for x in _prefixed("[]", f)]
+
     return st.dictionaries(KEYS, children, max_size=3).map(as_dict) | st.lists(children, max_size=3).map(as_list)
 
 
@@ -365,8 +420,10 @@ CUSTOM = st.builds(_custom, st.text(alphabet="pqr", min_size=1, max_size=2), st.
 NODES = st.recursive(st.tuples(st.integers(0, 9) | TEXT | st.none(), st.just([])) | CUSTOM, _tree, max_leaves=8)
 TOP = st.dictionaries(KEYS, NODES, max_size=4)
 INSIGHTS = st.lists(st.tuples(MAPPINGS, TEXT), max_size=4)
-RUNS = st.lists(st.tuples(st.sampled_from(["m1", "m2", "m3"]), st.booleans(), TOP, INSIGHTS, CUSTOM,
-                          st.integers(0, 10_000)), max_size=8)
+RUNS = st.lists(
+    st.tuples(st.sampled_from(["m1", "m2", "m3"]), st.booleans(), TOP, INSIGHTS, CUSTOM, st.integers(0, 10_000)),
+    max_size=8,
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,7 +12,6 @@ import anthropic
 import httpx
 import httpx2  # the anthropic SDK's HTTP stack; its errors are NOT httpx's
 import pytest
-
 from llmserver import (
     ScriptedLLMServer,
     disconnect_after,
@@ -45,7 +44,7 @@ def chat_url(srv: ScriptedLLMServer) -> str:
 
 def sse_data(lines: Iterator[str]) -> Iterator[str]:
     # A generator, so a disconnect test sees the events that arrived before the error.
-    return (line[len("data: "):] for line in lines if line.startswith("data: "))
+    return (line[len("data: ") :] for line in lines if line.startswith("data: "))
 
 
 # --------------------------------------------------------------------------- Anthropic
@@ -55,7 +54,9 @@ def test_anthropic_create_records_request(srv: ScriptedLLMServer) -> None:
     srv.enqueue(text("Hello there", input_tokens=12, output_tokens=3))
     image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
     msg = claude(srv).messages.create(
-        model="claude-test-1", max_tokens=64, system="be brief",
+        model="claude-test-1",
+        max_tokens=64,
+        system="be brief",
         messages=[{"role": "user", "content": [{"type": "text", "text": "what is this?"}, image]}],
     )
     assert msg.content[0].type == "text" and msg.content[0].text == "Hello there"
@@ -97,8 +98,11 @@ def test_anthropic_errors(srv: ScriptedLLMServer, status: int, exc_type: type[Ex
     exc = info.value
     assert type(exc) is exc_type and isinstance(exc, anthropic.APIStatusError)
     assert exc.status_code == status
-    assert exc.body == {"type": "error", "error": {"type": kind, "message": "scripted failure"},
-                        "request_id": exc.request_id}
+    assert exc.body == {
+        "type": "error",
+        "error": {"type": kind, "message": "scripted failure"},
+        "request_id": exc.request_id,
+    }
     if status == 529:
         assert isinstance(exc, anthropic.InternalServerError)
     if status == 429:
@@ -150,8 +154,10 @@ def test_anthropic_stall_after_headers_raises_raw_read_timeout(srv: ScriptedLLMS
 
 
 def test_anthropic_silence_then_answer(srv: ScriptedLLMServer) -> None:
-    srv.enqueue(silence_before_headers(0.1, then=text("late")),
-                silence_after_headers(0.1, then=text("slow first token", chunk_size=4)))
+    srv.enqueue(
+        silence_before_headers(0.1, then=text("late")),
+        silence_after_headers(0.1, then=text("slow first token", chunk_size=4)),
+    )
     client = claude(srv, timeout=5)
     assert client.messages.create(model="m", max_tokens=8, messages=USER).content[0].text == "late"  # type: ignore[union-attr]
     with client.messages.stream(model="m", max_tokens=8, messages=USER) as stream:
@@ -177,8 +183,9 @@ async def test_async_client_streams(srv: ScriptedLLMServer) -> None:
 
 def test_openai_non_streaming(srv: ScriptedLLMServer) -> None:
     srv.enqueue(text("Bonjour", input_tokens=5, output_tokens=2))
-    resp = httpx.post(chat_url(srv), headers={"Authorization": "Bearer sk-test"},
-                      json={"model": "gpt-test", "messages": USER})
+    resp = httpx.post(
+        chat_url(srv), headers={"Authorization": "Bearer sk-test"}, json={"model": "gpt-test", "messages": USER}
+    )
     assert resp.status_code == 200
     data = resp.json()
     assert data["object"] == "chat.completion" and data["model"] == "gpt-test"
@@ -195,8 +202,10 @@ def test_openai_streaming(srv: ScriptedLLMServer, include_usage: bool) -> None:
     body: dict[str, Any] = {"model": "gpt-test", "messages": USER, "stream": True}
     if include_usage:
         body["stream_options"] = {"include_usage": True}
-    with httpx.Client() as client, client.stream("POST", chat_url(srv), json=body,
-                                                   headers={"Authorization": "Bearer sk-test"}) as resp:
+    with (
+        httpx.Client() as client,
+        client.stream("POST", chat_url(srv), json=body, headers={"Authorization": "Bearer sk-test"}) as resp,
+    ):
         assert resp.headers["content-type"].startswith("text/event-stream")
         datas = list(sse_data(resp.iter_lines()))
     assert datas[-1] == "[DONE]"

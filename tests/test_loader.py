@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 import yaml
+from modkit import GOOD_EXPECTED, GOOD_INPUT, MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
 
 from cogtui.core.diagnostics import Severity
-from cogtui.core.loader import NotAModule, is_module_dir, load_module
-from cogtui.core.model import UNPARSED, ModuleFormat
-from cogtui.core.schemas import schemas_for
-from cogtui.core.validation import validate_module
-from modkit import GOOD_EXPECTED, GOOD_INPUT, MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
+from cogtui.core.module.loader import NotAModule, is_module_dir, load_module
+from cogtui.core.module.model import UNPARSED, ModuleFormat
+from cogtui.core.module.schemas import schemas_for
+from cogtui.core.rules.validate_module import validate_module
 
 # SPEC-v2.2 §1.4, verbatim.
 SPEC_V22_MANIFEST = """\
@@ -178,7 +178,12 @@ def test_v0_six_file_layout(tmp_path: Path) -> None:
     assert ex.input == {"text": "x"} and ex.output["result"] == "y"
     m014 = [d for d in m.load_diagnostics if d.code == "M014"]
     assert len(m014) == 1
-    assert (m014[0].severity, m014[0].file, m014[0].line, m014[0].column) == (Severity.WARNING, m.path / "module.md", 1, 1)
+    assert (m014[0].severity, m014[0].file, m014[0].line, m014[0].column) == (
+        Severity.WARNING,
+        m.path / "module.md",
+        1,
+        1,
+    )
 
 
 def test_v0_plain_yaml_module_md_and_wrapped_constraints(tmp_path: Path) -> None:
@@ -230,23 +235,47 @@ def test_v22_spec_example_fields(tmp_path: Path) -> None:
     root = v22_with(tmp_path, "code-simplifier", **{"module.yaml": SPEC_V22_MANIFEST})
     m = load_module(root)
     assert m.format is ModuleFormat.V2_2
-    assert (m.name, m.version, m.responsibility) == ("code-simplifier", "2.2.0", "Simplify code while preserving behavior")
+    assert (m.name, m.version, m.responsibility) == (
+        "code-simplifier",
+        "2.2.0",
+        "Simplify code while preserving behavior",
+    )
     assert m.tier == "decision"
     assert m.contract.schema_strictness.value == "medium" and m.contract.schema_strictness.explicit
-    assert m.excludes == ("changing observable behavior", "adding new features", "removing functionality",
-                          "executing code", "writing files")
-    assert m.policies == {"network": "deny", "filesystem_write": "deny", "side_effects": "deny", "code_execution": "deny"}
-    assert m.tools == {"policy": "deny_by_default", "allowed": [], "denied": ["write_file", "shell", "network", "code_interpreter"]}
+    assert m.excludes == (
+        "changing observable behavior",
+        "adding new features",
+        "removing functionality",
+        "executing code",
+        "writing files",
+    )
+    assert m.policies == {
+        "network": "deny",
+        "filesystem_write": "deny",
+        "side_effects": "deny",
+        "code_execution": "deny",
+    }
+    assert m.tools == {
+        "policy": "deny_by_default",
+        "allowed": [],
+        "denied": ["write_file", "shell", "network", "code_interpreter"],
+    }
     assert m.overflow == {"enabled": True, "recoverable": True, "max_items": 5, "require_suggested_mapping": True}
     assert m.enums == {"strategy": "extensible"}
     assert m.failure == {"contract": "error_union", "partial_allowed": True, "must_return_error_schema": True}
     assert m.runtime_requirements["max_input_tokens"] == 8000
     assert m.runtime_requirements["preferred_capabilities"] == ["json_mode", "long_context"]
-    assert m.io == {"input": "./schema.json#/input", "data": "./schema.json#/data",
-                    "meta": "./schema.json#/meta", "error": "./schema.json#/error"}
+    assert m.io == {
+        "input": "./schema.json#/input",
+        "data": "./schema.json#/data",
+        "meta": "./schema.json#/meta",
+        "error": "./schema.json#/error",
+    }
     assert m.compat == {"accepts_v21_payload": True, "runtime_auto_wrap": True, "schema_output_alias": "data"}
-    assert m.tests_declared == ("tests/case1.input.json -> tests/case1.expected.json",
-                                "tests/case2.input.json -> tests/case2.expected.json")
+    assert m.tests_declared == (
+        "tests/case1.input.json -> tests/case1.expected.json",
+        "tests/case2.input.json -> tests/case2.expected.json",
+    )
     assert m.policy_denies("network") and not m.policy_allows("network")
     assert m.schemas.meta == SCHEMA_V22["meta"] and m.schemas.error == SCHEMA_V22["error"]
 
@@ -358,11 +387,26 @@ def test_tier_defaults_exploration_and_explicit_overrides(tmp_path: Path) -> Non
 def test_contract_items_order_and_names(tmp_path: Path) -> None:
     c = load_module(make_module(tmp_path, clean_v22())).contract
     assert [name for name, _ in c.items()] == [
-        "tier", "schema_strictness", "overflow.enabled", "overflow.max_items", "overflow.recoverable",
-        "overflow.require_suggested_mapping", "enums.strategy", "response.mode", "response.chunk_type"]
+        "tier",
+        "schema_strictness",
+        "overflow.enabled",
+        "overflow.max_items",
+        "overflow.recoverable",
+        "overflow.require_suggested_mapping",
+        "enums.strategy",
+        "response.mode",
+        "response.chunk_type",
+    ]
     explicit = {name for name, s in c.items() if s.explicit}
-    assert explicit == {"tier", "schema_strictness", "overflow.enabled", "overflow.max_items", "overflow.recoverable",
-                        "overflow.require_suggested_mapping", "enums.strategy"}
+    assert explicit == {
+        "tier",
+        "schema_strictness",
+        "overflow.enabled",
+        "overflow.max_items",
+        "overflow.recoverable",
+        "overflow.require_suggested_mapping",
+        "enums.strategy",
+    }
 
 
 @pytest.mark.parametrize("files", [clean_v1, clean_v0], ids=["v1", "v0"])
@@ -413,10 +457,14 @@ def test_root_defs_resolve_from_every_part(tmp_path: Path) -> None:
     m = load_module(v22_with(tmp_path, **{"schema.json": sch}))
     s = schemas_for(m)
     assert s.is_valid("input", {"text": "x"}) and not s.is_valid("input", {"text": ""})
-    assert s.is_valid("data", {"label": "bug", "rationale": "r"}) and not s.is_valid("data", {"label": "bug", "rationale": ""})
+    assert s.is_valid("data", {"label": "bug", "rationale": "r"}) and not s.is_valid(
+        "data", {"label": "bug", "rationale": ""}
+    )
     assert s.is_valid("meta", {"confidence": 0.5, "risk": "low", "explain": "e"})
     assert not s.is_valid("meta", {"confidence": 2, "risk": "low", "explain": "e"})
-    assert s.is_valid("error", {"code": "E1001", "message": "m"}) and not s.is_valid("error", {"code": "X", "message": "m"})
+    assert s.is_valid("error", {"code": "E1001", "message": "m"}) and not s.is_valid(
+        "error", {"code": "X", "message": "m"}
+    )
     # And through the nested extensions $ref.
     bad = {"label": "bug", "rationale": "r", "extensions": {"insights": [{"text": "t"}]}}
     assert not s.is_valid("data", bad)
@@ -445,8 +493,12 @@ def test_data_wins_over_output(tmp_path: Path) -> None:
 
 def test_io_refs_into_schema_json(tmp_path: Path) -> None:
     man = copy.deepcopy(MANIFEST_V22)
-    man["io"] = {"input": "./schema.json#/input", "data": "./schema.json#/data",
-                 "meta": "./schema.json#/meta", "error": "./schema.json#/error"}
+    man["io"] = {
+        "input": "./schema.json#/input",
+        "data": "./schema.json#/data",
+        "meta": "./schema.json#/meta",
+        "error": "./schema.json#/error",
+    }
     m = load_module(v22_with(tmp_path, **{"module.yaml": man}))
     for part in ("input", "data", "meta", "error"):
         assert m.schemas.locations[part] == (m.path / "schema.json", (part,))
@@ -457,9 +509,12 @@ def test_io_refs_into_schema_json(tmp_path: Path) -> None:
 def test_io_ref_to_a_separate_file(tmp_path: Path) -> None:
     man = copy.deepcopy(MANIFEST_V22)
     man["io"] = {"input": "./schemas/in.json#/definitions/in", "output": "./schema.json#/data"}
-    sep = {"definitions": {"in": {"type": "object", "required": ["text"],
-                                  "properties": {"text": {"$ref": "#/definitions/str"}}},
-                           "str": {"type": "string"}}}
+    sep = {
+        "definitions": {
+            "in": {"type": "object", "required": ["text"], "properties": {"text": {"$ref": "#/definitions/str"}}},
+            "str": {"type": "string"},
+        }
+    }
     m = load_module(v22_with(tmp_path, **{"module.yaml": man, "schemas/in.json": sep}))
     assert m.schemas.input == sep["definitions"]["in"]
     assert m.schemas.locations["input"] == (m.path / "schemas" / "in.json", ("definitions", "in"))
@@ -474,8 +529,9 @@ def test_io_ref_whole_file_and_escaped_pointer(tmp_path: Path) -> None:
     man["io"] = {"input": "input.schema.json", "meta": "./schema.json#/$defs/a~1b"}
     sch = copy.deepcopy(SCHEMA_V22)
     sch["$defs"]["a/b"] = sch.pop("meta")
-    m = load_module(v22_with(tmp_path, **{"module.yaml": man, "schema.json": sch,
-                                          "input.schema.json": SCHEMA_V22["input"]}))
+    m = load_module(
+        v22_with(tmp_path, **{"module.yaml": man, "schema.json": sch, "input.schema.json": SCHEMA_V22["input"]})
+    )
     assert m.schemas.input == SCHEMA_V22["input"]
     assert m.schemas.meta == SCHEMA_V22["meta"]
     assert not [d for d in m.load_diagnostics if d.code == "S003"]
@@ -527,8 +583,9 @@ def test_declared_mapping_form_and_discovered_tests(tmp_path: Path) -> None:
 
 
 def test_declared_and_discovered_are_not_duplicated(tmp_path: Path) -> None:
-    m = load_module(v22_with(tmp_path, **{"tests/case2.input.json": {"text": "b"},
-                                         "tests/case2.expected.json": GOOD_EXPECTED}))
+    m = load_module(
+        v22_with(tmp_path, **{"tests/case2.input.json": {"text": "b"}, "tests/case2.expected.json": GOOD_EXPECTED})
+    )
     names = [t.name for t in m.tests]
     assert sorted(names) == ["case1", "case2"]
 
@@ -556,8 +613,11 @@ def test_named_examples(tmp_path: Path) -> None:
 def test_utf8_bom_everywhere(tmp_path: Path) -> None:
     files: dict[str, Any] = {}
     for name, value in clean_v22().items():
-        raw = value.encode() if isinstance(value, str) else (
-            yaml.safe_dump(value, sort_keys=False) if name.endswith(".yaml") else json.dumps(value)).encode()
+        raw = (
+            value.encode()
+            if isinstance(value, str)
+            else (yaml.safe_dump(value, sort_keys=False) if name.endswith(".yaml") else json.dumps(value)).encode()
+        )
         files[name] = codecs.BOM_UTF8 + raw
     m = load_module(make_module(tmp_path, files))
     assert m.format is ModuleFormat.V2_2 and m.name == "mod"
@@ -589,8 +649,9 @@ def test_invalid_utf8_manifest_is_p005_with_position(tmp_path: Path) -> None:
 
 
 def test_invalid_utf8_schema_and_golden(tmp_path: Path) -> None:
-    m = load_module(v22_with(tmp_path, **{"schema.json": b'{\n  "input": "\xff"\n}',
-                                         "tests/case1.expected.json": b"\xfe"}))
+    m = load_module(
+        v22_with(tmp_path, **{"schema.json": b'{\n  "input": "\xff"\n}', "tests/case1.expected.json": b"\xfe"})
+    )
     found = {(d.file.name if d.file else None, d.line, d.column) for d in m.load_diagnostics if d.code == "P005"}
     assert found == {("schema.json", 2, 13), ("case1.expected.json", 1, 1)}
 

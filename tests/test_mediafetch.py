@@ -1,4 +1,4 @@
-"""cogtui.core.mediafetch against real sockets: a stdlib HTTP(S) server on 127.0.0.1, real httpx."""
+"""cogtui.core.run.media_fetch against real sockets: a stdlib HTTP(S) server on 127.0.0.1, real httpx."""
 
 from __future__ import annotations
 
@@ -23,17 +23,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 from modkit import make_module
 
-from cogtui.core import media
-from cogtui.core.loader import load_module
-from cogtui.core.mediafetch import FetchPolicy, MediaError, address_class, redact_url, resolve_all, resolve_media
-from cogtui.core.model import Module
+from cogtui.core.module.loader import load_module
+from cogtui.core.module.model import Module
+from cogtui.core.rules import media_rules as media
+from cogtui.core.run.media_fetch import FetchPolicy, MediaError, address_class, redact_url, resolve_all, resolve_media
 
 
 def tiny_png() -> bytes:
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
     ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0)  # 1x1, 8-bit greyscale
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b"")
+    )
 
 
 PNG = tiny_png()
@@ -57,7 +60,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_GET(self) -> None:  # noqa: N802 (stdlib name)
+    def do_GET(self) -> None:
         self.server.requests.append((self.path, dict(self.headers)))
         p = self.path
         try:
@@ -150,11 +153,19 @@ SCHEMA = {
 }
 
 
-def build(tmp_path: Path, policies: dict[str, Any] | None = None, inputs: tuple[str, ...] = ("text", "image"),
-          files: dict[str, Any] | None = None) -> Module:
+def build(
+    tmp_path: Path,
+    policies: dict[str, Any] | None = None,
+    inputs: tuple[str, ...] = ("text", "image"),
+    files: dict[str, Any] | None = None,
+) -> Module:
     manifest: dict[str, Any] = {
-        "name": "mod", "version": "1.0.0", "responsibility": "Describe an image", "tier": "decision",
-        "excludes": ["editing images"], "modalities": {"input": list(inputs), "output": ["text"]},
+        "name": "mod",
+        "version": "1.0.0",
+        "responsibility": "Describe an image",
+        "tier": "decision",
+        "excludes": ["editing images"],
+        "modalities": {"input": list(inputs), "output": ["text"]},
     }
     if policies is not None:
         manifest["policies"] = policies
@@ -203,12 +214,20 @@ async def test_exactly_max_redirects_is_fine_one_more_is_not(srv: MediaServer, n
 
 async def test_resolve_all_in_order(srv: MediaServer, net: Module, tmp_path: Path) -> None:
     (net.path / "a.png").write_bytes(PNG)
-    doc = {"text": "x", "pics": [{"type": "file", "path": "a.png"},
-                                 {"type": "url", "url": srv.url("/img.png")},
-                                 {"type": "base64", "media_type": "image/png", "data": base64.b64encode(PNG).decode()}]}
+    doc = {
+        "text": "x",
+        "pics": [
+            {"type": "file", "path": "a.png"},
+            {"type": "url", "url": srv.url("/img.png")},
+            {"type": "base64", "media_type": "image/png", "data": base64.b64encode(PNG).decode()},
+        ],
+    }
     got = await resolve_all(doc, net, policy=LOCAL)
-    assert [(m.path, m.source) for m in got] == [(("pics", 0), "a.png"), (("pics", 1), srv.url("/img.png")),
-                                                 (("pics", 2), "base64")]
+    assert [(m.path, m.source) for m in got] == [
+        (("pics", 0), "a.png"),
+        (("pics", 1), srv.url("/img.png")),
+        (("pics", 2), "base64"),
+    ]
     doc["pics"].append({"type": "url", "url": srv.url("/missing")})
     with pytest.raises(MediaError) as info:
         await resolve_all(doc, net)  # default policy: the first URL already fails
@@ -224,34 +243,36 @@ async def test_default_policy_refuses_loopback(srv: MediaServer, net: Module) ->
     assert srv.requests == []  # refused before connecting
 
 
-@pytest.mark.parametrize(("url", "label"), [
-    ("http://localhost/x.png", "loopback"),
-    ("http://[::1]/x.png", "loopback"),
-    ("http://[::ffff:127.0.0.1]/x.png", "loopback"),
-    ("http://[::ffff:10.1.2.3]/x.png", "private"),
-    ("http://[2002:a9fe:a9fe::]/x.png", "metadata"),  # 6to4 of 169.254.169.254
-    ("http://[64:ff9b::c0a8:1]/x.png", "private"),  # NAT64 of 192.168.0.1
-    ("http://2130706433/x.png", "loopback"),  # decimal 127.0.0.1, as resolvers accept it
-    ("http://169.254.169.254/latest/meta-data", "metadata"),
-    ("http://[fd00:ec2::254]/", "metadata"),
-    ("http://metadata.google.internal/computeMetadata/v1/", "metadata"),
-    ("http://10.0.0.1/x.png", "private"),
-    ("http://192.168.1.10/x.png", "private"),
-    ("http://172.16.5.4/x.png", "private"),
-    ("http://100.64.0.1/x.png", "CGNAT"),
-    ("http://0.0.0.0/x.png", "unspecified"),
-    ("http://224.0.0.1/x.png", "multicast"),
-    ("http://[fe80::1]/x.png", "link-local"),
-])
+@pytest.mark.parametrize(
+    ("url", "label"),
+    [
+        ("http://localhost/x.png", "loopback"),
+        ("http://[::1]/x.png", "loopback"),
+        ("http://[::ffff:127.0.0.1]/x.png", "loopback"),
+        ("http://[::ffff:10.1.2.3]/x.png", "private"),
+        ("http://[2002:a9fe:a9fe::]/x.png", "metadata"),  # 6to4 of 169.254.169.254
+        ("http://[64:ff9b::c0a8:1]/x.png", "private"),  # NAT64 of 192.168.0.1
+        ("http://2130706433/x.png", "loopback"),  # decimal 127.0.0.1, as resolvers accept it
+        ("http://169.254.169.254/latest/meta-data", "metadata"),
+        ("http://[fd00:ec2::254]/", "metadata"),
+        ("http://metadata.google.internal/computeMetadata/v1/", "metadata"),
+        ("http://10.0.0.1/x.png", "private"),
+        ("http://192.168.1.10/x.png", "private"),
+        ("http://172.16.5.4/x.png", "private"),
+        ("http://100.64.0.1/x.png", "CGNAT"),
+        ("http://0.0.0.0/x.png", "unspecified"),
+        ("http://224.0.0.1/x.png", "multicast"),
+        ("http://[fe80::1]/x.png", "link-local"),
+    ],
+)
 async def test_blocked_addresses(net: Module, url: str, label: str) -> None:
     err = await fetch_error(url, net, FetchPolicy(timeout=2))
     assert err.code == "E1012" and label in err.message, err.message
 
 
-@pytest.mark.parametrize(("target", "label"), [
-    ("http://169.254.169.254/latest/meta-data", "metadata"),
-    ("http://10.0.0.1/", "private"),
-])
+@pytest.mark.parametrize(
+    ("target", "label"), [("http://169.254.169.254/latest/meta-data", "metadata"), ("http://10.0.0.1/", "private")]
+)
 async def test_redirect_to_internal_refused(srv: MediaServer, net: Module, target: str, label: str) -> None:
     err = await fetch_error(srv.url(f"/go?to={target}"), net, LOCAL)
     assert err.code == "E1012" and label in err.message
@@ -303,8 +324,9 @@ async def test_oversize_stream_stops(srv: MediaServer, net: Module, monkeypatch:
     assert err.code == "E1011" and "limit for image" in err.message
 
 
-async def test_unknown_category_uses_largest_limit_then_rechecks(srv: MediaServer, net: Module,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_unknown_category_uses_largest_limit_then_rechecks(
+    srv: MediaServer, net: Module, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for cat in media.SIZE_LIMITS:
         monkeypatch.setitem(media.SIZE_LIMITS, cat, 1000)
     monkeypatch.setitem(media.SIZE_LIMITS, "video", 2000)
@@ -368,8 +390,9 @@ async def test_every_resolved_address_must_pass(net: Module, fake_dns: dict[str,
     assert err.code == "E1012" and "mixed.example resolves to 10.9.8.7, a private address" in err.message
 
 
-async def test_credentials_redacted_and_kept_on_their_origin(srv: MediaServer, net: Module,
-                                                             fake_dns: dict[str, Any]) -> None:
+async def test_credentials_redacted_and_kept_on_their_origin(
+    srv: MediaServer, net: Module, fake_dns: dict[str, Any]
+) -> None:
     fake_dns["other.example"] = [["127.0.0.1"]]
     url = srv.url("/go?to=" + srv.url("/echo", host="other.example")).replace("://", "://alice:s3cret@", 1)
     got = await resolve_media({"type": "url", "url": url.replace("/go?", "/go?token=abc&")}, (), net, policy=LOCAL)
@@ -382,9 +405,13 @@ async def test_credentials_redacted_and_kept_on_their_origin(srv: MediaServer, n
 
 
 def test_redact_url() -> None:
-    assert redact_url("http://h.example/go?to=http://bob:pw@x.example/") == "http://h.example/go?to=http://***@x.example/"
-    assert redact_url("https://u:p@h.example/a.png?sig=1&w=2&X-Amz-Signature=zz") == \
-        "https://***@h.example/a.png?sig=***&w=2&X-Amz-Signature=***"
+    assert (
+        redact_url("http://h.example/go?to=http://bob:pw@x.example/") == "http://h.example/go?to=http://***@x.example/"
+    )
+    assert (
+        redact_url("https://u:p@h.example/a.png?sig=1&w=2&X-Amz-Signature=zz")
+        == "https://***@h.example/a.png?sig=***&w=2&X-Amz-Signature=***"
+    )
     assert redact_url("https://h.example/a.png") == "https://h.example/a.png"
 
 
@@ -395,9 +422,30 @@ def make_cert(tmp_path: Path, name: str) -> tuple[Path, Path]:
     if shutil.which("openssl") is None:
         pytest.skip("openssl CLI not available")
     cert, key = tmp_path / f"{name}.crt", tmp_path / f"{name}.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", f"/CN={name}",
-                    "-addext", f"subjectAltName=DNS:{name}"], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            f"/CN={name}",
+            "-addext",
+            f"subjectAltName=DNS:{name}",
+        ],
+        check=True,
+        capture_output=True,
+    )
     return cert, key
 
 
@@ -412,8 +460,9 @@ def tls(tmp_path: Path) -> Iterator[tuple[MediaServer, Path]]:
     yield from ((s, cert) for s in serve(server))
 
 
-async def test_https_pinned_ip_verifies_the_real_name(tls: tuple[MediaServer, Path], net: Module,
-                                                      fake_dns: dict[str, Any]) -> None:
+async def test_https_pinned_ip_verifies_the_real_name(
+    tls: tuple[MediaServer, Path], net: Module, fake_dns: dict[str, Any]
+) -> None:
     server, cert = tls
     fake_dns["media.example"] = [["127.0.0.1"]]
     async with httpx.AsyncClient(verify=ssl.create_default_context(cafile=str(cert)), trust_env=False) as client:
@@ -453,15 +502,18 @@ async def test_file_escapes_refused(tmp_path: Path) -> None:
     assert info.value.code == "E4007"
 
 
-@pytest.mark.parametrize(("ref", "code", "words"), [
-    ({"path": "nope.png"}, "E1012", "nope.png does not exist"),
-    ({"path": "/dev/zero", "media_type": "image/png"}, "E1012", "not a regular file"),
-    ({"path": "a\0b.png"}, "E1012", "cannot be read"),
-    ({"path": "cat.png", "media_type": "image/jpeg"}, "E1010", "image/png, not image/jpeg"),
-    ({"path": "cat.xyz"}, "E1010", "cannot tell the media type"),
-    ({"path": "cat.png", "media_type": "text/plain"}, "E1010", "not an accepted media type"),
-    ({"path": "song.mp3"}, "E1010", "does not accept audio"),
-])
+@pytest.mark.parametrize(
+    ("ref", "code", "words"),
+    [
+        ({"path": "nope.png"}, "E1012", "nope.png does not exist"),
+        ({"path": "/dev/zero", "media_type": "image/png"}, "E1012", "not a regular file"),
+        ({"path": "a\0b.png"}, "E1012", "cannot be read"),
+        ({"path": "cat.png", "media_type": "image/jpeg"}, "E1010", "image/png, not image/jpeg"),
+        ({"path": "cat.xyz"}, "E1010", "cannot tell the media type"),
+        ({"path": "cat.png", "media_type": "text/plain"}, "E1010", "not an accepted media type"),
+        ({"path": "song.mp3"}, "E1010", "does not accept audio"),
+    ],
+)
 async def test_file_failures(tmp_path: Path, ref: dict[str, str], code: str, words: str) -> None:
     module = build(tmp_path, files={"cat.png": PNG, "cat.xyz": PNG, "song.mp3": b"ID3" + bytes(20)})
     with pytest.raises(MediaError) as info:
@@ -488,9 +540,11 @@ async def test_base64(tmp_path: Path) -> None:
     data = base64.b64encode(PNG).decode()
     got = await resolve_media({"type": "base64", "media_type": "image/png", "data": data}, ("i",), module)
     assert (got.mime, got.data, got.source) == ("image/png", PNG, "base64")
-    for ref, code in [({"media_type": "image/png", "data": "not base64!"}, "E1013"),
-                      ({"media_type": "image/jpeg", "data": data}, "E1010"),
-                      ({"data": data}, "E1002")]:
+    for ref, code in [
+        ({"media_type": "image/png", "data": "not base64!"}, "E1013"),
+        ({"media_type": "image/jpeg", "data": data}, "E1010"),
+        ({"data": data}, "E1002"),
+    ]:
         with pytest.raises(MediaError) as info:
             await resolve_media({"type": "base64", **ref}, ("i",), module)
         assert info.value.code == code
@@ -514,9 +568,11 @@ def test_allow_hosts_takes_ips_only() -> None:
 def test_ipv6_forms_of_an_ipv4_address_are_judged_as_it(n: int) -> None:
     v4 = ipaddress.IPv4Address(n)
     expected = address_class(v4)
-    for v6 in (ipaddress.IPv6Address((0xFFFF << 32) | n),  # IPv4-mapped
-               ipaddress.IPv6Address((0x2002 << 112) | (n << 80)),  # 6to4
-               ipaddress.IPv6Address(int(ipaddress.IPv6Address("64:ff9b::")) | n)):  # NAT64
+    for v6 in (
+        ipaddress.IPv6Address((0xFFFF << 32) | n),  # IPv4-mapped
+        ipaddress.IPv6Address((0x2002 << 112) | (n << 80)),  # 6to4
+        ipaddress.IPv6Address(int(ipaddress.IPv6Address("64:ff9b::")) | n),
+    ):  # NAT64
         assert address_class(v6) == expected
 
 

@@ -7,12 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
-from cogtui.core.diagnostics import Severity
-from cogtui.core.loader import load_module
-from cogtui.core.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
-from cogtui.core.sourcemap import split_frontmatter
-from cogtui.core.validation import validate_module
 from test_migration_kit import (  # noqa: F401 - data_dir is a fixture
     FIXTURE_NAMES,
     FIXTURES,
@@ -25,6 +19,12 @@ from test_migration_kit import (  # noqa: F401 - data_dir is a fixture
     tree,
 )
 
+from cogtui.core.authoring.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
+from cogtui.core.diagnostics import Severity
+from cogtui.core.files.sourcemap import split_frontmatter
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.validate_module import validate_module
+
 
 def migrate(root: Path, to: str = "2.2", backup: bool = True) -> None:
     plan = plan_migration(load_module(root), to)
@@ -34,7 +34,9 @@ def migrate(root: Path, to: str = "2.2", backup: bool = True) -> None:
 
 def v22_errors(root: Path) -> list[str]:
     module = load_module(root)
-    return [f"{d.code} {d.location} {d.message}" for d in validate_module(module, v22=True) if d.severity is Severity.ERROR]
+    return [
+        f"{d.code} {d.location} {d.message}" for d in validate_module(module, v22=True) if d.severity is Severity.ERROR
+    ]
 
 
 def test_the_legacy_examples_are_found() -> None:
@@ -42,7 +44,9 @@ def test_the_legacy_examples_are_found() -> None:
 
 
 @pytest.mark.parametrize("to", ["2.2", "2.5"])
-@pytest.mark.parametrize("source", [f"modules/{n}" for n in legacy_modules()] + [f"fixtures/{n}" for n in FIXTURE_NAMES])
+@pytest.mark.parametrize(
+    "source", [f"modules/{n}" for n in legacy_modules()] + [f"fixtures/{n}" for n in FIXTURE_NAMES]
+)
 def test_every_migrated_module_passes_validate_v22(source: str, to: str, tmp_path: Path, data_dir: Path) -> None:
     kind, name = source.split("/")
     root = copy_module((MODULES if kind == "modules" else FIXTURES) / name, tmp_path)
@@ -62,8 +66,13 @@ def test_v1_comments_key_order_unknown_fields_and_prompt_survive(tmp_path: Path,
     schema_before = json.loads((root / "schema.json").read_text(encoding="utf-8"))
     migrate(root)
     manifest = (root / "module.yaml").read_text(encoding="utf-8")
-    for line in ("# Ticket triage, v1 format", "# Runtime switches", "x-team: support-tools     # not a spec field; must survive",
-                 "  network: deny           # tickets may hold personal data", "context: fork"):
+    for line in (
+        "# Ticket triage, v1 format",
+        "# Runtime switches",
+        "x-team: support-tools     # not a spec field; must survive",
+        "  network: deny           # tickets may hold personal data",
+        "context: fork",
+    ):
         assert line in manifest.splitlines(), line
     keys = [line.split(":")[0] for line in manifest.splitlines() if line and line[0].isalpha()]
     assert keys[:3] == ["name", "version", "responsibility"] and keys[-2:] == ["x-team", "context"]
@@ -81,7 +90,10 @@ def test_v0_prompt_bytes_and_chinese_text_survive(tmp_path: Path, data_dir: Path
     assert (root / "prompt.md").read_bytes().startswith(prompt)
     assert (root / "README.md").read_text(encoding="utf-8") == readme
     manifest = (root / "module.yaml").read_text(encoding="utf-8")
-    assert "# 旧版会议纪要模块（v0 六文件布局）" in manifest and "owner: 数据平台组   # 未知字段，迁移时原样保留" in manifest
+    assert (
+        "# 旧版会议纪要模块（v0 六文件布局）" in manifest
+        and "owner: 数据平台组   # 未知字段，迁移时原样保留" in manifest
+    )
     assert "  network: allow           # 需要读取内部 wiki" in manifest.splitlines()
     schema_text = (root / "schema.json").read_text(encoding="utf-8")
     assert '"会议记录原文"' in schema_text and "\\u" not in schema_text
@@ -118,9 +130,9 @@ def test_encodings_and_line_endings_survive(style: str, tmp_path: Path, data_dir
     for rel in ("module.yaml", "prompt.md", "schema.json", "tests/example.expected.json", "tests/example.input.json"):
         raw = (root / rel).read_bytes()
         assert raw.startswith(bom) if bom else not raw.startswith(b"\xef\xbb\xbf"), rel
-        text = raw[len(bom):].decode(codec)
+        text = raw[len(bom) :].decode(codec)
         assert text.count("\r\n") == text.count("\n") > 0, rel
-    assert (root / "prompt.md").read_bytes()[len(bom):].startswith(body_bytes)
+    assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes)
 
 
 def test_mixed_line_endings_in_the_prompt_are_carried_verbatim(tmp_path: Path, data_dir: Path) -> None:
@@ -134,7 +146,9 @@ def test_mixed_line_endings_in_the_prompt_are_carried_verbatim(tmp_path: Path, d
 # ---------------------------------------------------------------- atomicity, backups, undo
 
 
-def test_injected_failure_rolls_everything_back(tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_injected_failure_rolls_everything_back(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = copy_module(MODULES / "commit-message-writer", tmp_path)
     before = tree(root)
     plan = plan_migration(load_module(root))
@@ -156,7 +170,7 @@ def test_injected_failure_rolls_everything_back(tmp_path: Path, data_dir: Path, 
 
 
 def test_failed_verification_rolls_back(tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import cogtui.core.migration.apply as apply_mod
+    import cogtui.core.authoring.migration.apply as apply_mod
 
     root = copy_module(FIXTURES / "v0-zh-defs", tmp_path)
     before = tree(root)
@@ -216,7 +230,9 @@ def test_undo_keeps_edits_made_after_the_migration(tmp_path: Path, data_dir: Pat
     root = copy_module(FIXTURES / "v1-triage", tmp_path)
     before = tree(root)
     migrate(root)
-    (root / "module.yaml").write_text((root / "module.yaml").read_text(encoding="utf-8") + "# my edit\n", encoding="utf-8")
+    (root / "module.yaml").write_text(
+        (root / "module.yaml").read_text(encoding="utf-8") + "# my edit\n", encoding="utf-8"
+    )
     result = undo_latest("v1-triage", root)
     assert tree(root) == before and result.edited_since == ("module.yaml",)
     assert (result.backup_dir / "edited" / "module.yaml").read_text(encoding="utf-8").endswith("# my edit\n")

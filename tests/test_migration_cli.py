@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from cogtui.core.loader import load_module
 from test_migration_kit import FIXTURES, MODULES, copy_module, tree
+
+from cogtui.core.module.loader import load_module
 
 
 @pytest.fixture
@@ -29,8 +29,15 @@ def world(tmp_path: Path) -> Path:
 def cogn(world: Path, *args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR", "NO_COLOR")}
     env.update(HOME=str(world / "home"), COGTUI_DATA_DIR=str(world / "data"), PYTHONIOENCODING="utf-8", **extra_env)
-    return subprocess.run([sys.executable, "-m", "cogtui.cli", "migrate", "--path", str(world / "mods"), *args],
-                          cwd=world, env=env, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "cogtui.cli", "migrate", "--path", str(world / "mods"), *args],
+        cwd=world,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_all_dry_run_changes_nothing_and_reads_plainly(world: Path) -> None:
@@ -70,7 +77,9 @@ def test_all_json_dry_run_shape(world: Path) -> None:
 def test_all_isolates_a_broken_module(world: Path) -> None:
     broken = world / "mods" / "broken-one"
     broken.mkdir()
-    (broken / "MODULE.md").write_text("---\nname: broken-one\nversion: 1.0.0\nexcludes: [a\n---\nprompt\n", encoding="utf-8")
+    (broken / "MODULE.md").write_text(
+        "---\nname: broken-one\nversion: 1.0.0\nexcludes: [a\n---\nprompt\n", encoding="utf-8"
+    )
     (broken / "schema.json").write_text('{"input": {}, "output": {}}', encoding="utf-8")
     broken_before = tree(broken)
     proc = cogn(world, "--all")

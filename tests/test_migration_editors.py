@@ -8,11 +8,11 @@ from pathlib import Path
 
 import yaml
 
-from cogtui.core.migration.jsondoc import JsonDoc
-from cogtui.core.migration.prompt_section import append_section, describes_envelope, envelope_section
-from cogtui.core.migration.schema_upgrade import OverflowSettings, assemble_v0
-from cogtui.core.textio import detect_style, unified_diff
-from cogtui.core.migration.yamldoc import YamlDoc, emit, yaml_scalar
+from cogtui.core.authoring.migration.jsondoc import JsonDoc
+from cogtui.core.authoring.migration.prompt_section import append_section, describes_envelope, envelope_section
+from cogtui.core.authoring.migration.schema_upgrade import OverflowSettings, assemble_v0
+from cogtui.core.authoring.migration.yamldoc import YamlDoc, emit, yaml_scalar
+from cogtui.core.files.text_codec import detect_style, unified_diff
 
 JSON_TEXT = """{
     "b": {"x": 1},
@@ -33,7 +33,9 @@ def test_json_edits_touch_only_their_spans() -> None:
     doc.insert(("b",), "y", [3])
     text, reformatted = doc.finish()
     assert not reformatted
-    assert text == """{
+    assert (
+        text
+        == """{
     "meta": {"k": "v"},
     "b": {"x": 2, "y": [3]},
     "aa": [
@@ -43,6 +45,7 @@ def test_json_edits_touch_only_their_spans() -> None:
     "name": "\\u4e2d\\u6587"
 }
 """
+    )
     assert list(json.loads(text)) == ["meta", "b", "aa", "name"]
 
 
@@ -50,7 +53,9 @@ def test_json_multiline_insert_uses_the_files_indent_and_escaping() -> None:
     doc = JsonDoc(JSON_TEXT)
     doc.insert((), "zh", {"k": ["中", "文"], "n": {"deep": True, "more": [1, {"x": 1}]}})
     text, _ = doc.finish()
-    assert '    "zh": {\n        "k": [\n            "\\u4e2d",' in text  # 4-space indent, ASCII escapes as the file has
+    assert (
+        '    "zh": {\n        "k": [\n            "\\u4e2d",' in text
+    )  # 4-space indent, ASCII escapes as the file has
     assert json.loads(text)["zh"]["k"] == ["中", "文"]
 
 
@@ -71,8 +76,10 @@ def test_yaml_insert_and_replace_keep_comments() -> None:
     out, reformatted = doc.finish()
     assert not reformatted
     # tests goes after the last key that precedes it in the spec's order; the unknown key keeps its place.
-    assert out == ("# head\nname: m  # the name\n\ntier: decision\n\n# about excludes\nexcludes:\n  - a\n  - b\n\n"
-                   "tests:\n  - t\n\n# trailing note\n\nextra: 1\n")
+    assert out == (
+        "# head\nname: m  # the name\n\ntier: decision\n\n# about excludes\nexcludes:\n  - a\n  - b\n\n"
+        "tests:\n  - t\n\n# trailing note\n\nextra: 1\n"
+    )
 
 
 def test_yaml_flow_style_document_falls_back_to_a_dump() -> None:
@@ -90,17 +97,31 @@ def test_yaml_scalars_round_trip() -> None:
 
 def test_v0_assembly_rewrites_refs_and_renames_clashing_defs() -> None:
     notes: list[str] = []
-    inp = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:in",
-           "properties": {"a": {"$ref": "#/$defs/t"}, "self": {"$ref": "#"}}, "$defs": {"t": {"type": "string"}}}
-    out = {"$schema": "https://json-schema.org/draft/2020-12/schema",
-           "properties": {"b": {"$ref": "#/definitions/t"}, "c": {"$ref": "input.schema.json#/$defs/t"},
-                          "d": {"$ref": "#/properties/b"}, "e": {"$ref": "other.json#/x"}},
-           "definitions": {"t": {"type": "integer"}}}
+    inp = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:in",
+        "properties": {"a": {"$ref": "#/$defs/t"}, "self": {"$ref": "#"}},
+        "$defs": {"t": {"type": "string"}},
+    }
+    out = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+            "b": {"$ref": "#/definitions/t"},
+            "c": {"$ref": "input.schema.json#/$defs/t"},
+            "d": {"$ref": "#/properties/b"},
+            "e": {"$ref": "other.json#/x"},
+        },
+        "definitions": {"t": {"type": "integer"}},
+    }
     root = assemble_v0(inp, out, notes)
     assert root["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert root["input"]["properties"] == {"a": {"$ref": "#/$defs/t"}, "self": {"$ref": "#/input"}}
-    assert root["data"]["properties"] == {"b": {"$ref": "#/$defs/data_t"}, "c": {"$ref": "#/$defs/t"},
-                                          "d": {"$ref": "#/data/properties/b"}, "e": {"$ref": "other.json#/x"}}
+    assert root["data"]["properties"] == {
+        "b": {"$ref": "#/$defs/data_t"},
+        "c": {"$ref": "#/$defs/t"},
+        "d": {"$ref": "#/data/properties/b"},
+        "e": {"$ref": "other.json#/x"},
+    }
     assert root["$defs"] == {"t": {"type": "string"}, "data_t": {"type": "integer"}}
     assert "$id" not in root["input"] and any("$id" in n for n in notes)
 

@@ -18,10 +18,11 @@ FIXTURE_NAMES = ("v0-zh-defs", "v1-triage", "v1-zh-rationale", "v21-reviewer")
 
 def legacy_modules() -> list[str]:
     """Every module under modules/ that is not yet v2.2 (v0, v1, v2.1)."""
-    from cogtui.core.loader import load_module
+    from cogtui.core.module.loader import load_module
 
-    return sorted(p.name for p in MODULES.iterdir()
-                  if p.is_dir() and load_module(p).format.value in ("v0", "v1", "v2.1"))
+    return sorted(
+        p.name for p in MODULES.iterdir() if p.is_dir() and load_module(p).format.value in ("v0", "v1", "v2.1")
+    )
 
 
 def copy_module(src: Path, dest_root: Path, name: str | None = None) -> Path:

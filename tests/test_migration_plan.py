@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 import yaml
-
-from cogtui.core.loader import load_module
-from cogtui.core.migration import MigrationPlan, plan_migration, render_plan, render_plan_text
 from modkit import clean_v22, make_module
 from test_migration_kit import FIXTURE_NAMES, FIXTURES, MODULES, copy_module, tree
+
+from cogtui.core.authoring.migration import MigrationPlan, plan_migration, render_plan, render_plan_text
+from cogtui.core.module.loader import load_module
 
 
 def plan_for(path: Path, to: str = "2.2") -> MigrationPlan:
@@ -31,11 +31,19 @@ def test_v0_plan_files_actions_and_notes() -> None:
     plan = plan_for(MODULES / "legacy-summarizer")
     assert plan.ok and plan.source_format == "v0" and plan.target == "v2.2"
     assert actions(plan) == {
-        "module.yaml": "create", "prompt.md": "create", "schema.json": "create", "README.md": "create",
-        "tests/example.input.json": "create", "tests/example.expected.json": "create",
-        "module.md": "delete", "input.schema.json": "delete", "output.schema.json": "delete",
-        "constraints.yaml": "delete", "prompt.txt": "delete",
-        "examples/input.json": "delete", "examples/output.json": "delete",
+        "module.yaml": "create",
+        "prompt.md": "create",
+        "schema.json": "create",
+        "README.md": "create",
+        "tests/example.input.json": "create",
+        "tests/example.expected.json": "create",
+        "module.md": "delete",
+        "input.schema.json": "delete",
+        "output.schema.json": "delete",
+        "constraints.yaml": "delete",
+        "prompt.txt": "delete",
+        "examples/input.json": "delete",
+        "examples/output.json": "delete",
     }
     notes = "\n".join(plan.notes)
     assert plan.notes[0].startswith("tier: inferred decision because") and "confirm" in plan.notes[0]
@@ -60,9 +68,14 @@ def test_v0_plan_files_actions_and_notes() -> None:
 def test_v1_plan_maps_frontmatter_and_moves_examples() -> None:
     plan = plan_for(MODULES / "commit-message-writer")
     assert actions(plan) == {
-        "module.yaml": "create", "prompt.md": "create", "schema.json": "modify",
-        "tests/example.input.json": "create", "tests/example.expected.json": "create",
-        "MODULE.md": "delete", "examples/input.json": "delete", "examples/output.json": "delete",
+        "module.yaml": "create",
+        "prompt.md": "create",
+        "schema.json": "modify",
+        "tests/example.input.json": "create",
+        "tests/example.expected.json": "create",
+        "MODULE.md": "delete",
+        "examples/input.json": "delete",
+        "examples/output.json": "delete",
     }
     yaml_change = next(f for f in plan.files if f.path == "module.yaml")
     assert yaml_change.source == "MODULE.md" and yaml_change.diff.startswith("--- a/MODULE.md\n+++ b/module.yaml")
@@ -81,8 +94,12 @@ def test_v21_plan_edits_in_place() -> None:
     manifest = yaml.safe_load(new_text(plan, "module.yaml"))
     for key in ("tier", "schema_strictness", "overflow", "enums", "compat", "io"):
         assert key in manifest
-    assert manifest["io"] == {"input": "./schema.json#/input", "data": "./schema.json#/data",
-                              "meta": "./schema.json#/meta", "error": "./schema.json#/error"}
+    assert manifest["io"] == {
+        "input": "./schema.json#/input",
+        "data": "./schema.json#/data",
+        "meta": "./schema.json#/meta",
+        "error": "./schema.json#/error",
+    }
     assert "## Response Format (Envelope v2.2)" in new_text(plan, "prompt.md")
 
 
@@ -91,8 +108,11 @@ def test_v21_goldens_get_meta(tmp_path: Path) -> None:
     assert actions(plan)["tests/case1.expected.json"] == "modify"
     expected = json.loads(new_text(plan, "tests/case1.expected.json"))
     assert list(expected) == ["ok", "meta", "data"]
-    assert expected["meta"] == {"confidence": 0.85, "risk": "low",
-                                "explain": "A constant default no longer rewrites the table, so the lock is brief."}
+    assert expected["meta"] == {
+        "confidence": 0.85,
+        "risk": "low",
+        "explain": "A constant default no longer rewrites the table, so the lock is brief.",
+    }
 
 
 def test_v22_to_v25_adds_response_and_modalities() -> None:
@@ -113,8 +133,10 @@ def test_legacy_to_v25_is_one_chained_plan() -> None:
     assert [f.path for f in plan.files].count("module.yaml") == 1
 
 
-@pytest.mark.parametrize(("name", "to", "fmt"), [("code-reviewer", "2.2", "v2.2"), ("screenshot-auditor", "2.2", "v2.5"),
-                                                   ("incident-narrator", "2.5", "v2.5")])
+@pytest.mark.parametrize(
+    ("name", "to", "fmt"),
+    [("code-reviewer", "2.2", "v2.2"), ("screenshot-auditor", "2.2", "v2.5"), ("incident-narrator", "2.5", "v2.5")],
+)
 def test_already_current_changes_nothing(name: str, to: str, fmt: str) -> None:
     plan = plan_for(MODULES / name, to)
     assert plan.already_current and plan.files == () and plan.source_format == fmt
@@ -128,7 +150,10 @@ def test_unknown_target_is_refused() -> None:
 
 def test_planning_writes_nothing(tmp_path: Path) -> None:
     roots = [copy_module(FIXTURES / n, tmp_path) for n in FIXTURE_NAMES]
-    roots += [copy_module(MODULES / n, tmp_path) for n in ("legacy-summarizer", "commit-message-writer", "api-naming-reviewer")]
+    roots += [
+        copy_module(MODULES / n, tmp_path)
+        for n in ("legacy-summarizer", "commit-message-writer", "api-naming-reviewer")
+    ]
     before = tree(tmp_path)
     for root in roots:
         for to in ("2.2", "2.5"):
@@ -171,15 +196,31 @@ def test_plain_rendering_reads_well_without_ansi() -> None:
 # ---------------------------------------------------------------- tier inference
 
 
-def _v1(tmp_path: Path, name: str, responsibility: str, output: dict[str, Any], constraints: dict[str, Any] | None = None,
-        out_schema: dict[str, Any] | None = None) -> Path:
+def _v1(
+    tmp_path: Path,
+    name: str,
+    responsibility: str,
+    output: dict[str, Any],
+    constraints: dict[str, Any] | None = None,
+    out_schema: dict[str, Any] | None = None,
+) -> Path:
     front = {"name": name, "version": "1.0.0", "responsibility": responsibility, "excludes": ["guessing"]}
     if constraints:
         front["constraints"] = constraints
-    schema = {"input": {"type": "object"}, "output": out_schema or {
-        "type": "object", "required": ["rationale"], "properties": {"rationale": {"type": "string"}, "confidence": {"type": "number"}}}}
-    return make_module(tmp_path, {"MODULE.md": front, "schema.json": schema, "examples/input.json": {},
-                                  "examples/output.json": output}, name=name)
+    schema = {
+        "input": {"type": "object"},
+        "output": out_schema
+        or {
+            "type": "object",
+            "required": ["rationale"],
+            "properties": {"rationale": {"type": "string"}, "confidence": {"type": "number"}},
+        },
+    }
+    return make_module(
+        tmp_path,
+        {"MODULE.md": front, "schema.json": schema, "examples/input.json": {}, "examples/output.json": output},
+        name=name,
+    )
 
 
 def test_tier_exploration(tmp_path: Path) -> None:
@@ -190,8 +231,13 @@ def test_tier_exploration(tmp_path: Path) -> None:
 
 
 def test_tier_exec(tmp_path: Path) -> None:
-    root = _v1(tmp_path, "fixer", "Generate a patch that is applied automatically to the config",
-               {"rationale": "r", "confidence": 0.95, "changes": [{"risk": "low"}]}, constraints={"no_side_effects": False})
+    root = _v1(
+        tmp_path,
+        "fixer",
+        "Generate a patch that is applied automatically to the config",
+        {"rationale": "r", "confidence": 0.95, "changes": [{"risk": "low"}]},
+        constraints={"no_side_effects": False},
+    )
     plan = plan_for(root)
     assert plan.tier == "exec", plan.notes[0]
     manifest = yaml.safe_load(new_text(plan, "module.yaml"))
@@ -200,7 +246,9 @@ def test_tier_exec(tmp_path: Path) -> None:
 
 
 def test_exec_signals_below_the_gate_fall_back_to_decision(tmp_path: Path) -> None:
-    root = _v1(tmp_path, "fixer", "Generate a patch that is applied automatically", {"rationale": "r", "confidence": 0.7})
+    root = _v1(
+        tmp_path, "fixer", "Generate a patch that is applied automatically", {"rationale": "r", "confidence": 0.7}
+    )
     plan = plan_for(root)
     assert plan.tier == "decision"
     assert "suggests exec" in plan.notes[0] and "outside the exec gate" in plan.notes[0]
@@ -210,8 +258,13 @@ def test_exec_signals_below_the_gate_fall_back_to_decision(tmp_path: Path) -> No
 
 
 def test_unparseable_frontmatter_names_file_and_line(tmp_path: Path) -> None:
-    root = make_module(tmp_path, {"MODULE.md": "---\nname: mod\nversion: 1.0.0\nresponsibility: x\nexcludes: [a\n---\n# P\n",
-                                  "schema.json": {"input": {}, "output": {}}})
+    root = make_module(
+        tmp_path,
+        {
+            "MODULE.md": "---\nname: mod\nversion: 1.0.0\nresponsibility: x\nexcludes: [a\n---\n# P\n",
+            "schema.json": {"input": {}, "output": {}},
+        },
+    )
     plan = plan_for(root)
     assert not plan.ok and plan.files == ()
     err = plan.errors[0]
@@ -221,7 +274,9 @@ def test_unparseable_frontmatter_names_file_and_line(tmp_path: Path) -> None:
 
 
 def test_missing_schema_is_an_error(tmp_path: Path) -> None:
-    root = make_module(tmp_path, {"MODULE.md": {"name": "mod", "version": "1.0.0", "responsibility": "x", "excludes": ["a"]}})
+    root = make_module(
+        tmp_path, {"MODULE.md": {"name": "mod", "version": "1.0.0", "responsibility": "x", "excludes": ["a"]}}
+    )
     plan = plan_for(root)
     assert [(e.code, e.file) for e in plan.errors] == [("P003", root / "schema.json")]
 
@@ -234,8 +289,13 @@ def test_v0_missing_output_schema_is_an_error(tmp_path: Path) -> None:
 
 
 def test_example_without_rationale_is_an_error(tmp_path: Path) -> None:
-    root = _v1(tmp_path, "norat", "Summarise text", {"summary": "s", "confidence": 0.8},
-               out_schema={"type": "object", "properties": {"summary": {"type": "string"}, "confidence": {"type": "number"}}})
+    root = _v1(
+        tmp_path,
+        "norat",
+        "Summarise text",
+        {"summary": "s", "confidence": 0.8},
+        out_schema={"type": "object", "properties": {"summary": {"type": "string"}, "confidence": {"type": "number"}}},
+    )
     plan = plan_for(root)
     assert plan.errors and plan.errors[0].file == root / "examples" / "output.json"
     assert "rationale" in plan.errors[0].message
@@ -249,21 +309,38 @@ def test_v22_source_with_contract_errors_is_reported(tmp_path: Path) -> None:
 
 
 def test_exec_is_not_chosen_when_defs_hold_extensible_enums(tmp_path: Path) -> None:
-    out_schema = {"type": "object", "required": ["rationale"],
-                  "properties": {"rationale": {"type": "string"}, "kind": {"$ref": "#/$defs/kind"}}}
-    root = _v1(tmp_path, "fixer", "Generate a patch that is applied automatically",
-               {"rationale": "r", "confidence": 0.95, "changes": [{"risk": "low"}]}, out_schema=out_schema)
+    out_schema = {
+        "type": "object",
+        "required": ["rationale"],
+        "properties": {"rationale": {"type": "string"}, "kind": {"$ref": "#/$defs/kind"}},
+    }
+    root = _v1(
+        tmp_path,
+        "fixer",
+        "Generate a patch that is applied automatically",
+        {"rationale": "r", "confidence": 0.95, "changes": [{"risk": "low"}]},
+        out_schema=out_schema,
+    )
     schema = json.loads((root / "schema.json").read_text(encoding="utf-8"))
-    schema["$defs"] = {"kind": {"oneOf": [{"enum": ["a"]}, {"type": "object", "required": ["custom", "reason"],
-                                                            "properties": {"custom": {}, "reason": {}}}]}}
+    schema["$defs"] = {
+        "kind": {
+            "oneOf": [
+                {"enum": ["a"]},
+                {"type": "object", "required": ["custom", "reason"], "properties": {"custom": {}, "reason": {}}},
+            ]
+        }
+    }
     (root / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
     plan = plan_for(root)
     assert plan.tier == "decision" and "extensible enums" in plan.notes[0]
 
 
 def test_extensions_field_without_insights_is_located(tmp_path: Path) -> None:
-    out_schema = {"type": "object", "required": ["rationale"],
-                  "properties": {"rationale": {"type": "string"}, "extensions": {"type": "string"}}}
+    out_schema = {
+        "type": "object",
+        "required": ["rationale"],
+        "properties": {"rationale": {"type": "string"}, "extensions": {"type": "string"}},
+    }
     root = _v1(tmp_path, "ext", "Summarise text", {"rationale": "r", "extensions": "x"}, out_schema=out_schema)
     plan = plan_for(root)
     err = plan.errors[0]
@@ -275,6 +352,8 @@ def test_extensions_field_without_insights_is_located(tmp_path: Path) -> None:
 def test_a_lone_example_output_with_a_structured_rationale_is_an_error(tmp_path: Path) -> None:
     root = copy_module(FIXTURES / "v1-zh-rationale", tmp_path)
     lonely = root / "examples" / "output.json"  # without examples/input.json
-    lonely.write_text(json.dumps({"criteria": [], "rationale": {"decisions": ["x"]}, "confidence": 0.5}), encoding="utf-8")
+    lonely.write_text(
+        json.dumps({"criteria": [], "rationale": {"decisions": ["x"]}, "confidence": 0.5}), encoding="utf-8"
+    )
     plan = plan_for(root)
     assert [e.file for e in plan.errors] == [lonely] and "structured rationale" in plan.errors[0].message

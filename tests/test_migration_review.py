@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from cogtui.core.loader import load_module
-from cogtui.core.migration import plan_migration
-from cogtui.core.migration.review import PlanFileError, ReviewPlan, load_plan_file
 from test_migration_kit import MODULES, copy_module
+
+from cogtui.core.authoring.migration import plan_migration
+from cogtui.core.authoring.migration.review import PlanFileError, ReviewPlan, load_plan_file
+from cogtui.core.module.loader import load_module
 
 NAMES = ("legacy-summarizer", "commit-message-writer", "api-naming-reviewer", "code-reviewer")
 
@@ -22,8 +22,15 @@ NAMES = ("legacy-summarizer", "commit-message-writer", "api-naming-reviewer", "c
 def cogn(world: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR", "NO_COLOR")}
     env.update(HOME=str(world / "home"), COGTUI_DATA_DIR=str(world / "data"), PYTHONIOENCODING="utf-8")
-    return subprocess.run([sys.executable, "-m", "cogtui.cli", *args], cwd=world, env=env, capture_output=True,
-                          text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "cogtui.cli", *args],
+        cwd=world,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -68,9 +75,17 @@ def test_an_all_modules_plan_lists_every_module(world: Path) -> None:
 
 
 def test_a_plan_with_errors_keeps_their_locations(tmp_path: Path) -> None:
-    data = {"module": "broken", "from": "v1", "to": "v2.2", "files": [], "notes": [], "already_current": False,
-            "errors": [{"message": "bad YAML", "file": "/m/broken/MODULE.md", "line": 3, "column": 7, "code": "P001",
-                        "hint": None}]}
+    data = {
+        "module": "broken",
+        "from": "v1",
+        "to": "v2.2",
+        "files": [],
+        "notes": [],
+        "already_current": False,
+        "errors": [
+            {"message": "bad YAML", "file": "/m/broken/MODULE.md", "line": 3, "column": 7, "code": "P001", "hint": None}
+        ],
+    }
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     [plan] = load_plan_file(path)
@@ -99,22 +114,31 @@ def test_invalid_json_gives_line_and_column(tmp_path: Path) -> None:
     assert "plan.json:3:13: invalid JSON" in str(problem)
 
 
-@pytest.mark.parametrize(("text", "key", "words"), [
-    ("[]", None, "expected a JSON object"),
-    ('{"summary": {}}', None, "not a migration plan"),
-    ('{"plans": {}}', "plans", "expected a list, got an object"),
-    ('{"plans": [3]}', "plans[0]", "expected a plan object, got a number"),
-    ('{"module": "m"}', "files", "missing"),
-    ('{"module": 7, "files": []}', "module", "expected a string"),
-    ('{"plans": [{"module": "m", "files": [{"path": "a", "action": "rename"}]}]}', "plans[0].files[0].action",
-     "expected create, modify or delete"),
-    ('{"module": "m", "files": [{"action": "create"}]}', "files[0].path", "missing"),
-    ('{"module": "m", "files": [], "notes": ["ok", 1]}', "notes[1]", "expected a string"),
-    ('{"module": "m", "files": [], "errors": [{"line": 1}]}', "errors[0].message", "missing"),
-    ('{"module": "m", "files": [], "errors": [{"message": "x", "line": true}]}', "errors[0].line",
-     "expected a whole number"),
-    ('{"module": "m", "files": [], "already_current": "no"}', "already_current", "expected true/false"),
-])
+@pytest.mark.parametrize(
+    ("text", "key", "words"),
+    [
+        ("[]", None, "expected a JSON object"),
+        ('{"summary": {}}', None, "not a migration plan"),
+        ('{"plans": {}}', "plans", "expected a list, got an object"),
+        ('{"plans": [3]}', "plans[0]", "expected a plan object, got a number"),
+        ('{"module": "m"}', "files", "missing"),
+        ('{"module": 7, "files": []}', "module", "expected a string"),
+        (
+            '{"plans": [{"module": "m", "files": [{"path": "a", "action": "rename"}]}]}',
+            "plans[0].files[0].action",
+            "expected create, modify or delete",
+        ),
+        ('{"module": "m", "files": [{"action": "create"}]}', "files[0].path", "missing"),
+        ('{"module": "m", "files": [], "notes": ["ok", 1]}', "notes[1]", "expected a string"),
+        ('{"module": "m", "files": [], "errors": [{"line": 1}]}', "errors[0].message", "missing"),
+        (
+            '{"module": "m", "files": [], "errors": [{"message": "x", "line": true}]}',
+            "errors[0].line",
+            "expected a whole number",
+        ),
+        ('{"module": "m", "files": [], "already_current": "no"}', "already_current", "expected true/false"),
+    ],
+)
 def test_a_wrong_shape_names_the_key(tmp_path: Path, text: str, key: str | None, words: str) -> None:
     problem = _problem(tmp_path, text)
     assert problem.key == key

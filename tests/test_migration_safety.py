@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from cogtui.core.config import save_setting
-from cogtui.core.loader import load_module
-from cogtui.core.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
-from cogtui.core.transaction import FileTransaction, OutsideRootError
 from test_migration_kit import FIXTURES, copy_module, data_dir, tree  # noqa: F401 - data_dir is a fixture
+
+from cogtui.core.authoring.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
+from cogtui.core.files.transaction import FileTransaction, OutsideRootError
+from cogtui.core.module.loader import load_module
+from cogtui.core.settings.config import save_setting
 
 
 def test_undo_keeps_a_deleted_file_that_was_recreated(tmp_path: Path, data_dir: Path) -> None:
@@ -26,7 +26,9 @@ def test_undo_keeps_a_deleted_file_that_was_recreated(tmp_path: Path, data_dir: 
     result = undo_latest("v1-triage", root)
     assert "MODULE.md" in result.edited_since
     assert (result.backup_dir / "edited" / "MODULE.md").read_text(encoding="utf-8") == "MY NEW WORK\n"
-    assert (root / "MODULE.md").read_text(encoding="utf-8") == (FIXTURES / "v1-triage" / "MODULE.md").read_text(encoding="utf-8")
+    assert (root / "MODULE.md").read_text(encoding="utf-8") == (FIXTURES / "v1-triage" / "MODULE.md").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_symlinked_examples_outside_the_module_are_refused_untouched(tmp_path: Path, data_dir: Path) -> None:
@@ -87,8 +89,14 @@ def test_a_damaged_backup_is_reported_and_changes_nothing(damage: str, tmp_path:
 def _cogn(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "COGNITIVE_MODULES_PATH"}
     env.update(HOME=str(tmp_path / "home"), COGTUI_DATA_DIR=str(tmp_path / "data"))
-    return subprocess.run([sys.executable, "-m", "cogtui.cli", "migrate", "--path", str(tmp_path / "mods"), *args],
-                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "cogtui.cli", "migrate", "--path", str(tmp_path / "mods"), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("flag", [["--dry-run"], ["--to", "2.5"], ["--no-backup"], ["--all"]])

@@ -32,6 +32,7 @@ def test_run_all_covers_every_benchmark_and_refuses_unknown_names() -> None:
         sys.path.remove(str(ROOT / "bench"))
     on_disk = {p.stem.removeprefix("bench_") for p in (ROOT / "bench").glob("bench_*.py")}
     assert set(run_all.ORDER) == on_disk
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "run_all.py"), "nonsense"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run_all.py"), "nonsense"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2 and "unknown benchmark(s): nonsense" in proc.stderr

@@ -13,10 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cogtui.core.diagnostics import Severity
-from cogtui.core.loader import load_module
-from cogtui.core.migration import MigrationError, undo_latest
-from cogtui.core.promote import (
+from cogtui.core.authoring.migration import MigrationError, undo_latest
+from cogtui.core.authoring.promote import (
     PromotionError,
     apply_promotion,
     examples_look_like_lists,
@@ -25,6 +23,8 @@ from cogtui.core.promote import (
     plan_enum_promotion,
     plan_mapping_promotion,
 )
+from cogtui.core.diagnostics import Severity
+from cogtui.core.module.loader import load_module
 
 CODE_REVIEWER = Path(__file__).resolve().parent.parent / "modules" / "code-reviewer"
 CATEGORY_ENUM = ("data", "properties", "issues", "items", "properties", "category", "oneOf", 0, "enum")
@@ -117,7 +117,9 @@ def test_plain_enums_and_implicit_arrays(reviewer: Path) -> None:
     module = load_module(reviewer)
     plan = plan_enum_promotion(module, "verdict", "block")  # a plain enum, no catch-all: appended
     added, removed = changed_lines(plan.files[0].diff)
-    assert [a.strip() for a in added] == ['"request_changes",', '"block"'] and [r.strip() for r in removed] == ['"request_changes"']
+    assert [a.strip() for a in added] == ['"request_changes",', '"block"'] and [r.strip() for r in removed] == [
+        '"request_changes"'
+    ]
     # `issues.category` without [] steps into the array as `issues[].category` does.
     plan = plan_enum_promotion(module, "issues.category", "concurrency")
     assert "concurrency" in at(json.loads(plan.files[0].new_text or ""), CATEGORY_ENUM)  # type: ignore[operator]
@@ -157,7 +159,9 @@ def test_encoding_and_line_ends_are_kept(reviewer: Path, bom: bytes, crlf: bool)
     assert path.read_bytes() == new
     mapping = plan_mapping_promotion(load_module(reviewer), "assumptions", [])
     assert (mapping.files[0].new_bytes or b"").startswith(bom)
-    assert (mapping.files[0].new_bytes or b"").count(b"\r\n") == ((mapping.files[0].new_bytes or b"").count(b"\n") if crlf else 0)
+    assert (mapping.files[0].new_bytes or b"").count(b"\r\n") == (
+        (mapping.files[0].new_bytes or b"").count(b"\n") if crlf else 0
+    )
 
 
 # ---------------------------------------------------------------- new fields
@@ -171,7 +175,9 @@ def test_mapping_adds_an_optional_field_before_rationale(reviewer: Path) -> None
     new = json.loads(plan.files[0].new_text or "")
     props = new["data"]["properties"]
     assert props["cache_assumption"] == {
-        "type": "string", "description": 'Promoted from overflow insights, e.g. "The change assumes the cache is warm."'}
+        "type": "string",
+        "description": 'Promoted from overflow insights, e.g. "The change assumes the cache is warm."',
+    }
     assert list(props)[-3:] == ["cache_assumption", "rationale", "extensions"]
     assert "cache_assumption" not in new["data"]["required"]
     result, diagnostics = apply_promotion(plan)
@@ -187,7 +193,12 @@ def test_plural_names_and_list_examples_become_string_lists(reviewer: Path) -> N
     item_props = json.loads(listed.files[0].new_text or "")["data"]["properties"]["issues"]["items"]["properties"]
     assert item_props["owner"]["type"] == "array"
     single = plan_mapping_promotion(module, "issues[].owner", [{"text": "Alice owns this file."}])
-    assert json.loads(single.files[0].new_text or "")["data"]["properties"]["issues"]["items"]["properties"]["owner"]["type"] == "string"
+    assert (
+        json.loads(single.files[0].new_text or "")["data"]["properties"]["issues"]["items"]["properties"]["owner"][
+            "type"
+        ]
+        == "string"
+    )
     assert looks_plural("open_questions") and looks_plural("riskFactors")
     assert not looks_plural("status") and not looks_plural("analysis") and not looks_plural("address")
     assert examples_look_like_lists([{"evidence": "1. a\n2. b"}]) and not examples_look_like_lists([{"text": "- one"}])
@@ -218,7 +229,9 @@ def test_mapping_errors(reviewer: Path) -> None:
 
 def test_a_stale_plan_is_refused(reviewer: Path) -> None:
     plan = plan_mapping_promotion(load_module(reviewer), "assumptions", [])
-    (reviewer / "schema.json").write_text((reviewer / "schema.json").read_text(encoding="utf-8") + " ", encoding="utf-8")
+    (reviewer / "schema.json").write_text(
+        (reviewer / "schema.json").read_text(encoding="utf-8") + " ", encoding="utf-8"
+    )
     with pytest.raises(MigrationError, match="changed after the plan"):
         apply_promotion(plan)
 
@@ -239,27 +252,44 @@ def test_parse_field() -> None:
 
 NAMES = st.sampled_from(["issues", "category", "owner", "tags", "data", "x"])
 SCHEMAS = st.recursive(
-    st.fixed_dictionaries({}, optional={"type": st.sampled_from(["object", "array", "string", ["string", "null"]]),
-                                        "enum": st.lists(st.sampled_from(["a", "b", "other", 1, None]), max_size=3),
-                                        "$ref": st.sampled_from(["#/$defs/x", "#/nowhere", "other.json#/a", "#", "#/$schema"])}),
-    lambda inner: st.fixed_dictionaries({}, optional={
-        "properties": st.dictionaries(NAMES, inner, max_size=3), "items": inner,
-        "oneOf": st.lists(inner, max_size=2), "anyOf": st.lists(inner, max_size=2), "type": st.just("object")}),
-    max_leaves=8)
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "type": st.sampled_from(["object", "array", "string", ["string", "null"]]),
+            "enum": st.lists(st.sampled_from(["a", "b", "other", 1, None]), max_size=3),
+            "$ref": st.sampled_from(["#/$defs/x", "#/nowhere", "other.json#/a", "#", "#/$schema"]),
+        },
+    ),
+    lambda inner: st.fixed_dictionaries(
+        {},
+        optional={
+            "properties": st.dictionaries(NAMES, inner, max_size=3),
+            "items": inner,
+            "oneOf": st.lists(inner, max_size=2),
+            "anyOf": st.lists(inner, max_size=2),
+            "type": st.just("object"),
+        },
+    ),
+    max_leaves=8,
+)
 FIELDS = st.lists(st.tuples(NAMES, st.integers(0, 1)), min_size=1, max_size=3).map(
-    lambda segs: ".".join(n + "[]" * a for n, a in segs))
+    lambda segs: ".".join(n + "[]" * a for n, a in segs)
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=SCHEMAS, defs=SCHEMAS, field=FIELDS, value=st.sampled_from(["a", "new", "x"]))
-def test_any_schema_gives_a_plan_or_a_promotion_error(reviewer: Path, data: dict, defs: dict, field: str,
-                                                      value: str) -> None:
+def test_any_schema_gives_a_plan_or_a_promotion_error(
+    reviewer: Path, data: dict, defs: dict, field: str, value: str
+) -> None:
     doc = schema(reviewer)
     doc["data"], doc["$defs"]["x"] = data, defs
     (reviewer / "schema.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
     module = load_module(reviewer)
-    for make in (lambda: plan_enum_promotion(module, field, value),
-                 lambda: plan_mapping_promotion(module, f"{field}.{value}", [{"text": "t"}])):
+    for make in (
+        lambda: plan_enum_promotion(module, field, value),
+        lambda: plan_mapping_promotion(module, f"{field}.{value}", [{"text": "t"}]),
+    ):
         try:
             plan = make()
         except PromotionError:

@@ -14,47 +14,155 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from cogtui.core.checker import KINDS, CheckResult, UnusableDocument, check_document, parse_document
-from cogtui.core.diagnostics import Diagnostic
-from cogtui.core.loader import load_module
-from cogtui.core.model import Module
-from cogtui.core.validation import validate_module
-from cogtui.core.workspace import check_path
 from modkit import GOOD_EXPECTED, MANIFEST_V22, SCHEMA_V22, clean_v1, clean_v22, make_module
+
+from cogtui.core.diagnostics import Diagnostic
+from cogtui.core.module.loader import load_module
+from cogtui.core.module.model import Module
+from cogtui.core.rules.document_checker import KINDS, CheckResult, UnusableDocument, check_document, parse_document
+from cogtui.core.rules.validate_module import validate_module
+from cogtui.core.workspace import check_path
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # ---------------------------------------------------------------- strategies
 
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
-    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12),
-    st.sampled_from(["exec", "decision", "exploration", "strict", "extensible", "deny", "allow", "fork", "main",
-                     "E5001", "E1001", "1.0.0", "#/$defs/x", "#/nope", "https://example.com/s.json", "../x.json",
-                     "./schema.json#/input", "tests/a.input.json -> tests/a.expected.json", "custom", "rationale"]),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+    st.sampled_from(
+        [
+            "exec",
+            "decision",
+            "exploration",
+            "strict",
+            "extensible",
+            "deny",
+            "allow",
+            "fork",
+            "main",
+            "E5001",
+            "E1001",
+            "1.0.0",
+            "#/$defs/x",
+            "#/nope",
+            "https://example.com/s.json",
+            "../x.json",
+            "./schema.json#/input",
+            "tests/a.input.json -> tests/a.expected.json",
+            "custom",
+            "rationale",
+        ]
+    ),
 )
 JSON_VALUES = st.recursive(
     SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.one_of(st.text(max_size=6), st.sampled_from(["type", "properties", "required", "$ref", "items", "oneOf",
-                                                        "custom", "reason", "maxItems", "extensions", "insights",
-                                                        "$defs", "enum", "confidence", "risk", "explain"])),
-        inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.one_of(
+                st.text(max_size=6),
+                st.sampled_from(
+                    [
+                        "type",
+                        "properties",
+                        "required",
+                        "$ref",
+                        "items",
+                        "oneOf",
+                        "custom",
+                        "reason",
+                        "maxItems",
+                        "extensions",
+                        "insights",
+                        "$defs",
+                        "enum",
+                        "confidence",
+                        "risk",
+                        "explain",
+                    ]
+                ),
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
     max_leaves=20,
 )
-MANIFEST_KEYS = ["name", "version", "responsibility", "tier", "schema_strictness", "excludes", "policies", "tools",
-                 "overflow", "enums", "failure", "runtime_requirements", "io", "compat", "tests", "response",
-                 "modalities", "error_codes", "constraints", "invocation", "context", "unknown_field"]
+MANIFEST_KEYS = [
+    "name",
+    "version",
+    "responsibility",
+    "tier",
+    "schema_strictness",
+    "excludes",
+    "policies",
+    "tools",
+    "overflow",
+    "enums",
+    "failure",
+    "runtime_requirements",
+    "io",
+    "compat",
+    "tests",
+    "response",
+    "modalities",
+    "error_codes",
+    "constraints",
+    "invocation",
+    "context",
+    "unknown_field",
+]
 MANIFESTS = st.dictionaries(st.sampled_from(MANIFEST_KEYS), JSON_VALUES, max_size=10)
-SCHEMAS = st.dictionaries(st.sampled_from(["input", "data", "output", "meta", "error", "$defs", "$schema", "$id"]),
-                          JSON_VALUES, max_size=6)
+SCHEMAS = st.dictionaries(
+    st.sampled_from(["input", "data", "output", "meta", "error", "$defs", "$schema", "$id"]), JSON_VALUES, max_size=6
+)
 
 CONTROL = [chr(c) for c in range(32)] + ["\x7f", "\u2028", "\ufeff", "\ud7ff", "\u0085"]
-INSERTS = ["\t", "\n", "\r\n", ":", ": ", "- ", "{", "}", "[", "]", "\"", "'", ",", "#", "&a ", "*a", "<<: *a\n",
-           "!!python/object:os.system ", "!!python/object/apply:os.system ['true'] ", "!!binary ", "? ",
-           "---\n", "...\n", "%YAML 1.1\n", "9" * 5000, "1e99999", "-0", "NaN", "Infinity", "\\u0000", "\\ud800",
-           "[" * 3000, "{\"a\":" * 1200, "- " * 3000, "é", "😀", "&r [*r]", "&m {k: *m}", "x" * 300]
+INSERTS = [
+    "\t",
+    "\n",
+    "\r\n",
+    ":",
+    ": ",
+    "- ",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    ",",
+    "#",
+    "&a ",
+    "*a",
+    "<<: *a\n",
+    "!!python/object:os.system ",
+    "!!python/object/apply:os.system ['true'] ",
+    "!!binary ",
+    "? ",
+    "---\n",
+    "...\n",
+    "%YAML 1.1\n",
+    "9" * 5000,
+    "1e99999",
+    "-0",
+    "NaN",
+    "Infinity",
+    "\\u0000",
+    "\\ud800",
+    "[" * 3000,
+    '{"a":' * 1200,
+    "- " * 3000,
+    "é",
+    "😀",
+    "&r [*r]",
+    "&m {k: *m}",
+    "x" * 300,
+]
 
 
 @st.composite
@@ -68,7 +176,7 @@ def mangled(draw: st.DrawFn, base: str) -> str:
         i = draw(st.integers(min_value=0, max_value=len(text) - 1))
         op = draw(st.sampled_from(["delete", "duplicate", "swap", "insert", "control", "cut"]))
         if op == "delete":
-            text = text[:i] + text[i + draw(st.integers(min_value=1, max_value=8)):]
+            text = text[:i] + text[i + draw(st.integers(min_value=1, max_value=8)) :]
         elif op == "duplicate":
             j = min(len(text), i + draw(st.integers(min_value=1, max_value=30)))
             text = text[:j] + text[i:j] + text[j:]
@@ -118,8 +226,9 @@ def check_module_dir(root: Path) -> list[Diagnostic]:
 
 
 @SETTINGS
-@given(manifest=mangled(MANIFEST_TEXT), schema=mangled(SCHEMA_TEXT), expected=mangled(EXPECTED_TEXT),
-       encoding=ENCODINGS)
+@given(
+    manifest=mangled(MANIFEST_TEXT), schema=mangled(SCHEMA_TEXT), expected=mangled(EXPECTED_TEXT), encoding=ENCODINGS
+)
 def test_mangled_v2_module(manifest: str, schema: str, expected: str, encoding: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files: dict[str, Any] = clean_v22()
@@ -141,10 +250,10 @@ def test_mangled_v1_module(module_md: str, schema: str, example: str) -> None:
 
 
 @SETTINGS
-@given(manifest=MANIFESTS, schema=SCHEMAS, test_input=JSON_VALUES, expected=JSON_VALUES,
-       prompt=st.text(max_size=50))
-def test_structured_random_v2_module(manifest: dict[str, Any], schema: dict[str, Any], test_input: Any,
-                                     expected: Any, prompt: str) -> None:
+@given(manifest=MANIFESTS, schema=SCHEMAS, test_input=JSON_VALUES, expected=JSON_VALUES, prompt=st.text(max_size=50))
+def test_structured_random_v2_module(
+    manifest: dict[str, Any], schema: dict[str, Any], test_input: Any, expected: Any, prompt: str
+) -> None:
     """Well-formed files with random content reach the deeper rules (schemas, contract, goldens)."""
     with tempfile.TemporaryDirectory() as tmp:
         files: dict[str, Any] = {
@@ -158,7 +267,12 @@ def test_structured_random_v2_module(manifest: dict[str, Any], schema: dict[str,
 
 
 @SETTINGS
-@given(schema_part=JSON_VALUES, defs=JSON_VALUES, expected=JSON_VALUES, tier=st.sampled_from(["exec", "decision", "exploration"]))
+@given(
+    schema_part=JSON_VALUES,
+    defs=JSON_VALUES,
+    expected=JSON_VALUES,
+    tier=st.sampled_from(["exec", "decision", "exploration"]),
+)
 def test_random_schema_parts_with_a_sane_manifest(schema_part: Any, defs: Any, expected: Any, tier: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files: dict[str, Any] = clean_v22()
@@ -182,17 +296,33 @@ def test_random_text_as_any_manifest(text: str, name: str) -> None:
 # ---------------------------------------------------------------- the checker
 
 ENVELOPE_TEXT = json.dumps(GOOD_EXPECTED)
-STREAM_TEXT = "\n".join(json.dumps(c) for c in [
-    {"ok": True, "streaming": True, "session_id": "s", "meta": {"confidence": None, "risk": "low", "explain": "go"}},
-    {"chunk": {"seq": 1, "type": "delta", "field": "data.rationale", "delta": "a"}},
-    {"chunk": {"seq": 2, "type": "snapshot", "field": "data.label", "data": "bug"}},
-    {"progress": {"percent": 50}},
-    {},
-    {"final": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "done"}, "data": {"rationale": "a"}},
-])
-INPUT_TEXT = json.dumps({"text": "x", "image": {"type": "base64", "media_type": "image/png",
-                                                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="},
-                         "doc": {"type": "url", "url": "https://example.com/a.pdf"}})
+STREAM_TEXT = "\n".join(
+    json.dumps(c)
+    for c in [
+        {
+            "ok": True,
+            "streaming": True,
+            "session_id": "s",
+            "meta": {"confidence": None, "risk": "low", "explain": "go"},
+        },
+        {"chunk": {"seq": 1, "type": "delta", "field": "data.rationale", "delta": "a"}},
+        {"chunk": {"seq": 2, "type": "snapshot", "field": "data.label", "data": "bug"}},
+        {"progress": {"percent": 50}},
+        {},
+        {"final": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "done"}, "data": {"rationale": "a"}},
+    ]
+)
+INPUT_TEXT = json.dumps(
+    {
+        "text": "x",
+        "image": {
+            "type": "base64",
+            "media_type": "image/png",
+            "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        },
+        "doc": {"type": "url", "url": "https://example.com/a.pdf"},
+    }
+)
 _MODULE: dict[str, Module] = {}
 
 
@@ -232,11 +362,25 @@ def test_random_json_values(value: Any) -> None:
 
 
 @SETTINGS
-@given(meta=JSON_VALUES, data=JSON_VALUES, error=JSON_VALUES, ok=st.sampled_from([True, False, None, "true"]),
-       chunks=st.lists(st.one_of(JSON_VALUES, st.builds(lambda s, t, f, d: {"chunk": {"seq": s, "type": t, "field": f, "delta": d, "data": d}},
-                                                          st.integers(-1, 4), st.sampled_from(["delta", "snapshot", "x"]),
-                                                          st.sampled_from(["data.rationale", "data", "data.a.b", None, 3]),
-                                                          JSON_VALUES)), max_size=6))
+@given(
+    meta=JSON_VALUES,
+    data=JSON_VALUES,
+    error=JSON_VALUES,
+    ok=st.sampled_from([True, False, None, "true"]),
+    chunks=st.lists(
+        st.one_of(
+            JSON_VALUES,
+            st.builds(
+                lambda s, t, f, d: {"chunk": {"seq": s, "type": t, "field": f, "delta": d, "data": d}},
+                st.integers(-1, 4),
+                st.sampled_from(["delta", "snapshot", "x"]),
+                st.sampled_from(["data.rationale", "data", "data.a.b", None, 3]),
+                JSON_VALUES,
+            ),
+        ),
+        max_size=6,
+    ),
+)
 def test_envelope_shaped_values(meta: Any, data: Any, error: Any, ok: Any, chunks: list[Any]) -> None:
     env = {"ok": ok, "meta": meta, "data": data, "error": error, "partial_data": data}
     for doc in (env, {"final": True, "meta": meta, "data": data}, [env, *chunks, env], chunks):

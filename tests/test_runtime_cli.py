@@ -17,16 +17,25 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from llmserver import error  # noqa: E402
-from rtkit import (  # noqa: E402
-    ANTHROPIC_KEY, MODULES, OPENAI_KEY, cli_env, cogn, copy_module, example, free_port, golden, popen_cogn,
+from llmserver import error
+from rtkit import (
+    ANTHROPIC_KEY,
+    MODULES,
+    OPENAI_KEY,
+    cli_env,
+    cogn,
+    copy_module,
+    example,
+    free_port,
+    golden,
+    popen_cogn,
     user_text,
 )
 
-from cogtui.cli.cmd_run import sse_frame  # noqa: E402
-from cogtui.core.checker import check_document  # noqa: E402
-from cogtui.core.chunk_rules import check_stream, chunk_kind  # noqa: E402
-from cogtui.core.history import History  # noqa: E402
+from cogtui.cli.cmd_run import sse_frame
+from cogtui.core.history.store import History
+from cogtui.core.rules.chunk_rules import check_stream, chunk_kind
+from cogtui.core.rules.document_checker import check_document
 
 
 def case(name: str, n: str = "case1") -> str:
@@ -66,13 +75,16 @@ def test_readable_output(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "E1003" in bad.stdout and "suggestion:" in bad.stdout
 
 
-@pytest.mark.parametrize("args", [
-    ["code-reviewer", "--input", "{not json"],
-    ["code-reviewer", "--input", "missing-file.json"],
-    ["no-such-module", "--input", "{}"],
-    ["code-reviewer", "--stream", "websocket"],
-    ["code-reviewer", "--provider", "nope"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["code-reviewer", "--input", "{not json"],
+        ["code-reviewer", "--input", "missing-file.json"],
+        ["no-such-module", "--input", "{}"],
+        ["code-reviewer", "--stream", "websocket"],
+        ["code-reviewer", "--provider", "nope"],
+    ],
+)
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
     proc = cogn(tmp_path, "run", *args)
     assert proc.returncode == 2 and proc.stderr.strip()
@@ -88,9 +100,16 @@ def test_unknown_module_with_json_prints_an_e4006_envelope(tmp_path: Path) -> No
 
 def test_input_from_stdin(tmp_path: Path) -> None:
     inp = Path(case("code-reviewer")).read_text(encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "cogtui.cli", "--path", str(MODULES), "run", "code-reviewer",
-                           "--input", "-", "--json"], cwd=tmp_path, env=cli_env(tmp_path), input=inp,
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cogtui.cli", "--path", str(MODULES), "run", "code-reviewer", "--input", "-", "--json"],
+        cwd=tmp_path,
+        env=cli_env(tmp_path),
+        input=inp,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0 and json.loads(proc.stdout)["data"] == golden("code-reviewer")[1]["data"]
 
 
@@ -120,12 +139,20 @@ def parse_sse(text: str) -> tuple[list[tuple[str, dict[str, Any]]], int]:
     return frames, beats
 
 
-SSE_EVENT = {"meta": "meta", "delta": "chunk", "snapshot": "chunk", "progress": "progress", "final": "final",
-             "error": "error"}
+SSE_EVENT = {
+    "meta": "meta",
+    "delta": "chunk",
+    "snapshot": "chunk",
+    "progress": "progress",
+    "final": "final",
+    "error": "error",
+}
 
 
-@pytest.mark.parametrize(("name", "n", "code"), [("code-reviewer", "case1", 0), ("code-reviewer", "case3", 1),
-                                                 ("json-patch-generator", "case1", 0)])
+@pytest.mark.parametrize(
+    ("name", "n", "code"),
+    [("code-reviewer", "case1", 0), ("code-reviewer", "case3", 1), ("json-patch-generator", "case1", 0)],
+)
 def test_stream_sse_frames(tmp_path: Path, name: str, n: str, code: int) -> None:
     proc = cogn(tmp_path, "run", name, "--input", case(name, n), "--stream", "sse")
     assert proc.returncode == code, proc.stderr
@@ -158,7 +185,9 @@ def test_no_validate_skips_output_validation(tmp_path: Path) -> None:
     (root / "tests/case1.expected.json").write_text(json.dumps(expected), encoding="utf-8")
     strict = cogn(tmp_path, "run", "code-reviewer", "--input", case("code-reviewer"), "--json", path=mods)
     assert strict.returncode == 1 and json.loads(strict.stdout)["error"]["code"] == "E3004"
-    loose = cogn(tmp_path, "run", "code-reviewer", "--input", case("code-reviewer"), "--json", "--no-validate", path=mods)
+    loose = cogn(
+        tmp_path, "run", "code-reviewer", "--input", case("code-reviewer"), "--json", "--no-validate", path=mods
+    )
     assert loose.returncode == 0, loose.stdout
     env = json.loads(loose.stdout)
     assert env["data"]["verdict"] == "ship it" and len(env["data"]["extensions"]["insights"]) == 7
@@ -171,12 +200,26 @@ def test_args_reach_the_prompt_and_keys_never_print(tmp_path: Path, llm_server: 
     module = example("commit-message-writer")
     answer = (module.path / "examples/output.json").read_text(encoding="utf-8")
     llm_server.enqueue(answer, answer)
-    env = cli_env(tmp_path, OPENAI_BASE_URL=llm_server.openai_base_url, OPENAI_API_KEY=OPENAI_KEY,
-                  ANTHROPIC_API_KEY=ANTHROPIC_KEY)
+    env = cli_env(
+        tmp_path, OPENAI_BASE_URL=llm_server.openai_base_url, OPENAI_API_KEY=OPENAI_KEY, ANTHROPIC_API_KEY=ANTHROPIC_KEY
+    )
     inp = str(module.path / "examples/input.json")
     for extra in (["--json"], ["--stream", "ndjson"]):
-        proc = cogn(tmp_path, "run", "commit-message-writer", "--input", inp, "--provider", "openai", "--model", "m-1",
-                    "--args", "fixes the rounding bug finance reported", *extra, env=env)
+        proc = cogn(
+            tmp_path,
+            "run",
+            "commit-message-writer",
+            "--input",
+            inp,
+            "--provider",
+            "openai",
+            "--model",
+            "m-1",
+            "--args",
+            "fixes the rounding bug finance reported",
+            *extra,
+            env=env,
+        )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert OPENAI_KEY not in proc.stdout + proc.stderr and ANTHROPIC_KEY not in proc.stdout + proc.stderr
     req = llm_server.last_request
@@ -185,13 +228,24 @@ def test_args_reach_the_prompt_and_keys_never_print(tmp_path: Path, llm_server: 
 
 
 @pytest.mark.parametrize(("where", "modes"), [("server-401", [[], ["--stream", "sse"]]), ("refused", [["--json"]])])
-def test_provider_failures_never_print_keys(tmp_path: Path, llm_server: Any, where: str, modes: list[list[str]]) -> None:
+def test_provider_failures_never_print_keys(
+    tmp_path: Path, llm_server: Any, where: str, modes: list[list[str]]
+) -> None:
     base = llm_server.base_url if where == "server-401" else f"http://127.0.0.1:{free_port()}"
     llm_server.enqueue(*[error(401, message="invalid x-api-key")] * len(modes))
     env = cli_env(tmp_path, ANTHROPIC_BASE_URL=base, ANTHROPIC_API_KEY=ANTHROPIC_KEY, OPENAI_API_KEY=OPENAI_KEY)
     for extra in modes:
-        proc = cogn(tmp_path, "run", "code-reviewer", "--input", case("code-reviewer"), "--provider", "anthropic",
-                    *extra, env=env)
+        proc = cogn(
+            tmp_path,
+            "run",
+            "code-reviewer",
+            "--input",
+            case("code-reviewer"),
+            "--provider",
+            "anthropic",
+            *extra,
+            env=env,
+        )
         assert proc.returncode == 1
         assert "E4001" in proc.stdout
         assert ANTHROPIC_KEY not in proc.stdout + proc.stderr and OPENAI_KEY not in proc.stdout + proc.stderr
@@ -208,8 +262,9 @@ def test_provider_failures_never_print_keys(tmp_path: Path, llm_server: Any, whe
 @pytest.mark.parametrize(("interval", "wait_for_data"), [("0.2", False), ("0.02", True)])
 def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interval: str, wait_for_data: bool) -> None:
     env = cli_env(tmp_path, COGTUI_REPLAY_INTERVAL=interval)
-    proc = popen_cogn(tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson",
-                      env=env)
+    proc = popen_cogn(
+        tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson", env=env
+    )
     try:
         seen = [json.loads(proc.stdout.readline())]
         assert seen[0]["streaming"] is True

@@ -10,9 +10,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from rtkit import ANTHROPIC_KEY, MODULES, OPENAI_KEY, cli_env, cogn, golden, model_answer  # noqa: E402
+from rtkit import ANTHROPIC_KEY, MODULES, OPENAI_KEY, cli_env, cogn, golden, model_answer
 
-from cogtui.core.history import History, canonical_json  # noqa: E402
+from cogtui.core.history.store import History, canonical_json
 
 REVIEW = str(MODULES / "code-reviewer" / "tests")
 
@@ -34,13 +34,17 @@ def test_provider_precedence(tmp_path: Path, llm_server: Any) -> None:
     keys = {"ANTHROPIC_API_KEY": ANTHROPIC_KEY, "OPENAI_API_KEY": OPENAI_KEY}
 
     # Nothing configured: replay, and no request.
-    assert run_json(tmp_path, "code-reviewer", "--input", inp, env=cli_env(tmp_path, **keys))["meta"]["model"] == "replay"
+    assert (
+        run_json(tmp_path, "code-reviewer", "--input", inp, env=cli_env(tmp_path, **keys))["meta"]["model"] == "replay"
+    )
     assert llm_server.requests == []
 
     # The config file picks openai (its base_url and model come from the file too).
     config = tmp_path / "config.yaml"
-    config.write_text(f"provider: openai\nproviders:\n  openai:\n    base_url: {llm_server.openai_base_url}\n"
-                      "    model: cfg-model\n", encoding="utf-8")
+    config.write_text(
+        f"provider: openai\nproviders:\n  openai:\n    base_url: {llm_server.openai_base_url}\n    model: cfg-model\n",
+        encoding="utf-8",
+    )
     env = cli_env(tmp_path, ANTHROPIC_BASE_URL=llm_server.base_url, **keys)
     assert run_json(tmp_path, "code-reviewer", "--input", inp, env=env)["meta"]["model"] == "cfg-model"
     assert (llm_server.last_request.protocol, llm_server.last_request.model) == ("openai", "cfg-model")
@@ -51,28 +55,56 @@ def test_provider_precedence(tmp_path: Path, llm_server: Any) -> None:
     assert (llm_server.last_request.protocol, llm_server.last_request.model) == ("anthropic", "env-model")
 
     # --provider beats both; COGNITIVE_MODEL names an anthropic model, so openai keeps its configured one.
-    assert run_json(tmp_path, "code-reviewer", "--input", inp, "--provider", "openai",
-                    env=env_over)["meta"]["model"] == "cfg-model"
+    assert (
+        run_json(tmp_path, "code-reviewer", "--input", inp, "--provider", "openai", env=env_over)["meta"]["model"]
+        == "cfg-model"
+    )
     assert (llm_server.last_request.protocol, llm_server.last_request.model) == ("openai", "cfg-model")
-    assert run_json(tmp_path, "code-reviewer", "--input", inp, "--provider", "openai", "--model", "flag-model",
-                    env=env_over)["meta"]["model"] == "flag-model"
+    assert (
+        run_json(
+            tmp_path, "code-reviewer", "--input", inp, "--provider", "openai", "--model", "flag-model", env=env_over
+        )["meta"]["model"]
+        == "flag-model"
+    )
     assert (llm_server.last_request.protocol, llm_server.last_request.model) == ("openai", "flag-model")
-    assert run_json(tmp_path, "code-reviewer", "--input", inp, "--provider", "replay", env=env_over)["meta"]["model"] == "replay"
+    assert (
+        run_json(tmp_path, "code-reviewer", "--input", inp, "--provider", "replay", env=env_over)["meta"]["model"]
+        == "replay"
+    )
     assert len(llm_server.requests) == 4
 
     proc = cogn(tmp_path, "history", "--json", env=env)
     runs = json.loads(proc.stdout)["runs"]
     assert [(r["provider"], r["model"]) for r in runs] == [
-        ("replay", "replay"), ("openai", "flag-model"), ("openai", "cfg-model"), ("anthropic", "env-model"),
-        ("openai", "cfg-model"), ("replay", "replay")]
+        ("replay", "replay"),
+        ("openai", "flag-model"),
+        ("openai", "cfg-model"),
+        ("anthropic", "env-model"),
+        ("openai", "cfg-model"),
+        ("replay", "replay"),
+    ]
     assert ANTHROPIC_KEY not in proc.stdout and OPENAI_KEY not in proc.stdout
 
 
 # ---------------------------------------------------------------- history and insights
 
 
-RUN_KEYS = {"id", "module", "module_version", "format", "provider", "model", "input_hash", "started_at", "ttfc_ms",
-            "total_ms", "usage", "outcome", "error_code", "envelope"}
+RUN_KEYS = {
+    "id",
+    "module",
+    "module_version",
+    "format",
+    "provider",
+    "model",
+    "input_hash",
+    "started_at",
+    "ttfc_ms",
+    "total_ms",
+    "usage",
+    "outcome",
+    "error_code",
+    "envelope",
+}
 INSIGHT_KEYS = {"suggested_mapping", "count", "modules", "examples", "first_seen", "last_seen"}
 ENUM_KEYS = {"module", "field", "value", "count", "reasons"}
 
@@ -80,8 +112,11 @@ ENUM_KEYS = {"module", "field", "value", "count", "reasons"}
 def test_history_records_each_run_whole(tmp_path: Path) -> None:
     printed = []
     for case, code in (("case1", 0), ("case2", 0), ("case2", 0), ("case3", 1)):
-        printed.append(run_json(tmp_path, "code-reviewer", "--input", f"{REVIEW}/{case}.input.json",
-                                "--args", f"args-{case}", code=code))
+        printed.append(
+            run_json(
+                tmp_path, "code-reviewer", "--input", f"{REVIEW}/{case}.input.json", "--args", f"args-{case}", code=code
+            )
+        )
     proc = cogn(tmp_path, "history", "--json")
     assert proc.returncode == 0
     runs = json.loads(proc.stdout)["runs"]
@@ -94,7 +129,9 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
         assert (run["module"], run["module_version"], run["format"]) == ("code-reviewer", "2.2.1", "v2.2")
         assert (run["provider"], run["model"]) == ("replay", "replay")
         assert run["total_ms"] >= run["ttfc_ms"] >= 0
-        assert set(run["usage"]) == {"input_tokens", "output_tokens", "total_tokens"} and run["usage"]["output_tokens"] > 0
+        assert (
+            set(run["usage"]) == {"input_tokens", "output_tokens", "total_tokens"} and run["usage"]["output_tokens"] > 0
+        )
         assert run["started_at"].endswith("+00:00")
     assert [r["outcome"] for r in runs] == ["ok", "ok", "ok", "error"]
     assert [r["error_code"] for r in runs] == [None, None, None, "E2006"]

@@ -16,17 +16,26 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from modkit import clean_v1, make_module  # noqa: E402
-from rtkit import (  # noqa: E402
-    SPEC_LEGACY, SPEC_RECOVERABLE, assert_failure, assert_valid_success, collect, copy_module, example, golden,
-    model_answer, options, provider, set_keys,
+from modkit import clean_v1, make_module
+from rtkit import (
+    SPEC_LEGACY,
+    SPEC_RECOVERABLE,
+    assert_failure,
+    assert_valid_success,
+    collect,
+    copy_module,
+    example,
+    golden,
+    model_answer,
+    options,
+    provider,
+    set_keys,
 )
 
-from cogtui.core.chunk_rules import check_stream  # noqa: E402
-
-from cogtui.core.envelopes import SUGGESTIONS, failure  # noqa: E402
-from cogtui.core.loader import load_module  # noqa: E402
-from cogtui.core.runner import RunResult, run_module  # noqa: E402
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.chunk_rules import check_stream
+from cogtui.core.run.envelope_builder import SUGGESTIONS, failure
+from cogtui.core.run.runner import RunResult, run_module
 
 
 @pytest.fixture(autouse=True)
@@ -40,8 +49,10 @@ async def run_answer(srv: Any, module: Any, input_value: Any, answer: Any) -> Ru
 
 
 def insights(n: int, mapping: bool = True) -> list[dict[str, Any]]:
-    return [{"text": f"insight {i}", "evidence": f"e{i}", **({"suggested_mapping": f"field_{i}"} if mapping else {})}
-            for i in range(n)]
+    return [
+        {"text": f"insight {i}", "evidence": f"e{i}", **({"suggested_mapping": f"field_{i}"} if mapping else {})}
+        for i in range(n)
+    ]
 
 
 def with_insights(name: str, items: list[dict[str, Any]], case: str = "case1") -> tuple[Any, dict[str, Any]]:
@@ -87,8 +98,9 @@ async def test_exploration_tier_trims_with_a_warning(llm_server: Any) -> None:
     assert len(snapshots[0]["insights"]) == 25 and snapshots[-1] == result.envelope["data"]["extensions"]
     assert result.envelope["data"]["extensions"]["insights"] == insights(25)[:20]  # the first 20, in order
     assert any("25 insights trimmed" in w and "20" in w for w in result.warnings)
-    assert {k: v for k, v in result.envelope["data"].items() if k != "extensions"} == \
-        {k: v for k, v in answer["data"].items() if k != "extensions"}
+    assert {k: v for k, v in result.envelope["data"].items() if k != "extensions"} == {
+        k: v for k, v in answer["data"].items() if k != "extensions"
+    }
 
 
 @pytest.mark.parametrize("name", ["code-reviewer", "product-ideas"])
@@ -115,8 +127,9 @@ async def test_extensible_enum_accepts_custom_values(llm_server: Any) -> None:
 async def test_strict_enum_rejects_custom_values(tmp_path: Path, llm_server: Any) -> None:
     root = copy_module(tmp_path, "code-reviewer")
     manifest = root / "module.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8").replace("strategy: extensible", "strategy: strict"),
-                        encoding="utf-8")
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("strategy: extensible", "strategy: strict"), encoding="utf-8"
+    )
     module = load_module(root)
     assert module.contract.enum_strategy.value == "strict"
     inp, expected = golden("code-reviewer", "case2")
@@ -139,13 +152,16 @@ async def test_strict_module_whose_schema_has_no_custom_form_is_still_e3005(llm_
 # ---------------------------------------------------------------- the exec gate (D4)
 
 
-@pytest.mark.parametrize(("meta", "ok"), [
-    ({"confidence": 0.89, "risk": "low"}, False),
-    ({"confidence": 0.95, "risk": "medium"}, False),
-    ({"confidence": 0.5, "risk": "high"}, False),
-    ({"confidence": 0.9, "risk": "low"}, True),
-    ({"confidence": 1.0, "risk": "none"}, True),
-])
+@pytest.mark.parametrize(
+    ("meta", "ok"),
+    [
+        ({"confidence": 0.89, "risk": "low"}, False),
+        ({"confidence": 0.95, "risk": "medium"}, False),
+        ({"confidence": 0.5, "risk": "high"}, False),
+        ({"confidence": 0.9, "risk": "low"}, True),
+        ({"confidence": 1.0, "risk": "none"}, True),
+    ],
+)
 async def test_exec_gate(llm_server: Any, meta: dict[str, Any], ok: bool) -> None:
     module = example("json-patch-generator")
     inp, expected = golden("json-patch-generator")
@@ -201,7 +217,9 @@ async def test_v1_require_rationale_is_e3003(llm_server: Any, rationale: str | N
 def loose_v1(tmp_path: Path) -> Any:
     """A v1 module with require_confidence whose schema leaves confidence optional and unbounded."""
     files = clean_v1("loose")
-    files["MODULE.md"] = files["MODULE.md"].replace("  no_network: true\n", "  no_network: true\n  require_confidence: true\n")
+    files["MODULE.md"] = files["MODULE.md"].replace(
+        "  no_network: true\n", "  no_network: true\n  require_confidence: true\n"
+    )
     out = files["schema.json"]["output"]
     out["required"] = ["summary", "rationale"]
     out["properties"]["confidence"] = {"type": "number"}

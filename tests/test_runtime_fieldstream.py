@@ -1,4 +1,4 @@
-"""Property tests for the incremental field-delta parser (cogtui.core.fieldstream.FieldStreamer).
+"""Property tests for the incremental field-delta parser (cogtui.core.run.field_stream.FieldStreamer).
 
 Hypothesis builds JSON envelopes (and bare v2.1 payloads) with nasty strings:
 quotes, backslashes, braces, control characters, astral-plane characters,
@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cogtui.core.fieldstream import ENVELOPE_KEYS, FieldStreamer
+from cogtui.core.run.field_stream import ENVELOPE_KEYS, FieldStreamer
 
 TRICKY = '"\\{}[],:/\n\t\r\b\f\x00\x1f\u2028\u00e9\u4e2d\U0001f600\U00010348 '
 chars = st.one_of(
@@ -26,19 +26,28 @@ chars = st.one_of(
 )
 strings = st.text(chars, max_size=30)
 keys = st.text(chars, min_size=1, max_size=8)
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20),
-                    st.floats(allow_nan=False, allow_infinity=False), strings)
-values = st.recursive(scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                                      st.dictionaries(keys, inner, max_size=4)), max_leaves=10)
-layouts = st.sampled_from([{}, {"indent": 2}, {"indent": 0}, {"separators": (",", ":")}, {"separators": (" , ", " : ")}])
+scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(allow_nan=False, allow_infinity=False), strings
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
+    max_leaves=10,
+)
+layouts = st.sampled_from(
+    [{}, {"indent": 2}, {"indent": 0}, {"separators": (",", ":")}, {"separators": (" , ", " : ")}]
+)
 prefixes = st.text(st.characters(codec="utf-8").filter(lambda c: c != "{"), max_size=20).map(lambda p: p + "```json\n")
-suffixes = st.sampled_from(["", "\n```", "\n```\nHope {this} helps! }]\"", '  {"another": "object"}'])
+suffixes = st.sampled_from(["", "\n```", '\n```\nHope {this} helps! }]"', '  {"another": "object"}'])
 
 
 @st.composite
 def envelopes(draw: st.DrawFn) -> dict[str, Any]:
-    meta = {"confidence": draw(st.one_of(st.floats(0, 1), st.none())), "risk": draw(st.sampled_from(["low", "high"])),
-            "explain": draw(strings)}
+    meta = {
+        "confidence": draw(st.one_of(st.floats(0, 1), st.none())),
+        "risk": draw(st.sampled_from(["low", "high"])),
+        "explain": draw(strings),
+    }
     data = draw(st.dictionaries(keys, values, max_size=6))
     data["rationale"] = draw(strings)
     parts = {"ok": True, "meta": meta, "data": data}

@@ -12,10 +12,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from rtkit import MODULES, OPENAI_KEY, cli_env, cogn, copy_module, example, golden, model_answer  # noqa: E402
+from rtkit import MODULES, OPENAI_KEY, cli_env, cogn, copy_module, example, golden, model_answer
 
-from cogtui.core.envelopes import failure  # noqa: E402
-from cogtui.core.golden import compare, envelope_diff  # noqa: E402
+from cogtui.core.run.envelope_builder import failure
+from cogtui.core.run.golden_runner import compare, envelope_diff
 
 
 def actual(expected: dict[str, Any], **runtime: Any) -> dict[str, Any]:
@@ -91,20 +91,29 @@ def test_ok_must_match() -> None:
     assert reasons == ["ok is False but True was expected (E2011: stream timed out)"]
 
 
-@pytest.mark.parametrize(("want", "got", "same"), [
-    ("SCHEMA_VALIDATION_FAILED", "E3001", True),
-    ("E3001", "SCHEMA_VALIDATION_FAILED", True),
-    ("PARSE_ERROR", "E1000", True),
-    ("E2006", "E2006", True),
-    ("E3001", "E3004", False),
-    ("INVALID_INPUT", "E1002", False),
-])
+@pytest.mark.parametrize(
+    ("want", "got", "same"),
+    [
+        ("SCHEMA_VALIDATION_FAILED", "E3001", True),
+        ("E3001", "SCHEMA_VALIDATION_FAILED", True),
+        ("PARSE_ERROR", "E1000", True),
+        ("E2006", "E2006", True),
+        ("E3001", "E3004", False),
+        ("INVALID_INPUT", "E1002", False),
+    ],
+)
 def test_error_codes_match_in_either_spelling(want: str, got: str, same: bool) -> None:
     module = example("code-reviewer")
-    expected = {"ok": False, "meta": {"confidence": 0, "risk": "high", "explain": "x"},
-                "error": {"code": want, "message": "expected"}}
-    got_env = {"ok": False, "meta": {"confidence": 0.2, "risk": "high", "explain": "y"},
-               "error": {"code": got, "message": "different words"}}
+    expected = {
+        "ok": False,
+        "meta": {"confidence": 0, "risk": "high", "explain": "x"},
+        "error": {"code": want, "message": "expected"},
+    }
+    got_env = {
+        "ok": False,
+        "meta": {"confidence": 0.2, "risk": "high", "explain": "y"},
+        "error": {"code": got, "message": "different words"},
+    }
     assert (compare(module, expected, got_env) == []) is same
 
 

@@ -16,14 +16,24 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from modkit import clean_v22, make_module  # noqa: E402
-from rtkit import (  # noqa: E402
-    assert_failure, assert_valid_success, collect, example, golden, input_block, model_answer, options, provider,
-    set_keys, system_text, user_text,
+from modkit import clean_v22, make_module
+from rtkit import (
+    assert_failure,
+    assert_valid_success,
+    collect,
+    example,
+    golden,
+    input_block,
+    model_answer,
+    options,
+    provider,
+    set_keys,
+    system_text,
+    user_text,
 )
 
-from cogtui.core.loader import load_module  # noqa: E402
-from cogtui.core.runner import run_module  # noqa: E402
+from cogtui.core.module.loader import load_module
+from cogtui.core.run.runner import run_module
 
 
 @pytest.fixture(autouse=True)
@@ -48,8 +58,9 @@ def reviewer_answer() -> str:
     ],
 )
 @pytest.mark.parametrize("proto", ["anthropic", "openai"])
-async def test_invalid_input_fails_before_any_model_call(llm_server: Any, proto: str, bad_input: dict[str, Any],
-                                                         code: str, field: str) -> None:
+async def test_invalid_input_fails_before_any_model_call(
+    llm_server: Any, proto: str, bad_input: dict[str, Any], code: str, field: str
+) -> None:
     llm_server.enqueue(reviewer_answer())
     result = await run_module(example("code-reviewer"), bad_input, options(provider(proto, llm_server)))
     err = assert_failure(result.envelope, code)
@@ -94,14 +105,21 @@ def args_module(tmp_path: Path) -> Any:
 
 
 def good_answer() -> str:
-    return json.dumps({"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "bug"},
-                       "data": {"label": "bug", "rationale": "a crash"}})
+    return json.dumps(
+        {
+            "ok": True,
+            "meta": {"confidence": 0.9, "risk": "low", "explain": "bug"},
+            "data": {"label": "bug", "rationale": "a crash"},
+        }
+    )
 
 
 async def test_arguments_positional_and_indexed(tmp_path: Path, llm_server: Any) -> None:
     llm_server.enqueue(good_answer())
     args = "a b c d e f g h i j KAY 'with space'"
-    result = await run_module(args_module(tmp_path), {"text": "t"}, options(provider("anthropic", llm_server), args=args))
+    result = await run_module(
+        args_module(tmp_path), {"text": "t"}, options(provider("anthropic", llm_server), args=args)
+    )
     assert result.ok
     text = user_text(llm_server.last_request)
     assert f"all=[{args}]" in text
@@ -136,8 +154,11 @@ async def test_no_args_leaves_empty_substitutions(tmp_path: Path, llm_server: An
 @pytest.mark.parametrize("proto", ["anthropic", "openai"])
 async def test_structured_input_always_reaches_the_model_as_json(llm_server: Any, proto: str) -> None:
     module = example("code-reviewer")
-    inp = {"diff": "+print('héllo \"quoted\" {braces} 😀')\n", "description": "unicode and quotes",
-           "focus": ["testing"]}
+    inp = {
+        "diff": "+print('héllo \"quoted\" {braces} 😀')\n",
+        "description": "unicode and quotes",
+        "focus": ["testing"],
+    }
     assert "$ARGUMENTS" not in module.prompt  # nothing in the prompt pulls the input in: the runtime appends it
     llm_server.enqueue(reviewer_answer())
     await run_module(module, inp, options(provider(proto, llm_server)))
@@ -176,9 +197,13 @@ async def test_v22_system_prompt_holds_the_whole_contract(llm_server: Any) -> No
     assert '"custom"' in system  # extensible enums are explained
 
 
-@pytest.mark.parametrize(("name", "answer_file"), [("commit-message-writer", "examples/output.json"),
-                                                   ("legacy-summarizer", "examples/output.json")])
-async def test_v0_v1_system_prompt_has_constraints_but_no_envelope(llm_server: Any, name: str, answer_file: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "answer_file"),
+    [("commit-message-writer", "examples/output.json"), ("legacy-summarizer", "examples/output.json")],
+)
+async def test_v0_v1_system_prompt_has_constraints_but_no_envelope(
+    llm_server: Any, name: str, answer_file: str
+) -> None:
     module = example(name)
     root = Path(module.path)
     llm_server.enqueue((root / answer_file).read_text(encoding="utf-8"))
@@ -204,8 +229,9 @@ async def test_only_explicit_context_reaches_the_model(llm_server: Any) -> None:
     prov = provider("openai", llm_server)
     first_answer = model_answer(golden("code-reviewer")[1], summary="FIRST-ANSWER-MARKER summary")
     llm_server.enqueue(json.dumps(first_answer), reviewer_answer())
-    one = await run_module(module, {"diff": "+FIRST-INPUT-MARKER\n", "description": "first"},
-                           options(prov, args="FIRST-ARGS-MARKER"))
+    one = await run_module(
+        module, {"diff": "+FIRST-INPUT-MARKER\n", "description": "first"}, options(prov, args="FIRST-ARGS-MARKER")
+    )
     two = await run_module(module, {"diff": "+second\n"}, options(prov))
     assert one.ok and two.ok
     first, second = llm_server.requests

@@ -16,16 +16,24 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from rtkit import (  # noqa: E402
-    assert_failure, assert_valid_success, collect, copy_module, example, golden, model_answer, options, provider,
+from rtkit import (
+    assert_failure,
+    assert_valid_success,
+    collect,
+    copy_module,
+    example,
+    golden,
+    model_answer,
+    options,
+    provider,
     set_keys,
 )
 
-from cogtui.core.chunk_rules import check_stream  # noqa: E402
-from cogtui.core.extract import extract_json  # noqa: E402
-from cogtui.core.loader import load_module  # noqa: E402
-from cogtui.core.normalize import aggregate_risk  # noqa: E402
-from cogtui.core.runner import CORRECTIVE, RunResult, run_module  # noqa: E402
+from cogtui.core.files.json_extract import extract_json
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.chunk_rules import check_stream
+from cogtui.core.run.normalize import aggregate_risk
+from cogtui.core.run.runner import CORRECTIVE, RunResult, run_module
 
 
 @pytest.fixture(autouse=True)
@@ -50,25 +58,31 @@ def review(**meta: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------- extraction
 
 
-TRICKY = {"ok": True, "meta": {"confidence": 0.5, "risk": "low", "explain": 'says "hi" and {not: json}'},
-          "data": {"rationale": 'a \\"brace\\" } ] in { a string, and ```fences``` too', "n": [1, {"x": "}"}]}}
+TRICKY = {
+    "ok": True,
+    "meta": {"confidence": 0.5, "risk": "low", "explain": 'says "hi" and {not: json}'},
+    "data": {"rationale": 'a \\"brace\\" } ] in { a string, and ```fences``` too', "n": [1, {"x": "}"}]},
+}
 
 
-@pytest.mark.parametrize("wrapper", [
-    "BODY",
-    "  \ufeffBODY\n",
-    "```json\nBODY\n```",
-    "Sure! Here is the review:\n```json\nBODY\n```\nLet me know if you need more.",
-    "Here it is: BODY -- and an empty {} for good measure",
-    'An aside {"a": 1} first, then the answer:\nBODY',
-    "```\nBODY\n```",
-])
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        "BODY",
+        "  \ufeffBODY\n",
+        "```json\nBODY\n```",
+        "Sure! Here is the review:\n```json\nBODY\n```\nLet me know if you need more.",
+        "Here it is: BODY -- and an empty {} for good measure",
+        'An aside {"a": 1} first, then the answer:\nBODY',
+        "```\nBODY\n```",
+    ],
+)
 def test_extract_json_finds_the_answer(wrapper: str) -> None:
     body = json.dumps(TRICKY, ensure_ascii=False, indent=1)
     assert extract_json(wrapper.replace("BODY", body)) == TRICKY
 
 
-@pytest.mark.parametrize("text", ["", "no json here", "{broken: json", "[1, 2, 3]", '"a string"', "{\"a\": 1"])
+@pytest.mark.parametrize("text", ["", "no json here", "{broken: json", "[1, 2, 3]", '"a string"', '{"a": 1'])
 def test_extract_json_gives_up_cleanly(text: str) -> None:
     assert extract_json(text) is None
 
@@ -155,7 +169,9 @@ async def test_v21_wrap_defaults(tmp_path: Path, llm_server: Any) -> None:
     schema["output"]["required"] = ["summary", "rationale"]
     (root / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
     module = load_module(root)
-    result = await run_text(llm_server, module, NAMING_IN, json.dumps({"summary": "nothing to rename", "rationale": "short"}))
+    result = await run_text(
+        llm_server, module, NAMING_IN, json.dumps({"summary": "nothing to rename", "rationale": "short"})
+    )
     assert result.ok, result.envelope
     assert result.envelope["meta"]["confidence"] == 0.5
     assert result.envelope["meta"]["risk"] == "medium"
@@ -223,8 +239,9 @@ async def test_enum_case_and_whitespace_normalised_business_text_untouched(llm_s
     assert got["issues"][0]["title"] == " Security "  # free text is a business value
     assert got["issues"][1]["category"] == {"custom": " React Hooks ", "reason": "Mixed Case Stays"}
     assert got["summary"] == "  Odd  Spacing Stays  "
-    assert {k: v for k, v in got.items() if k not in ("verdict", "issues")} == \
-        {k: v for k, v in data.items() if k not in ("verdict", "issues")}
+    assert {k: v for k, v in got.items() if k not in ("verdict", "issues")} == {
+        k: v for k, v in data.items() if k not in ("verdict", "issues")
+    }
 
 
 async def test_a_valid_answer_is_not_repaired_at_all(llm_server: Any) -> None:

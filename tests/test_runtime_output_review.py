@@ -22,20 +22,29 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from modkit import clean_v1, make_module  # noqa: E402
-from rtkit import (  # noqa: E402
-    assert_failure, assert_valid_success, collect, copy_module, example, golden, model_answer, options, provider,
-    set_keys, user_text,
+from modkit import clean_v1, make_module
+from rtkit import (
+    assert_failure,
+    assert_valid_success,
+    collect,
+    copy_module,
+    example,
+    golden,
+    model_answer,
+    options,
+    provider,
+    set_keys,
+    user_text,
 )
 
-from cogtui.core.checker import check_document  # noqa: E402
-from cogtui.core.extract import NonFiniteNumber, extract_json, loads_finite  # noqa: E402
-from cogtui.core.fieldstream import FieldStreamer  # noqa: E402
-from cogtui.core.loader import load_module  # noqa: E402
-from cogtui.core.normalize import to_envelope, wrap_v21  # noqa: E402
-from cogtui.core.postprocess import postprocess  # noqa: E402
-from cogtui.core.prompt import input_text, media_placeholder, prompt_input, user_prompt  # noqa: E402
-from cogtui.core.runner import CORRECTIVE, RunResult, run_module  # noqa: E402
+from cogtui.core.files.json_extract import NonFiniteNumber, extract_json, loads_finite
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.document_checker import check_document
+from cogtui.core.run.field_stream import FieldStreamer
+from cogtui.core.run.normalize import to_envelope, wrap_v21
+from cogtui.core.run.postprocess import postprocess
+from cogtui.core.run.prompt import input_text, media_placeholder, prompt_input, user_prompt
+from cogtui.core.run.runner import CORRECTIVE, RunResult, run_module
 
 
 @pytest.fixture(autouse=True)
@@ -63,8 +72,12 @@ def test_prose_object_with_a_windows_path_key_does_not_raise() -> None:
 
 
 async def test_prose_object_with_a_windows_path_key_still_runs(llm_server: Any) -> None:
-    result = await run_answers(llm_server, example("code-reviewer"), REVIEW_IN,
-                               'I looked at {"C:\\Users\\me": 1} first. Here is the answer:\n' + GOOD)
+    result = await run_answers(
+        llm_server,
+        example("code-reviewer"),
+        REVIEW_IN,
+        'I looked at {"C:\\Users\\me": 1} first. Here is the answer:\n' + GOOD,
+    )
     assert_valid_success(result.envelope, example("code-reviewer"))
     assert result.attempts == 1
 
@@ -92,9 +105,33 @@ JSONISH = '{}[]":,\\/ \n\tu0123456789abcdefABCDEF.+-eENaInfinityrulsn\ud7ff\u00e
 texts = st.one_of(
     st.text(st.sampled_from(JSONISH), max_size=300),
     st.text(max_size=200),
-    st.lists(st.sampled_from(['{"data": {', '{"meta": {"explain": "', '"rationale": "', '\\u', '\\ud83d', '\\',
-                              '"', '{', '}', '[', ']', ',', ':', 'NaN', '1e999', '{"C:\\Users": ', '"k\\x": 1',
-                              '-Infinity', '"ok": true,', GOOD[:40]]), max_size=40).map("".join),
+    st.lists(
+        st.sampled_from(
+            [
+                '{"data": {',
+                '{"meta": {"explain": "',
+                '"rationale": "',
+                "\\u",
+                "\\ud83d",
+                "\\",
+                '"',
+                "{",
+                "}",
+                "[",
+                "]",
+                ",",
+                ":",
+                "NaN",
+                "1e999",
+                '{"C:\\Users": ',
+                '"k\\x": 1',
+                "-Infinity",
+                '"ok": true,',
+                GOOD[:40],
+            ]
+        ),
+        max_size=40,
+    ).map("".join),
 )
 
 
@@ -133,13 +170,23 @@ PNG_B64 = base64.b64encode(PNG).decode("ascii")
 
 
 def test_prompt_shows_media_as_numbered_placeholders() -> None:
-    inp = {"shots": [{"type": "base64", "media_type": "image/png", "data": PNG_B64},
-                     {"type": "url", "url": "https://example.com/a/b.JPG?sig=1"}],
-           "doc": {"type": "file", "path": "assets/spec.pdf"}, "question": "Why?"}
+    inp = {
+        "shots": [
+            {"type": "base64", "media_type": "image/png", "data": PNG_B64},
+            {"type": "url", "url": "https://example.com/a/b.JPG?sig=1"},
+        ],
+        "doc": {"type": "file", "path": "assets/spec.pdf"},
+        "question": "Why?",
+    }
     shown = prompt_input(inp)
-    assert shown == {"shots": ["[media 1: image/png, attached]",
-                               "[media 2: image/jpeg, attached, from https://example.com/a/b.JPG?sig=1]"],
-                     "doc": "[media 3: application/pdf, attached, from assets/spec.pdf]", "question": "Why?"}
+    assert shown == {
+        "shots": [
+            "[media 1: image/png, attached]",
+            "[media 2: image/jpeg, attached, from https://example.com/a/b.JPG?sig=1]",
+        ],
+        "doc": "[media 3: application/pdf, attached, from assets/spec.pdf]",
+        "question": "Why?",
+    }
     assert inp["shots"][0]["data"] == PNG_B64  # the input itself is untouched
     text = user_prompt(example("screenshot-auditor"), "Look at $MEDIA_INPUTS", inp, "[1] image ...")
     assert PNG_B64 not in text and "[media 1: image/png, attached]" in text
@@ -150,9 +197,14 @@ def test_prompt_input_without_media_is_the_input() -> None:
     inp = {"text": "no media", "n": [1, {"type": "other"}]}
     assert prompt_input(inp) is inp
     assert json.loads(input_text(inp)) == inp
-    assert prompt_input({"type": "base64", "media_type": "image/png", "data": "AAAA"}) == "[media 1: image/png, attached]"
+    assert (
+        prompt_input({"type": "base64", "media_type": "image/png", "data": "AAAA"}) == "[media 1: image/png, attached]"
+    )
     assert media_placeholder(2, {"type": "url", "url": "https://h/" + "x" * 500}).endswith("x...]")
-    assert media_placeholder(1, {"type": "url", "url": "https://h/blob"}) == "[media 1: type unknown, attached, from https://h/blob]"
+    assert (
+        media_placeholder(1, {"type": "url", "url": "https://h/blob"})
+        == "[media 1: type unknown, attached, from https://h/blob]"
+    )
 
 
 @pytest.mark.parametrize("proto", ["anthropic", "openai"])
@@ -206,8 +258,12 @@ PRIORITY = ("E3004", "E3005", "E3001", "E2001")  # the runner's routing order
 def optional_mapping_module(tmp_path: Path) -> Any:
     root = copy_module(tmp_path, "code-reviewer", "optional-mapping")
     manifest = root / "module.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8").replace("name: code-reviewer", "name: optional-mapping")
-                        .replace("require_suggested_mapping: true", "require_suggested_mapping: false"), encoding="utf-8")
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8")
+        .replace("name: code-reviewer", "name: optional-mapping")
+        .replace("require_suggested_mapping: true", "require_suggested_mapping: false"),
+        encoding="utf-8",
+    )
     schema = json.loads((root / "schema.json").read_text(encoding="utf-8"))
     schema["$defs"]["extensions"]["properties"]["insights"]["items"]["required"] = ["text"]
     (root / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
@@ -217,8 +273,9 @@ def optional_mapping_module(tmp_path: Path) -> Any:
 
 
 @pytest.mark.parametrize(("case", "name", "items", "code"), AGREEMENT, ids=[c[0] for c in AGREEMENT])
-async def test_runner_and_checker_agree(tmp_path: Path, llm_server: Any, case: str, name: str, items: Any,
-                                        code: str | None) -> None:
+async def test_runner_and_checker_agree(
+    tmp_path: Path, llm_server: Any, case: str, name: str, items: Any, code: str | None
+) -> None:
     module = optional_mapping_module(tmp_path) if name == "optional-mapping" else example(name)
     inp, expected = golden("code-reviewer" if name == "optional-mapping" else name)
     answer = model_answer(expected)
@@ -247,7 +304,7 @@ async def test_exploration_trims_where_the_checker_would_reject(llm_server: Any)
 
 
 def test_check_envelope_runs_once_without_repairs(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cogtui.core import postprocess as pp
+    from cogtui.core.run import postprocess as pp
 
     calls: list[int] = []
     real = pp.check_envelope

@@ -19,15 +19,28 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-import llmserver  # noqa: E402
-from llmserver import RecordedRequest, Text, text  # noqa: E402
-from rtkit import (  # noqa: E402
-    ANTHROPIC_KEY, MODULES, OPENAI_KEY, PROTOCOLS, assert_failure, assert_valid_success, cli_env, cogn, collect,
-    example, golden, model_answer, options, provider, set_keys,
+import llmserver
+from llmserver import RecordedRequest, Text, text
+from rtkit import (
+    ANTHROPIC_KEY,
+    MODULES,
+    OPENAI_KEY,
+    PROTOCOLS,
+    assert_failure,
+    assert_valid_success,
+    cli_env,
+    cogn,
+    collect,
+    example,
+    golden,
+    model_answer,
+    options,
+    provider,
+    set_keys,
 )
 
-from cogtui.core.chunk_rules import check_stream  # noqa: E402
-from cogtui.core.runner import CORRECTIVE, CORRECTIVE_EMPTY  # noqa: E402
+from cogtui.core.rules.chunk_rules import check_stream
+from cogtui.core.run.runner import CORRECTIVE, CORRECTIVE_EMPTY
 
 both = pytest.mark.parametrize("proto", PROTOCOLS)
 VAR = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -92,8 +105,10 @@ def test_a_key_with_stray_characters_never_leaks(tmp_path: Path, llm_server: Any
     """Through the CLI: a trimmed key works; other stray characters are E4001 before any request. Never shown or stored."""
     llm_server.enqueue(ANSWER)
     key = SECRET_HEAD + suffix
-    env = cli_env(tmp_path, **{VAR[proto]: key, "ANTHROPIC_BASE_URL": llm_server.base_url,
-                               "OPENAI_BASE_URL": llm_server.openai_base_url})
+    env = cli_env(
+        tmp_path,
+        **{VAR[proto]: key, "ANTHROPIC_BASE_URL": llm_server.base_url, "OPENAI_BASE_URL": llm_server.openai_base_url},
+    )
     inp = str(MODULES / "code-reviewer" / "tests" / "case1.input.json")
     proc = cogn(tmp_path, "run", "code-reviewer", "--input", inp, "--provider", proto, "--json", env=env)
     envelope = json.loads(proc.stdout)
@@ -110,8 +125,9 @@ def test_a_key_with_stray_characters_never_leaks(tmp_path: Path, llm_server: Any
 
 
 @both
-async def test_a_refused_key_is_e4001_in_the_runner(llm_server: Any, proto: str,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_refused_key_is_e4001_in_the_runner(
+    llm_server: Any, proto: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv(VAR[proto], SECRET_HEAD + "\r" + SECRET_TAIL)
     chunks, result = await run(llm_server, proto, ANSWER)
     err = assert_failure(result.envelope, "E4001")
@@ -120,34 +136,44 @@ async def test_a_refused_key_is_e4001_in_the_runner(llm_server: Any, proto: str,
 
 
 @pytest.mark.parametrize("suffix", ["\r" + SECRET_TAIL, "\n" + SECRET_TAIL, "é" + SECRET_TAIL, "\u2028" + SECRET_TAIL])
-async def test_failure_masks_every_quoted_form_of_a_key(llm_server: Any, suffix: str,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_failure_masks_every_quoted_form_of_a_key(
+    llm_server: Any, suffix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What httpx/h11 really raise for such a header, and the other escapes, never survive failure()."""
     import httpx
 
-    from cogtui.core.envelopes import failure
-    from cogtui.core.providers.base import ProviderError
+    from cogtui.core.run.envelope_builder import failure
+    from cogtui.core.run.providers.base import ProviderError
 
     key = SECRET_HEAD + suffix
     monkeypatch.setenv("OPENAI_API_KEY", key)
     try:
         async with httpx.AsyncClient() as client:
-            await client.post(llm_server.openai_base_url + "/chat/completions",
-                              headers={"Authorization": f"Bearer {key}"})
+            await client.post(
+                llm_server.openai_base_url + "/chat/completions", headers={"Authorization": f"Bearer {key}"}
+            )
         raise AssertionError("httpx accepted the header")
     except (httpx.HTTPError, UnicodeError) as exc:
         raised = exc
     quoted = [str(raised), repr(raised), repr(key), repr(key.encode()), json.dumps(key), key]
-    env = failure("E4000", f"internal error: {raised}", explain=repr(raised),
-                  details={"exception": repr(raised), "forms": quoted, "nested": {"deeper": [{"x": quoted}]},
-                           repr(key): "a key as a key"})
+    env = failure(
+        "E4000",
+        f"internal error: {raised}",
+        explain=repr(raised),
+        details={
+            "exception": repr(raised),
+            "forms": quoted,
+            "nested": {"deeper": [{"x": quoted}]},
+            repr(key): "a key as a key",
+        },
+    )
     assert_no_secret(json.dumps(env), json.dumps(env, ensure_ascii=False))
     assert "[redacted]" in env["error"]["details"]["exception"] and env["error"]["details"]["forms"][-1] == "[redacted]"
     assert_no_secret(ProviderError("E4001", " ".join(quoted)).message)
 
 
 def test_short_dummy_keys_are_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cogtui.core.envelopes import failure
+    from cogtui.core.run.envelope_builder import failure
 
     monkeypatch.setenv("OPENAI_API_KEY", "none")  # a local server's placeholder: masking it would mangle words
     assert failure("E4001", "none of the hosts answered")["error"]["message"] == "none of the hosts answered"
@@ -158,9 +184,11 @@ def test_short_dummy_keys_are_left_alone(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def anthropic_error_event(kind: str, message: str, after: str = "") -> Scripted:
     """message_start, `after` as text deltas, then an `error` event: how the API reports overload mid-answer."""
+
     def render(req: RecordedRequest) -> list[Any]:
         steps = llmserver._anthropic_text(Text(after or "x", chunk_size=9), req, len(after))
         return [*steps, sse({"type": "error", "error": {"type": kind, "message": message}}, "error")]
+
     return Scripted(render)
 
 
@@ -194,8 +222,12 @@ async def test_error_event_after_text_is_e2010_with_partial_data(llm_server: Any
 
 
 async def test_invalid_request_event_is_not_retried(llm_server: Any) -> None:
-    _, result = await run(llm_server, "anthropic", anthropic_error_event("invalid_request_error", "prompt is too long: "
-                                                                         "210000 tokens > 200000 maximum"), ANSWER)
+    _, result = await run(
+        llm_server,
+        "anthropic",
+        anthropic_error_event("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"),
+        ANSWER,
+    )
     err = assert_failure(result.envelope, "E4000")
     assert "(400)" in err["message"] and "prompt is too long" in err["message"] and len(llm_server.requests) == 1
 
@@ -205,20 +237,35 @@ async def test_invalid_request_event_is_not_retried(llm_server: Any) -> None:
 
 def openai_stream(*inserted: bytes, body: str = ANSWER, upto: int | None = None, tail: bytes = b"") -> Scripted:
     """A normal chat-completions stream with `inserted` events right after the headers, cut at `upto` chars."""
+
     def render(req: RecordedRequest) -> list[Any]:
         head, *rest = llmserver._openai_text(Text(body, chunk_size=50), req, upto)
         return [head, *inserted, *rest, *([tail] if tail else [])]
+
     return Scripted(render)
 
 
 def json_body(raw: bytes, status: int = 200) -> Scripted:
-    return Scripted(lambda req: [llmserver._Head(status, (("Content-Type", "application/json"),
-                                                          ("Content-Length", str(len(raw)))), chunked=False), raw])
+    return Scripted(
+        lambda req: [
+            llmserver._Head(
+                status, (("Content-Type", "application/json"), ("Content-Length", str(len(raw)))), chunked=False
+            ),
+            raw,
+        ]
+    )
 
 
 async def test_junk_events_are_skipped(llm_server: Any) -> None:
-    junk = [sse([]), sse('"text"'), sse(17), sse({"choices": [1, None, {"delta": []}, {"delta": {"content": 5}}]}),
-            sse({"choices": {"0": {}}}), sse({"choices": [], "usage": "lots"}), b"data: {not json\n\n"]
+    junk = [
+        sse([]),
+        sse('"text"'),
+        sse(17),
+        sse({"choices": [1, None, {"delta": []}, {"delta": {"content": 5}}]}),
+        sse({"choices": {"0": {}}}),
+        sse({"choices": [], "usage": "lots"}),
+        b"data: {not json\n\n",
+    ]
     _, result = await run(llm_server, "openai", openai_stream(*junk))
     assert_valid_success(result.envelope, REVIEWER)
     assert result.envelope["data"] == REVIEW_OUT["data"] and result.usage and result.usage["output_tokens"] > 0
@@ -240,23 +287,32 @@ async def test_a_json_body_that_is_no_completion_is_retried(llm_server: Any, raw
 
 
 async def test_an_error_object_in_a_json_body_maps_like_http(llm_server: Any) -> None:
-    limited = json.dumps({"error": {"message": "Rate limit reached for gpt-x", "type": "requests",
-                                    "code": "rate_limit_exceeded"}}).encode()
+    limited = json.dumps(
+        {"error": {"message": "Rate limit reached for gpt-x", "type": "requests", "code": "rate_limit_exceeded"}}
+    ).encode()
     _, result = await run(llm_server, "openai", *[json_body(limited)] * 3)
     err = assert_failure(result.envelope, "E4002")
     assert "Rate limit reached" in err["message"] and err["details"]["status"] == 429 and len(llm_server.requests) == 3
 
 
-CONTEXT = {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in "
-                      "9001 tokens.", "type": "invalid_request_error", "param": "messages",
-           "code": "context_length_exceeded"}
+CONTEXT = {
+    "message": "This model's maximum context length is 8192 tokens. However, your messages resulted in 9001 tokens.",
+    "type": "invalid_request_error",
+    "param": "messages",
+    "code": "context_length_exceeded",
+}
 
 
-@pytest.mark.parametrize("err", [CONTEXT, {"message": CONTEXT["message"]},
-                                 {"object": "error", "message": CONTEXT["message"], "type": "BadRequestError",
-                                  "code": 400},
-                                 {**CONTEXT, "message": "Too many tokens in the prompt."}],
-                         ids=["openai", "bare", "vllm", "code-only"])
+@pytest.mark.parametrize(
+    "err",
+    [
+        CONTEXT,
+        {"message": CONTEXT["message"]},
+        {"object": "error", "message": CONTEXT["message"], "type": "BadRequestError", "code": 400},
+        {**CONTEXT, "message": "Too many tokens in the prompt."},
+    ],
+    ids=["openai", "bare", "vllm", "code-only"],
+)
 async def test_a_context_error_in_the_stream_is_e4003(llm_server: Any, err: dict[str, Any]) -> None:
     _, result = await run(llm_server, "openai", openai_stream(sse({"error": err}), upto=0), ANSWER)
     out = assert_failure(result.envelope, "E4003")
@@ -264,8 +320,10 @@ async def test_a_context_error_in_the_stream_is_e4003(llm_server: Any, err: dict
 
 
 async def test_a_server_error_in_the_stream_is_retried_then_e4002(llm_server: Any) -> None:
-    failing = openai_stream(sse({"error": {"message": "The server had an error while processing your request.",
-                                           "type": "server_error"}}), upto=0)
+    failing = openai_stream(
+        sse({"error": {"message": "The server had an error while processing your request.", "type": "server_error"}}),
+        upto=0,
+    )
     _, result = await run(llm_server, "openai", failing, failing, failing, ANSWER)
     err = assert_failure(result.envelope, "E4002")
     assert "The server had an error" in err["message"] and err["details"]["status"] == 500
@@ -274,8 +332,9 @@ async def test_a_server_error_in_the_stream_is_retried_then_e4002(llm_server: An
 
 async def test_an_error_in_the_stream_after_text_is_e2010(llm_server: Any) -> None:
     cut = ANSWER.index('"data"') + 120
-    broken = openai_stream(body=ANSWER, upto=cut, tail=sse({"error": {"message": "upstream model crashed",
-                                                                      "code": 502}}))
+    broken = openai_stream(
+        body=ANSWER, upto=cut, tail=sse({"error": {"message": "upstream model crashed", "code": 502}})
+    )
     chunks, result = await run(llm_server, "openai", broken, ANSWER)
     err = assert_failure(result.envelope, "E2010")
     assert "upstream model crashed" in err["message"] and err["details"]["status"] == 502
@@ -311,7 +370,6 @@ async def test_a_prose_answer_is_still_shown_back(llm_server: Any, proto: str) -
     assert (last if isinstance(last, str) else last[0]["text"]) == CORRECTIVE
     mid = msgs[1]["content"]
     assert (mid if isinstance(mid, str) else mid[0]["text"]) == "Sure! Let me look."
-
 
 
 @both

@@ -18,15 +18,27 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from llmserver import disconnect_after, error, silence_after_headers, text  # noqa: E402
-from rtkit import (  # noqa: E402
-    ANTHROPIC_KEY, OPENAI_KEY, PROTOCOLS, assert_failure, assert_valid_success, collect, example, free_port, golden,
-    model_answer, options, provider, set_keys, user_text,
+from llmserver import disconnect_after, error, silence_after_headers, text
+from rtkit import (
+    ANTHROPIC_KEY,
+    OPENAI_KEY,
+    PROTOCOLS,
+    assert_failure,
+    assert_valid_success,
+    collect,
+    example,
+    free_port,
+    golden,
+    model_answer,
+    options,
+    provider,
+    set_keys,
+    user_text,
 )
 
-from cogtui.core.chunk_rules import check_stream  # noqa: E402
-from cogtui.core.providers.anthropic import AnthropicProvider  # noqa: E402
-from cogtui.core.providers.openai import OpenAIProvider  # noqa: E402
+from cogtui.core.rules.chunk_rules import check_stream
+from cogtui.core.run.providers.anthropic import AnthropicProvider
+from cogtui.core.run.providers.openai import OpenAIProvider
 
 both = pytest.mark.parametrize("proto", PROTOCOLS)
 
@@ -40,8 +52,9 @@ def _keys(monkeypatch: pytest.MonkeyPatch) -> None:
     set_keys(monkeypatch)
 
 
-async def run(srv: Any, proto: str, *replies: Any, module: Any = REVIEWER, input_value: Any = REVIEW_IN,
-              **opts: Any) -> tuple[list[dict[str, Any]], Any]:
+async def run(
+    srv: Any, proto: str, *replies: Any, module: Any = REVIEWER, input_value: Any = REVIEW_IN, **opts: Any
+) -> tuple[list[dict[str, Any]], Any]:
     srv.enqueue(*replies)
     chunks, result, _ = await collect(module, input_value, options(provider(proto, srv), **opts))
     assert check_stream(chunks, module) == [], [v.message for v in check_stream(chunks, module)]
@@ -204,8 +217,11 @@ async def test_heartbeats_during_silence(llm_server: Any, proto: str) -> None:
 @both
 async def test_connection_refused_is_e4001(proto: str) -> None:
     url = f"http://127.0.0.1:{free_port()}"
-    prov = (AnthropicProvider(model="claude-test-model", base_url=url) if proto == "anthropic"
-            else OpenAIProvider(model="gpt-test-model", base_url=url + "/v1"))
+    prov = (
+        AnthropicProvider(model="claude-test-model", base_url=url)
+        if proto == "anthropic"
+        else OpenAIProvider(model="gpt-test-model", base_url=url + "/v1")
+    )
     chunks, result, _ = await collect(REVIEWER, REVIEW_IN, options(prov))
     err = assert_failure(result.envelope, "E4001")
     assert err["details"]["attempts"] == 3
@@ -248,7 +264,7 @@ async def test_image_input_reaches_the_model(llm_server: Any, proto: str) -> Non
         parts = req.body["messages"][1]["content"]
         url = next(p["image_url"]["url"] for p in parts if p["type"] == "image_url")
         prefix = "data:image/png;base64,"
-        assert url.startswith(prefix) and base64.b64decode(url[len(prefix):]) == PNG
+        assert url.startswith(prefix) and base64.b64decode(url[len(prefix) :]) == PNG
     text_part = user_text(req)
     assert "image/png" in text_part and "$MEDIA_INPUTS" not in text_part  # the media note replaced the marker
 
@@ -263,7 +279,7 @@ async def test_no_vision_is_e4011_without_a_request(llm_server: Any) -> None:
 
 
 def test_credentials_in_a_base_url_are_never_shown(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cogtui.core.providers.base import ProviderError
+    from cogtui.core.run.providers.base import ProviderError
 
     err = ProviderError("E4001", "connection to https://alice:s3cret@llm.example/v1 failed")
     assert "s3cret" not in err.message and "alice" not in str(err) and "https://***@llm.example/v1" in err.message

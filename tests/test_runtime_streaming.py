@@ -18,13 +18,23 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from llmserver import text  # noqa: E402
-from rtkit import (  # noqa: E402
-    MODULES, PROTOCOLS, collect, example, golden, model_answer, options, provider, replay, resolver_for, set_keys,
+from llmserver import text
+from rtkit import (
+    MODULES,
+    PROTOCOLS,
+    collect,
+    example,
+    golden,
+    model_answer,
+    options,
+    provider,
+    replay,
+    resolver_for,
+    set_keys,
 )
 
-from cogtui.core.chunk_rules import check_stream, chunk_kind  # noqa: E402
-from cogtui.core.runner import RunSession, run_module  # noqa: E402
+from cogtui.core.rules.chunk_rules import check_stream, chunk_kind
+from cogtui.core.run.runner import RunSession, run_module
 
 
 @pytest.fixture(autouse=True)
@@ -54,7 +64,9 @@ def fields_of(envelope: dict[str, Any]) -> dict[str, Any]:
 def assert_stream_shape(chunks: list[dict[str, Any]], module: Any, degraded: bool = False) -> None:
     assert check_stream(chunks, module) == [], [v.message for v in check_stream(chunks, module)]
     first = chunks[0]
-    assert set(first) == {"ok", "streaming", "session_id", "meta"} and first["ok"] is True and first["streaming"] is True
+    assert (
+        set(first) == {"ok", "streaming", "session_id", "meta"} and first["ok"] is True and first["streaming"] is True
+    )
     assert first["session_id"].startswith("sess_")
     seqs = [c["chunk"]["seq"] for c in chunks if "chunk" in c]
     assert seqs == list(range(1, len(seqs) + 1))
@@ -95,8 +107,9 @@ def assert_stream_shape(chunks: list[dict[str, Any]], module: Any, degraded: boo
 @pytest.mark.parametrize(("name", "case"), cases())
 async def test_every_example_module_streams_by_the_rules(name: str, case: str) -> None:
     module = example(name)
-    chunks, result, _ = await collect(module, case_input(name, case),
-                                      options(replay(), stream_requested=True, resolver=resolver_for(MODULES)))
+    chunks, result, _ = await collect(
+        module, case_input(name, case), options(replay(), stream_requested=True, resolver=resolver_for(MODULES))
+    )
     assert_stream_shape(chunks, module, degraded=module.contract.response_mode.value == "sync")
     rebuilt = rebuild(chunks[-1])
     assert rebuilt == result.envelope  # the sync envelope is the terminal chunk's
@@ -111,24 +124,36 @@ def rebuild(terminal: dict[str, Any]) -> dict[str, Any]:
     return env
 
 
-@pytest.mark.parametrize(("name", "case"), [("code-reviewer", "case1"), ("code-reviewer", "case3"),
-                                            ("incident-narrator", "case1"), ("json-patch-generator", "case1")])
+@pytest.mark.parametrize(
+    ("name", "case"),
+    [
+        ("code-reviewer", "case1"),
+        ("code-reviewer", "case3"),
+        ("incident-narrator", "case1"),
+        ("json-patch-generator", "case1"),
+    ],
+)
 async def test_sync_result_equals_the_streamed_one(name: str, case: str) -> None:
     module = example(name)
     seen: list[dict[str, Any]] = []
-    sync = await run_module(module, case_input(name, case), options(replay()), on_event=lambda ev: seen.append(ev.chunk))
+    sync = await run_module(
+        module, case_input(name, case), options(replay()), on_event=lambda ev: seen.append(ev.chunk)
+    )
     streamed = await run_module(module, case_input(name, case), options(replay(), stream_requested=True))
     assert rebuild(seen[-1]) == sync.envelope
 
     def stable(env: dict[str, Any]) -> dict[str, Any]:
         return {**env, "meta": {k: v for k, v in env["meta"].items() if k not in ("trace_id", "latency_ms")}}
+
     assert stable(sync.envelope) == stable(streamed.envelope)
 
 
 async def test_sync_module_degrades_when_asked_to_stream() -> None:
     module = example("json-patch-generator")
     assert module.contract.response_mode.value == "sync"
-    chunks, result, _ = await collect(module, golden("json-patch-generator")[0], options(replay(), stream_requested=True))
+    chunks, result, _ = await collect(
+        module, golden("json-patch-generator")[0], options(replay(), stream_requested=True)
+    )
     assert_stream_shape(chunks, module, degraded=True)
     assert [chunk_kind(c) for c in chunks] == ["meta", "progress", "final"]
     assert any("degraded" in w for w in result.warnings)
@@ -140,7 +165,9 @@ async def test_sync_module_degrades_when_asked_to_stream() -> None:
 async def test_provider_stream_in_tiny_pieces(llm_server: Any, proto: str) -> None:
     module = example("incident-narrator")
     inp, expected = golden("incident-narrator")
-    llm_server.enqueue(text("```json\n" + json.dumps(model_answer(expected), ensure_ascii=True) + "\n```", chunk_size=3))
+    llm_server.enqueue(
+        text("```json\n" + json.dumps(model_answer(expected), ensure_ascii=True) + "\n```", chunk_size=3)
+    )
     chunks, result, _ = await collect(module, inp, options(provider(proto, llm_server), stream_requested=True))
     assert result.ok, result.envelope
     assert_stream_shape(chunks, module)

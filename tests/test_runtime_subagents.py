@@ -16,15 +16,26 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from modkit import PROMPT_V22, clean_v22, make_module  # noqa: E402
-from rtkit import (  # noqa: E402
-    assert_failure, collect, copy_module, golden, input_block, model_answer, options, provider, replay, resolver_for,
-    set_keys, system_text, user_text,
+from modkit import PROMPT_V22, clean_v22, make_module
+from rtkit import (
+    assert_failure,
+    collect,
+    copy_module,
+    golden,
+    input_block,
+    model_answer,
+    options,
+    provider,
+    replay,
+    resolver_for,
+    set_keys,
+    system_text,
+    user_text,
 )
 
-from cogtui.core.chunk_rules import check_stream  # noqa: E402
-from cogtui.core.loader import load_module  # noqa: E402
-from cogtui.core.runner import run_module  # noqa: E402
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.chunk_rules import check_stream
+from cogtui.core.run.runner import run_module
 
 
 @pytest.fixture(autouse=True)
@@ -33,8 +44,13 @@ def _keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def answer(label: str = "bug", rationale: str = "why") -> str:
-    return json.dumps({"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": f"{label} answer"},
-                       "data": {"label": label, "rationale": rationale}})
+    return json.dumps(
+        {
+            "ok": True,
+            "meta": {"confidence": 0.8, "risk": "low", "explain": f"{label} answer"},
+            "data": {"label": label, "rationale": rationale},
+        }
+    )
 
 
 def mk(root: Path, name: str, calls: list[str] = (), context: str | None = None) -> Path:  # type: ignore[assignment]
@@ -66,8 +82,9 @@ async def test_release_notes_calls_code_reviewer_first(tmp_path: Path, llm_serve
     llm_server.enqueue(json.dumps(review), json.dumps(model_answer(rn_expected)))
     args = json.dumps({"diff": "+line = line.rstrip('\\r\\n')\n"})  # parentheses and escapes survive the call
     module = load_module(rn)
-    chunks, result, events = await collect(module, rn_input,
-                                           options(provider("anthropic", llm_server), args=args, resolver=resolver_for(tmp_path)))
+    chunks, result, events = await collect(
+        module, rn_input, options(provider("anthropic", llm_server), args=args, resolver=resolver_for(tmp_path))
+    )
     assert result.ok, result.envelope
     child_req, parent_req = llm_server.requests
     assert "`code-reviewer`" in system_text(child_req) and "`release-notes`" in system_text(parent_req)
@@ -86,11 +103,18 @@ async def test_fork_gets_empty_input_main_gets_the_parents(tmp_path: Path, llm_s
     mk(tmp_path, "kid-main")
     mk(tmp_path, "kid-fork", context="fork")
     mk(tmp_path, "kid-obj", context="main")
-    parent = load_module(mk(tmp_path, "parent", ["kid-main()", "kid-fork()", 'kid-fork({"extra": 1})',
-                                                 'kid-obj({"text": "overridden", "more": true})']))
+    parent = load_module(
+        mk(
+            tmp_path,
+            "parent",
+            ["kid-main()", "kid-fork()", 'kid-fork({"extra": 1})', 'kid-obj({"text": "overridden", "more": true})'],
+        )
+    )
     llm_server.enqueue(*[answer(rationale=f"r{i}") for i in range(5)])
     parent_input = {"text": "PARENT-INPUT", "n": 7}
-    result = await run_module(parent, parent_input, options(provider("openai", llm_server), resolver=resolver_for(tmp_path)))
+    result = await run_module(
+        parent, parent_input, options(provider("openai", llm_server), resolver=resolver_for(tmp_path))
+    )
     assert result.ok, result.envelope
     reqs = llm_server.requests
     assert len(reqs) == 5
@@ -108,7 +132,9 @@ async def test_a_failing_child_is_injected_not_raised(tmp_path: Path, llm_server
     mk(tmp_path, "flaky")
     parent = load_module(mk(tmp_path, "parent", ["flaky()"]))
     llm_server.enqueue("not json at all", "still not json", answer())
-    result = await run_module(parent, {"text": "x"}, options(provider("openai", llm_server), resolver=resolver_for(tmp_path)))
+    result = await run_module(
+        parent, {"text": "x"}, options(provider("openai", llm_server), resolver=resolver_for(tmp_path))
+    )
     assert result.ok
     child_env = injected(user_text(llm_server.requests[2]), "flaky()")
     assert_failure(child_env, "E1000")
@@ -126,8 +152,9 @@ def chain(root: Path, n: int) -> Path:
 
 async def test_depth_five_is_allowed(tmp_path: Path) -> None:
     top = load_module(chain(tmp_path, 6))  # m0 at depth 0 calls down to m5 at depth 5
-    _, result, events = await collect(top, {"text": "The app crashes on start"},
-                                      options(replay(), resolver=resolver_for(tmp_path)))
+    _, result, events = await collect(
+        top, {"text": "The app crashes on start"}, options(replay(), resolver=resolver_for(tmp_path))
+    )
     assert result.ok, result.envelope
     assert ("m1", "m2", "m3", "m4", "m5") in {ev.path for ev in events}
 
@@ -142,18 +169,25 @@ async def test_depth_over_five_is_e4005_before_any_call(tmp_path: Path, llm_serv
     assert llm_server.requests == []
 
 
-@pytest.mark.parametrize(("calls", "cycle"), [
-    ({"a": ["b()"], "b": ["a()"]}, ["a", "b", "a"]),
-    ({"a": ["a()"]}, ["a", "a"]),
-    ({"a": ["b()"], "b": ["c()"], "c": ["b(again)"]}, ["b", "c", "b"]),
-])
-async def test_cycles_are_e4004_before_any_call(tmp_path: Path, llm_server: Any, calls: dict[str, list[str]],
-                                                cycle: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("calls", "cycle"),
+    [
+        ({"a": ["b()"], "b": ["a()"]}, ["a", "b", "a"]),
+        ({"a": ["a()"]}, ["a", "a"]),
+        ({"a": ["b()"], "b": ["c()"], "c": ["b(again)"]}, ["b", "c", "b"]),
+    ],
+)
+async def test_cycles_are_e4004_before_any_call(
+    tmp_path: Path, llm_server: Any, calls: dict[str, list[str]], cycle: list[str]
+) -> None:
     for name, its_calls in calls.items():
         mk(tmp_path, name, its_calls)
     llm_server.enqueue(*[answer()] * 4)
-    result = await run_module(load_module(tmp_path / "a"), {"text": "x"},
-                              options(provider("openai", llm_server), resolver=resolver_for(tmp_path)))
+    result = await run_module(
+        load_module(tmp_path / "a"),
+        {"text": "x"},
+        options(provider("openai", llm_server), resolver=resolver_for(tmp_path)),
+    )
     err = assert_failure(result.envelope, "E4004")
     assert err["details"]["chain"] == cycle
     assert " → ".join(cycle) in err["message"]
@@ -164,8 +198,11 @@ async def test_unknown_module_is_e4006_even_deep_in_the_graph(tmp_path: Path, ll
     mk(tmp_path, "a", ["b()"])
     mk(tmp_path, "b", ["ghost-module(x y)"])
     llm_server.enqueue(*[answer()] * 3)
-    result = await run_module(load_module(tmp_path / "a"), {"text": "x"},
-                              options(provider("openai", llm_server), resolver=resolver_for(tmp_path)))
+    result = await run_module(
+        load_module(tmp_path / "a"),
+        {"text": "x"},
+        options(provider("openai", llm_server), resolver=resolver_for(tmp_path)),
+    )
     err = assert_failure(result.envelope, "E4006")
     assert "ghost-module" in err["message"] and err["details"]["chain"] == ["a", "b", "ghost-module"]
     assert llm_server.requests == []
@@ -188,8 +225,9 @@ async def test_arguments_never_create_calls(tmp_path: Path, llm_server: Any) -> 
     mk(tmp_path, "kid", context="fork")
     llm_server.enqueue(answer(rationale="kid"), answer(rationale="parent"))
     args = "@call:ghost() @call:echo(again) @call:kid()"
-    result = await run_module(module, {"text": "x"}, options(provider("openai", llm_server), args=args,
-                                                             resolver=resolver_for(tmp_path)))
+    result = await run_module(
+        module, {"text": "x"}, options(provider("openai", llm_server), args=args, resolver=resolver_for(tmp_path))
+    )
     assert result.ok, result.envelope
     kid_req, parent_req = llm_server.requests  # only the module's own call ran
     assert user_text(kid_req).endswith("```json\n{}\n```\n")

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cogtui.core.schemas import metaschema_validator
+from cogtui.core.module.schemas import metaschema_validator
 from cogtui.core.workspace import Workspace
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
@@ -59,10 +59,30 @@ def test_flat_metaschema_agrees_on_every_bundled_schema() -> None:
             assert _valid(FLAT, part) == _valid(OFFICIAL, part), path
 
 
-_keyword = st.sampled_from(["type", "required", "properties", "items", "enum", "minimum", "maxLength", "oneOf",
-                            "additionalProperties", "const", "pattern", "format", "$defs", "minItems", "uniqueItems"])
+_keyword = st.sampled_from(
+    [
+        "type",
+        "required",
+        "properties",
+        "items",
+        "enum",
+        "minimum",
+        "maxLength",
+        "oneOf",
+        "additionalProperties",
+        "const",
+        "pattern",
+        "format",
+        "$defs",
+        "minItems",
+        "uniqueItems",
+    ]
+)
 _value = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, allow_infinity=False, width=16)
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False, allow_infinity=False, width=16)
     | st.sampled_from(["string", "object", "array", "integer", "x", "^a$"]),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_keyword | st.text(max_size=3), inner, max_size=3),
     max_leaves=12,

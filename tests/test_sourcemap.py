@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from modkit import pos
 
-from cogtui.core.sourcemap import (
+from cogtui.core.files.sourcemap import (
     ParseFailure,
     decode_bytes,
     load_file,
@@ -18,7 +19,6 @@ from cogtui.core.sourcemap import (
     parse_yaml,
     split_frontmatter,
 )
-from modkit import pos
 
 P = Path("/virtual/file")
 
@@ -110,8 +110,8 @@ JSON_DOC = r"""{
     ("parts", "key", "needle", "after"),
     [
         ((), False, "{", ()),
-        (("a\"}",), False, r'"x]}{[\""', ()),
-        (("a\"}",), True, r'"a\"}"', ()),
+        (('a"}',), False, r'"x]}{[\""', ()),
+        (('a"}',), True, r'"a\"}"', ()),
         (("b",), False, "[", ('"b": ',)),
         (("b", 0), False, '"["', ()),
         (("b", 1), False, '{"c"', ()),
@@ -239,8 +239,11 @@ def test_yaml_python_tags_are_refused(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000, "- " * 50_000 + "x", "? " * 50_000 + "x", "a: " + "{x: " * 40_000],
-                         ids=["flow-seq", "block-seq", "complex-key", "flow-map"])
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000, "- " * 50_000 + "x", "? " * 50_000 + "x", "a: " + "{x: " * 40_000],
+    ids=["flow-seq", "block-seq", "complex-key", "flow-map"],
+)
 def test_yaml_deep_nesting_is_a_diagnostic_not_a_crash(text: str) -> None:
     # libyaml alone segfaults on these; the parser must turn them into P001.
     with pytest.raises(ParseFailure) as info:
@@ -265,7 +268,7 @@ def test_yaml_moderate_nesting_still_parses() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ['{"a": 1,}', "{'a': 1}", '{"a": 1} {"b": 2}', '{\n  "a": 1\n  "b": 2\n}', '[1, 2', '{"a": "unterminated}', ""],
+    ['{"a": 1,}', "{'a': 1}", '{"a": 1} {"b": 2}', '{\n  "a": 1\n  "b": 2\n}', "[1, 2", '{"a": "unterminated}', ""],
 )
 def test_json_syntax_errors_use_the_parser_position(text: str) -> None:
     with pytest.raises(json.JSONDecodeError) as expected:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.checker import check_document
-from cogtui.core.loader import load_module
-from cogtui.core.normalize import repair, wrap_v21
-from cogtui.core.postprocess import postprocess
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.document_checker import check_document
+from cogtui.core.run.normalize import repair, wrap_v21
+from cogtui.core.run.postprocess import postprocess
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 
@@ -71,8 +71,11 @@ def test_loosest_insight_limit_without_module_is_20() -> None:
 
 def test_error_codes_accept_legacy_and_module_codes() -> None:
     for code in ("E1001", "PARSE_ERROR", "E5001", "BEHAVIOR_CHANGE_REQUIRED"):
-        env = {"ok": False, "meta": {"confidence": 0.0, "risk": "high", "explain": "x"},
-               "error": {"code": code, "message": "m"}}
+        env = {
+            "ok": False,
+            "meta": {"confidence": 0.0, "risk": "high", "explain": "x"},
+            "error": {"code": code, "message": "m"},
+        }
         assert check_document(env).valid, code
     env["error"]["code"] = "not a code"
     assert not check_document(env).valid

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 import yaml
+from modkit import MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
 
 from cogtui.core.diagnostics import CATALOGUE, Diagnostic, Severity
-from cogtui.core.loader import load_module
-from cogtui.core.validation import validate_module, validate_path
-from modkit import MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.validate_module import validate_module, validate_path
 
 
 @dataclass(frozen=True)
@@ -376,7 +376,9 @@ def t003(tmp: Path) -> Case:
     exp = copy.deepcopy(clean_v22()["tests/case1.expected.json"])
     exp["data"]["label"] = 12345
     text = json.dumps(exp, indent=2)
-    return Case(build(tmp, {"tests/case1.expected.json": text}), "T003", "tests/case1.expected.json", *pos(text, "12345"))
+    return Case(
+        build(tmp, {"tests/case1.expected.json": text}), "T003", "tests/case1.expected.json", *pos(text, "12345")
+    )
 
 
 def t004(tmp: Path) -> Case:
@@ -432,13 +434,66 @@ def l003(tmp: Path) -> Case:
 
 
 BUILDERS: list[Callable[[Path], Case]] = [
-    p001, p001_frontmatter, p002, p003, p003_v0, p004, p004_manifest, p005, p006,
-    m001, m001_tier, m002, m002_number, m003, m004, m005, m006, m007, m007_mapping, m008, m009, m010, m010_chunk,
-    m011, m012, m013, m014, m015, m016,
-    s001, s002, s003, s003_missing_file, s004, s005, s006, s007, s007_outside,
-    v000, v001, v002, v003, v004, v005, v006, v007, v008, v009, v010,
-    t001, t002, t003, t004, t005, t006, t007, t008,
-    l001, l002, l003,
+    p001,
+    p001_frontmatter,
+    p002,
+    p003,
+    p003_v0,
+    p004,
+    p004_manifest,
+    p005,
+    p006,
+    m001,
+    m001_tier,
+    m002,
+    m002_number,
+    m003,
+    m004,
+    m005,
+    m006,
+    m007,
+    m007_mapping,
+    m008,
+    m009,
+    m010,
+    m010_chunk,
+    m011,
+    m012,
+    m013,
+    m014,
+    m015,
+    m016,
+    s001,
+    s002,
+    s003,
+    s003_missing_file,
+    s004,
+    s005,
+    s006,
+    s007,
+    s007_outside,
+    v000,
+    v001,
+    v002,
+    v003,
+    v004,
+    v005,
+    v006,
+    v007,
+    v008,
+    v009,
+    v010,
+    t001,
+    t002,
+    t003,
+    t004,
+    t005,
+    t006,
+    t007,
+    t008,
+    l001,
+    l002,
+    l003,
 ]
 
 
@@ -554,18 +609,25 @@ def test_to_json_shape(tmp_path: Path) -> None:
 
 def test_m016_unknown_constraint_is_info_when_boolean(tmp_path: Path) -> None:
     files = clean_v1()
-    text = files["MODULE.md"].replace("no_network: true", "no_network: true\n  fly_to_moon: true\n  no_side_effects: sometimes")
+    text = files["MODULE.md"].replace(
+        "no_network: true", "no_network: true\n  fly_to_moon: true\n  no_side_effects: sometimes"
+    )
     files["MODULE.md"] = text
     _, diags = validate_path(make_module(tmp_path, files))
     m016 = {(d.line, d.column): d.severity for d in diags if d.code == "M016"}
-    assert m016 == {pos(text, "true", "fly_to_moon: "): Severity.INFO,
-                    pos(text, "sometimes"): Severity.WARNING}
+    assert m016 == {pos(text, "true", "fly_to_moon: "): Severity.INFO, pos(text, "sometimes"): Severity.WARNING}
 
 
 def test_context_forms(tmp_path: Path) -> None:
-    for i, (value, expected, bad) in enumerate([("fork", "fork", False), ({"mode": "fork"}, "fork", False),
-                                                 ({"mode": "main"}, "main", False), ("sideways", "main", True),
-                                                 ({"mode": "x"}, "main", True)]):
+    for i, (value, expected, bad) in enumerate(
+        [
+            ("fork", "fork", False),
+            ({"mode": "fork"}, "fork", False),
+            ({"mode": "main"}, "main", False),
+            ("sideways", "main", True),
+            ({"mode": "x"}, "main", True),
+        ]
+    ):
         root = build(tmp_path / str(i), {"module.yaml": manifest(context=value)})
         module = load_module(root)
         assert module.context == expected
@@ -576,7 +638,7 @@ def test_nul_bytes_in_paths_are_diagnostics(tmp_path: Path) -> None:
     """A NUL byte cannot be in a file name: refs and test paths holding one are reported, not raised."""
     s = schema()
     s["data"]["properties"]["extensions"] = {"$ref": "ext\u0000.json#/x"}
-    text = manifest(tests=["tests/case1.input.json -> tests/\x00.expected.json"], extra="io:\n  error: \"./e\\0.json\"\n")
+    text = manifest(tests=["tests/case1.input.json -> tests/\x00.expected.json"], extra='io:\n  error: "./e\\0.json"\n')
     _, diags = validate_path(build(tmp_path, {"schema.json": schema_text(s), "module.yaml": text}))
     codes = {(d.code, d.file.name if d.file else None) for d in diags}
     assert {("S002", "schema.json"), ("T004", "module.yaml"), ("S003", "module.yaml")} <= codes
@@ -586,7 +648,9 @@ def test_nul_bytes_in_paths_are_diagnostics(tmp_path: Path) -> None:
 def test_impossible_file_names_are_diagnostics(tmp_path: Path) -> None:
     """Names over the OS limit (ENAMETOOLONG) in tests and io refs are reported as missing files."""
     long = "x" * 300
-    text = manifest(tests=[f"tests/case1.input.json -> tests/{long}.expected.json"], extra=f"io:\n  error: ./{long}.json\n")
+    text = manifest(
+        tests=[f"tests/case1.input.json -> tests/{long}.expected.json"], extra=f"io:\n  error: ./{long}.json\n"
+    )
     files = {"module.yaml": text, f"tests/{'y' * 243}.input.json": {"text": "x"}}  # its .expected.json is too long
     _, diags = validate_path(build(tmp_path, files))
     codes = {(d.code, d.file.name if d.file else None) for d in diags}

@@ -32,7 +32,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _path_option(parser: argparse.ArgumentParser, suppress: bool) -> None:
     parser.add_argument(
-        "--path", action="append", metavar="DIR", dest="paths" if not suppress else "sub_paths",
+        "--path",
+        action="append",
+        metavar="DIR",
+        dest="paths" if not suppress else "sub_paths",
         default=None if suppress else [],
         help="add a module root before the standard search path (repeatable)",
     )
@@ -54,8 +57,7 @@ def chosen_command(argv: Sequence[str]) -> str | None:
 def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported (the others just list their help line)."""
     parser = argparse.ArgumentParser(
-        prog=prog,
-        description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI.",
+        prog=prog, description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _path_option(parser, suppress=False)
@@ -102,11 +104,14 @@ EX_SOFTWARE = 70  # sysexits.h: an internal software error
 
 def internal_error(prog: str, command: str, exc: BaseException) -> int:
     """One readable line (keys redacted) for a bug that escaped every command's own handling."""
-    from ..core.envelopes import redact_keys
+    from cogtui.core.run.envelope_builder import redact_keys
 
     detail = redact_keys(f"{type(exc).__name__}: {exc}")
-    print(f"{prog} {command}: internal error ({detail}). This is a cogtui bug; "
-          "please report it with the command you ran.", file=sys.stderr)
+    print(
+        f"{prog} {command}: internal error ({detail}). This is a cogtui bug; "
+        "please report it with the command you ran.",
+        file=sys.stderr,
+    )
     return EX_SOFTWARE
 
 

@@ -10,7 +10,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.providers import PROVIDERS, make_provider
+    from cogtui.core.run.providers import PROVIDERS, make_provider
+
     from .output import Printer
 
     names = [args.provider] if args.provider else list(PROVIDERS)

@@ -11,15 +11,17 @@ from .output import Printer, err
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", metavar="FILE|-", help="the JSON document to check; - reads standard input")
-    p.add_argument("--kind", choices=("envelope", "chunk", "stream", "input"), help="what the document is (detected when omitted)")
+    p.add_argument(
+        "--kind", choices=("envelope", "chunk", "stream", "input"), help="what the document is (detected when omitted)"
+    )
     p.add_argument("--module", metavar="NAME|PATH", help="also apply this module's schemas and contract")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.checker import UnusableDocument, check_document, parse_document
-    from ..core.loader import NotAModule
-    from ..core.sourcemap import ParseFailure, decode_bytes
+    from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
+    from cogtui.core.module.loader import NotAModule
+    from cogtui.core.rules.document_checker import UnusableDocument, check_document, parse_document
 
     try:
         raw = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()  # noqa: SIM115
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     module = None
     if args.module:
-        from ..core.workspace import Workspace
+        from cogtui.core.workspace import Workspace
 
         try:
             module = Workspace.from_environment(args.paths).load(args.module)
@@ -50,8 +52,11 @@ def run(args: argparse.Namespace) -> int:
     if result.valid:
         p.parts(("✓ ", "ok"), (f"valid {result.kind}", "ok"), (f" ({args.file})", "dim"))
         return 0
-    p.parts(("✗ ", "error"), (f"invalid {result.kind}", "error"),
-            (f": {len(result.violations)} violation{'s' * (len(result.violations) != 1)} ({args.file})", None))
+    p.parts(
+        ("✗ ", "error"),
+        (f"invalid {result.kind}", "error"),
+        (f": {len(result.violations)} violation{'s' * (len(result.violations) != 1)} ({args.file})", None),
+    )
     for v in result.violations:
         p.parts(("  ", None), (v.code, "error"), (f" {v.rule}", "bold"), (f"  {v.message}", None))
     return 1

@@ -7,7 +7,6 @@ import datetime as dt
 
 from .output import Printer, err
 
-
 MAX_LIMIT = 1_000_000_000
 
 
@@ -37,7 +36,7 @@ def _when(ts: float) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.history import History, HistoryError
+    from cogtui.core.history.store import History, HistoryError
 
     try:
         with History.open_default() as history:
@@ -47,17 +46,43 @@ def run(args: argparse.Namespace) -> int:
         return 2
     p = Printer()
     if args.json:
-        p.json({"runs": [{"id": r.id, "module": r.module, "module_version": r.module_version, "format": r.module_format,
-                          "provider": r.provider, "model": r.model, "input_hash": r.input_hash,
-                          "started_at": dt.datetime.fromtimestamp(r.started_at, dt.timezone.utc).isoformat(),
-                          "ttfc_ms": r.ttfc_ms, "total_ms": r.total_ms, "usage": r.usage, "outcome": r.outcome,
-                          "error_code": r.error_code, "envelope": r.envelope} for r in runs]})
+        p.json(
+            {
+                "runs": [
+                    {
+                        "id": r.id,
+                        "module": r.module,
+                        "module_version": r.module_version,
+                        "format": r.module_format,
+                        "provider": r.provider,
+                        "model": r.model,
+                        "input_hash": r.input_hash,
+                        "started_at": dt.datetime.fromtimestamp(r.started_at, dt.UTC).isoformat(),
+                        "ttfc_ms": r.ttfc_ms,
+                        "total_ms": r.total_ms,
+                        "usage": r.usage,
+                        "outcome": r.outcome,
+                        "error_code": r.error_code,
+                        "envelope": r.envelope,
+                    }
+                    for r in runs
+                ]
+            }
+        )
         return 0
     if not runs:
         p.line("No runs recorded yet.", "dim")
         return 0
-    rows = [[str(r.id), _when(r.started_at), r.module, f"{r.provider}/{r.model or '-'}",
-             "✓ ok" if r.outcome == "ok" else (r.outcome if r.outcome == "interrupted" else f"✗ {r.error_code}"),
-             f"{r.total_ms:.0f} ms" if r.total_ms is not None else "-"] for r in runs]
+    rows = [
+        [
+            str(r.id),
+            _when(r.started_at),
+            r.module,
+            f"{r.provider}/{r.model or '-'}",
+            "✓ ok" if r.outcome == "ok" else (r.outcome if r.outcome == "interrupted" else f"✗ {r.error_code}"),
+            f"{r.total_ms:.0f} ms" if r.total_ms is not None else "-",
+        ]
+        for r in runs
+    ]
     p.table(["ID", "WHEN", "MODULE", "PROVIDER/MODEL", "OUTCOME", "TIME"], rows)
     return 0

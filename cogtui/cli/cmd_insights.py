@@ -13,7 +13,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.history import History, HistoryError
+    from cogtui.core.history.store import History, HistoryError
 
     try:
         with History.open_default() as history:
@@ -29,12 +29,22 @@ def run(args: argparse.Namespace) -> int:
         p.line("No insights recorded yet. Run some modules first (cogn run).", "dim")
         return 0
     if agg["insights"]:
-        rows = [[i["suggested_mapping"] or "(none)", str(i["count"]), ", ".join(i["modules"]),
-                 (i["examples"][0]["text"] if i["examples"] else "")[:60], i["last_seen"][:10]] for i in agg["insights"]]
+        rows = [
+            [
+                i["suggested_mapping"] or "(none)",
+                str(i["count"]),
+                ", ".join(i["modules"]),
+                (i["examples"][0]["text"] if i["examples"] else "")[:60],
+                i["last_seen"][:10],
+            ]
+            for i in agg["insights"]
+        ]
         p.table(["SUGGESTED MAPPING", "COUNT", "MODULES", "EXAMPLE", "LAST SEEN"], rows, title="Overflow insights")
         p.line()
     if agg["custom_enums"]:
-        rows = [[c["module"], c["field"], c["value"], str(c["count"]), (c["reasons"][0] if c["reasons"] else "")[:60]]
-                for c in agg["custom_enums"]]
+        rows = [
+            [c["module"], c["field"], c["value"], str(c["count"]), (c["reasons"][0] if c["reasons"] else "")[:60]]
+            for c in agg["custom_enums"]
+        ]
         p.table(["MODULE", "FIELD", "CUSTOM VALUE", "COUNT", "REASON"], rows, title="Custom enum values")
     return 0

@@ -13,25 +13,27 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.workspace import Workspace
+    from cogtui.core.workspace import Workspace
 
     ws = Workspace.from_environment(args.paths)
     rows: list[dict[str, Any]] = []
     for report in ws.validate_all(include_shadowed=True):
         entry = report.entry
         assert entry is not None
-        rows.append({
-            "name": entry.name,
-            "version": report.version,
-            "format": report.format,
-            "tier": report.tier,
-            "level": entry.level,
-            "path": str(entry.path),
-            "shadowed": entry.shadowed,
-            "shadowed_by": str(entry.shadowed_by) if entry.shadowed_by else None,
-            "errors": report.errors,
-            "warnings": report.warnings,
-        })
+        rows.append(
+            {
+                "name": entry.name,
+                "version": report.version,
+                "format": report.format,
+                "tier": report.tier,
+                "level": entry.level,
+                "path": str(entry.path),
+                "shadowed": entry.shadowed,
+                "shadowed_by": str(entry.shadowed_by) if entry.shadowed_by else None,
+                "errors": report.errors,
+                "warnings": report.warnings,
+            }
+        )
     p = Printer()
     if args.json:
         p.json({"modules": rows})

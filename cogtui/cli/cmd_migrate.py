@@ -17,7 +17,9 @@ from .output import Printer, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder")
+    p.add_argument(
+        "target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder"
+    )
     p.add_argument("--all", action="store_true", help="migrate every module on the search path")
     p.add_argument("--dry-run", action="store_true", help="print the plan (files, diffs, notes) and change nothing")
     p.add_argument("--to", choices=("2.2", "2.5"), default=None, help="target version (default 2.2)")
@@ -42,9 +44,19 @@ class Outcome:
         return self.result == "failed"
 
     def to_json(self) -> dict[str, Any]:
-        base = self.plan.to_json() if self.plan is not None else {
-            "module": self.name, "from": self.source_format, "to": None, "files": [], "notes": [],
-            "path": str(self.path), "errors": [{"message": self.reason}]}
+        base = (
+            self.plan.to_json()
+            if self.plan is not None
+            else {
+                "module": self.name,
+                "from": self.source_format,
+                "to": None,
+                "files": [],
+                "notes": [],
+                "path": str(self.path),
+                "errors": [{"message": self.reason}],
+            }
+        )
         base["result"] = self.result
         base["reason"] = self.reason or None
         base["backup"] = str(self.applied.backup_dir) if self.applied is not None and self.applied.backup_dir else None
@@ -52,12 +64,21 @@ class Outcome:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.workspace import Workspace
+    from cogtui.core.workspace import Workspace
 
     if args.undo:
         # An undo has no dry run, target or backup choice: accepting those flags silently would undo for real.
-        extra = [flag for flag, given in (("NAME|PATH", args.target), ("--all", args.all), ("--dry-run", args.dry_run),
-                                          ("--to", args.to), ("--no-backup", args.no_backup)) if given]
+        extra = [
+            flag
+            for flag, given in (
+                ("NAME|PATH", args.target),
+                ("--all", args.all),
+                ("--dry-run", args.dry_run),
+                ("--to", args.to),
+                ("--no-backup", args.no_backup),
+            )
+            if given
+        ]
         if extra:
             err(f"--undo takes only the module NAME (and --json); not {', '.join(extra)}")
             return 2
@@ -78,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
 def migrate_path(path: Path, to: str, dry_run: bool, backup: bool) -> Outcome:
     """Plan (and unless dry_run, apply) one module; never raises, so one module cannot stop --all."""
-    from ..core.loader import NotAModule, load_module
-    from ..core.migration import MigrationError, apply_plan, plan_migration
+    from cogtui.core.authoring.migration import MigrationError, apply_plan, plan_migration
+    from cogtui.core.module.loader import NotAModule, load_module
 
     try:
         module = load_module(path)
@@ -114,7 +135,7 @@ def migrate_path(path: Path, to: str, dry_run: bool, backup: bool) -> Outcome:
 
 
 def _run_one(path: Path, args: argparse.Namespace) -> int:
-    from ..core.migration import render_plan
+    from cogtui.core.authoring.migration import render_plan
 
     outcome = migrate_path(path, args.to, args.dry_run, not args.no_backup)
     if args.json:
@@ -150,7 +171,7 @@ def _applied_line(p: Printer, outcome: Outcome) -> None:
 
 
 def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
-    from ..core.migration import render_plan
+    from cogtui.core.authoring.migration import render_plan
 
     p = Printer()
     outcomes: list[Outcome] = []
@@ -158,8 +179,9 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
     if p.color and not args.json and paths:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=p.console,
-                            transient=True)
+        progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=p.console, transient=True
+        )
         progress.start()
         task = progress.add_task("migrating", total=len(paths))
     try:
@@ -171,8 +193,10 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
                     render_plan(outcome.plan, p)
                     p.line()
                 elif progress is None:
-                    p.line(f"[{i}/{len(paths)}] {outcome.name}: {outcome.result}" +
-                           (f": {outcome.reason}" if outcome.failed else ""))
+                    p.line(
+                        f"[{i}/{len(paths)}] {outcome.name}: {outcome.result}"
+                        + (f": {outcome.reason}" if outcome.failed else "")
+                    )
             if progress is not None:
                 progress.update(task, advance=1, description=outcome.name)  # type: ignore[arg-type]
     finally:
@@ -182,17 +206,43 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
     done = sum(1 for o in outcomes if o.result in ("migrated", "would migrate"))
     current = sum(1 for o in outcomes if o.result == "already current")
     if args.json:
-        p.json({"plans": [o.to_json() for o in outcomes],
-                "summary": {"dry_run": bool(args.dry_run), "to": f"v{args.to}", "migrated": done,
-                            "already_current": current, "failed": len(failed),
-                            "modules": [{"module": o.name, "path": str(o.path), "from": o.source_format,
-                                         "result": o.result, "reason": o.reason or None} for o in outcomes]}})
+        p.json(
+            {
+                "plans": [o.to_json() for o in outcomes],
+                "summary": {
+                    "dry_run": bool(args.dry_run),
+                    "to": f"v{args.to}",
+                    "migrated": done,
+                    "already_current": current,
+                    "failed": len(failed),
+                    "modules": [
+                        {
+                            "module": o.name,
+                            "path": str(o.path),
+                            "from": o.source_format,
+                            "result": o.result,
+                            "reason": o.reason or None,
+                        }
+                        for o in outcomes
+                    ],
+                },
+            }
+        )
         return 1 if failed else 0
     rows = [[o.name, o.source_format, o.result, _short(o.reason if o.failed else _detail(o))] for o in outcomes]
-    p.table(["module", "from", "result", "detail"], rows, title=f"migrate to v{args.to}" + (" (dry run)" if args.dry_run else ""))
+    p.table(
+        ["module", "from", "result", "detail"],
+        rows,
+        title=f"migrate to v{args.to}" + (" (dry run)" if args.dry_run else ""),
+    )
     verb = "would migrate" if args.dry_run else "migrated"
-    p.parts((f"{len(outcomes)} modules: ", None), (f"{done} {verb}", "ok"), (f", {current} already current", None),
-            (", ", None), (f"{len(failed)} failed", "error" if failed else None))
+    p.parts(
+        (f"{len(outcomes)} modules: ", None),
+        (f"{done} {verb}", "ok"),
+        (f", {current} already current", None),
+        (", ", None),
+        (f"{len(failed)} failed", "error" if failed else None),
+    )
     if args.dry_run:
         p.line("dry run: nothing was written", "dim")
     return 1 if failed else 0
@@ -212,8 +262,8 @@ def _short(text: str, limit: int = 160) -> str:
 
 
 def _undo(args: argparse.Namespace) -> int:
-    from ..core.migration import MigrationError, backups_for, undo_latest
-    from ..core.workspace import Workspace
+    from cogtui.core.authoring.migration import MigrationError, backups_for, undo_latest
+    from cogtui.core.workspace import Workspace
 
     ws = Workspace.from_environment(args.paths)
     path = ws.resolve(args.undo)
@@ -230,9 +280,16 @@ def _undo(args: argparse.Namespace) -> int:
         return 1
     p = Printer()
     if args.json:
-        p.json({"module": result.module, "path": str(result.path), "backup": str(result.backup_dir),
-                "restored": list(result.restored), "removed": list(result.removed),
-                "edited_since": list(result.edited_since)})
+        p.json(
+            {
+                "module": result.module,
+                "path": str(result.path),
+                "backup": str(result.backup_dir),
+                "restored": list(result.restored),
+                "removed": list(result.removed),
+                "edited_since": list(result.edited_since),
+            }
+        )
         return 0
     p.parts((f"restored {result.module}", "ok"), (f" from {result.backup_dir}", "dim"))
     for rel in result.restored:
@@ -240,8 +297,11 @@ def _undo(args: argparse.Namespace) -> int:
     for rel in result.removed:
         p.line(f"  remove   {rel}")
     if result.edited_since:
-        p.line(f"  edited after the migration (saved in {result.backup_dir / 'edited'}): "
-               + ", ".join(result.edited_since), "warning")
+        p.line(
+            f"  edited after the migration (saved in {result.backup_dir / 'edited'}): "
+            + ", ".join(result.edited_since),
+            "warning",
+        )
     return 0
 
 

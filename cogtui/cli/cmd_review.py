@@ -9,11 +9,13 @@ from .output import err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("plan", metavar="PLAN.json", help="the output of `cogn migrate --dry-run --json` (one module or --all)")
+    p.add_argument(
+        "plan", metavar="PLAN.json", help="the output of `cogn migrate --dry-run --json` (one module or --all)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.migration.review import PlanFileError, load_plan_file
+    from cogtui.core.authoring.migration.review import PlanFileError, load_plan_file
 
     path = Path(args.plan)
     try:

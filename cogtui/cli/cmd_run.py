@@ -19,12 +19,18 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", metavar="NAME|PATH", help="a module name on the search path, or a module folder")
     p.add_argument("--input", metavar="FILE|-|JSON", help="the input: a JSON file, - for stdin, or inline JSON")
     p.add_argument("--args", metavar="TEXT", help="text for $ARGUMENTS in the prompt")
-    p.add_argument("--provider", choices=("anthropic", "openai", "replay"), help="default: $COGNITIVE_PROVIDER, config, else replay")
+    p.add_argument(
+        "--provider",
+        choices=("anthropic", "openai", "replay"),
+        help="default: $COGNITIVE_PROVIDER, config, else replay",
+    )
     p.add_argument("--model", metavar="M", help="model name for the provider")
     p.add_argument("--json", action="store_true", help="print the final envelope as JSON")
     p.add_argument("--stream", choices=("ndjson", "sse"), help="print v2.5 chunks as they arrive")
     p.add_argument("--no-validate", action="store_true", help="skip output validation and contract rules")
-    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)")
+    p.add_argument(
+        "--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)"
+    )
     p.add_argument("--no-history", action="store_true", help="do not record this run")
 
 
@@ -68,10 +74,10 @@ def sse_frame(chunk: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.envelopes import failure
-    from ..core.loader import NotAModule
-    from ..core.providers import UnknownProvider, make_provider
-    from ..core.workspace import Workspace
+    from cogtui.core.module.loader import NotAModule
+    from cogtui.core.run.envelope_builder import failure
+    from cogtui.core.run.providers import UnknownProvider, make_provider
+    from cogtui.core.workspace import Workspace
 
     try:
         input_value = read_input(args.input)
@@ -95,9 +101,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argparse.Namespace) -> int:
-    from ..core.envelopes import failure
-    from ..core.loader import NotAModule
-    from ..core.runner import RunOptions, RunSession
+    from cogtui.core.module.loader import NotAModule
+    from cogtui.core.run.envelope_builder import failure
+    from cogtui.core.run.runner import RunOptions, RunSession
 
     def resolver(name: str) -> Any:
         try:
@@ -105,21 +111,34 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         except NotAModule:
             return None
 
-    options = RunOptions(provider, args=args.args, validate=not args.no_validate, stream_requested=bool(args.stream),
-                         stream_timeout=args.timeout, resolver=resolver)
+    options = RunOptions(
+        provider,
+        args=args.args,
+        validate=not args.no_validate,
+        stream_requested=bool(args.stream),
+        stream_timeout=args.timeout,
+        resolver=resolver,
+    )
     session = RunSession(module, input_value, options)
     out = sys.stdout
     try:
         async for ev in session.events():
             if args.stream and not ev.path:
-                out.write(sse_frame(ev.chunk) if args.stream == "sse" else json.dumps(ev.chunk, ensure_ascii=False) + "\n")
+                out.write(
+                    sse_frame(ev.chunk) if args.stream == "sse" else json.dumps(ev.chunk, ensure_ascii=False) + "\n"
+                )
                 out.flush()
     except asyncio.CancelledError:
         result = session.result
         if args.stream and result is not None:
             env = result.envelope
-            chunk = {"ok": False, "streaming": True, "session_id": session.session_id, "meta": env.get("meta"),
-                     "error": env.get("error") or failure("E2010", "interrupted")["error"]}
+            chunk = {
+                "ok": False,
+                "streaming": True,
+                "session_id": session.session_id,
+                "meta": env.get("meta"),
+                "error": env.get("error") or failure("E2010", "interrupted")["error"],
+            }
             if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
                 chunk["partial_data"] = env["partial_data"]
             out.write(sse_frame(chunk) if args.stream == "sse" else json.dumps(chunk, ensure_ascii=False) + "\n")
@@ -145,8 +164,8 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
 def _record(module: Any, input_value: Any, args: argparse.Namespace, session: Any) -> None:
     if args.no_history or session.result is None:
         return
-    from ..core.history import History, HistoryError
-    from ..core.runrecord import to_record
+    from cogtui.core.history.run_record import to_record
+    from cogtui.core.history.store import History, HistoryError
 
     try:
         with History.open_default() as history:

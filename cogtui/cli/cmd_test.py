@@ -12,22 +12,28 @@ from .output import Printer, err
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name or folder")
     p.add_argument("--all", action="store_true", help="every module on the search path")
-    p.add_argument("--provider", choices=("anthropic", "openai", "replay"), help="default: $COGNITIVE_PROVIDER, config, else replay")
+    p.add_argument(
+        "--provider",
+        choices=("anthropic", "openai", "replay"),
+        help="default: $COGNITIVE_PROVIDER, config, else replay",
+    )
     p.add_argument("--model", metavar="M")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.loader import NotAModule, load_module
-    from ..core.providers import UnknownProvider, make_provider
-    from ..core.workspace import Workspace
+    from cogtui.core.module.loader import NotAModule, load_module
+    from cogtui.core.run.providers import UnknownProvider, make_provider
+    from cogtui.core.workspace import Workspace
 
     if bool(args.target) == bool(args.all):
         err("test needs a module NAME|PATH, or --all")
         return 2
     ws = Workspace.from_environment(args.paths)
     try:
-        modules = [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
+        modules = (
+            [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
+        )
         provider = make_provider(args.provider, args.model)
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
@@ -36,9 +42,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namespace) -> int:
-    from ..core.golden import run_case
-    from ..core.loader import NotAModule
-    from ..core.runner import RunOptions
+    from cogtui.core.module.loader import NotAModule
+    from cogtui.core.run.golden_runner import run_case
+    from cogtui.core.run.runner import RunOptions
 
     def resolver(name: str) -> Any:
         try:
@@ -53,7 +59,9 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     if p.color and not args.json and cases:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=p.console, transient=True)
+        progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=p.console, transient=True
+        )
         progress.start()
         task = progress.add_task("golden tests", total=len(cases))
     try:
@@ -71,8 +79,14 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         by_module: dict[str, list[Any]] = {}
         for module, r in results:
             by_module.setdefault(module.name, []).append(r.to_json())
-        p.json({"provider": provider.name, "passed": len(results) - len(failed), "failed": len(failed),
-                "modules": [{"module": k, "cases": v} for k, v in by_module.items()]})
+        p.json(
+            {
+                "provider": provider.name,
+                "passed": len(results) - len(failed),
+                "failed": len(failed),
+                "modules": [{"module": k, "cases": v} for k, v in by_module.items()],
+            }
+        )
         return 1 if failed else 0
     for module, r in results:
         mark = ("✓ pass", "ok") if r.passed else ("✗ FAIL", "error")
@@ -81,11 +95,23 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
             for reason in r.reasons:
                 p.line(f"    - {reason}", "warning")
             for line in r.diff.splitlines():
-                style = "add" if line.startswith("+") else "remove" if line.startswith("-") else "hunk" if line.startswith("@@") else "dim"
+                style = (
+                    "add"
+                    if line.startswith("+")
+                    else "remove"
+                    if line.startswith("-")
+                    else "hunk"
+                    if line.startswith("@@")
+                    else "dim"
+                )
                 p.line(f"    {line}", style)
     untested = [m.name for m in modules if not m.tests]
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
-    p.parts((f"{len(results)} cases: ", None), (f"{len(results) - len(failed)} passed", "ok"), (", ", None),
-            (f"{len(failed)} failed", "error" if failed else None))
+    p.parts(
+        (f"{len(results)} cases: ", None),
+        (f"{len(results) - len(failed)} passed", "ok"),
+        (", ", None),
+        (f"{len(failed)} failed", "error" if failed else None),
+    )
     return 1 if failed else 0

@@ -8,14 +8,18 @@ from .output import Printer, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder")
+    p.add_argument(
+        "target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder"
+    )
     p.add_argument("--all", action="store_true", help="validate every module on the search path")
-    p.add_argument("--v22", action="store_true", help="strict v2.2: legacy formats fail, contract warnings become errors")
+    p.add_argument(
+        "--v22", action="store_true", help="strict v2.2: legacy formats fail, contract warnings become errors"
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..core.workspace import Workspace, check_path
+    from cogtui.core.workspace import Workspace, check_path
 
     if bool(args.target) == bool(args.all):
         err("validate needs a module NAME|PATH, or --all")
@@ -40,13 +44,17 @@ def run(args: argparse.Namespace) -> int:
     if args.all:
         bad = sum(1 for r in reports if r.errors)
         p.line()
-        p.parts((f"{len(reports)} modules: ", None), (f"{len(reports) - bad} valid", "ok"),
-                (", ", None), (f"{bad} with errors", "error" if bad else None))
+        p.parts(
+            (f"{len(reports)} modules: ", None),
+            (f"{len(reports) - bad} valid", "ok"),
+            (", ", None),
+            (f"{bad} with errors", "error" if bad else None),
+        )
     return 1 if failed else 0
 
 
 def print_report(p: Printer, r: object) -> None:
-    from ..core.workspace import ModuleReport
+    from cogtui.core.workspace import ModuleReport
 
     assert isinstance(r, ModuleReport)
     fmt = r.badge
@@ -58,7 +66,12 @@ def print_report(p: Printer, r: object) -> None:
         status = ("✓ valid", "ok")
     p.parts((r.name, "bold"), (f" ({fmt}) ", "dim"), status)
     for d in r.diagnostics:
-        p.parts(("  ", None), (f"{d.severity.value:<7}", d.severity.value), (f" {d.code} ", "bold"),
-                (d.location, "dim"), ("  " + d.message, None))
+        p.parts(
+            ("  ", None),
+            (f"{d.severity.value:<7}", d.severity.value),
+            (f" {d.code} ", "bold"),
+            (d.location, "dim"),
+            ("  " + d.message, None),
+        )
         if d.hint:
             p.parts(("          hint: ", "dim"), (d.hint, None))

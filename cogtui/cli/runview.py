@@ -21,8 +21,11 @@ def _json_block(p: Printer, value: Any) -> None:
 def print_result(p: Printer, module: Any, result: Any) -> None:
     env = result.envelope
     meta = env.get("meta") or {}
-    head = [(module.name, "bold"), (f" ({module.format.badge}, {module.tier})", "dim"),
-            (f"  via {result.provider}", "dim")]
+    head = [
+        (module.name, "bold"),
+        (f" ({module.format.badge}, {module.tier})", "dim"),
+        (f"  via {result.provider}", "dim"),
+    ]
     if result.model and result.model != result.provider:
         head.append((f"/{result.model}", "dim"))
     p.parts(*head)

@@ -1,9 +1,9 @@
 """The core as one API: discover, load, validate, check.
 
-    from cogtui.core.workspace import Workspace
-    ws = Workspace.from_environment(["modules"])
-    for report in ws.validate_all():
-        print(report.name, report.errors, report.warnings)
+from cogtui.core.workspace import Workspace
+ws = Workspace.from_environment(["modules"])
+for report in ws.validate_all():
+    print(report.name, report.errors, report.warnings)
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .diagnostics import Diagnostic, counts, diag
-from .discovery import ModuleEntry, ModuleIndex, SearchPath, discover, resolve
-from .loader import NotAModule, load_module
-from .model import Module
-from .validation import validate_module
+from cogtui.core.diagnostics import Diagnostic, counts, diag
+from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, discover, resolve
+from cogtui.core.module.loader import NotAModule, load_module
+from cogtui.core.module.model import Module
+from cogtui.core.rules.validate_module import validate_module
 
 
 @dataclass
@@ -59,7 +59,9 @@ class ModuleReport:
 
     def summary(self) -> ModuleReport:
         """The same report without the Module, small enough to send between processes."""
-        return ModuleReport(self.path, None, self.diagnostics, self.entry, self.format, self.version, self.tier, self.badge)
+        return ModuleReport(
+            self.path, None, self.diagnostics, self.entry, self.format, self.version, self.tier, self.badge
+        )
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -140,6 +142,8 @@ class Workspace:
     def entries(self, include_shadowed: bool = True) -> list[ModuleEntry]:
         return list(self.index.entries) if include_shadowed else self.index.winners
 
-    def validate_all(self, v22: bool = False, include_shadowed: bool = False, jobs: int | None = None) -> Iterator[ModuleReport]:
+    def validate_all(
+        self, v22: bool = False, include_shadowed: bool = False, jobs: int | None = None
+    ) -> Iterator[ModuleReport]:
         """Every module's report; `jobs` > 1 (the default on multi-core machines) validates large sets in parallel."""
         yield from check_many(self.entries(include_shadowed), v22, jobs)

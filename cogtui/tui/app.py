@@ -13,7 +13,8 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.signal import Signal
 
-from ..core.config import Config, load_config, save_setting
+from cogtui.core.settings.config import Config, load_config, save_setting
+
 from .commands import ModuleCommands, ThemeCommands, theme_of
 from .keys import bindings
 from .messages import ReportsReady, ThemesChanged
@@ -31,8 +32,14 @@ class CogtuiApp(App[None]):
     BINDINGS = bindings("app.help", "app.palette", "app.quit", "app.force_quit", "app.theme")
     COMMANDS = App.COMMANDS | {ModuleCommands}
 
-    def __init__(self, paths: list[str] | None = None, config: Config | None = None, cwd: Path | None = None,
-                 review: Path | None = None, watch: bool | None = None) -> None:
+    def __init__(
+        self,
+        paths: list[str] | None = None,
+        config: Config | None = None,
+        cwd: Path | None = None,
+        review: Path | None = None,
+        watch: bool | None = None,
+    ) -> None:
         super().__init__()
         self.config = config or load_config()
         self.store = ModuleStore.from_paths(paths or [], cwd)
@@ -93,7 +100,9 @@ class CogtuiApp(App[None]):
             else:
                 self.theme = wanted
         else:
-            problems.append(f"Theme {wanted!r} is not available; using {DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME}.")
+            problems.append(
+                f"Theme {wanted!r} is not available; using {DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME}."
+            )
             self.theme = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME
             if announce:
                 self.notify(problems[-1], severity="warning", markup=False)
@@ -130,8 +139,13 @@ class CogtuiApp(App[None]):
     def report_search_path_problems(self) -> None:
         """Unreadable roots and the like: a notification each, never a crash."""
         for d in self.store.index.diagnostics:
-            self.notify(f"{d.message}" + (f"\n{d.hint}" if d.hint else ""), title="Search path", severity="warning",
-                        timeout=10, markup=False)
+            self.notify(
+                f"{d.message}" + (f"\n{d.hint}" if d.hint else ""),
+                title="Search path",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
 
     @on(ReportsReady)
     def _apply_reports(self, message: ReportsReady) -> None:
@@ -199,9 +213,12 @@ class CogtuiApp(App[None]):
         from .screens.modals import ConfirmModal
 
         body = f"{'There are unsaved edits: quitting loses them. ' if unsaved else ''}{runs or ''}".strip()
-        self.push_screen(ConfirmModal("Quit without saving?" if unsaved else "Quit while runs are running?",
-                                      body, confirm="Quit", danger=True),
-                         lambda ok: run.stop_every_run(self, then=self.exit) if ok else None)
+        self.push_screen(
+            ConfirmModal(
+                "Quit without saving?" if unsaved else "Quit while runs are running?", body, confirm="Quit", danger=True
+            ),
+            lambda ok: run.stop_every_run(self, then=self.exit) if ok else None,
+        )
 
 
 def run_app(args: argparse.Namespace) -> int:

@@ -23,10 +23,18 @@ class ModuleCommands(Provider):
         out: list[tuple[str, Callable[[], Any], str]] = [
             ("Validate all modules", app.validate_all, "re-check every module on the search path"),
             ("New module…", partial(nav.new_module, app), "create a v2.2 module from a template"),
-            ("Migrate all modules…", partial(nav.migrate_all, app), "preview and apply upgrades of every legacy module"),
+            (
+                "Migrate all modules…",
+                partial(nav.migrate_all, app),
+                "preview and apply upgrades of every legacy module",
+            ),
             ("Switch theme…", app.action_pick_theme, "preview themes as you move; the choice is saved"),
             ("Toggle file watching", partial(nav.toggle_watching, app), "reload when module files change on disk"),
-            ("Insights dashboard", partial(nav.insights, app, None), "overflow insights and custom enum values from run history"),
+            (
+                "Insights dashboard",
+                partial(nav.insights, app, None),
+                "overflow insights and custom enum values from run history",
+            ),
             ("Keys and help", app.action_help, "the bindings of this screen"),
             ("Quit", app.action_quit, "leave cogtui"),
         ]
@@ -34,8 +42,12 @@ class ModuleCommands(Provider):
             out.append((f"Open {entry.name}", partial(nav.open_module, app, entry.path), "edit the module's files"))
             out.append((f"Run {entry.name}", partial(nav.run_module, app, entry.path), "run with streaming output"))
             out.append((f"Migrate {entry.name}", partial(nav.migrate, app, [entry.path]), "preview the upgrade plan"))
-            out.append((f"Golden tests of {entry.name}", partial(nav.goldens, app, entry.path), "run every golden test"))
-            out.append((f"Insights of {entry.name}", partial(nav.insights, app, entry.name), "insights for this module"))
+            out.append(
+                (f"Golden tests of {entry.name}", partial(nav.goldens, app, entry.path), "run every golden test")
+            )
+            out.append(
+                (f"Insights of {entry.name}", partial(nav.insights, app, entry.name), "insights for this module")
+            )
         return out
 
     async def discover(self) -> Hits:

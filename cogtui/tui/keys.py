@@ -67,8 +67,9 @@ SPECS: dict[str, KeySpec] = {s.id: s for s in _SPECS}
 
 def binding(spec_id: str) -> Binding:
     s = SPECS[spec_id]
-    return Binding(s.keys, s.action, s.description, show=s.main, priority=s.priority, id=s.id,
-                   tooltip=f"{s.description} ({s.id})")
+    return Binding(
+        s.keys, s.action, s.description, show=s.main, priority=s.priority, id=s.id, tooltip=f"{s.description} ({s.id})"
+    )
 
 
 def bindings(*ids: str) -> list[Binding]:

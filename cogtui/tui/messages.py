@@ -9,7 +9,7 @@ from textual.message import Message
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..core.workspace import ModuleReport
+    from cogtui.core.workspace import ModuleReport
 
 
 class ReportsReady(Message):
@@ -19,8 +19,9 @@ class ReportsReady(Message):
     validation that finishes late cannot overwrite a newer one.
     """
 
-    def __init__(self, reports: list[ModuleReport], rediscover: bool = False,
-                 stamps: dict[Path, int] | None = None) -> None:
+    def __init__(
+        self, reports: list[ModuleReport], rediscover: bool = False, stamps: dict[Path, int] | None = None
+    ) -> None:
         super().__init__()
         self.reports = reports
         self.rediscover = rediscover

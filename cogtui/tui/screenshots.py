@@ -35,14 +35,15 @@ from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Footer, Input, Static, TextArea
 
+from cogtui.core.history.run_record import to_record
+from cogtui.core.history.store import History, RunRecord
+from cogtui.core.module.loader import load_module
+from cogtui.core.module.model import UNPARSED
+from cogtui.core.run.providers import make_provider
+from cogtui.core.run.runner import RunOptions, run_module
+from cogtui.core.settings.config import Config
+
 from ..cli.cmd_migrate import migrate_path
-from ..core.config import Config
-from ..core.history import History, RunRecord
-from ..core.loader import load_module
-from ..core.model import UNPARSED
-from ..core.providers import make_provider
-from ..core.runner import RunOptions, run_module
-from ..core.runrecord import to_record
 from . import navigation as nav
 from .app import CogtuiApp
 from .screens.browser import BrowserScreen
@@ -129,8 +130,15 @@ def cog(pilot: AppPilot) -> CogtuiApp:
 async def browser_ready(pilot: AppPilot, select: Path | None = None) -> None:
     app = cog(pilot)
     # The footer is mounted after the first frame and fills in its keys a moment later.
-    await until(pilot, lambda: isinstance(app.screen, BrowserScreen) and app.screen.query(Footer)
-                and bool(app.screen.query_one(Footer).children), "the browser")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, BrowserScreen)
+            and app.screen.query(Footer)
+            and bool(app.screen.query_one(Footer).children)
+        ),
+        "the browser",
+    )
     await until(pilot, lambda: all(app.store.report(e.path) for e in app.store.entries), "every module validated")
     await app.workers.wait_for_complete()
     if select is None:
@@ -140,8 +148,11 @@ async def browser_ready(pilot: AppPilot, select: Path | None = None) -> None:
     name = select.name
     await until(pilot, lambda: tree.cursor_entry is not None and tree.cursor_entry.path == select, f"{name} selected")
     body = app.screen.query_one("#detail-body", Static)
-    await until(pilot, lambda: f"{name} " in str(body.render()) and "Responsibility" in str(body.render()),
-                f"the details of {name}")
+    await until(
+        pilot,
+        lambda: f"{name} " in str(body.render()) and "Responsibility" in str(body.render()),
+        f"the details of {name}",
+    )
 
 
 async def browser(pilot: AppPilot, stage: Stage) -> None:
@@ -186,8 +197,9 @@ async def editor(pilot: AppPilot, stage: Stage) -> None:
     app = cog(pilot)
     await browser_ready(pilot)
     nav.open_module(app, stage.module("code-reviewer"))
-    await until(pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.query(DiagnosticsPanel),
-                "the editor")
+    await until(
+        pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.query(DiagnosticsPanel), "the editor"
+    )
     screen = app.screen
     panel = screen.query_one(DiagnosticsPanel)
     await until(pilot, lambda: panel.border_title != "Problems", "the first validation")
@@ -207,8 +219,11 @@ async def migration(pilot: AppPilot, stage: Stage) -> None:
     app = cog(pilot)
     await browser_ready(pilot)
     nav.migrate(app, [stage.module("legacy-summarizer")])
-    await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None,
-                "the migration plan")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None,
+        "the migration plan",
+    )
     screen = app.screen
     await until(pilot, lambda: not screen.query_one("#migrate-pane").loading, "the plan drawn")
     await pilot.press("j")
@@ -247,8 +262,11 @@ async def run(pilot: AppPilot, stage: Stage) -> None:
     app = cog(pilot)
     await run_idle(pilot, stage)
     await pilot.press("ctrl+r")
-    await until(pilot, lambda: app.screen.query(RunPane) and app.screen.query_one(RunPane).result is not None,
-                "the run to finish")
+    await until(
+        pilot,
+        lambda: app.screen.query(RunPane) and app.screen.query_one(RunPane).result is not None,
+        "the run to finish",
+    )
     await app.workers.wait_for_complete()  # the history record too
     usage = app.screen.query_one(RunPane).query_one(".run-usage", Static)
     text = str(usage.render())
@@ -262,8 +280,11 @@ async def history(pilot: AppPilot, stage: Stage) -> None:
     app = cog(pilot)
     await browser_ready(pilot)
     nav.history(app, stage.module("code-reviewer"))
-    await until(pilot, lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count,
-                "the recorded runs")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count,
+        "the recorded runs",
+    )
     await app.workers.wait_for_complete()
     view = app.screen.query_one(CodeView)
     await until(pilot, lambda: '"ok"' in view.text, "the newest run's envelope")
@@ -275,8 +296,15 @@ async def goldens(pilot: AppPilot, stage: Stage) -> None:
     app = cog(pilot)
     await browser_ready(pilot)
     nav.goldens(app, stage.module("code-reviewer"))
-    await until(pilot, lambda: isinstance(app.screen, GoldensScreen) and app.screen.module is not None
-                and len(app.screen.results) == len(app.screen.module.tests), "every golden test")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, GoldensScreen)
+            and app.screen.module is not None
+            and len(app.screen.results) == len(app.screen.module.tests)
+        ),
+        "every golden test",
+    )
     await app.workers.wait_for_complete()
     # Instant replay runs race the first row's highlight with the last result: pick a row, wait for its envelope,
     # then show it with the runtime's per-run trace_id and latency_ms frozen.
@@ -300,23 +328,37 @@ async def insights(pilot: AppPilot, stage: Stage) -> None:
     await settle(pilot)
 
 
-SCENES: dict[str, Scene] = {s.name: s for s in (
-    Scene("browser", browser),
-    Scene("help", help_screen),
-    Scene("palette", palette),
-    Scene("new-module", new_module),
-    Scene("editor", editor),
-    Scene("migration", migration),
-    Scene("review", review, review=True),
-    Scene("run-idle", run_idle),
-    Scene("run", run),
-    Scene("history", history),
-    Scene("goldens", goldens),
-    Scene("insights", insights),
-)}
+SCENES: dict[str, Scene] = {
+    s.name: s
+    for s in (
+        Scene("browser", browser),
+        Scene("help", help_screen),
+        Scene("palette", palette),
+        Scene("new-module", new_module),
+        Scene("editor", editor),
+        Scene("migration", migration),
+        Scene("review", review, review=True),
+        Scene("run-idle", run_idle),
+        Scene("run", run),
+        Scene("history", history),
+        Scene("goldens", goldens),
+        Scene("insights", insights),
+    )
+}
 # What `make screenshots` writes, in this order: run last, because its run adds to the history the others show.
-SCREENSHOTS = ("browser", "help", "palette", "new-module", "editor", "migration", "review", "history", "goldens",
-               "insights", "run")
+SCREENSHOTS = (
+    "browser",
+    "help",
+    "palette",
+    "new-module",
+    "editor",
+    "migration",
+    "review",
+    "history",
+    "goldens",
+    "insights",
+    "run",
+)
 
 
 # ------------------------------------------------------------------ the data the screens show
@@ -349,9 +391,16 @@ def record_replay_runs(modules: list[Path], repeat: int = 2, start: float = T0) 
                     await provider.aclose()
                 n = len(records)
                 record = to_record(module, test.input, None, result)
-                records.append(dataclasses.replace(record, envelope=frozen_envelope(record.envelope, n),
-                                                   session_id=f"sess_{n:012x}", started_at=start + n * 5400,
-                                                   ttfc_ms=3.0 + n, total_ms=12.0 + 2 * n))
+                records.append(
+                    dataclasses.replace(
+                        record,
+                        envelope=frozen_envelope(record.envelope, n),
+                        session_id=f"sess_{n:012x}",
+                        started_at=start + n * 5400,
+                        ttfc_ms=3.0 + n,
+                        total_ms=12.0 + 2 * n,
+                    )
+                )
         return records
 
     records = asyncio.run(run_all())
@@ -363,8 +412,10 @@ def record_replay_runs(modules: list[Path], repeat: int = 2, start: float = T0) 
 def save_plan(out: Path, module_paths: list[Path]) -> Path:
     """What `cogn migrate --all --dry-run --json` writes for these modules."""
     outcomes = [migrate_path(p, "2.2", dry_run=True, backup=False) for p in module_paths]
-    out.write_text(json.dumps({"plans": [o.to_json() for o in outcomes], "summary": {"dry_run": True, "to": "v2.2"}},
-                              indent=2), encoding="utf-8")
+    out.write_text(
+        json.dumps({"plans": [o.to_json() for o in outcomes], "summary": {"dry_run": True, "to": "v2.2"}}, indent=2),
+        encoding="utf-8",
+    )
     return out
 
 
@@ -372,13 +423,27 @@ def save_plan(out: Path, module_paths: list[Path]) -> Path:
 def isolated_environment(folder: Path) -> Iterator[None]:
     """HOME, config, data and themes inside `folder`; no provider keys or extra search path; UTC; instant replay."""
     saved = dict(os.environ)
-    for name in ("COGNITIVE_MODULES_PATH", "COGNITIVE_PROVIDER", "COGNITIVE_MODEL", "ANTHROPIC_API_KEY",
-                 "OPENAI_API_KEY", "VISUAL", "EDITOR"):
+    for name in (
+        "COGNITIVE_MODULES_PATH",
+        "COGNITIVE_PROVIDER",
+        "COGNITIVE_MODEL",
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+        "VISUAL",
+        "EDITOR",
+    ):
         os.environ.pop(name, None)
     (folder / "home").mkdir(parents=True, exist_ok=True)
-    os.environ.update({"HOME": str(folder / "home"), "COGTUI_CONFIG_FILE": str(folder / "config.yaml"),
-                       "COGTUI_DATA_DIR": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "xdg-config"),
-                       "COGTUI_REPLAY_INTERVAL": "0", "TZ": "UTC"})
+    os.environ.update(
+        {
+            "HOME": str(folder / "home"),
+            "COGTUI_CONFIG_FILE": str(folder / "config.yaml"),
+            "COGTUI_DATA_DIR": str(folder / "data"),
+            "XDG_CONFIG_HOME": str(folder / "xdg-config"),
+            "COGTUI_REPLAY_INTERVAL": "0",
+            "TZ": "UTC",
+        }
+    )
     time.tzset()
     try:
         yield
@@ -389,8 +454,9 @@ def isolated_environment(folder: Path) -> Iterator[None]:
 
 
 def make_app(stage: Stage, scene: Scene, cwd: Path) -> CogtuiApp:
-    return CogtuiApp(paths=[str(stage.root)], cwd=cwd, watch=False, config=Config(),
-                     review=stage.plan_file if scene.review else None)
+    return CogtuiApp(
+        paths=[str(stage.root)], cwd=cwd, watch=False, config=Config(), review=stage.plan_file if scene.review else None
+    )
 
 
 async def shoot(names: tuple[str, ...], stage: Stage, cwd: Path, out: Path) -> list[Path]:
@@ -413,15 +479,22 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cogtui-screenshots-") as tmp, isolated_environment(Path(tmp)):
-        stage = Stage(MODULES, save_plan(Path(tmp) / "PLAN.json", [MODULES / n for n in (
-            "legacy-summarizer", "commit-message-writer", "api-naming-reviewer")]))
+        stage = Stage(
+            MODULES,
+            save_plan(
+                Path(tmp) / "PLAN.json",
+                [MODULES / n for n in ("legacy-summarizer", "commit-message-writer", "api-naming-reviewer")],
+            ),
+        )
         runs = record_replay_runs([MODULES / "code-reviewer", MODULES / "product-ideas"])
         # cwd = the checkout, so paths show as modules/NAME, as they do after `make run`.
         written = asyncio.run(shoot(SCREENSHOTS, stage, MODULES.parent, out))
     for path in written:
         print(path)
-    print(f"{len(written)} screenshots ({runs} replay runs recorded) in {time.perf_counter() - started:.1f} s",
-          file=sys.stderr)
+    print(
+        f"{len(written)} screenshots ({runs} replay runs recorded) in {time.perf_counter() - started:.1f} s",
+        file=sys.stderr,
+    )
     return 0
 
 

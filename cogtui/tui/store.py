@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.discovery import ModuleEntry, ModuleIndex, SearchPath, discover
+from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, discover
 
 if TYPE_CHECKING:
-    from ..core.model import Module
-    from ..core.workspace import ModuleReport
+    from cogtui.core.module.model import Module
+    from cogtui.core.workspace import ModuleReport
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -99,7 +99,7 @@ class ModuleStore:
 
     def load(self, name: str) -> Module | None:
         """A module by name (the winner of that name), for subagent calls."""
-        from ..core.loader import NotAModule, load_module
+        from cogtui.core.module.loader import NotAModule, load_module
 
         entry = self.index.get(name)
         if entry is None:

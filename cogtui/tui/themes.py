@@ -21,13 +21,24 @@ from typing import Any
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from ..core.paths import cache_dir, config_dir
+from cogtui.core.settings.locations import cache_dir, config_dir
 
 DEFAULT_THEME = "cogtui-dark"
 THEME_CACHE_VERSION = 1
 FALLBACK_THEME = "textual-dark"  # Textual's own: always registered, always valid
-COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background",
-                "surface", "panel", "boost")
+COLOR_FIELDS = (
+    "primary",
+    "secondary",
+    "warning",
+    "error",
+    "success",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
 
 
 def builtin_theme_dir() -> Path:
@@ -94,7 +105,11 @@ class ParseCache:
             stored = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return  # no cache yet, or a damaged one: parse everything and write a new one
-        if isinstance(stored, dict) and stored.get("version") == THEME_CACHE_VERSION and isinstance(stored.get("files"), dict):
+        if (
+            isinstance(stored, dict)
+            and stored.get("version") == THEME_CACHE_VERSION
+            and isinstance(stored.get("files"), dict)
+        ):
             self.entries = stored["files"]
 
     def parsed(self, path: Path, text: str) -> Any:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from ..core.discovery import ModuleEntry, is_candidate_name
-from ..core.layout import is_module_dir
+from cogtui.core.files.module_folder import is_module_dir
+from cogtui.core.module.discovery import ModuleEntry, is_candidate_name
+
 from .messages import ReportsReady, ThemesChanged
 from .themes import user_theme_dir
 
@@ -31,8 +32,9 @@ def ignored(path: str) -> bool:
     return name.endswith((".cogtui-tmp", "~", ".swp", ".swx")) or name.startswith(".#") or "__pycache__" in path
 
 
-def validate_entries(app: CogtuiApp, entries: Iterable[ModuleEntry | Path], rediscover: bool = False,
-                     group: str = "validate") -> None:
+def validate_entries(
+    app: CogtuiApp, entries: Iterable[ModuleEntry | Path], rediscover: bool = False, group: str = "validate"
+) -> None:
     """Validate in a thread, posting reports in batches.
 
     Every call stamps its modules first (on the event loop), so whichever worker finishes last, the
@@ -43,7 +45,7 @@ def validate_entries(app: CogtuiApp, entries: Iterable[ModuleEntry | Path], redi
     stamps = app.store.request(e.path if isinstance(e, ModuleEntry) else e for e in todo)
 
     def work() -> None:
-        from ..core.workspace import check_path  # imported in the worker, after the first frame
+        from cogtui.core.workspace import check_path  # imported in the worker, after the first frame
 
         worker = get_current_worker()
         batch = []
@@ -96,8 +98,9 @@ def watch_search_path(app: CogtuiApp) -> None:
     async def work() -> None:
         from watchfiles import awatch
 
-        async for changes in awatch(*roots, debounce=DEBOUNCE_MS, step=STEP_MS, recursive=True,
-                                    watch_filter=lambda _change, p: not ignored(p)):
+        async for changes in awatch(
+            *roots, debounce=DEBOUNCE_MS, step=STEP_MS, recursive=True, watch_filter=lambda _change, p: not ignored(p)
+        ):
             touched, structural = modules_touched(app, (p for _, p in changes))
             if structural:
                 app.post_message(ReportsReady([], rediscover=True))

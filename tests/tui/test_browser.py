@@ -7,22 +7,21 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, Static
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.config import Config
-from cogtui.core.validation import validate_path
+from cogtui.core.rules.validate_module import validate_path
+from cogtui.core.settings.config import Config
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.widgets.module_detail import ModuleDetail
 from cogtui.tui.widgets.module_tree import LevelItem, ModuleItem, ModuleTree
-
-from tuikit import copy_modules, isolate, make_app, until
 
 
 def _labels(tree: ModuleTree) -> dict[str, str]:
     out = {}
     for node in tree.module_nodes.values():
         assert isinstance(node.data, ModuleItem)
-        out[node.data.entry.name] = tree._module_label(node.data.entry).plain  # noqa: SLF001 - the drawn text
+        out[node.data.entry.name] = tree._module_label(node.data.entry).plain
     return out
 
 
@@ -34,7 +33,9 @@ async def _ready(app, pilot) -> ModuleTree:  # type: ignore[no-untyped-def]
     return tree
 
 
-async def test_tree_levels_start_expanded_with_badges_and_status(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_tree_levels_start_expanded_with_badges_and_status(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "code-reviewer", "legacy-summarizer", "json-patch-generator")
     (root / "broken").mkdir()
@@ -74,7 +75,7 @@ async def test_shadowed_module_is_shown_under_its_winner(monkeypatch: pytest.Mon
         assert len(children) == 1 and isinstance(children[0].data, ModuleItem)
         shadow = children[0].data.entry
         assert shadow.path == second / "code-reviewer"
-        label = tree._module_label(shadow).plain  # noqa: SLF001
+        label = tree._module_label(shadow).plain
         assert "shadowed by" in label and "modules/code-reviewer" in label
 
 

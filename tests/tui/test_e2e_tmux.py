@@ -20,7 +20,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from tuikit import copy_modules
 
 pytestmark = pytest.mark.e2e
@@ -42,12 +41,28 @@ class Tmux:
         self.conf.write_text("set -g remain-on-exit on\n", encoding="utf-8")
 
     def __call__(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([self.binary, "-L", self.socket, "-f", str(self.conf), *args], capture_output=True,
-                              text=True, check=check, timeout=TIMEOUT)
+        return subprocess.run(
+            [self.binary, "-L", self.socket, "-f", str(self.conf), *args],
+            capture_output=True,
+            text=True,
+            check=check,
+            timeout=TIMEOUT,
+        )
 
     def start(self, command: list[str], cwd: Path) -> None:
-        self("new-session", "-d", "-x", str(WIDTH), "-y", str(HEIGHT), "-s", self.session, "-c", str(cwd),
-             shlex.join(command))
+        self(
+            "new-session",
+            "-d",
+            "-x",
+            str(WIDTH),
+            "-y",
+            str(HEIGHT),
+            "-s",
+            self.session,
+            "-c",
+            str(cwd),
+            shlex.join(command),
+        )
         self.socket_path = Path(self.pane("#{socket_path}"))
 
     def screen(self) -> str:
@@ -100,11 +115,28 @@ def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) ->
     home.mkdir()
     # COLUMNS and LINES: pytest imports readline, and GNU readline exports COLUMNS=80 LINES=24 into the C
     # environment (not os.environ). The tmux server and so the app would inherit them and draw at 80×24.
-    unset = ("COLUMNS", "LINES", "COGNITIVE_MODULES_PATH", "COGNITIVE_PROVIDER", "COGNITIVE_MODEL",
-             "ANTHROPIC_API_KEY", "OPENAI_API_KEY")
-    command = ["env", *(arg for name in unset for arg in ("-u", name)), f"HOME={home}",
-               f"XDG_CONFIG_HOME={tmp_path / 'xdg-config'}", f"COGTUI_CONFIG_FILE={tmp_path / 'config.yaml'}",
-               f"COGTUI_DATA_DIR={tmp_path / 'data'}", f"COGTUI_CACHE_DIR={tmp_path / 'cache'}", "TERM=xterm-256color", str(cogtui), "--path", str(root)]
+    unset = (
+        "COLUMNS",
+        "LINES",
+        "COGNITIVE_MODULES_PATH",
+        "COGNITIVE_PROVIDER",
+        "COGNITIVE_MODEL",
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+    )
+    command = [
+        "env",
+        *(arg for name in unset for arg in ("-u", name)),
+        f"HOME={home}",
+        f"XDG_CONFIG_HOME={tmp_path / 'xdg-config'}",
+        f"COGTUI_CONFIG_FILE={tmp_path / 'config.yaml'}",
+        f"COGTUI_DATA_DIR={tmp_path / 'data'}",
+        f"COGTUI_CACHE_DIR={tmp_path / 'cache'}",
+        "TERM=xterm-256color",
+        str(cogtui),
+        "--path",
+        str(root),
+    ]
     # A shell records the exit status: tmux 3.3 does not always reap a pane's process, so #{pane_dead_status}
     # can stay empty after the app has exited.
     status_file = tmp_path / "exit-status"
@@ -113,8 +145,11 @@ def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) ->
     tmux = Tmux(tmux_binary, tmp_path)
     try:
         tmux.start(command, cwd=tmp_path)
-        screen = wait_for(tmux, lambda s: bool(label("✓", "code-reviewer").search(s) and label("✓", "product-ideas")
-                                                .search(s)), "both modules, validated")
+        screen = wait_for(
+            tmux,
+            lambda s: bool(label("✓", "code-reviewer").search(s) and label("✓", "product-ideas").search(s)),
+            "both modules, validated",
+        )
         assert "watching files" in screen
         assert tmux.pane("#{pane_width}x#{pane_height}") == f"{WIDTH}x{HEIGHT}"
         assert max(len(line) for line in screen.splitlines()) > 80, f"the app did not use the whole pane:\n{screen}"
@@ -129,8 +164,11 @@ def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) ->
         wait_for(tmux, lambda s: "M003" in s and "tier 'bogus'" in s, "M003 in the details")
 
         manifest.write_bytes(original)
-        wait_for(tmux, lambda s: "M003" not in s and bool(label("✓", "code-reviewer").search(s)),
-                 "code-reviewer valid again after the file was restored")
+        wait_for(
+            tmux,
+            lambda s: "M003" not in s and bool(label("✓", "code-reviewer").search(s)),
+            "code-reviewer valid again after the file was restored",
+        )
 
         tmux.keys("q")
         deadline = time.monotonic() + TIMEOUT

@@ -5,12 +5,25 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
-from test_editor_kit import (SIZE, active_rel, area, buffer, codes, make_app, module_dir, notes, open_editor,
-                             replace_line, status, tab_label, until)
+from test_editor_kit import (
+    SIZE,
+    active_rel,
+    area,
+    buffer,
+    codes,
+    make_app,
+    module_dir,
+    notes,
+    open_editor,
+    replace_line,
+    status,
+    tab_label,
+    until,
+)
 from textual.message import Message
 from textual.widgets import TabbedContent
 
-from cogtui.core.loader import load_module
+from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.modals import ConfirmModal
@@ -150,8 +163,11 @@ async def test_save_writes_exactly_the_buffer_keeping_bom_and_crlf(module_dir: P
         assert "●" not in tab_label(screen, "module.yaml")
         assert "Saved module.yaml" in notes(seen)
         # the browser's store hears about it (the app revalidates the module from disk)
-        await until(pilot, lambda: (r := app.store.report(module_dir)) is not None and r.version == "2.2.9",
-                    "the app's report of the saved module")
+        await until(
+            pilot,
+            lambda: (r := app.store.report(module_dir)) is not None and r.version == "2.2.9",
+            "the app's report of the saved module",
+        )
 
 
 async def test_escape_with_unsaved_edits_asks_first(module_dir: Path) -> None:

@@ -8,8 +8,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_editor_kit import (SIZE, area, buffer, codes, make_app, module_dir, notes, open_editor, replace_line, status,
-                             tab_label, until)
+from test_editor_kit import (
+    SIZE,
+    area,
+    buffer,
+    codes,
+    make_app,
+    module_dir,
+    notes,
+    open_editor,
+    replace_line,
+    status,
+    tab_label,
+    until,
+)
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -50,15 +62,17 @@ async def test_a_file_changed_by_another_program_reloads_and_revalidates(module_
         yaml_area.move_cursor((12, 4))
         external_edit(manifest)
         # The watcher may still be starting: write again (same text) until it reports the change.
-        await until(pilot, lambda: "M003" in codes(screen), "the reload and M003",
-                    retry=lambda: external_edit(manifest))
+        await until(
+            pilot, lambda: "M003" in codes(screen), "the reload and M003", retry=lambda: external_edit(manifest)
+        )
         assert BOGUS in yaml_area.text and yaml_area.text == manifest.read_text()
         assert yaml_area.cursor_location == (12, 4)
         assert not buffer(screen, "module.yaml").modified
         assert any(n.startswith("Reloaded module.yaml") for n in notes(seen))
         # the browser's report follows (the app itself does not watch in these tests)
-        await until(pilot, lambda: any(d.code == "M003" for d in app.store.report(module_dir).diagnostics),
-                    "the app's report")
+        await until(
+            pilot, lambda: any(d.code == "M003" for d in app.store.report(module_dir).diagnostics), "the app's report"
+        )
 
 
 async def test_a_deleted_file_keeps_its_text_and_save_writes_it_back(module_dir: Path) -> None:
@@ -86,8 +100,12 @@ async def test_a_change_under_edits_keeps_them_and_marks_the_tab(module_dir: Pat
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
         screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
-        await until(pilot, lambda: buffer(screen, "module.yaml").stale, "the changed-on-disk mark",
-                    retry=lambda: external_edit(module_dir / "module.yaml"))
+        await until(
+            pilot,
+            lambda: buffer(screen, "module.yaml").stale,
+            "the changed-on-disk mark",
+            retry=lambda: external_edit(module_dir / "module.yaml"),
+        )
         assert "⚠" in tab_label(screen, "module.yaml") and "changed on disk" in status(screen)
         assert area(screen, "module.yaml").text == buffer_text
 
@@ -180,8 +198,9 @@ def no_suspend() -> Iterator[None]:
     yield
 
 
-async def test_external_editor_without_a_suspendable_terminal_notifies(module_dir: Path, bogus_tier_editor: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_external_editor_without_a_suspendable_terminal_notifies(
+    module_dir: Path, bogus_tier_editor: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("VISUAL", str(bogus_tier_editor))
     app = make_app(module_dir)
     seen: list[Message] = []
@@ -194,8 +213,9 @@ async def test_external_editor_without_a_suspendable_terminal_notifies(module_di
         assert "tier: decision" in (module_dir / "module.yaml").read_text()  # the editor never ran
 
 
-async def test_external_editor_changes_are_reloaded_and_revalidated(module_dir: Path, bogus_tier_editor: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_external_editor_changes_are_reloaded_and_revalidated(
+    module_dir: Path, bogus_tier_editor: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("VISUAL", str(bogus_tier_editor))
     app = make_app(module_dir)
     seen: list[Message] = []
@@ -210,8 +230,9 @@ async def test_external_editor_changes_are_reloaded_and_revalidated(module_dir: 
         await until(pilot, lambda: "M003" in codes(screen), "M003 from the external edit")
 
 
-async def test_external_editor_on_edits_saves_first(module_dir: Path, bogus_tier_editor: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_external_editor_on_edits_saves_first(
+    module_dir: Path, bogus_tier_editor: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("EDITOR", str(bogus_tier_editor))
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
@@ -248,7 +269,7 @@ async def test_an_edit_whose_change_message_is_still_queued_is_not_reloaded_away
         yaml_area = area(screen, "module.yaml")
         yaml_area.insert("# typed just now\n", (0, 0))  # its TextArea.Changed is queued, not yet handled
         disk_text = external_edit(manifest)
-        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))  # noqa: SLF001 - the race, forced
+        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))
         await pilot.pause()
         assert yaml_area.text.startswith("# typed just now\n")  # the keystroke survived
         buf = buffer(screen, "module.yaml")
@@ -262,14 +283,14 @@ async def test_a_reload_from_disk_validates_once(module_dir: Path) -> None:
         screen = await open_editor(app, pilot, module_dir)
         await pilot.pause(0.5)
         started: list[str] = []
-        original = screen._validate  # noqa: SLF001 - counting the validations a reload starts
+        original = screen._validate
 
         def counting(overlay: dict[Path, str]) -> object:
             started.append("validate")
             return original(overlay)
 
-        screen._validate = counting  # type: ignore[method-assign]  # noqa: SLF001
+        screen._validate = counting  # type: ignore[method-assign]
         external_edit(manifest)
-        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))  # noqa: SLF001
+        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))
         await pilot.pause(1.0)  # longer than the typing delay a Changed message would start
         assert started == ["validate"]

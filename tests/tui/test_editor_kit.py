@@ -44,8 +44,13 @@ def make_app(module: Path) -> CogtuiApp:
     return CogtuiApp(paths=[str(module.parent)], cwd=module.parent.parent, watch=False)
 
 
-async def until(pilot: Pilot[None], predicate: Callable[[], bool], what: str, timeout: float = 5.0,
-                retry: Callable[[], None] | None = None) -> None:
+async def until(
+    pilot: Pilot[None],
+    predicate: Callable[[], bool],
+    what: str,
+    timeout: float = 5.0,
+    retry: Callable[[], None] | None = None,
+) -> None:
     """Pause until `predicate()` holds; `retry` runs about once a second (e.g. to write a file again)."""
     start = last_retry = time.monotonic()
     while not predicate():
@@ -62,8 +67,9 @@ async def open_editor(app: CogtuiApp, pilot: Pilot[None], module: Path, file: Pa
     await until(pilot, lambda: isinstance(app.screen, EditorScreen), "the editor to open")
     screen = app.screen
     assert isinstance(screen, EditorScreen)
-    await until(pilot, lambda: any(p.border_title != "Problems" for p in screen.query(DiagnosticsPanel)),
-                "the first validation")
+    await until(
+        pilot, lambda: any(p.border_title != "Problems" for p in screen.query(DiagnosticsPanel)), "the first validation"
+    )
     return screen
 
 
@@ -107,4 +113,4 @@ async def replace_line(pilot: Pilot[None], text_area: TextArea, prefix: str, new
     row = line_of(text_area.text, prefix)
     text_area.move_cursor((row, len(prefix)))
     text_area.move_cursor((row, len(text_area.document.get_line(row))), select=True)
-    await pilot.press(*new[len(prefix):])
+    await pilot.press(*new[len(prefix) :])

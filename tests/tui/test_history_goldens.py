@@ -7,9 +7,10 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, ProgressBar, Static
+from textual.widgets import DataTable, ProgressBar
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.history import History, RunRecord
+from cogtui.core.history.store import History, RunRecord
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.history import HistoryScreen
@@ -17,17 +18,27 @@ from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 from cogtui.tui.widgets.text_views import CodeView
 
-from tuikit import copy_modules, isolate, make_app, until
-
 
 def _record(tmp_path: Path, module: Path, confidence: float, verdict: str) -> None:
     expected = json.loads((module / "tests" / "case1.expected.json").read_text())
     env = json.loads(json.dumps(expected))
     env["meta"]["confidence"] = confidence
     env["data"]["verdict"] = verdict
-    run = RunRecord(module=module.name, module_version="2.2.1", module_format="v2.2", provider="replay", model="replay",
-                    input=json.loads((module / "tests" / "case1.input.json").read_text()), args=None, envelope=env,
-                    started_at=time.time(), ttfc_ms=5.0, total_ms=20.0, usage=None, outcome="ok")
+    run = RunRecord(
+        module=module.name,
+        module_version="2.2.1",
+        module_format="v2.2",
+        provider="replay",
+        model="replay",
+        input=json.loads((module / "tests" / "case1.input.json").read_text()),
+        args=None,
+        envelope=env,
+        started_at=time.time(),
+        ttfc_ms=5.0,
+        total_ms=20.0,
+        usage=None,
+        outcome="ok",
+    )
     with History(tmp_path / "data" / "history.sqlite3") as history:
         history.record(run)
 
@@ -45,7 +56,9 @@ async def test_history_lists_compares_and_reruns(monkeypatch: pytest.MonkeyPatch
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         nav.history(app, module)
-        await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count == 2, pilot)
+        await until(
+            lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count == 2, pilot
+        )
         screen = app.screen
         assert '"verdict"' in _view_text(screen)  # the highlighted run's envelope
         await pilot.press("space", "down", "d")
@@ -75,7 +88,9 @@ async def test_goldens_progress_and_table(monkeypatch: pytest.MonkeyPatch, tmp_p
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         nav.goldens(app, module)
-        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot)
+        await until(
+            lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot
+        )
         screen = app.screen
         bar = screen.query_one(ProgressBar)
         assert bar.progress == bar.total == 3
@@ -95,8 +110,14 @@ async def test_goldens_failure_shows_reasons_and_diff(monkeypatch: pytest.Monkey
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         nav.goldens(app, module)
-        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.module is not None
-                    and len(app.screen.results) == len(app.screen.module.tests), pilot)
+        await until(
+            lambda: (
+                isinstance(app.screen, GoldensScreen)
+                and app.screen.module is not None
+                and len(app.screen.results) == len(app.screen.module.tests)
+            ),
+            pilot,
+        )
         screen = app.screen
         failing = [r for r in screen.results.values() if not r.passed]
         assert [r.name for r in failing] == ["case1"]

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from textual.content import Content
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Select, Static
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.config import load_config
-from cogtui.core.history import History, HistoryError, RunRecord
+from cogtui.core.history.store import History, HistoryError, RunRecord
+from cogtui.core.settings.config import load_config
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.history import HistoryScreen
@@ -23,8 +24,6 @@ from cogtui.tui.widgets.file_diff import FileDiffModal
 from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 from cogtui.tui.widgets.module_tree import ModuleTree
 from cogtui.tui.widgets.text_views import CodeView
-
-from tuikit import copy_modules, isolate, make_app, until
 
 HOSTILE = ["[/]", "[b]", "see [/tmp", "[$x]", "[link=x]", "[b]x[/b]", "[B]", "a\\[b]"]
 ALL = " ".join(HOSTILE)
@@ -58,7 +57,9 @@ def hostile_dir(parent: Path) -> Path:
 # ---------------------------------------------------------------- the code view
 
 
-async def test_code_view_shows_plain_text_and_content_literally(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_code_view_shows_plain_text_and_content_literally(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     app = make_app(isolate(monkeypatch, tmp_path), tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         view = CodeView()
@@ -105,6 +106,7 @@ async def test_history_screen_with_hostile_names_and_errors(monkeypatch: pytest.
         await until(lambda: "have the same envelope" in view.text, pilot)
         table = screen.query_one(DataTable)
         assert {str(table.get_row_at(i)[-1]) for i in range(table.row_count)} == {"[/]/see [/tmp", "[b]/[$x]"}
+
         # The history cannot be read: its error (which may quote a path) is shown as it is.
         def broken() -> History:
             raise HistoryError(tmp_path, f"cannot open {ALL}")
@@ -112,7 +114,10 @@ async def test_history_screen_with_hostile_names_and_errors(monkeypatch: pytest.
         monkeypatch.setattr(History, "open_default", staticmethod(broken))
         await pilot.press("escape")
         app.push_screen(HistoryScreen(tmp_path / name))
-        await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(CodeView).text.startswith("cannot"), pilot)
+        await until(
+            lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(CodeView).text.startswith("cannot"),
+            pilot,
+        )
         view = app.screen.query_one(CodeView)
         assert view.text == f"cannot open {ALL}" and rendered(view.query_one(Static)) == view.text
 
@@ -145,7 +150,9 @@ async def test_modals_show_titles_bodies_and_labels_literally(monkeypatch: pytes
         await pilot.press("escape")
 
 
-async def test_new_module_and_browser_with_a_hostile_search_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_new_module_and_browser_with_a_hostile_search_path(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     isolate(monkeypatch, tmp_path)
     root = hostile_dir(tmp_path)
     copy_modules(root, "code-reviewer")
@@ -233,7 +240,9 @@ async def test_migration_notifications_name_a_hostile_module(monkeypatch: pytest
         await pilot.press("a")  # the confirmation quotes the module too
         await until(lambda: isinstance(app.screen, ConfirmModal) and app.screen.query_one("#cancel"), pilot)
         modal = app.screen
-        assert slot_name in rendered(modal.query_one(".dialog-title", Label)) + rendered(modal.query_one(".dialog-body", Static))
+        assert slot_name in rendered(modal.query_one(".dialog-title", Label)) + rendered(
+            modal.query_one(".dialog-body", Static)
+        )
         await pilot.click("#confirm")  # applied, then undone: both notifications quote the module and its backup
         await until(lambda: screen.slots[0].applied is not None, pilot, timeout=20)
         backup = screen.slots[0].applied.backup_dir  # type: ignore[union-attr]
@@ -245,15 +254,22 @@ async def test_migration_notifications_name_a_hostile_module(monkeypatch: pytest
 # ---------------------------------------------------------------- insights: status, filter, promote
 
 
-async def test_insights_promote_and_choose_with_hostile_module_names(monkeypatch: pytest.MonkeyPatch,
-                                                                     tmp_path: Path) -> None:
+async def test_insights_promote_and_choose_with_hostile_module_names(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     modules = ["see [/tmp", "[b]", "[$x] [link=x]"]
 
     def run(module: str, at: float) -> RunRecord:
-        env = {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
-               "data": {"rationale": "r", "tone": {"custom": "[/] wry", "reason": "[b]"},
-                        "extensions": {"insights": [{"text": "t", "suggested_mapping": "data.[b]x"}]}}}
+        env = {
+            "ok": True,
+            "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
+            "data": {
+                "rationale": "r",
+                "tone": {"custom": "[/] wry", "reason": "[b]"},
+                "extensions": {"insights": [{"text": "t", "suggested_mapping": "data.[b]x"}]},
+            },
+        }
         return RunRecord(module, "1", "v2.2", "replay", "replay", {}, None, env, at, 1.0, 2.0, None, "ok")
 
     with History.open_default() as history:

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from textual.widgets import OptionList, Select, Static, TabbedContent, TextArea
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.history import History, RunRecord
-from cogtui.core.loader import load_module
+from cogtui.core.history.store import History, RunRecord
+from cogtui.core.module.loader import load_module
 from cogtui.core.workspace import check_path
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.insights import InsightsScreen
@@ -24,8 +25,6 @@ from cogtui.tui.widgets.json_tree import JsonTree
 from cogtui.tui.widgets.module_detail import ModuleDetail, module_content
 from cogtui.tui.widgets.run_pane import RunPane
 from cogtui.tui.widgets.stream_text import StreamText
-
-from tuikit import copy_modules, isolate, make_app, until
 
 HOSTILE = ["[/]", "[b]", "[link=x]", "[/b]", "[B]x[/B]", "[$error]", "see [/tmp", "a\\[b]"]
 KEYS = {"[/]": "closing", "[b]": "[link=x]open", "[link=x]": {"[/b]": ["[/]", "[b]"]}, "see [/tmp": 1}
@@ -56,7 +55,9 @@ def _tree_labels(tree: JsonTree) -> list[str]:
     return out
 
 
-async def test_a_run_with_hostile_keys_and_values_shows_them_literally(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_a_run_with_hostile_keys_and_values_shows_them_literally(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     expected_file = module / "tests" / "case1.expected.json"
@@ -85,7 +86,9 @@ async def test_a_run_with_hostile_keys_and_values_shows_them_literally(monkeypat
         await _check_insights(app, pilot)
 
 
-async def test_hostile_errors_and_input_messages_show_literally(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_hostile_errors_and_input_messages_show_literally(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     expected_file = module / "tests" / "case1.expected.json"
@@ -124,7 +127,7 @@ async def test_hostile_errors_and_input_messages_show_literally(monkeypatch: pyt
 
 
 def _replay_anyway(name: str, model: str | None, config: Any) -> Any:
-    from cogtui.core.providers.replay import ReplayProvider
+    from cogtui.core.run.providers.replay import ReplayProvider
 
     return ReplayProvider()
 
@@ -161,13 +164,43 @@ def hostile_history(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     copy_modules(root, "code-reviewer")
     runs = []
     for i, text in enumerate(HOSTILE):
-        issues = [{"file": "a.py", "category": {"custom": text, "reason": f"{text} because [/b]"}, "severity": "low",
-                   "title": "t", "detail": "d"}]
-        env = {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": text},
-               "data": {"verdict": "comment", "summary": text, "issues": issues, "rationale": text,
-                        "extensions": {"insights": [{"text": text, "suggested_mapping": f"data.{text}", "evidence": text}]}}}
-        runs.append(RunRecord("code-reviewer", "1.0.0", "v2.2", "replay", text, {"diff": text}, None, env,
-                              1_700_000_000.0 + i, 1.0, 2.0, None, "ok"))
+        issues = [
+            {
+                "file": "a.py",
+                "category": {"custom": text, "reason": f"{text} because [/b]"},
+                "severity": "low",
+                "title": "t",
+                "detail": "d",
+            }
+        ]
+        env = {
+            "ok": True,
+            "meta": {"confidence": 0.8, "risk": "low", "explain": text},
+            "data": {
+                "verdict": "comment",
+                "summary": text,
+                "issues": issues,
+                "rationale": text,
+                "extensions": {"insights": [{"text": text, "suggested_mapping": f"data.{text}", "evidence": text}]},
+            },
+        }
+        runs.append(
+            RunRecord(
+                "code-reviewer",
+                "1.0.0",
+                "v2.2",
+                "replay",
+                text,
+                {"diff": text},
+                None,
+                env,
+                1_700_000_000.0 + i,
+                1.0,
+                2.0,
+                None,
+                "ok",
+            )
+        )
     with History.open_default() as history:
         history.record_many(runs)
     return root
@@ -200,8 +233,14 @@ async def test_insights_over_a_hostile_history(hostile_history: Path, tmp_path: 
 def _hostile_module(root: Path) -> Path:
     (module,) = copy_modules(root, "code-reviewer")
     yaml = (module / "module.yaml").read_text()
-    yaml = "\n".join("responsibility: '[/] [b] [link=x] see [/tmp'" if line.startswith("responsibility:") else
-                     "tier: '[/b] see [/tmp'" if line.startswith("tier:") else line for line in yaml.splitlines())
+    yaml = "\n".join(
+        "responsibility: '[/] [b] [link=x] see [/tmp'"
+        if line.startswith("responsibility:")
+        else "tier: '[/b] see [/tmp'"
+        if line.startswith("tier:")
+        else line
+        for line in yaml.splitlines()
+    )
     (module / "module.yaml").write_text(yaml, encoding="utf-8")
     return module
 
@@ -263,13 +302,19 @@ async def test_meta_card_shows_an_unclosed_tag_literally(monkeypatch: pytest.Mon
             assert text in shown and f" {text.upper()} " in shown, shown
 
 
-async def test_insights_module_filter_with_a_hostile_module_name(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_insights_module_filter_with_a_hostile_module_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
-    env = {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
-           "data": {"rationale": "r", "extensions": {"insights": [{"text": "t", "suggested_mapping": "m"}]}}}
+    env = {
+        "ok": True,
+        "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
+        "data": {"rationale": "r", "extensions": {"insights": [{"text": "t", "suggested_mapping": "m"}]}},
+    }
     with History.open_default() as history:
-        history.record_many([RunRecord("see [/tmp", "1", "v2.2", "replay", "replay", {}, None, env, 1.7e9, 1.0, 2.0,
-                                       None, "ok")])
+        history.record_many(
+            [RunRecord("see [/tmp", "1", "v2.2", "replay", "replay", {}, None, env, 1.7e9, 1.0, 2.0, None, "ok")]
+        )
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()

@@ -12,9 +12,9 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select, Sparkline, Static
 
-from cogtui.core import paths
-from cogtui.core.history import History, RunRecord
-from cogtui.core.migration.plan import MigrationPlan
+from cogtui.core.authoring.migration.plan import MigrationPlan
+from cogtui.core.history.store import History, RunRecord
+from cogtui.core.settings import locations as paths
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.insights import InsightsScreen
@@ -39,11 +39,22 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def envelope(insights: list[dict[str, str]], categories: list[Any], extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def envelope(
+    insights: list[dict[str, str]], categories: list[Any], extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     issues = [{"file": "a.py", "category": c, "severity": "low", "title": "t", "detail": "d"} for c in categories]
-    return {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
-            "data": {"verdict": "comment", "summary": "s", "issues": issues, "rationale": "r", **(extra or {}),
-                     "extensions": {"insights": insights}}}
+    return {
+        "ok": True,
+        "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
+        "data": {
+            "verdict": "comment",
+            "summary": "s",
+            "issues": issues,
+            "rationale": "r",
+            **(extra or {}),
+            "extensions": {"insights": insights},
+        },
+    }
 
 
 def record(module: str, env_: dict[str, Any], at: float) -> RunRecord:
@@ -62,12 +73,25 @@ def history(env: Path) -> Path:
     """code-reviewer: 3 runs (assumptions ×3, issues[].owner ×1, custom categories concurrency ×2 and flaky ×1);
     summariser (not on the search path): 2 runs (assumptions ×2, a custom tone)."""
     runs = [
-        record("code-reviewer", envelope([assumption(), {"text": "Alice owns it", "suggested_mapping": "issues[].owner"}],
-                                         [CONCURRENCY, "security"]), T0),
+        record(
+            "code-reviewer",
+            envelope(
+                [assumption(), {"text": "Alice owns it", "suggested_mapping": "issues[].owner"}],
+                [CONCURRENCY, "security"],
+            ),
+            T0,
+        ),
         record("code-reviewer", envelope([assumption()], [CONCURRENCY]), T0 + 3600),
         record("code-reviewer", envelope([assumption()], [{"custom": "flaky", "reason": "tests"}]), T0 + 7200),
-        record("summariser", envelope([assumption("Assumes English input.")], [],
-                                      {"tone": {"custom": "wry", "reason": "the input was a joke"}}), T0 + 1800),
+        record(
+            "summariser",
+            envelope(
+                [assumption("Assumes English input.")],
+                [],
+                {"tone": {"custom": "wry", "reason": "the input was a joke"}},
+            ),
+            T0 + 1800,
+        ),
         record("summariser", envelope([assumption("Assumes one author.")], []), T0 + 5400),
     ]
     with History.open_default() as h:
@@ -120,7 +144,11 @@ def capture_previews(monkeypatch: pytest.MonkeyPatch) -> list[tuple[MigrationPla
 
 
 def added_lines(plan: MigrationPlan) -> list[str]:
-    return [line[1:].strip() for line in plan.files[0].diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    return [
+        line[1:].strip()
+        for line in plan.files[0].diff.splitlines()
+        if line.startswith("+") and not line.startswith("+++")
+    ]
 
 
 # ---------------------------------------------------------------- what it shows
@@ -139,7 +167,8 @@ async def test_grouped_rows_counts_modules_and_sparkline(history: Path, env: Pat
         assert [(d["module"], d["field"], d["value"], d["count"]) for d in enums.documents] == [
             ("code-reviewer", "issues[].category", "concurrency", 2),
             ("code-reviewer", "issues[].category", "flaky", 1),
-            ("summariser", "tone", "wry", 1)]
+            ("summariser", "tone", "wry", 1),
+        ]
         spark = screen.query_one(Sparkline)
         assert spark.data is not None and sum(spark.data) == 6 and max(spark.data) > 0
         # The highlighted row's samples are in the detail pane.
@@ -167,8 +196,9 @@ async def test_module_filter_narrows(history: Path, env: Path) -> None:
         select.value = "summariser"
         await pilot.pause()
         await until(pilot, lambda: screen.filled and screen.module == "summariser")
-        assert [(d["suggested_mapping"], d["count"], d["modules"]) for d in screen.query_one(InsightTable).documents] == [
-            ("assumptions", 2, ["summariser"])]
+        assert [
+            (d["suggested_mapping"], d["count"], d["modules"]) for d in screen.query_one(InsightTable).documents
+        ] == [("assumptions", 2, ["summariser"])]
         assert [d["value"] for d in screen.query_one(CustomEnumTable).documents] == ["wry"]
         assert sum(screen.query_one(Sparkline).data or []) == 2
 
@@ -208,7 +238,9 @@ async def test_an_unreadable_history_is_a_notification(env: Path) -> None:
 # ---------------------------------------------------------------- promoting
 
 
-async def test_p_on_a_custom_enum_row_previews_the_plan(history: Path, env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_p_on_a_custom_enum_row_previews_the_plan(
+    history: Path, env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen = capture_previews(monkeypatch)
     app = make_app(env)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -222,7 +254,9 @@ async def test_p_on_a_custom_enum_row_previews_the_plan(history: Path, env: Path
     assert b"concurrency" not in (env / "code-reviewer" / "schema.json").read_bytes()  # nothing written yet
 
 
-async def test_a_multi_module_insight_asks_which_module(history: Path, env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_multi_module_insight_asks_which_module(
+    history: Path, env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen = capture_previews(monkeypatch)
     app = make_app(env)
     notes = record_notifications(app, monkeypatch)
@@ -249,7 +283,9 @@ async def test_a_multi_module_insight_asks_which_module(history: Path, env: Path
 async def test_promotion_errors_are_notified(history: Path, env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = capture_previews(monkeypatch)
     schema = env / "code-reviewer" / "schema.json"
-    schema.write_text(schema.read_text(encoding="utf-8").replace('"style",', '"style",\n"concurrency",'), encoding="utf-8")
+    schema.write_text(
+        schema.read_text(encoding="utf-8").replace('"style",', '"style",\n"concurrency",'), encoding="utf-8"
+    )
     app = make_app(env)
     notes = record_notifications(app, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 from textual.widgets import OptionList, Static
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.loader import load_module
+from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.migrate import MigrationScreen
@@ -17,12 +18,12 @@ from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.module_tree import ModuleTree
 
-from tuikit import copy_modules, isolate, make_app, until
-
 
 def tree_bytes(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-            for p in sorted(folder.rglob("*"))}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 def text_of(screen: MigrationScreen, selector: str) -> str:
@@ -57,8 +58,9 @@ async def open_preview(app: Any, pilot: Any, paths: list[Path]) -> MigrationScre
     return screen
 
 
-async def test_m_previews_a_module_pages_files_and_switches_layout(monkeypatch: pytest.MonkeyPatch,
-                                                                   tmp_path: Path) -> None:
+async def test_m_previews_a_module_pages_files_and_switches_layout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     [module] = copy_modules(root, "legacy-summarizer")
     app = make_app(root, tmp_path)
@@ -129,8 +131,14 @@ async def test_apply_then_undo_restores_every_byte(monkeypatch: pytest.MonkeyPat
         assert f"applied; backup at {backups[0]}" in summary_text(screen)
         assert any(n.startswith("Migrated commit-message-writer") and str(backups[0]) in n for n in seen)
         # The browser's report is refreshed from the migrated files.
-        await until(lambda: app.store.report(module) is not None and app.store.report(module).module is not None
-                    and app.store.report(module).module.format.value == "v2.2", pilot)
+        await until(
+            lambda: (
+                app.store.report(module) is not None
+                and app.store.report(module).module is not None
+                and app.store.report(module).module.format.value == "v2.2"
+            ),
+            pilot,
+        )
 
         await pilot.press("a")  # a second apply is refused
         assert not isinstance(app.screen, ConfirmModal) and "already migrated" in seen[-1]
@@ -142,8 +150,9 @@ async def test_apply_then_undo_restores_every_byte(monkeypatch: pytest.MonkeyPat
         assert slot.plan.can_apply and "↶ undone: restored from" in summary_text(screen)
 
 
-async def test_bad_input_shows_the_problem_and_refuses_to_apply(monkeypatch: pytest.MonkeyPatch,
-                                                                tmp_path: Path) -> None:
+async def test_bad_input_shows_the_problem_and_refuses_to_apply(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     [module] = copy_modules(root, "commit-message-writer")
     manifest = module / "MODULE.md"
@@ -165,8 +174,9 @@ async def test_bad_input_shows_the_problem_and_refuses_to_apply(monkeypatch: pyt
         assert tree_bytes(module) == before and not (tmp_path / "data" / "backups").exists()
 
 
-async def test_all_modules_lists_those_to_migrate_and_skips_current_ones(monkeypatch: pytest.MonkeyPatch,
-                                                                         tmp_path: Path) -> None:
+async def test_all_modules_lists_those_to_migrate_and_skips_current_ones(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "legacy-summarizer", "commit-message-writer", "api-naming-reviewer", "code-reviewer")
     app = make_app(root, tmp_path)

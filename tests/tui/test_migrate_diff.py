@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 
-from cogtui.core.textio import unified_diff
+from cogtui.core.files.text_codec import unified_diff
 from cogtui.tui.widgets.diff_view import DiffView, changed_spans, parse_diff, split_rows, unified_rows
 
 STYLES = Path(__file__).resolve().parents[2] / "cogtui" / "tui" / "styles" / "migrate.tcss"

@@ -9,19 +9,20 @@ from typing import Any
 
 import pytest
 from textual.widgets import OptionList, Static
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.loader import load_module
-from cogtui.core.migration import plan_migration
+from cogtui.core.authoring.migration import plan_migration
+from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.migrate import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
 
-from tuikit import copy_modules, isolate, make_app, until
-
 
 def tree_bytes(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-            for p in sorted(folder.rglob("*"))}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        for p in sorted(folder.rglob("*"))
+    }
 
 
 def record_notices(app: Any) -> list[str]:
@@ -44,8 +45,9 @@ def save_plans(tmp_path: Path, root: Path, names: tuple[str, ...]) -> Path:
     return path
 
 
-async def test_review_pages_through_every_module_and_refuses_to_apply(monkeypatch: pytest.MonkeyPatch,
-                                                                       tmp_path: Path) -> None:
+async def test_review_pages_through_every_module_and_refuses_to_apply(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     names = ("api-naming-reviewer", "code-reviewer", "commit-message-writer")
     copy_modules(root, *names)

@@ -8,15 +8,14 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.history import History
+from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.history import HistoryScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
-
-from tuikit import copy_modules, isolate, make_app, until
 
 MODULE = "incident-narrator"
 
@@ -67,8 +66,9 @@ def slow_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return module
 
 
-async def test_quitting_asks_then_records_the_run_before_exiting(slow_module: Path, tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_quitting_asks_then_records_the_run_before_exiting(
+    slow_module: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(slow_module.parent, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         exits = record_exits(app, tmp_path, monkeypatch)
@@ -90,8 +90,9 @@ async def test_quitting_asks_then_records_the_run_before_exiting(slow_module: Pa
         assert pane.result is not None and pane.result.interrupted
 
 
-async def test_quitting_stops_runs_on_a_run_screen_under_another_screen(slow_module: Path, tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_quitting_stops_runs_on_a_run_screen_under_another_screen(
+    slow_module: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(slow_module.parent, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         exits = record_exits(app, tmp_path, monkeypatch)

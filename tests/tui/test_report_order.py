@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.core.workspace import check_path
 from cogtui.tui.messages import ReportsReady
@@ -12,15 +13,18 @@ from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.store import ModuleStore
 from cogtui.tui.watching import validate_entries
 
-from tuikit import copy_modules, isolate, make_app, until
-
 BROKEN_TIER = "tier: bogus"
 
 
 def _break(module: Path) -> None:
     manifest = module / "module.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8").replace("tier: decision", BROKEN_TIER)
-                        .replace("tier: exec", BROKEN_TIER).replace("tier: exploration", BROKEN_TIER), encoding="utf-8")
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8")
+        .replace("tier: decision", BROKEN_TIER)
+        .replace("tier: exec", BROKEN_TIER)
+        .replace("tier: exploration", BROKEN_TIER),
+        encoding="utf-8",
+    )
 
 
 def test_an_older_report_never_overwrites_a_newer_one(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -51,12 +55,16 @@ async def test_overlapping_revalidations_all_land(monkeypatch: pytest.MonkeyPatc
         await until(lambda: all(any(d.code == "M003" for d in app.store.report(m).diagnostics) for m in modules), pilot)
 
 
-async def test_browser_validate_all_goes_through_the_apps_handler(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_browser_validate_all_goes_through_the_apps_handler(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     seen: list[ReportsReady] = []
-    async with app.run_test(size=(100, 30), message_hook=lambda m: seen.append(m) if isinstance(m, ReportsReady) else None) as pilot:
+    async with app.run_test(
+        size=(100, 30), message_hook=lambda m: seen.append(m) if isinstance(m, ReportsReady) else None
+    ) as pilot:
         await until(lambda: isinstance(app.screen, BrowserScreen) and len(app.store.reports) == 1, pilot)
         copy_modules(root, "release-notes")
         await pilot.press("v")  # browser.validate

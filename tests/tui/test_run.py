@@ -6,18 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
+from llmserver import disconnect_after, silence_after_headers, text
 from textual.widgets import Select, Static, TabbedContent, TextArea
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.history import History
+from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.json_tree import JsonTree
 from cogtui.tui.widgets.meta_card import MetaCard
 from cogtui.tui.widgets.run_pane import RunPane
 from cogtui.tui.widgets.stream_text import StreamText
-
-from llmserver import disconnect_after, silence_after_headers, text
-from tuikit import copy_modules, isolate, make_app, until
 
 
 async def _open_run(app, pilot, path: Path) -> RunScreen:  # type: ignore[no-untyped-def]
@@ -55,7 +54,9 @@ async def test_prefilled_from_first_golden_and_picker(monkeypatch: pytest.Monkey
         await until(lambda: "not JSON" in str(screen.query_one("#run-input-status", Static).render()), pilot)
 
 
-async def test_ctrl_r_from_the_input_editor_streams_a_replay_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_ctrl_r_from_the_input_editor_streams_a_replay_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
@@ -124,7 +125,9 @@ async def test_subagent_calls_show_as_nested_runs(monkeypatch: pytest.MonkeyPatc
         assert labels and labels[0].startswith("@call:code-reviewer")
 
 
-async def test_anthropic_disconnect_shows_partial_data(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server) -> None:  # type: ignore[no-untyped-def]
+async def test_anthropic_disconnect_shows_partial_data(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server
+) -> None:  # type: ignore[no-untyped-def]
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
@@ -142,7 +145,9 @@ async def test_anthropic_disconnect_shows_partial_data(monkeypatch: pytest.Monke
         pane = _panes(screen)[0]
         env = pane.result.envelope
         assert env["error"]["code"] == "E2010"
-        assert env["partial_data"]["rationale"] and expected["data"]["rationale"].startswith(env["partial_data"]["rationale"])
+        assert env["partial_data"]["rationale"] and expected["data"]["rationale"].startswith(
+            env["partial_data"]["rationale"]
+        )
         assert "E2010" in _static(pane, ".run-outcome")
         assert pane.query_one(JsonTree).fields  # the partial data is shown
 

@@ -7,16 +7,15 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Select, Static
+from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.config import Config
-from cogtui.core.history import History
+from cogtui.core.history.store import History
+from cogtui.core.settings.config import Config
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
-
-from tuikit import copy_modules, isolate, make_app, until
 
 
 def record_notifications(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -42,7 +41,9 @@ async def _open_run(app: Any, pilot: Any, path: Path) -> RunScreen:
 # ---------------------------------------------------------------- an unknown provider name
 
 
-async def test_an_unknown_provider_in_the_environment_falls_back_to_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_an_unknown_provider_in_the_environment_falls_back_to_replay(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     monkeypatch.setenv("COGNITIVE_PROVIDER", "antropic")
     (module,) = copy_modules(root, "code-reviewer")
@@ -57,7 +58,9 @@ async def test_an_unknown_provider_in_the_environment_falls_back_to_replay(monke
         assert screen.query_one(RunPane).result.ok  # type: ignore[union-attr]
 
 
-async def test_the_run_screen_reads_the_apps_config_not_the_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_the_run_screen_reads_the_apps_config_not_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)  # no config.yaml on disk: only the app's Config names the provider
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path, config=Config(provider="antropic"))
@@ -68,7 +71,9 @@ async def test_the_run_screen_reads_the_apps_config_not_the_file(monkeypatch: py
         assert any("antropic" in n for n in notes), notes
 
 
-async def test_goldens_with_an_unknown_provider_fall_back_to_replay(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_goldens_with_an_unknown_provider_fall_back_to_replay(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     monkeypatch.setenv("COGNITIVE_PROVIDER", "antropic")
     (module,) = copy_modules(root, "code-reviewer")
@@ -77,7 +82,9 @@ async def test_goldens_with_an_unknown_provider_fall_back_to_replay(monkeypatch:
         notes = record_notifications(app, monkeypatch)
         await pilot.pause()
         nav.goldens(app, module)
-        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot)
+        await until(
+            lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot
+        )
         screen = app.screen
         assert "via replay" in str(screen.query_one("#goldens-title", Static).render())
         assert all(r.passed for r in screen.results.values())
@@ -101,13 +108,17 @@ def _runs(tmp_path: Path, module: str) -> list[Any]:
 async def _start_runs(screen: RunScreen, pilot: Any, n: int) -> list[RunPane]:
     for i in range(n):
         await pilot.press("ctrl+r")
-        await until(lambda: len(screen.query(RunPane)) == i + 1 and screen.query(RunPane)[i].assembler.chunks > 1, pilot)
+        await until(
+            lambda: len(screen.query(RunPane)) == i + 1 and screen.query(RunPane)[i].assembler.chunks > 1, pilot
+        )
     panes = list(screen.query(RunPane))
     assert all(p.running for p in panes)
     return panes
 
 
-async def test_closing_asks_then_cancels_and_records_every_running_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_closing_asks_then_cancels_and_records_every_running_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.1")  # runs that last long enough to be cancelled
     (module,) = copy_modules(root, "incident-narrator")

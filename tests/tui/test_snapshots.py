@@ -25,12 +25,11 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
+from tuikit import copy_modules, isolate, make_app
 
-from cogtui.core.history import History, RunRecord
+from cogtui.core.history.store import History, RunRecord
 from cogtui.tui.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 from cogtui.tui.widgets.module_tree import ModuleTree
-
-from tuikit import copy_modules, isolate, make_app
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 MODULE_NAMES = ("code-reviewer", "legacy-summarizer", "product-ideas", "release-notes")
@@ -64,8 +63,10 @@ def _record(runs: list[RunRecord]) -> None:
 
 def _case1(module: Path) -> tuple[Any, dict[str, Any]]:
     tests = module / "tests"
-    return (json.loads((tests / "case1.input.json").read_text(encoding="utf-8")),
-            json.loads((tests / "case1.expected.json").read_text(encoding="utf-8")))
+    return (
+        json.loads((tests / "case1.input.json").read_text(encoding="utf-8")),
+        json.loads((tests / "case1.expected.json").read_text(encoding="utf-8")),
+    )
 
 
 def two_runs(stage: Stage) -> Stage:
@@ -75,28 +76,78 @@ def two_runs(stage: Stage) -> Stage:
     second = json.loads(json.dumps(expected))
     second["meta"]["confidence"] = 0.7
     second["data"]["verdict"] = "comment"
-    _record([RunRecord("code-reviewer", "2.2.1", "v2.2", "replay", "replay", input_value, None, env, T0 + i * 95,
-                       4.0 + i, 21.0 + 9 * i, None, "ok") for i, env in enumerate((expected, second))])
+    _record(
+        [
+            RunRecord(
+                "code-reviewer",
+                "2.2.1",
+                "v2.2",
+                "replay",
+                "replay",
+                input_value,
+                None,
+                env,
+                T0 + i * 95,
+                4.0 + i,
+                21.0 + 9 * i,
+                None,
+                "ok",
+            )
+            for i, env in enumerate((expected, second))
+        ]
+    )
     return stage
 
 
 def _envelope(insights: list[dict[str, str]], categories: list[Any]) -> dict[str, Any]:
     issues = [{"file": "app.py", "category": c, "severity": "low", "title": "t", "detail": "d"} for c in categories]
-    return {"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
-            "data": {"verdict": "comment", "summary": "s", "issues": issues, "rationale": "r",
-                     "extensions": {"insights": insights}}}
+    return {
+        "ok": True,
+        "meta": {"confidence": 0.8, "risk": "low", "explain": "x"},
+        "data": {
+            "verdict": "comment",
+            "summary": "s",
+            "issues": issues,
+            "rationale": "r",
+            "extensions": {"insights": insights},
+        },
+    }
 
 
 def small_insight_history(stage: Stage) -> Stage:
     """Three code-reviewer runs an hour apart, with a recurring insight and custom categories."""
-    assumes = {"text": "The change assumes the cache is warm.", "suggested_mapping": "data.assumptions",
-               "evidence": "line 3"}
+    assumes = {
+        "text": "The change assumes the cache is warm.",
+        "suggested_mapping": "data.assumptions",
+        "evidence": "line 3",
+    }
     owner = {"text": "Alice owns the checkout module.", "suggested_mapping": "issues[].owner"}
     race = {"custom": "concurrency", "reason": "two writers race on the session row"}
-    envelopes = [_envelope([assumes, owner], [race, "security"]), _envelope([assumes], [race]),
-                 _envelope([assumes], [{"custom": "flaky_test", "reason": "depends on wall-clock time"}])]
-    _record([RunRecord("code-reviewer", "2.2.1", "v2.2", "replay", "replay", {"diff": "x"}, None, env, T0 + i * 3600,
-                       1.0, 2.0, None, "ok") for i, env in enumerate(envelopes)])
+    envelopes = [
+        _envelope([assumes, owner], [race, "security"]),
+        _envelope([assumes], [race]),
+        _envelope([assumes], [{"custom": "flaky_test", "reason": "depends on wall-clock time"}]),
+    ]
+    _record(
+        [
+            RunRecord(
+                "code-reviewer",
+                "2.2.1",
+                "v2.2",
+                "replay",
+                "replay",
+                {"diff": "x"},
+                None,
+                env,
+                T0 + i * 3600,
+                1.0,
+                2.0,
+                None,
+                "ok",
+            )
+            for i, env in enumerate(envelopes)
+        ]
+    )
     return stage
 
 
@@ -132,12 +183,31 @@ async def migration_side_by_side(pilot: Pilot[None], stage: Stage) -> None:
     await settle(pilot)
 
 
-ALL_SCENES = {**SCENES, "filter": Scene("filter", browser_filter),
-              "migration-split": Scene("migration-split", migration_side_by_side)}
-PREPARE: dict[str, Callable[[Stage], Stage]] = {"history": two_runs, "insights": small_insight_history,
-                                                "review": saved_plan}
-SNAPSHOTS = ("browser", "filter", "help", "palette", "new-module", "editor", "migration", "review", "run-idle", "run",
-             "history", "goldens", "insights")
+ALL_SCENES = {
+    **SCENES,
+    "filter": Scene("filter", browser_filter),
+    "migration-split": Scene("migration-split", migration_side_by_side),
+}
+PREPARE: dict[str, Callable[[Stage], Stage]] = {
+    "history": two_runs,
+    "insights": small_insight_history,
+    "review": saved_plan,
+}
+SNAPSHOTS = (
+    "browser",
+    "filter",
+    "help",
+    "palette",
+    "new-module",
+    "editor",
+    "migration",
+    "review",
+    "run-idle",
+    "run",
+    "history",
+    "goldens",
+    "insights",
+)
 
 
 # ------------------------------------------------------------------ the snapshots

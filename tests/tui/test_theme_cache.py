@@ -57,7 +57,11 @@ def test_broken_themes_are_reported_every_time_and_not_cached(tmp_path: Path) ->
     for _ in range(2):
         loaded = load_themes(themes, cache_file=cache)
         assert [t.name for t in loaded.themes] == ["good"]
-        assert len(loaded.problems) == 1 and "broken.yaml:" in loaded.problems[0] and "YAML syntax error" in loaded.problems[0]
+        assert (
+            len(loaded.problems) == 1
+            and "broken.yaml:" in loaded.problems[0]
+            and "YAML syntax error" in loaded.problems[0]
+        )
     assert str(broken) not in json.loads(cache.read_text(encoding="utf-8"))["files"]
 
 
@@ -95,15 +99,22 @@ def test_warm_start_does_not_import_yaml(tmp_path: Path) -> None:
     env_code = (
         "import sys\n"
         "from cogtui.tui.themes import builtin_theme_dir, load_themes, theme_cache_file\n"
-        "from cogtui.core.config import load_config\n"
+        "from cogtui.core.settings.config import load_config\n"
         "load_config()\n"
         "loaded = load_themes(builtin_theme_dir(), cache_file=theme_cache_file())\n"
         "print(len(loaded.themes), 'yaml' in sys.modules)\n"
     )
-    env = {"COGTUI_CACHE_DIR": str(tmp_path / "cache"), "COGTUI_CONFIG_FILE": str(tmp_path / "config.yaml"),
-           "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "xdg"), "PATH": "/usr/bin:/bin"}
-    runs = [subprocess.run([sys.executable, "-c", env_code], env=env, capture_output=True, text=True, timeout=60)
-            for _ in range(2)]
+    env = {
+        "COGTUI_CACHE_DIR": str(tmp_path / "cache"),
+        "COGTUI_CONFIG_FILE": str(tmp_path / "config.yaml"),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
+        "PATH": "/usr/bin:/bin",
+    }
+    runs = [
+        subprocess.run([sys.executable, "-c", env_code], env=env, capture_output=True, text=True, timeout=60)
+        for _ in range(2)
+    ]
     assert [r.returncode for r in runs] == [0, 0], runs[-1].stderr
     cold, warm = (r.stdout.split() for r in runs)
     assert cold == ["3", "True"]  # first start parses the YAML

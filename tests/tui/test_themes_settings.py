@@ -8,15 +8,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-
-from cogtui.core.config import Config, load_config
-from cogtui.tui.themes import DEFAULT_THEME, builtin_theme_dir, load_themes
-
 from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.core.settings.config import Config, load_config
+from cogtui.tui.themes import DEFAULT_THEME, builtin_theme_dir, load_themes
 
 
 def _notes(app) -> list[str]:  # type: ignore[no-untyped-def]
-    return [str(n.message) for n in app._notifications]  # noqa: SLF001 - what the user was told
+    return [str(n.message) for n in app._notifications]
 
 
 def _near(rgb: tuple[int, int, int], want: tuple[int, int, int]) -> bool:
@@ -40,7 +39,9 @@ def test_css_uses_theme_variables_only() -> None:
         assert not re.search(r"#[0-9a-fA-F]{3,8}\b", tcss.read_text()), f"hex colour in {tcss.name}"
 
 
-async def test_broken_user_theme_falls_back_with_a_notification(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_broken_user_theme_falls_back_with_a_notification(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "code-reviewer")
     user_themes = tmp_path / "xdg-config" / "cogtui" / "themes"
@@ -99,23 +100,30 @@ async def test_user_theme_reloads_live(monkeypatch: pytest.MonkeyPatch, tmp_path
     app = make_app(root, tmp_path, watch=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause(0.5)
-        (user_themes / "fresh.yaml").write_text(yaml.safe_dump({"name": "fresh", "primary": "#aa5500"}), encoding="utf-8")
+        (user_themes / "fresh.yaml").write_text(
+            yaml.safe_dump({"name": "fresh", "primary": "#aa5500"}), encoding="utf-8"
+        )
         await until(lambda: "fresh" in app.available_themes, pilot)
 
 
-async def test_editing_the_active_user_theme_recolours_the_screen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_editing_the_active_user_theme_recolours_the_screen(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "code-reviewer")
     user_themes = tmp_path / "xdg-config" / "cogtui" / "themes"
     user_themes.mkdir(parents=True)
     theme_file = user_themes / "mine.yaml"
-    theme_file.write_text(yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#102030"}), encoding="utf-8")
+    theme_file.write_text(
+        yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#102030"}), encoding="utf-8"
+    )
     app = make_app(root, tmp_path, config=Config(theme="mine"), watch=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await until(lambda: app.theme == "mine" and _near(app.screen.styles.background.rgb, (0x10, 0x20, 0x30)), pilot)
         await pilot.pause(0.3)  # the theme watcher is running
-        theme_file.write_text(yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#302010"}),
-                              encoding="utf-8")
+        theme_file.write_text(
+            yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#302010"}), encoding="utf-8"
+        )
         await until(lambda: _near(app.screen.styles.background.rgb, (0x30, 0x20, 0x10)), pilot)
         assert app.theme == "mine"
 
@@ -137,10 +145,12 @@ def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
     try:
         import textual_serve  # noqa: F401
     except ImportError:
-        proc = subprocess.run([sys.executable, "-m", "cogtui.cli", "serve"], capture_output=True, text=True, cwd=tmp_path,
-                              timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "cogtui.cli", "serve"], capture_output=True, text=True, cwd=tmp_path, timeout=60
+        )
         assert proc.returncode == 2 and "textual-serve" in proc.stderr and "Traceback" not in proc.stderr
     else:  # installed: at least the command parses
-        proc = subprocess.run([sys.executable, "-m", "cogtui.cli", "serve", "--help"], capture_output=True, text=True,
-                              timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "cogtui.cli", "serve", "--help"], capture_output=True, text=True, timeout=60
+        )
         assert proc.returncode == 0 and "--port" in proc.stdout

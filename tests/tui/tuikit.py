@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtui.core.config import Config
+from cogtui.core.settings.config import Config
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"
 
@@ -23,7 +23,13 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("COGTUI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0")
-    for name in ("COGNITIVE_MODULES_PATH", "COGNITIVE_PROVIDER", "COGNITIVE_MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+    for name in (
+        "COGNITIVE_MODULES_PATH",
+        "COGNITIVE_PROVIDER",
+        "COGNITIVE_MODEL",
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+    ):
         monkeypatch.delenv(name, raising=False)
     root = tmp_path / "modules"
     root.mkdir(exist_ok=True)

@@ -46,8 +46,18 @@ class FilterInput(Input):
 
 
 class BrowserScreen(Screen[None]):
-    BINDINGS = bindings("browser.filter", "browser.open", "browser.run", "browser.migrate", "browser.insights",
-                        "browser.new", "browser.validate", "browser.goldens", "browser.history", "browser.copy_path")
+    BINDINGS = bindings(
+        "browser.filter",
+        "browser.open",
+        "browser.run",
+        "browser.migrate",
+        "browser.insights",
+        "browser.new",
+        "browser.validate",
+        "browser.goldens",
+        "browser.history",
+        "browser.copy_path",
+    )
     HELP = "Browse the modules on the search path. `?` lists every key."
 
     _detail_timer: Timer | None = None
@@ -197,4 +207,3 @@ class BrowserScreen(Screen[None]):
         if (path := self._selected_path()) is not None:
             self.app.copy_to_clipboard(str(path))
             self.notify(f"Copied {path}", markup=False)
-

@@ -23,11 +23,12 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ...core.diagnostics import Diagnostic, counts
-from ...core.fileio import changed_on_disk
-from ...core.loader import NotAModule, load_module
-from ...core.sourcemap import file_overlay
-from ...core.workspace import ModuleReport, check_path
+from cogtui.core.diagnostics import Diagnostic, counts
+from cogtui.core.files.editor_snapshot import changed_on_disk
+from cogtui.core.files.sourcemap import file_overlay
+from cogtui.core.module.loader import NotAModule, load_module
+from cogtui.core.workspace import ModuleReport, check_path
+
 from .. import keys
 from ..keys import KeySpec, bindings
 from ..watching import DEBOUNCE_MS, STEP_MS, ignored, validate_entries
@@ -50,8 +51,16 @@ VALIDATE_DELAY_S = 0.3
 
 
 class EditorScreen(Screen[None]):
-    BINDINGS = bindings("editor.save", "editor.external", "editor.next_diagnostic", "editor.diagnostics",
-                        "editor.reload", "editor.next_file", "editor.prev_file", "editor.close")
+    BINDINGS = bindings(
+        "editor.save",
+        "editor.external",
+        "editor.next_diagnostic",
+        "editor.diagnostics",
+        "editor.reload",
+        "editor.next_file",
+        "editor.prev_file",
+        "editor.close",
+    )
     CSS_PATH = Path(__file__).parent.parent / "styles" / "editor.tcss"
     # The opened file's editor, not the first focusable widget (the tab bar).
     AUTO_FOCUS = "TextArea.-start-file, DiagnosticsPanel"
@@ -117,16 +126,24 @@ class EditorScreen(Screen[None]):
             for buf in self.buffers.values():
                 text = buf.load()
                 with TabPane(buf.label(), id=buf.pane_id):
-                    yield Static(buf.problem_markup(), id=f"{buf.pane_id}-problem",
-                                 classes="editor-problem" + ("" if buf.read_only else " -hidden"))
-                    yield TextArea.code_editor(text, language=language_for(buf.path) if buf.highlighted else None,
-                                               read_only=buf.read_only,
-                                               theme=self._area_theme(), tab_behavior="focus",
-                                               id=f"{buf.pane_id}-text",
-                                               classes="-start-file" if buf is start else None)
+                    yield Static(
+                        buf.problem_markup(),
+                        id=f"{buf.pane_id}-problem",
+                        classes="editor-problem" + ("" if buf.read_only else " -hidden"),
+                    )
+                    yield TextArea.code_editor(
+                        text,
+                        language=language_for(buf.path) if buf.highlighted else None,
+                        read_only=buf.read_only,
+                        theme=self._area_theme(),
+                        tab_behavior="focus",
+                        id=f"{buf.pane_id}-text",
+                        classes="-start-file" if buf is start else None,
+                    )
         if not self.buffers:
-            yield Static(escape(f"Cannot open this module: {self.open_problem or 'it has no files'}"),
-                         id="editor-empty")
+            yield Static(
+                escape(f"Cannot open this module: {self.open_problem or 'it has no files'}"), id="editor-empty"
+            )
         yield DiagnosticsPanel(self.module_path, id="editor-problems")
         yield Footer()
 
@@ -237,8 +254,13 @@ class EditorScreen(Screen[None]):
     async def _watch_disk(self) -> None:
         from watchfiles import awatch
 
-        async for changes in awatch(self.module_path, recursive=True, debounce=DEBOUNCE_MS, step=STEP_MS,
-                                    watch_filter=lambda _change, path: not ignored(path)):
+        async for changes in awatch(
+            self.module_path,
+            recursive=True,
+            debounce=DEBOUNCE_MS,
+            step=STEP_MS,
+            watch_filter=lambda _change, path: not ignored(path),
+        ):
             self.post_message(self.DiskChanged(frozenset(Path(p) for _change, p in changes)))
 
     @on(DiskChanged)
@@ -269,11 +291,18 @@ class EditorScreen(Screen[None]):
         if reloaded:
             self.say(f"Reloaded {', '.join(reloaded)} (changed on disk)", timeout=3)
         if conflicted:
-            self.say(f"{', '.join(conflicted)} changed on disk; your edits are kept. "
-                     "Save (ctrl+s) to choose which version wins.", severity="warning", timeout=8)
+            self.say(
+                f"{', '.join(conflicted)} changed on disk; your edits are kept. "
+                "Save (ctrl+s) to choose which version wins.",
+                severity="warning",
+                timeout=8,
+            )
         if deleted:
-            self.say(f"{', '.join(deleted)} deleted on disk; the editor keeps the text (ctrl+s writes it back).",
-                     severity="warning", timeout=8)
+            self.say(
+                f"{', '.join(deleted)} deleted on disk; the editor keeps the text (ctrl+s writes it back).",
+                severity="warning",
+                timeout=8,
+            )
         others = len(touched) < len(message.paths)  # files the editor has no tab for (a new test, a folder)
         if reloaded or conflicted or deleted or others:
             self.validate_now()
@@ -376,6 +405,12 @@ class EditorScreen(Screen[None]):
             if discard:
                 self.app.pop_screen()
 
-        self.app.push_screen(ConfirmModal("Discard unsaved edits?",
-                                          f"Unsaved edits in {', '.join(modified)}. Close the editor and lose them?",
-                                          confirm="Discard", danger=True), decided)
+        self.app.push_screen(
+            ConfirmModal(
+                "Discard unsaved edits?",
+                f"Unsaved edits in {', '.join(modified)}. Close the editor and lose them?",
+                confirm="Discard",
+                danger=True,
+            ),
+            decided,
+        )

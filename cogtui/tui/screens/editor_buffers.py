@@ -12,16 +12,25 @@ from pathlib import Path
 
 from textual.markup import escape
 
-from ...core.fileio import FileSnapshot
-from ...core.sourcemap import ParseFailure
-from ...core.textio import to_lf
+from cogtui.core.files.editor_snapshot import FileSnapshot
+from cogtui.core.files.sourcemap import ParseFailure
+from cogtui.core.files.text_codec import to_lf
 
 LANGUAGES = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
 
 # TextArea splits lines with str.splitlines, which also breaks at these; a save
 # would turn each into a newline, so such files open read-only instead.
-_FOREIGN_LINE_BREAKS = {"\r": "CR", "\x0b": "VT", "\x0c": "form feed", "\x1c": "FS", "\x1d": "GS", "\x1e": "RS",
-                        "\x85": "NEL", "\u2028": "U+2028", "\u2029": "U+2029"}
+_FOREIGN_LINE_BREAKS = {
+    "\r": "CR",
+    "\x0b": "VT",
+    "\x0c": "form feed",
+    "\x1c": "FS",
+    "\x1d": "GS",
+    "\x1e": "RS",
+    "\x85": "NEL",
+    "\u2028": "U+2028",
+    "\u2029": "U+2029",
+}
 
 
 # Above this, tree-sitter re-highlighting takes most of a second per key press; such files open as plain text.
@@ -77,8 +86,11 @@ class FileBuffer:
             return self.saved_lf
         self.saved_lf = to_lf(self.snapshot.text)
         breaks = foreign_line_breaks(self.saved_lf)
-        self.problem = (f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; "
-                        "edit it with $EDITOR" if breaks else "")
+        self.problem = (
+            f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; edit it with $EDITOR"
+            if breaks
+            else ""
+        )
         return self.saved_lf
 
     def problem_markup(self) -> str:

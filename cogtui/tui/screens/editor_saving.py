@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ...core.fileio import FileSnapshot, changed_on_disk, save_text
-from ...core.sourcemap import ParseFailure
-from ...core.textio import to_lf, unified_diff
+from cogtui.core.files.editor_snapshot import FileSnapshot, changed_on_disk, save_text
+from cogtui.core.files.sourcemap import ParseFailure
+from cogtui.core.files.text_codec import to_lf, unified_diff
+
 from ..widgets.file_diff import FileDiffModal
 from .editor_buffers import FileBuffer, with_newlines
 from .editor_external import run_external_editor
@@ -60,8 +61,10 @@ class SaveFlow:
             else:
                 screen.say(f"{buf.rel} not saved: it changed on disk.", severity="warning", timeout=4)
 
-        body = ("Another program changed this file since it was loaded. Reload discards your edits; "
-                "Overwrite replaces the version on disk with yours.")
+        body = (
+            "Another program changed this file since it was loaded. Reload discards your edits; "
+            "Overwrite replaces the version on disk with yours."
+        )
         screen.app.push_screen(ChoiceModal(f"{buf.rel} changed on disk", body, CONFLICT_CHOICES), decided)
 
     def diff(self, buf: FileBuffer) -> str:
@@ -96,9 +99,13 @@ class SaveFlow:
         if not buf.modified:
             self.reload_now(buf, f"Reloaded {buf.rel}")
             return
-        self.after_confirm("Reload from disk?", f"Discard your edits to {buf.rel} and load the version on disk?",
-                           "Reload", lambda: self.reload_now(buf, f"Reloaded {buf.rel}; your edits were discarded"),
-                           danger=True)
+        self.after_confirm(
+            "Reload from disk?",
+            f"Discard your edits to {buf.rel} and load the version on disk?",
+            "Reload",
+            lambda: self.reload_now(buf, f"Reloaded {buf.rel}; your edits were discarded"),
+            danger=True,
+        )
 
     def reload_now(self, buf: FileBuffer, note: str) -> None:
         self.screen.reload_buffer(buf)
@@ -111,8 +118,12 @@ class SaveFlow:
         if not buf.modified:
             self.open_external(buf)
             return
-        self.after_confirm("Save first?", f"{buf.rel} has unsaved edits. Save them, then open the file in $EDITOR?",
-                                  "Save and open", lambda: self.save(buf, then=lambda: self.open_external(buf)))
+        self.after_confirm(
+            "Save first?",
+            f"{buf.rel} has unsaved edits. Save them, then open the file in $EDITOR?",
+            "Save and open",
+            lambda: self.save(buf, then=lambda: self.open_external(buf)),
+        )
 
     def open_external(self, buf: FileBuffer) -> None:
         result = run_external_editor(self.screen.app, buf.path)
@@ -126,9 +137,11 @@ class SaveFlow:
         self.reload_now(buf, f"Reloaded {buf.rel} after $EDITOR")
         self.screen.tell_app()
 
-    def after_confirm(self, title: str, body: str, confirm: str, then: Callable[[], None],
-                      danger: bool = False) -> None:
+    def after_confirm(
+        self, title: str, body: str, confirm: str, then: Callable[[], None], danger: bool = False
+    ) -> None:
         """Ask; run `then` only on an explicit yes."""
+
         def decided(ok: bool | None) -> None:
             if ok:
                 then()

@@ -18,11 +18,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from ...core.golden import CaseResult, run_case
-from ...core.loader import NotAModule, load_module
-from ...core.model import Module
-from ...core.providers import make_provider
-from ...core.runner import RunOptions
+from cogtui.core.module.loader import NotAModule, load_module
+from cogtui.core.module.model import Module
+from cogtui.core.run.golden_runner import CaseResult, run_case
+from cogtui.core.run.providers import make_provider
+from cogtui.core.run.runner import RunOptions
+
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
@@ -94,11 +95,19 @@ class GoldensScreen(Screen[None]):
         if problem and not self._provider_warned:
             self._provider_warned = True
             self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
-        self.query_one("#goldens-title", Static).update(Content.from_markup(
-            "[b]$name[/] — $total golden test$s via $provider", name=self.module.name, total=str(total),
-            s="s" * (total != 1), provider=provider_name))
+        self.query_one("#goldens-title", Static).update(
+            Content.from_markup(
+                "[b]$name[/] — $total golden test$s via $provider",
+                name=self.module.name,
+                total=str(total),
+                s="s" * (total != 1),
+                provider=provider_name,
+            )
+        )
         if not total:
-            self.query_one(CodeView).show_text("[$text-muted]This module has no golden tests (tests/*.input.json → *.expected.json).[/]")
+            self.query_one(CodeView).show_text(
+                "[$text-muted]This module has no golden tests (tests/*.input.json → *.expected.json).[/]"
+            )
             return
         bar = self.query_one(ProgressBar)
         bar.update(total=total, progress=0)
@@ -142,7 +151,11 @@ class GoldensScreen(Screen[None]):
         self.query_one(ProgressBar).update(progress=event.index)
         if event.index == event.total:
             failed = sum(1 for x in self.results.values() if not x.passed)
-            summary = f"[$success]all {event.total} passed[/]" if not failed else f"[$error]{failed} of {event.total} failed[/]"
+            summary = (
+                f"[$success]all {event.total} passed[/]"
+                if not failed
+                else f"[$error]{failed} of {event.total} failed[/]"
+            )
             self.query_one(CodeView).show_text(summary + "\n[$text-muted]Highlight a case to see its diff.[/]")
 
     @on(DataTable.RowHighlighted)

@@ -17,9 +17,11 @@ from ..keys import KeySpec, bindings, register
 
 register(KeySpec("help.close", "question_mark,f1,q", "cancel", "Close"))
 
-NOTE = ("Remap any key by its id in config.yaml, e.g.\n"
-        "  keymap:\n    browser.filter: f\n"
-        "The footer shows the main keys; this list shows them all.")
+NOTE = (
+    "Remap any key by its id in config.yaml, e.g.\n"
+    "  keymap:\n    browser.filter: f\n"
+    "The footer shows the main keys; this list shows them all."
+)
 
 
 def _key_name(app: object, key: str) -> str:
@@ -57,8 +59,12 @@ class HelpScreen(ModalScreen[None]):
                 group = type(node).__name__
             ident = (group, key)
             label = _key_name(self.app, key)
-            line = Content.from_markup("  [b $accent]$label[/] $description [$text-muted]$id[/]", label=f"{label:<12}",
-                                       description=f"{b.description:<24}", id=b.id or "")
+            line = Content.from_markup(
+                "  [b $accent]$label[/] $description [$text-muted]$id[/]",
+                label=f"{label:<12}",
+                description=f"{b.description:<24}",
+                id=b.id or "",
+            )
             if ident in seen:
                 continue
             seen.add(ident)
@@ -66,7 +72,9 @@ class HelpScreen(ModalScreen[None]):
         # The screen's own keys first, then the focused widget's, then app-wide ones.
         self._add_shadowed(groups, seen)
         order = sorted(groups, key=lambda g: (g == "Everywhere", not g.endswith("screen"), g))
-        parts = [Content.from_markup("[b]Keys[/]  [$text-muted](focused: $name)[/]", name=self.focused_name or "nothing")]
+        parts = [
+            Content.from_markup("[b]Keys[/]  [$text-muted](focused: $name)[/]", name=self.focused_name or "nothing")
+        ]
         help_text = getattr(self.target, "HELP", None)
         if help_text:
             parts.append(Content(str(help_text)))
@@ -87,9 +95,15 @@ class HelpScreen(ModalScreen[None]):
                 continue
             key = keymap.get(b.id, b.key)
             label = _key_name(self.app, key.split(",")[0])
-            groups.setdefault(group, []).append(Content.from_markup(
-                "  [b $accent]$padded[/] $description [$text-muted]$id (when the focused widget does not use $label)[/]",
-                padded=f"{label:<12}", description=f"{b.description:<24}", id=b.id, label=label))
+            groups.setdefault(group, []).append(
+                Content.from_markup(
+                    "  [b $accent]$padded[/] $description [$text-muted]$id (when the focused widget does not use $label)[/]",
+                    padded=f"{label:<12}",
+                    description=f"{b.description:<24}",
+                    id=b.id,
+                    label=label,
+                )
+            )
             seen.add((group, key))
 
     def action_cancel(self) -> None:

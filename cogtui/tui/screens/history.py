@@ -19,8 +19,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from ...core.golden import envelope_diff
-from ...core.history import History, HistoryError, RunRecord
+from cogtui.core.history.store import History, HistoryError, RunRecord
+from cogtui.core.run.golden_runner import envelope_diff
+
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
@@ -98,17 +99,25 @@ class HistoryScreen(Screen[None]):
             self.query_one(CodeView).show_plain(event.error, "$error")
             return
         if not event.runs:
-            self.query_one(CodeView).show_text("[$text-muted]No runs of this module yet. Press r on it in the browser to run it.[/]")
+            self.query_one(CodeView).show_text(
+                "[$text-muted]No runs of this module yet. Press r on it in the browser to run it.[/]"
+            )
             return
         for run in event.runs:
             key = str(run.id)
             self.runs[key] = run
             meta = run.envelope.get("meta") if isinstance(run.envelope.get("meta"), dict) else {}
             conf = meta.get("confidence")
-            table.add_row("", key, _when(run.started_at), outcome_text(self.app, run),
-                          f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
-                          f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-",
-                          Text(f"{run.provider}/{run.model or '-'}"), key=key)
+            table.add_row(
+                "",
+                key,
+                _when(run.started_at),
+                outcome_text(self.app, run),
+                f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
+                f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-",
+                Text(f"{run.provider}/{run.model or '-'}"),
+                key=key,
+            )
         table.focus()
 
     def _current(self) -> RunRecord | None:
@@ -161,4 +170,3 @@ class HistoryScreen(Screen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
-

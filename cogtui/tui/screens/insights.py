@@ -27,10 +27,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Select, Sparkline, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ...core import paths
-from ...core.history import History, HistoryError
-from ...core.migration.plan import MigrationPlan
-from ...core.promote import PromotionError, plan_enum_promotion, plan_mapping_promotion
+from cogtui.core.authoring.migration.plan import MigrationPlan
+from cogtui.core.authoring.promote import PromotionError, plan_enum_promotion, plan_mapping_promotion
+from cogtui.core.history.store import History, HistoryError
+from cogtui.core.settings import locations as paths
+
 from .. import navigation as nav
 from ..keys import KeySpec, bindings, register
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
@@ -51,8 +52,10 @@ ALL_MODULES = "\x00all"  # the filter's "all modules" value: no module name can 
 TIMELINE_BUCKETS = 48
 EXAMPLES = 5
 INSIGHTS_TAB, ENUMS_TAB = "insights-tab", "enums-tab"
-NO_RUNS_HINT = ("No runs recorded yet.\n\nRun a module with `cogn run NAME`, or press r on a module in the browser: "
-                "its overflow insights and custom enum values collect here, ready to be promoted into the schema.")
+NO_RUNS_HINT = (
+    "No runs recorded yet.\n\nRun a module with `cogn run NAME`, or press r on a module in the browser: "
+    "its overflow insights and custom enum values collect here, ready to be promoted into the schema."
+)
 
 
 def plural(n: int, noun: str) -> str:
@@ -78,8 +81,14 @@ def read_dashboard(module: str | None) -> DashboardData:
         return DashboardData(module, history_exists=False)
     with History(path) as history:
         aggregate = history.insights(module, examples=EXAMPLES)
-        return DashboardData(module, True, history.modules(), aggregate["insights"], aggregate["custom_enums"],
-                             history.insight_timeline(module, TIMELINE_BUCKETS))
+        return DashboardData(
+            module,
+            True,
+            history.modules(),
+            aggregate["insights"],
+            aggregate["custom_enums"],
+            history.insight_timeline(module, TIMELINE_BUCKETS),
+        )
 
 
 @dataclass(frozen=True)
@@ -101,10 +110,13 @@ class PromotionRequest:
 
 class InsightsScreen(Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "insights.tcss"
-    BINDINGS = bindings("insights.promote", "insights.filter", "insights.switch_tab", "insights.reload",
-                        "insights.close")
-    HELP = ("Overflow insights grouped by suggested mapping, and custom enum values by field, from the run history. "
-            "`p` promotes the highlighted row into its module's schema after showing the diff.")
+    BINDINGS = bindings(
+        "insights.promote", "insights.filter", "insights.switch_tab", "insights.reload", "insights.close"
+    )
+    HELP = (
+        "Overflow insights grouped by suggested mapping, and custom enum values by field, from the run history. "
+        "`p` promotes the highlighted row into its module's schema after showing the diff."
+    )
 
     class Loaded(Message):
         def __init__(self, data: DashboardData) -> None:
@@ -190,16 +202,23 @@ class InsightsScreen(Screen[None]):
         hint = self.query_one("#insights-empty", Static)
         if empty:
             scope = f" for {data.module}" if data.module else ""
-            hint.update(Content(NO_RUNS_HINT if not data.history_exists else
-                                f"No overflow insights or custom enum values recorded{scope} yet.\n\nThey appear here "
-                                "as runs return `extensions.insights` or `{custom, reason}` enum values."))
+            hint.update(
+                Content(
+                    NO_RUNS_HINT
+                    if not data.history_exists
+                    else f"No overflow insights or custom enum values recorded{scope} yet.\n\nThey appear here "
+                    "as runs return `extensions.insights` or `{custom, reason}` enum values."
+                )
+            )
         hint.set_class(not empty, "-hidden")
         self.query_one(TabbedContent).set_class(empty, "-hidden")
         self.query_one(InsightDetail).set_class(empty, "-hidden")
         total = sum(d["count"] for d in data.insights)
         values = sum(d["count"] for d in data.custom_enums)
-        self._status(f"{plural(total, 'insight')} in {plural(len(data.insights), 'mapping')}  ·  "
-                     f"{plural(values, 'custom enum value')}  ·  {data.module or 'all modules'}")
+        self._status(
+            f"{plural(total, 'insight')} in {plural(len(data.insights), 'mapping')}  ·  "
+            f"{plural(values, 'custom enum value')}  ·  {data.module or 'all modules'}"
+        )
         self._show_detail()
         self.filled = True
 
@@ -305,8 +324,11 @@ class InsightsScreen(Screen[None]):
         examples = tuple(document["examples"])
 
         def promote_in(module: str) -> None:
-            self._build_plan(PromotionRequest(module, mapping=mapping, examples=tuple(
-                e for e in examples if e["module"] == module) or examples))
+            self._build_plan(
+                PromotionRequest(
+                    module, mapping=mapping, examples=tuple(e for e in examples if e["module"] == module) or examples
+                )
+            )
 
         if len(modules) == 1:
             promote_in(modules[0])
@@ -318,8 +340,11 @@ class InsightsScreen(Screen[None]):
                 promote_in(modules[int(ident.removeprefix("m"))])
 
         # Button ids must be identifiers; module names need not be, so the choices are numbered.
-        modal = ChoiceModal(f"Promote {mapping}", f"{len(modules)} modules suggested it. Into which module's schema?",
-                            [(f"m{i}", name) for i, name in enumerate(modules)])
+        modal = ChoiceModal(
+            f"Promote {mapping}",
+            f"{len(modules)} modules suggested it. Into which module's schema?",
+            [(f"m{i}", name) for i, name in enumerate(modules)],
+        )
         modal.add_class("insights-choice")  # insights.tcss lays many choices out in a grid
         self.app.push_screen(modal, chosen)
 
@@ -327,8 +352,13 @@ class InsightsScreen(Screen[None]):
     def _build_plan(self, request: PromotionRequest) -> None:
         module = self.cog.store.load(request.module)
         if module is None:
-            self.post_message(self.PlanFailed(f"{request.module} is not on the search path; add its folder "
-                                              "(--path, COGNITIVE_MODULES_PATH) to edit its schema", request.title))
+            self.post_message(
+                self.PlanFailed(
+                    f"{request.module} is not on the search path; add its folder "
+                    "(--path, COGNITIVE_MODULES_PATH) to edit its schema",
+                    request.title,
+                )
+            )
             return
         try:
             if request.mapping is not None:

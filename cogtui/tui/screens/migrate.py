@@ -24,9 +24,10 @@ from textual.widgets import ContentSwitcher, Footer, OptionList, ProgressBar, St
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from ...core.migration import MigrationPlan, UndoResult, backups_for
-from ...core.migration.review import ReviewPlan
-from ...core.paths import backups_dir
+from cogtui.core.authoring.migration import MigrationPlan, UndoResult, backups_for
+from cogtui.core.authoring.migration.review import ReviewPlan
+from cogtui.core.settings.locations import backups_dir
+
 from ..keys import bindings
 from ..watching import validate_entries
 from ..widgets.diff_view import DiffView
@@ -41,16 +42,27 @@ if TYPE_CHECKING:
 
 SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` overrides it
 OVERVIEW = "overview"
-READ_ONLY = ("Read-only review: a saved plan cannot be applied or undone here. "
-             "Run `cogn migrate NAME` where the module lives.")
+READ_ONLY = (
+    "Read-only review: a saved plan cannot be applied or undone here. Run `cogn migrate NAME` where the module lives."
+)
 
 
 class MigrationScreen(Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "migrate.tcss"
-    BINDINGS = bindings("migrate.apply", "migrate.undo", "migrate.layout", "migrate.next_file", "migrate.prev_file",
-                        "migrate.next_module", "migrate.prev_module", "migrate.close")
-    HELP = ("Migration preview. j/k page through the files (past the last one: the next module), J/K move between "
-            "modules, s switches unified / side by side, a applies, u undoes.")
+    BINDINGS = bindings(
+        "migrate.apply",
+        "migrate.undo",
+        "migrate.layout",
+        "migrate.next_file",
+        "migrate.prev_file",
+        "migrate.next_module",
+        "migrate.prev_module",
+        "migrate.close",
+    )
+    HELP = (
+        "Migration preview. j/k page through the files (past the last one: the next module), J/K move between "
+        "modules, s switches unified / side by side, a applies, u undoes."
+    )
 
     class Planned(Message):
         """A module's plan is ready (posted by the planning worker)."""
@@ -76,8 +88,14 @@ class MigrationScreen(Screen[None]):
             super().__init__()
             self.index, self.result, self.error = index, result, error
 
-    def __init__(self, paths: list[Path] | None = None, review_file: Path | None = None, to: str = "2.2",
-                 preset: MigrationPlan | None = None, title: str | None = None) -> None:
+    def __init__(
+        self,
+        paths: list[Path] | None = None,
+        review_file: Path | None = None,
+        to: str = "2.2",
+        preset: MigrationPlan | None = None,
+        title: str | None = None,
+    ) -> None:
         super().__init__()
         self.review_file = review_file
         # A plan made elsewhere (a promotion from the insights dashboard): shown and applied like a migration.
@@ -221,12 +239,22 @@ class MigrationScreen(Screen[None]):
                 slot.applied, slot.undone, slot.failure = outcome.result, None, None
                 migrated.append(slot)
                 if outcome.note:
-                    self.notify(outcome.note, title=f"{slot.name} validated", timeout=12, markup=False,
-                                severity="warning" if "error" in outcome.note else "information")
+                    self.notify(
+                        outcome.note,
+                        title=f"{slot.name} validated",
+                        timeout=12,
+                        markup=False,
+                        severity="warning" if "error" in outcome.note else "information",
+                    )
             else:
                 slot.failure = outcome.error
-                self.notify(outcome.error or "failed", title=f"Could not migrate {slot.name}", severity="error",
-                            timeout=12, markup=False)
+                self.notify(
+                    outcome.error or "failed",
+                    title=f"Could not migrate {slot.name}",
+                    severity="error",
+                    timeout=12,
+                    markup=False,
+                )
             self._refresh_module_prompt(outcome.index)
         if migrated:
             title, text = view.applied_notice(migrated, backups_dir())
@@ -240,16 +268,30 @@ class MigrationScreen(Screen[None]):
         slot = self.slots[message.index]
         if message.result is None:
             slot.busy, slot.failure = None, message.error
-            self.notify(message.error or "failed", title=f"Could not undo {slot.name}", severity="error",
-                        timeout=12, markup=False)
+            self.notify(
+                message.error or "failed",
+                title=f"Could not undo {slot.name}",
+                severity="error",
+                timeout=12,
+                markup=False,
+            )
         else:
             slot.applied, slot.undone, slot.failure = None, message.result, None
             slot.busy = "planning"  # the plan is made again from the restored files
-            self.notify(f"Restored from {message.result.backup_dir}.", title=f"Undid the migration of {slot.name}",
-                        timeout=10, markup=False)
+            self.notify(
+                f"Restored from {message.result.backup_dir}.",
+                title=f"Undid the migration of {slot.name}",
+                timeout=10,
+                markup=False,
+            )
             if message.result.edited_since:
-                self.notify("Edited after the migration (kept in the backup's edited/): "
-                            + ", ".join(message.result.edited_since), severity="warning", timeout=12, markup=False)
+                self.notify(
+                    "Edited after the migration (kept in the backup's edited/): "
+                    + ", ".join(message.result.edited_since),
+                    severity="warning",
+                    timeout=12,
+                    markup=False,
+                )
             if slot.path is not None:
                 validate_entries(self.cog, [slot.path], group="revalidate")
                 if self.preset is None:
@@ -356,11 +398,16 @@ class MigrationScreen(Screen[None]):
 
         if self.preset is not None:
             files = ", ".join(f.path for f in self.preset.files)
-            request = view.ApplyRequest(self.title_text or "Apply the change?",
-                                        f"Write {files} of {self.preset.module}? The files are backed up first, "
-                                        "the module is validated afterwards, and u undoes it.", request.indices)
-        self.app.push_screen(ConfirmModal(request.title, request.body, confirm="Apply"),
-                             lambda ok: self._start_apply(request.indices) if ok else None)
+            request = view.ApplyRequest(
+                self.title_text or "Apply the change?",
+                f"Write {files} of {self.preset.module}? The files are backed up first, "
+                "the module is validated afterwards, and u undoes it.",
+                request.indices,
+            )
+        self.app.push_screen(
+            ConfirmModal(request.title, request.body, confirm="Apply"),
+            lambda ok: self._start_apply(request.indices) if ok else None,
+        )
 
     def _start_apply(self, indices: list[int]) -> None:
         jobs = [(i, live) for i in indices if self.slots[i].can_apply and (live := self.slots[i].live) is not None]
@@ -391,8 +438,10 @@ class MigrationScreen(Screen[None]):
         from .modals import ConfirmModal
 
         body = f"Restore {slot.path} from the backup {backups[-1].name}? Files edited since are kept in the backup."
-        self.app.push_screen(ConfirmModal(f"Undo the last migration of {slot.name}?", body, confirm="Undo",
-                                          danger=True), lambda ok: self._start_undo(index) if ok else None)
+        self.app.push_screen(
+            ConfirmModal(f"Undo the last migration of {slot.name}?", body, confirm="Undo", danger=True),
+            lambda ok: self._start_undo(index) if ok else None,
+        )
 
     def _start_undo(self, index: int) -> None:
         slot = self.slots[index]
@@ -411,9 +460,11 @@ class MigrationScreen(Screen[None]):
         self._fill_files(slot, force)
         self.query_one("#migrate-pane").loading = slot is not None and plan is None
         self.query_one("#migrate-head", Static).update(
-            view.heading(slot, self.slots, self.file_index, self.review_file, self.to_label, self.title_text))
+            view.heading(slot, self.slots, self.file_index, self.review_file, self.to_label, self.title_text)
+        )
         self.query_one("#status", Static).update(
-            view.status_line(slot, self.slots, self.query_one(DiffView).split, self.review_file))
+            view.status_line(slot, self.slots, self.query_one(DiffView).split, self.review_file)
+        )
         switcher = self.query_one(ContentSwitcher)
         if plan is None or not 0 < self.file_index <= len(plan.files):
             page = view.summary_page(slot, self.slots, self.listed, self.review_file, self.problem)

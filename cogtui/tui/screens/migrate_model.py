@@ -12,9 +12,9 @@ from pathlib import Path
 
 from textual.content import Content
 
-from ...core.loader import NotAModule, load_module
-from ...core.migration import ApplyResult, MigrationPlan, UndoResult, plan_migration
-from ...core.migration.review import ReviewFile, ReviewPlan
+from cogtui.core.authoring.migration import ApplyResult, MigrationPlan, UndoResult, plan_migration
+from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
+from cogtui.core.module.loader import NotAModule, load_module
 
 ACTION_BADGES = {"create": ("+", "$text-success"), "modify": ("~", "$text-warning"), "delete": ("-", "$text-error")}
 
@@ -34,8 +34,13 @@ class ModuleSlot:
 
     @property
     def can_apply(self) -> bool:
-        return (self.live is not None and self.plan is not None and self.plan.can_apply and self.applied is None
-                and self.busy is None)
+        return (
+            self.live is not None
+            and self.plan is not None
+            and self.plan.can_apply
+            and self.applied is None
+            and self.busy is None
+        )
 
     def apply_refusal(self) -> str | None:
         """Why `a` does nothing for this module, or None when it can be applied."""
@@ -64,25 +69,29 @@ class ApplyRequest:
     indices: list[int]
 
 
-def apply_request(slots: list[ModuleSlot], listed: list[int], current: int | None,
-                  to_label: str) -> ApplyRequest | str:
+def apply_request(slots: list[ModuleSlot], listed: list[int], current: int | None, to_label: str) -> ApplyRequest | str:
     """The modules `a` applies (every ready one from the overview), or why it applies nothing."""
     if current is None:
         ready = [i for i in listed if slots[i].can_apply]
         if not ready:
             return "No module is ready to migrate."
         names = ", ".join(slots[i].name for i in ready[:8]) + (" …" if len(ready) > 8 else "")
-        return ApplyRequest(f"Apply {len(ready)} migration{'s' * (len(ready) != 1)}?",
-                            f"Migrate {names} to {to_label}? Each module is backed up, written and validated on "
-                            "its own.", ready)
+        return ApplyRequest(
+            f"Apply {len(ready)} migration{'s' * (len(ready) != 1)}?",
+            f"Migrate {names} to {to_label}? Each module is backed up, written and validated on its own.",
+            ready,
+        )
     slot = slots[current]
     refusal = slot.apply_refusal()
     if refusal is not None or slot.plan is None:
         return refusal or "nothing to apply"
     plan = slot.plan
-    return ApplyRequest(f"Apply the migration of {plan.module}?",
-                        f"{plan.module}: {plan.source_format} → {plan.target} ({plan.counts_text()}). The files it "
-                        "changes are backed up first; u undoes it.", [current])
+    return ApplyRequest(
+        f"Apply the migration of {plan.module}?",
+        f"{plan.module}: {plan.source_format} → {plan.target} ({plan.counts_text()}). The files it "
+        "changes are backed up first; u undoes it.",
+        [current],
+    )
 
 
 def plan_module(path: Path, to: str) -> tuple[ReviewPlan, MigrationPlan | None]:
@@ -143,8 +152,9 @@ def file_heading(file: ReviewFile, plan: ReviewPlan) -> Content:
         carried = sorted({f.path for f in plan.files if file.path in f.origins})
         if carried:
             bits.append("content carried to " + ", ".join(carried))
-    return Content.assemble((f"{sign} {file.action} ", f"bold {style}"), (file.path, "bold"),
-                            ("  " + " · ".join(bits), "$text-muted"))
+    return Content.assemble(
+        (f"{sign} {file.action} ", f"bold {style}"), (file.path, "bold"), ("  " + " · ".join(bits), "$text-muted")
+    )
 
 
 def diff_notice(file: ReviewFile) -> str | None:
@@ -177,8 +187,11 @@ def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
     plan = slot.plan
     if plan is None:
         return SummaryPage(Content.assemble((slot.name, "bold"), ("  planning…", "$text-muted")))
-    head = Content.assemble((plan.module, "bold"), f"  {plan.source_format} → {plan.target or '?'}",
-                            (f"  ({plan.counts_text()})" if plan.files else "", "$text-muted"))
+    head = Content.assemble(
+        (plan.module, "bold"),
+        f"  {plan.source_format} → {plan.target or '?'}",
+        (f"  ({plan.counts_text()})" if plan.files else "", "$text-muted"),
+    )
     out: list[Content | str] = [head]
     if plan.path:
         out.append(Content.styled(plan.path, "$text-muted"))
@@ -208,8 +221,9 @@ def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
     return SummaryPage(_lines(*out), notes, _lines(*tail))
 
 
-def summary_page(slot: ModuleSlot | None, slots: list[ModuleSlot], listed: list[int], review_file: Path | None,
-                 problem: str | None) -> SummaryPage:
+def summary_page(
+    slot: ModuleSlot | None, slots: list[ModuleSlot], listed: list[int], review_file: Path | None, problem: str | None
+) -> SummaryPage:
     """The page shown when no file is selected: why a plan file failed, the overview, or a module's summary."""
     if problem is not None:
         return SummaryPage(Content.assemble(("Cannot review this plan\n\n", "bold $text-error"), problem))
@@ -246,8 +260,11 @@ def _status(slot: ModuleSlot, review: bool) -> Content:
     if slot.undone is not None:
         undone = Content.assemble(("↶ undone", "bold"), f": restored from {slot.undone.backup_dir}\n")
     if review:
-        return Content.assemble(undone, ("read-only review", "bold $text-warning"),
-                                f": apply it with `cogn migrate {plan.module}` where the module lives")
+        return Content.assemble(
+            undone,
+            ("read-only review", "bold $text-warning"),
+            f": apply it with `cogn migrate {plan.module}` where the module lives",
+        )
     return Content.assemble(undone, ("ready", "bold $text-warning"), ": a applies it (files are backed up first)")
 
 
@@ -263,10 +280,19 @@ def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | Non
     out: list[Content | str] = [Content.assemble((title, "bold"), (f"  {len(slots)} modules", "$text-muted"))]
     if len(planned) < len(slots):
         out.append(Content.styled(f"planning {len(planned)}/{len(slots)}…", "$text-muted"))
-    out += ["", Content.assemble((f"{len(to_migrate)}", "bold $text-warning"), " to migrate · ",
-                                 (f"{len(current)}", "bold $text-success"), " already current · ",
-                                 (f"{len(broken)}", "bold $text-error"), " cannot be migrated · ",
-                                 (f"{len(applied)}", "bold"), " applied")]
+    out += [
+        "",
+        Content.assemble(
+            (f"{len(to_migrate)}", "bold $text-warning"),
+            " to migrate · ",
+            (f"{len(current)}", "bold $text-success"),
+            " already current · ",
+            (f"{len(broken)}", "bold $text-error"),
+            " cannot be migrated · ",
+            (f"{len(applied)}", "bold"),
+            " applied",
+        ),
+    ]
     if broken:
         out += ["", Content.styled("Cannot be migrated", "bold $text-error")]
         for s in broken:
@@ -278,19 +304,29 @@ def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | Non
             assert s.plan is not None
             out.append(Content.assemble(f"  {s.name}", (f"  {s.plan.notes[0] if s.plan.notes else ''}", "$text-muted")))
     out.append("")
-    out.append(Content.styled("J/K move between modules, j/k between files (past the last file: the next module)",
-                              "$text-muted"))
+    out.append(
+        Content.styled(
+            "J/K move between modules, j/k between files (past the last file: the next module)", "$text-muted"
+        )
+    )
     if not review_file and ready:
-        out.append(Content.styled(f"a here applies all {len(ready)} ready module{'s' * (len(ready) != 1)}",
-                                  "$text-muted"))
+        out.append(
+            Content.styled(f"a here applies all {len(ready)} ready module{'s' * (len(ready) != 1)}", "$text-muted")
+        )
     return _lines(*out)
 
 
 # ---------------------------------------------------------------- the head and status lines
 
 
-def heading(slot: ModuleSlot | None, slots: list[ModuleSlot], file_index: int, review_file: Path | None,
-            to_label: str, title: str | None = None) -> Content:
+def heading(
+    slot: ModuleSlot | None,
+    slots: list[ModuleSlot],
+    file_index: int,
+    review_file: Path | None,
+    to_label: str,
+    title: str | None = None,
+) -> Content:
     mode = title or (f"Review {review_file.name} (read-only)" if review_file else f"Migrate to {to_label}")
     if slot is None:
         return Content(f"{mode} · {len(slots)} modules")

@@ -10,7 +10,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.migration.review import ReviewFile, ReviewPlan
+from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
+
 from ..widgets.diff_view import DiffView
 from .migrate_model import SummaryPage, diff_notice, file_heading
 
@@ -36,9 +37,14 @@ class SummaryPane(VerticalScroll):
         notes = self.query_one("#migrate-notes", Vertical)
         notes.remove_children()
         # A row of two Statics per note, so a wrapped note lines up under its text, not under its number.
-        notes.mount_all(Horizontal(Static(f"{n:>3}.", classes="migrate-note-number"),
-                                   Static(Content(note), classes="migrate-note-text"), classes="migrate-note")
-                        for n, note in enumerate(page.notes, 1))
+        notes.mount_all(
+            Horizontal(
+                Static(f"{n:>3}.", classes="migrate-note-number"),
+                Static(Content(note), classes="migrate-note-text"),
+                classes="migrate-note",
+            )
+            for n, note in enumerate(page.notes, 1)
+        )
 
 
 class DiffPane(Vertical):

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
 
-from ...core.migration import ApplyResult, MigrationError, MigrationPlan, apply_plan, undo_latest
-from ...core.migration.review import PlanFileError, load_plan_file
+from cogtui.core.authoring.migration import ApplyResult, MigrationError, MigrationPlan, apply_plan, undo_latest
+from cogtui.core.authoring.migration.review import PlanFileError, load_plan_file
+
 from .migrate_model import plan_module
 
 if TYPE_CHECKING:
@@ -68,8 +69,8 @@ def apply_plans(screen: MigrationScreen, jobs: list[tuple[int, MigrationPlan]], 
         for index, plan in jobs:  # each module is its own unit: one failure leaves the others alone
             try:
                 if promotion:
-                    from ...core.diagnostics import counts
-                    from ...core.promote import apply_promotion
+                    from cogtui.core.authoring.promote import apply_promotion
+                    from cogtui.core.diagnostics import counts
 
                     result, diagnostics = apply_promotion(plan)
                     errors, warnings = counts(diagnostics)

@@ -16,9 +16,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from ...core.discovery import SearchPath
-from ...core.scaffold import ScaffoldError, check_name, create_module
-from ...core.tiers import TIERS
+from cogtui.core.authoring.scaffold import ScaffoldError, check_name, create_module
+from cogtui.core.module.discovery import SearchPath
+from cogtui.core.module.tiers import TIERS
+
 from ..keys import bindings
 
 ModalText = str | Content  # a str here is plain text, not markup

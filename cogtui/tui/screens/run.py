@@ -27,17 +27,19 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
 
-from ...core.checker import check_input
-from ...core.loader import NotAModule, load_module
-from ...core.model import UNPARSED, Module
-from ...core.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
-from ...core.runner import RunOptions
+from cogtui.core.module.loader import NotAModule, load_module
+from cogtui.core.module.model import UNPARSED, Module
+from cogtui.core.rules.document_checker import check_input
+from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
+from cogtui.core.run.runner import RunOptions
+
 from ..keys import KeySpec, bindings, register
 from ..widgets.run_pane import RunPane, RunRequest
 from .modals import ConfirmModal
 
 if TYPE_CHECKING:
-    from ...core.config import Config
+    from cogtui.core.settings.config import Config
+
     from ..app import CogtuiApp
 
 register(
@@ -109,14 +111,14 @@ class RunScreen(Screen[None]):
                 yield Static("[$text-muted]input[/]", classes="run-label")
                 yield Select([], prompt="input", id="run-golden", compact=True)
                 yield Static("[$text-muted]provider / model[/]", classes="run-label")
-                yield Select([(p, p) for p in PROVIDERS], value=provider, allow_blank=False,
-                             id="run-provider", compact=True)
+                yield Select(
+                    [(p, p) for p in PROVIDERS], value=provider, allow_blank=False, id="run-provider", compact=True
+                )
                 yield Input(placeholder="model (provider default)", id="run-model", compact=True)
                 yield Static("[$text-muted]$ARGUMENTS[/]", classes="run-label")
                 yield Input(placeholder="--args text", id="run-args", compact=True)
-        with TabbedContent(id="runs"):
-            with TabPane("no runs yet", id="run-empty"):
-                yield Static("[$text-muted]ctrl+r runs the module on this input; each run opens a tab.[/]")
+        with TabbedContent(id="runs"), TabPane("no runs yet", id="run-empty"):
+            yield Static("[$text-muted]ctrl+r runs the module on this input; each run opens a tab.[/]")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -145,7 +147,9 @@ class RunScreen(Screen[None]):
     @on(Select.Changed, "#run-golden")
     def _golden(self, event: Select.Changed) -> None:
         if isinstance(event.value, int) and 0 <= event.value < len(self.choices):
-            self.query_one("#run-input", TextArea).text = json.dumps(self.choices[event.value][1], indent=2, ensure_ascii=False)
+            self.query_one("#run-input", TextArea).text = json.dumps(
+                self.choices[event.value][1], indent=2, ensure_ascii=False
+            )
 
     @on(TextArea.Changed, "#run-input")
     def _input_changed(self) -> None:
@@ -162,9 +166,15 @@ class RunScreen(Screen[None]):
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            self.app.call_from_thread(self._show_input_status, Content.from_markup(
-                "[$error]✗ not JSON:[/] $msg (line $line, column $column)", msg=exc.msg, line=str(exc.lineno),
-                column=str(exc.colno)))
+            self.app.call_from_thread(
+                self._show_input_status,
+                Content.from_markup(
+                    "[$error]✗ not JSON:[/] $msg (line $line, column $column)",
+                    msg=exc.msg,
+                    line=str(exc.lineno),
+                    column=str(exc.colno),
+                ),
+            )
             return
         if self.module is None:
             return
@@ -231,8 +241,8 @@ class RunScreen(Screen[None]):
 
     @work(thread=True, group="record")
     def record(self, request: RunRequest, result: Any) -> None:
-        from ...core.history import History, HistoryError
-        from ...core.runrecord import to_record
+        from cogtui.core.history.run_record import to_record
+        from cogtui.core.history.store import History, HistoryError
 
         try:
             with History.open_default() as history:
@@ -260,9 +270,16 @@ class RunScreen(Screen[None]):
             self.dismiss(None)
             return
         what = "1 run is" if len(running) == 1 else f"{len(running)} runs are"
-        self.app.push_screen(ConfirmModal(
-            "Runs still running", f"{what} still running in other tabs. Closing cancels them; each is recorded "
-            "in the history as interrupted.", confirm="Cancel runs and close", danger=True), self._close_confirmed)
+        self.app.push_screen(
+            ConfirmModal(
+                "Runs still running",
+                f"{what} still running in other tabs. Closing cancels them; each is recorded "
+                "in the history as interrupted.",
+                confirm="Cancel runs and close",
+                danger=True,
+            ),
+            self._close_confirmed,
+        )
 
     def _close_confirmed(self, confirmed: bool | None) -> None:
         if not confirmed:

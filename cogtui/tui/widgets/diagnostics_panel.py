@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from ...core.diagnostics import Diagnostic, Severity, counts, format_location
+from cogtui.core.diagnostics import Diagnostic, Severity, counts, format_location
 
 __all__ = ["DiagnosticsPanel", "counts", "diagnostic_content", "diagnostic_key", "location_text"]
 
@@ -39,8 +39,12 @@ def location_text(d: Diagnostic, root: Path) -> str:
 
 
 def diagnostic_content(d: Diagnostic, root: Path) -> Content:
-    line = Content.from_markup(f"{ICON[d.severity]} [b]$code[/] [$text-muted]$where[/]  $message",
-                               code=d.code, where=location_text(d, root), message=d.message)
+    line = Content.from_markup(
+        f"{ICON[d.severity]} [b]$code[/] [$text-muted]$where[/]  $message",
+        code=d.code,
+        where=location_text(d, root),
+        message=d.message,
+    )
     if d.hint:
         line += Content.from_markup("\n    [$text-muted]$hint[/]", hint=d.hint)
     return line

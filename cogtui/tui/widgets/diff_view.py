@@ -175,9 +175,17 @@ class DiffView(ScrollView, can_focus=True):
     """One file's unified diff, unified (`split = False`) or side by side (`split = True`)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "diff-view--meta", "diff-view--hunk", "diff-view--note", "diff-view--context", "diff-view--added",
-        "diff-view--removed", "diff-view--added-word", "diff-view--removed-word", "diff-view--line-number",
-        "diff-view--filler", "diff-view--divider",
+        "diff-view--meta",
+        "diff-view--hunk",
+        "diff-view--note",
+        "diff-view--context",
+        "diff-view--added",
+        "diff-view--removed",
+        "diff-view--added-word",
+        "diff-view--removed-word",
+        "diff-view--line-number",
+        "diff-view--filler",
+        "diff-view--divider",
     }
 
     split: reactive[bool] = reactive(False)
@@ -287,8 +295,12 @@ class DiffView(ScrollView, can_focus=True):
         if cell is None:
             return Strip.blank(width, self._style("filler"))
         style = self._style(cell.kind)
-        gutter = Strip([Segment(f"{cell.number:>{self._number_width}} ", self._style("line-number")),
-                        Segment(SIGNS[cell.kind], style)])
+        gutter = Strip(
+            [
+                Segment(f"{cell.number:>{self._number_width}} ", self._style("line-number")),
+                Segment(SIGNS[cell.kind], style),
+            ]
+        )
         text_width = max(0, width - gutter.cell_length)
         text = self._emphasised(cell, index, is_old, style).crop_extend(scroll_x, scroll_x + text_width, style)
         return Strip.join([gutter, text]).crop_extend(0, width, style)

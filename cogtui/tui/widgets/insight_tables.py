@@ -73,9 +73,13 @@ class InsightTable(_RowsTable):
 
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         mapping = document["suggested_mapping"]
-        return (Text(str(mapping)) if mapping is not None else Text(NO_MAPPING, style="italic"),
-                _count(document["count"]), Text(module_list(document["modules"], 16)),
-                Text(short_date(document["first_seen"])), Text(short_date(document["last_seen"])))
+        return (
+            Text(str(mapping)) if mapping is not None else Text(NO_MAPPING, style="italic"),
+            _count(document["count"]),
+            Text(module_list(document["modules"], 16)),
+            Text(short_date(document["first_seen"])),
+            Text(short_date(document["last_seen"])),
+        )
 
 
 class CustomEnumTable(_RowsTable):
@@ -83,5 +87,10 @@ class CustomEnumTable(_RowsTable):
 
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         reasons = document["reasons"]
-        return (Text(str(document["module"])), Text(str(document["field"])), Text(str(document["value"])),
-                _count(document["count"]), Text(str(reasons[0]) if reasons else ""))
+        return (
+            Text(str(document["module"])),
+            Text(str(document["field"])),
+            Text(str(document["value"])),
+            _count(document["count"]),
+            Text(str(reasons[0]) if reasons else ""),
+        )

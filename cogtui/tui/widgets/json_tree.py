@@ -30,8 +30,13 @@ class JsonItem:
 class JsonTree(Tree[JsonItem]):
     """Top-level fields are kept as nodes so one field can be replaced without rebuilding the rest."""
 
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"json-tree--key", "json-tree--string", "json-tree--number",
-                                             "json-tree--literal", "json-tree--muted"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "json-tree--key",
+        "json-tree--string",
+        "json-tree--number",
+        "json-tree--literal",
+        "json-tree--muted",
+    }
 
     def __init__(self, label: str = "data", **kwargs: Any) -> None:
         super().__init__(label, **kwargs)
@@ -99,7 +104,9 @@ class JsonTree(Tree[JsonItem]):
         elif isinstance(item.value, list):
             label = Text.assemble((item.key, self._style("key")), (f" [{len(item.value)}]", self._style("muted")))
         else:
-            label = Text.assemble((item.key, self._style("key")), (": ", self._style("muted")), self._scalar(item.value))
+            label = Text.assemble(
+                (item.key, self._style("key")), (": ", self._style("muted")), self._scalar(item.value)
+            )
         label.stylize(style)
         if node.allow_expand:
             return Text.assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), label)

@@ -15,16 +15,21 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from ...core.diagnostics import Diagnostic, Severity, format_location
+from cogtui.core.diagnostics import Diagnostic, Severity, format_location
 
 if TYPE_CHECKING:
-    from ...core.discovery import ModuleEntry
-    from ...core.model import Module
-    from ...core.workspace import ModuleReport
+    from cogtui.core.module.discovery import ModuleEntry
+    from cogtui.core.module.model import Module
+    from cogtui.core.workspace import ModuleReport
+
     from ..store import ModuleStore
 
 SEVERITY_STYLE = {Severity.ERROR: "$error", Severity.WARNING: "$warning", Severity.INFO: "$text-muted"}
-ORIGIN_TEXT = {"explicit": "[$accent]explicit[/]", "tier": "[$text-muted]from tier[/]", "default": "[$text-muted]default[/]"}
+ORIGIN_TEXT = {
+    "explicit": "[$accent]explicit[/]",
+    "tier": "[$text-muted]from tier[/]",
+    "default": "[$text-muted]default[/]",
+}
 
 
 def _m(template: str, **values: Any) -> Content:
@@ -44,8 +49,15 @@ def _section(title: str) -> Content:
 def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | None, store: ModuleStore) -> Content:
     lines: list[Content] = []
     badge = "[$warning]v0 deprecated[/]" if module.format.deprecated else "[$accent]$format[/]"
-    lines.append(_m(f"[b]$name[/] [$text-muted]$version[/]  {badge}  tier [b]$tier[/]", name=module.name,
-                    version=module.version or "no version", format=module.format.value, tier=module.tier))
+    lines.append(
+        _m(
+            f"[b]$name[/] [$text-muted]$version[/]  {badge}  tier [b]$tier[/]",
+            name=module.name,
+            version=module.version or "no version",
+            format=module.format.value,
+            tier=module.tier,
+        )
+    )
     where = _m("$where", where=store.display(module.path))
     if entry is not None:
         where += _m("  [$text-muted]($level)[/]", level=entry.level)
@@ -65,14 +77,20 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
     lines += [_m("  $k: [b]$v[/]", k=k, v=_show(v)) for k, v in policies.items()] or [Content("  —")]
     lines.append(_section("Tier settings"))
     for name, setting in module.contract.items():
-        lines.append(_m("  $name: [b]$value[/]  ", name=name, value=_show(setting.value)) + Content.from_markup(ORIGIN_TEXT[setting.origin]))
+        lines.append(
+            _m("  $name: [b]$value[/]  ", name=name, value=_show(setting.value))
+            + Content.from_markup(ORIGIN_TEXT[setting.origin])
+        )
     lines.append(_section("Files"))
     for path in module.all_files:
         lines.append(_m("  $path", path=_rel(path, module.path)))
     lines.append(_section(f"Golden tests ({len(module.tests)})"))
     for t in module.tests:
-        expected = (_m("$p", p=_rel(t.expected_path, module.path)) if t.expected_path
-                    else Content.from_markup("[$warning]no expected file[/]"))
+        expected = (
+            _m("$p", p=_rel(t.expected_path, module.path))
+            if t.expected_path
+            else Content.from_markup("[$warning]no expected file[/]")
+        )
         lines.append(_m("  $name: $input → ", name=t.name, input=_rel(t.input_path, module.path)) + expected)
     if not module.tests:
         more = f"; {len(module.examples)} example(s)" if module.examples else ""
@@ -86,8 +104,15 @@ def diagnostics_lines(report: ModuleReport, root: Path, only: list[Diagnostic] |
     out = []
     for d in report.diagnostics if only is None else only:
         where = format_location(_relative(d.file, root), d.line, d.column)
-        out.append(_m(f"  [{SEVERITY_STYLE[d.severity]}]$severity[/] [b]$code[/] [$text-muted]$where[/]  $message",
-                      severity=f"{d.severity.value:<7}", code=d.code, where=where, message=d.message))
+        out.append(
+            _m(
+                f"  [{SEVERITY_STYLE[d.severity]}]$severity[/] [b]$code[/] [$text-muted]$where[/]  $message",
+                severity=f"{d.severity.value:<7}",
+                code=d.code,
+                where=where,
+                message=d.message,
+            )
+        )
         if d.hint:
             out.append(_m("           [$text-muted]$hint[/]", hint=d.hint))
     return out
@@ -117,7 +142,9 @@ class ModuleDetail(VerticalScroll):
         """Markup written in code, or `Content` (for anything read from files)."""
         self.query_one("#detail-body", Static).update(markup)
 
-    def show(self, module: Module | None, report: ModuleReport | None, entry: ModuleEntry | None, store: ModuleStore) -> None:
+    def show(
+        self, module: Module | None, report: ModuleReport | None, entry: ModuleEntry | None, store: ModuleStore
+    ) -> None:
         body = self.query_one("#detail-body", Static)
         if module is None or report is None:
             title = _m("[b]$name[/]", name=entry.name if entry else "module")

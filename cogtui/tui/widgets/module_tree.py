@@ -16,7 +16,8 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ...core.discovery import LEVELS, ModuleEntry, SearchRoot
+from cogtui.core.module.discovery import LEVELS, ModuleEntry, SearchRoot
+
 from ..store import ModuleStore
 
 LEVEL_TITLES = {"path": "--path", "project": "project", "user": "user", "custom": "custom"}
@@ -45,9 +46,16 @@ NodeItem = LevelItem | RootItem | ModuleItem
 
 class ModuleTree(Tree[NodeItem]):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "module-tree--name", "module-tree--dim", "module-tree--badge", "module-tree--deprecated",
-        "module-tree--ok", "module-tree--warning", "module-tree--error", "module-tree--pending",
-        "module-tree--level", "module-tree--shadowed",
+        "module-tree--name",
+        "module-tree--dim",
+        "module-tree--badge",
+        "module-tree--deprecated",
+        "module-tree--ok",
+        "module-tree--warning",
+        "module-tree--error",
+        "module-tree--pending",
+        "module-tree--level",
+        "module-tree--shadowed",
     }
 
     def __init__(self, store: ModuleStore, **kwargs: object) -> None:
@@ -130,7 +138,11 @@ class ModuleTree(Tree[NodeItem]):
         item = node.data
         if isinstance(item, ModuleItem):
             report = self.store.report(item.entry.path)
-            extra = 0 if report is None else len(report.version or "") + len(report.format or "") + len(report.tier or "") + 18
+            extra = (
+                0
+                if report is None
+                else len(report.version or "") + len(report.format or "") + len(report.tier or "") + 18
+            )
             return len(item.entry.name) + 6 + extra
         return len(node.label.plain) + 24
 
@@ -144,10 +156,14 @@ class ModuleTree(Tree[NodeItem]):
         elif isinstance(item, LevelItem):
             where = "" if len(item.roots) > 1 else f"  {self.store.display(item.roots[0].path)}"
             missing = all(not r.path.exists() for r in item.roots)
-            label = Text.assemble((LEVEL_TITLES[item.level], self._style("level")),
-                                  (f" ({item.count}){where}" + ("  not found" if missing else ""), self._style("dim")))
+            label = Text.assemble(
+                (LEVEL_TITLES[item.level], self._style("level")),
+                (f" ({item.count}){where}" + ("  not found" if missing else ""), self._style("dim")),
+            )
         elif isinstance(item, RootItem):
-            label = Text.assemble((self.store.display(item.root.path), self._style("dim")), (f" ({item.count})", self._style("dim")))
+            label = Text.assemble(
+                (self.store.display(item.root.path), self._style("dim")), (f" ({item.count})", self._style("dim"))
+            )
         else:
             label = Text(str(node.label))
         label.stylize(style)
@@ -160,8 +176,9 @@ class ModuleTree(Tree[NodeItem]):
         report = self.store.report(entry.path)
         if entry.shadowed:
             shadower = self.store.display(entry.shadowed_by) if entry.shadowed_by else "?"
-            return Text.assemble((entry.name, self._style("shadowed")),
-                                 (f"  shadowed by {shadower}", self._style("shadowed")))
+            return Text.assemble(
+                (entry.name, self._style("shadowed")), (f"  shadowed by {shadower}", self._style("shadowed"))
+            )
         # Status first, so a narrow pane never cuts it off.
         if report is None:
             parts: list[tuple[str, Style]] = [("… ", self._style("pending"))]
@@ -176,8 +193,9 @@ class ModuleTree(Tree[NodeItem]):
             if report.version:
                 parts.append((f" {report.version}", self._style("dim")))
             fmt = report.format or "?"
-            parts.append((" v0 deprecated" if fmt == "v0" else f" {fmt}",
-                          self._style("deprecated" if fmt == "v0" else "badge")))
+            parts.append(
+                (" v0 deprecated" if fmt == "v0" else f" {fmt}", self._style("deprecated" if fmt == "v0" else "badge"))
+            )
             if report.tier:
                 parts.append((f" {report.tier}", self._style("dim")))
         return Text.assemble(*parts)

@@ -29,9 +29,10 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import ProgressBar, Static, Tree
 
-from ...core.assembler import StreamAssembler
-from ...core.model import Module
-from ...core.runner import RunEvent, RunOptions, RunResult, RunSession
+from cogtui.core.module.model import Module
+from cogtui.core.run.chunk_assembler import StreamAssembler
+from cogtui.core.run.runner import RunEvent, RunOptions, RunResult, RunSession
+
 from ..richstyle import themed
 from .json_tree import JsonTree
 from .meta_card import MetaCard
@@ -187,8 +188,11 @@ class RunPane(Horizontal):
         pct = progress.get("percent")
         if isinstance(pct, (int, float)):
             self.query_one(ProgressBar).update(progress=pct)
-        self.query_one(".run-progress", Static).update(Content.from_markup(
-            "[b]$stage[/] $message", stage=str(progress.get("stage", "")), message=str(progress.get("message", ""))))
+        self.query_one(".run-progress", Static).update(
+            Content.from_markup(
+                "[b]$stage[/] $message", stage=str(progress.get("stage", "")), message=str(progress.get("message", ""))
+            )
+        )
 
     def _call_event(self, ev: RunEvent) -> None:
         """Subagent chunks: one collapsible node per call, nested by call path."""
@@ -204,7 +208,9 @@ class RunPane(Horizontal):
         chunk = ev.chunk
         if chunk.get("final"):
             meta = chunk.get("meta") or {}
-            node.set_label(Text.assemble(name, themed(self.app, "✓", "success"), f" {meta.get('confidence')} {meta.get('risk')}"))
+            node.set_label(
+                Text.assemble(name, themed(self.app, "✓", "success"), f" {meta.get('confidence')} {meta.get('risk')}")
+            )
             if meta.get("explain"):
                 node.add_leaf(Text(str(meta["explain"])[:200]))
         elif chunk.get("ok") is False:
@@ -233,15 +239,20 @@ class RunPane(Horizontal):
             self.query_one(".run-progress", Static).update("[$success]done[/]")
             return
         err = chunk.get("error") or {}
-        lines = [Content.from_markup("[b $error]✗ $code[/] $message", code=str(err.get("code")),
-                                     message=str(err.get("message", "")))]
+        lines = [
+            Content.from_markup(
+                "[b $error]✗ $code[/] $message", code=str(err.get("code")), message=str(err.get("message", ""))
+            )
+        ]
         if err.get("suggestion"):
             lines.append(Content.from_markup("[$text-muted]suggestion:[/] $text", text=str(err["suggestion"])))
         outcome.update(Content("\n").join(lines))
         partial = chunk.get("partial_data")
         if isinstance(partial, dict):
             self.query_one(JsonTree).set_value(partial)
-        self.query_one(".run-progress", Static).update("[$error]failed[/]" + (" (partial data below)" if partial else ""))
+        self.query_one(".run-progress", Static).update(
+            "[$error]failed[/]" + (" (partial data below)" if partial else "")
+        )
 
     def _tick(self) -> None:
         elapsed = (time.perf_counter() - self.started) * 1000
@@ -252,7 +263,9 @@ class RunPane(Horizontal):
             if r.usage:
                 tokens = f"\ntokens {r.usage.get('input_tokens', 0)} in / {r.usage.get('output_tokens', 0)} out"
             first = f"first chunk {r.ttfc_ms:.0f} ms · " if r.ttfc_ms is not None else ""
-            usage.update(Content(f"{first}total {r.total_ms or 0:.0f} ms{tokens}"))  # provider-reported numbers: literal
+            usage.update(
+                Content(f"{first}total {r.total_ms or 0:.0f} ms{tokens}")
+            )  # provider-reported numbers: literal
             return
         first = f"first chunk {(self.first_chunk - self.started) * 1000:.0f} ms · " if self.first_chunk else ""
         usage.update(f"{first}running {elapsed / 1000:.1f} s")

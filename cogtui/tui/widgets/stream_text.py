@@ -146,7 +146,14 @@ class StreamText(ScrollView, can_focus=True):
         index = self.scroll_offset.y + y
         style = self.rich_style
         if not self._raw and index == 0 and self.placeholder:
-            return Strip([Segment(self.placeholder, self.get_component_rich_style("stream-text--placeholder", partial=True) + style)]).crop_extend(0, self.size.width, style)
+            return Strip(
+                [
+                    Segment(
+                        self.placeholder,
+                        self.get_component_rich_style("stream-text--placeholder", partial=True) + style,
+                    )
+                ]
+            ).crop_extend(0, self.size.width, style)
         if index < len(self._lines):
             line = self._lines[index]
         elif index == len(self._lines):

@@ -18,8 +18,14 @@ from textual.widgets import Static
 
 def _syntax(text: str, lexer: str, dark: bool) -> Syntax:
     # ANSI themes keep the terminal's own palette (SSH, no truecolor).
-    return Syntax(text, lexer, theme="ansi_dark" if dark else "ansi_light", background_color="default",
-                  word_wrap=True, line_numbers=False)
+    return Syntax(
+        text,
+        lexer,
+        theme="ansi_dark" if dark else "ansi_light",
+        background_color="default",
+        word_wrap=True,
+        line_numbers=False,
+    )
 
 
 class CodeView(VerticalScroll):

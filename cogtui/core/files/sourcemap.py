@@ -1,0 +1,361 @@
+"""Parse YAML and JSON while keeping where each value came from.
+
+Diagnostics need 1-based line and column for any node (a manifest field, a
+schema keyword, a value in a golden test). YAML positions come from the
+composed node tree (safe loader only). JSON is parsed by the C `json` module
+and located lazily by a small scanner that walks only the requested path, so
+files without diagnostics pay nothing extra.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from cogtui.core.diagnostics import Diagnostic, diag
+from cogtui.core.files.module_folder import exists, is_dir, is_file  # noqa: F401 - kept importable from here
+
+try:  # libyaml when present: same safe semantics, much faster
+    _SafeLoader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on the wheel
+    _SafeLoader = yaml.SafeLoader
+
+PathPart = str | int
+Position = tuple[int, int]
+Kind = Literal["yaml", "json", "text"]
+
+
+class ParseFailure(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file's text and parsed value; `locate` maps a value path to a position."""
+
+    path: Path
+    text: str
+    kind: Kind
+    value: Any = None
+    line_offset: int = 0  # lines before the parsed region (YAML frontmatter)
+    _node: Any = field(default=None, repr=False, compare=False)
+
+    def locate(self, parts: Sequence[PathPart] = (), key: bool = False) -> Position:
+        """Position of the value at `parts` (or of its key), else of the deepest ancestor found."""
+        if self.kind == "yaml" and self._node is not None:
+            line, col = _yaml_locate(self._node, parts, key)
+        elif self.kind == "json":
+            line, col = offset_to_position(self.text, _json_locate(self.text, parts, key))
+        else:
+            line, col = 1, 1
+        return line + self.line_offset, col
+
+
+def offset_to_position(text: str, offset: int) -> Position:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def decode_bytes(raw: bytes, path: Path) -> str:
+    """UTF-8 (with or without BOM) or BOM-marked UTF-16; anything else is a P005 diagnostic."""
+    if raw.startswith(codecs.BOM_UTF8):
+        return raw[3:].decode("utf-8")
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as exc:
+            raise ParseFailure(diag("P005", f"invalid UTF-16: {exc.reason}", path, 1, 1)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = raw[: exc.start].decode("utf-8", errors="replace")
+        line, col = offset_to_position(head, len(head))
+        raise ParseFailure(
+            diag(
+                "P005",
+                f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+                path,
+                line,
+                col,
+                hint="Save the file as UTF-8.",
+            )
+        ) from None
+
+
+# Unsaved editor buffers, by absolute path: validation "as you type" reads these instead of the disk.
+_OVERLAY: ContextVar[dict[Path, str] | None] = ContextVar("cogtui_overlay", default=None)
+
+
+@contextmanager
+def file_overlay(buffers: dict[Path, str]) -> Iterator[None]:
+    """Within the block, reading one of these files returns the given text (for this thread/task only)."""
+    token = _OVERLAY.set({Path(p).absolute(): t for p, t in buffers.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
+def read_text(path: Path) -> str:
+    overlay = _OVERLAY.get()
+    if overlay:
+        text = overlay.get(Path(path).absolute())
+        if text is not None:
+            return text
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ParseFailure(diag("P003", f"{path.name} does not exist", path)) from None
+    except IsADirectoryError:
+        raise ParseFailure(diag("P003", f"{path.name} is a directory, not a file", path)) from None
+    except OSError as exc:
+        raise ParseFailure(
+            diag("P003", f"cannot read {path.name}: {exc.strerror or exc}", path, hint="Check the file's permissions.")
+        ) from None
+    return decode_bytes(raw, path)
+
+
+# ---------------------------------------------------------------- YAML
+
+
+# libyaml composes nested collections by C recursion without a depth check: some
+# 25,000 nested `[`, `{`, `- ` or `? ` crash the interpreter (SIGSEGV). Nesting
+# needs one such character per level (indentation alone grows quadratically), so
+# text with few of them is safe for libyaml; the rest goes to the pure-Python
+# loader, which stops at the recursion limit with a P001 instead.
+_NESTING_CHARS_SAFE = 2000
+
+
+def _loader_class(text: str) -> type:
+    nesting = text.count("[") + text.count("{") + text.count("-") + text.count("?")
+    return _SafeLoader if nesting < _NESTING_CHARS_SAFE else yaml.SafeLoader
+
+
+def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
+    cls = _loader_class(text)
+    loader = None
+    try:
+        # Inside the try: the pure-Python loader checks the characters as it is built (ReaderError).
+        loader = cls(text)
+        node = loader.get_single_node()
+        value = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise ParseFailure(
+            diag("P001", f"YAML syntax error: {problem}", path, line + line_offset, col, hint=_yaml_hint(problem))
+        ) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow, e.g. a control character
+        offset = exc.position
+        if cls is not yaml.SafeLoader:  # libyaml counts UTF-8 bytes, the Python reader characters
+            offset = len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore"))
+        line, col = offset_to_position(text, offset)
+        raise ParseFailure(
+            diag(
+                "P001",
+                f"YAML error: {exc.reason}",
+                path,
+                line + line_offset,
+                col,
+                hint="Remove the control character or quote and escape it.",
+            )
+        ) from None
+    except yaml.YAMLError as exc:
+        raise ParseFailure(diag("P001", f"YAML error: {exc}", path, 1 + line_offset, 1)) from None
+    except RecursionError:
+        raise ParseFailure(diag("P001", "YAML nested too deeply", path, 1 + line_offset, 1)) from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        # e.g. a timestamp out of range, or an unhashable mapping key
+        raise ParseFailure(diag("P001", f"YAML value error: {exc}", path, 1 + line_offset, 1)) from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    return SourceFile(path, text, "yaml", value, line_offset, node)
+
+
+def _yaml_hint(problem: str) -> str:
+    if "tab" in problem:
+        return "YAML indentation must use spaces, not tabs."
+    if "mapping values" in problem:
+        return "A value containing ': ' must be quoted."
+    return "Check indentation and quoting near this position."
+
+
+def _yaml_locate(node: Any, parts: Sequence[PathPart], key: bool) -> Position:
+    mark = node.start_mark
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        nxt = None
+        if isinstance(node, yaml.MappingNode):
+            # Reversed: with a duplicated key the last one holds the value in effect.
+            for k, v in reversed(node.value):
+                if isinstance(k, yaml.ScalarNode) and k.value == str(part):
+                    if last and key:
+                        return k.start_mark.line + 1, k.start_mark.column + 1
+                    nxt = v
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
+            nxt = node.value[part]
+        if nxt is None:
+            break
+        node = nxt
+        mark = node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def parse_json(text: str, path: Path) -> SourceFile:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseFailure(
+            diag("P002", f"JSON syntax error: {exc.msg}", path, exc.lineno, exc.colno, hint=_json_hint(exc.msg))
+        ) from None
+    except RecursionError:
+        raise ParseFailure(diag("P002", "JSON nested too deeply", path, 1, 1)) from None
+    except ValueError as exc:
+        # Python refuses integers of more than 4300 digits (sys.int_info.str_digits_check_threshold).
+        long_run = _LONG_INT.search(text)
+        line, col = offset_to_position(text, long_run.start()) if long_run else (1, 1)
+        raise ParseFailure(diag("P002", f"JSON number too large: {exc}", path, line, col)) from None
+    return SourceFile(path, text, "json", value)
+
+
+_LONG_INT = re.compile(r"\d{4301,}")
+
+
+def _json_hint(msg: str) -> str:
+    if "property name" in msg:
+        return "Keys must be double-quoted; a trailing comma before } is not allowed in JSON."
+    if "Extra data" in msg:
+        return "The file holds more than one JSON value."
+    if "delimiter" in msg:
+        return "A comma or colon is missing, or a string is not closed."
+    return "Check the JSON syntax near this position."
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+_STRUCT = re.compile(r'["\[\]{}]')
+
+
+def _skip_ws(text: str, i: int) -> int:
+    return _WS.match(text, i).end()  # type: ignore[union-attr]
+
+
+def skip_json_value(text: str, i: int) -> int:
+    """Index just past the JSON value starting at i, building nothing; ValueError on malformed text."""
+    ch = text[i : i + 1]
+    if ch == '"':
+        m = _STRING.match(text, i)
+        if m is None:
+            raise ValueError("unterminated string")
+        return m.end()
+    if ch in ("{", "["):
+        depth, pos = 0, i
+        while True:
+            m = _STRUCT.search(text, pos)
+            if m is None:
+                raise ValueError("unbalanced brackets")
+            c = m.group()
+            if c == '"':
+                s = _STRING.match(text, m.start())
+                if s is None:
+                    raise ValueError("unterminated string")
+                pos = s.end()
+                continue
+            depth += 1 if c in "[{" else -1
+            pos = m.end()
+            if depth == 0:
+                return pos
+    m = _SCALAR.match(text, i)
+    if m is None:
+        raise ValueError(f"unexpected character at {i}")
+    return m.end()
+
+
+def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
+    i = _skip_ws(text, 0)
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        ch = text[i : i + 1]
+        found = None
+        if ch == "{":
+            j = _skip_ws(text, i + 1)
+            while text[j : j + 1] == '"':
+                m = _STRING.match(text, j)
+                if m is None:
+                    break
+                name = json.loads(m.group())
+                k_start = j
+                j = _skip_ws(text, m.end())
+                j = _skip_ws(text, j + 1)  # past ':'
+                if name == str(part):
+                    # No break: json.loads keeps the last of duplicated keys, so point there.
+                    found = k_start if (last and key) else j
+                j = _skip_ws(text, skip_json_value(text, j))
+                if text[j : j + 1] == ",":
+                    j = _skip_ws(text, j + 1)
+        elif ch == "[" and isinstance(part, int):
+            j = _skip_ws(text, i + 1)
+            n = 0
+            while text[j : j + 1] not in ("]", ""):
+                if n == part:
+                    found = j
+                    break
+                j = _skip_ws(text, skip_json_value(text, j))
+                if text[j : j + 1] == ",":
+                    j = _skip_ws(text, j + 1)
+                n += 1
+        if found is None:
+            return i
+        i = found
+    return i
+
+
+# ---------------------------------------------------------------- files
+
+
+# Path.is_file() and friends raise OSError for names the OS refuses (ENAMETOOLONG);
+# paths from manifests and the command line can be anything, so these answer False.
+def load_file(path: Path, kind: Kind) -> SourceFile:
+    """Read and parse one file; raises ParseFailure with a located diagnostic."""
+    text = read_text(path)
+    if kind == "yaml":
+        return parse_yaml(text, path)
+    if kind == "json":
+        return parse_json(text, path)
+    return SourceFile(path, text, "text", text)
+
+
+_FENCE = re.compile(r"^---[ \t]*\r?$")
+_FENCE_END = re.compile(r"^(---|\.\.\.)[ \t]*\r?$")
+
+
+def split_frontmatter(text: str) -> tuple[str, str, int] | None:
+    """(yaml_text, body, body_first_line) for a Markdown file with --- frontmatter, else None."""
+    lines = text.split("\n")
+    if not lines or not _FENCE.match(lines[0]):
+        return None
+    for n in range(1, len(lines)):
+        if _FENCE_END.match(lines[n]):
+            yaml_text = "\n".join(lines[1:n])
+            body = "\n".join(lines[n + 1 :])
+            return yaml_text, body, n + 2
+    return None

@@ -1,0 +1,189 @@
+"""The search path (SPEC-v0.1): where modules are found, and which name wins.
+
+Order: `--path` roots ("path"), ./.cognitive/modules ("project"),
+~/.cognitive/modules ("user"), then each $COGNITIVE_MODULES_PATH entry
+("custom"). A module's name is its folder name; the first of a name wins and
+later ones are shadowed by it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from cogtui.core.diagnostics import Diagnostic, diag
+from cogtui.core.files.module_folder import (
+    MANIFEST_V0,
+    MANIFEST_V1,
+    MANIFEST_V2,
+    exists,
+    folder_names,
+    is_dir,
+    is_file,
+    manifest_kind,
+)
+
+Level = Literal["path", "project", "user", "custom"]
+LEVELS: tuple[Level, ...] = ("path", "project", "user", "custom")
+
+# Backups and editor leftovers are never modules (docs/discovery.md).
+_BACKUP = re.compile(r"(~|\.(bak|backup|orig|old|tmp|swp)(\.[^/]*)?)$|^(backups?|__pycache__|node_modules)$", re.I)
+
+
+def is_candidate_name(name: str) -> bool:
+    return not name.startswith((".", "__")) and not _BACKUP.search(name)
+
+
+@dataclass(frozen=True)
+class SearchRoot:
+    path: Path
+    level: Level
+
+
+@dataclass(frozen=True)
+class SearchPath:
+    roots: tuple[SearchRoot, ...]
+
+    @classmethod
+    def from_environment(
+        cls,
+        extra: Iterable[str | Path] = (),
+        cwd: Path | None = None,
+        home: Path | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> SearchPath:
+        env = os.environ if env is None else env
+        cwd = Path.cwd() if cwd is None else cwd
+        home = Path.home() if home is None else home
+        roots: list[SearchRoot] = [SearchRoot(_abs(Path(p), cwd), "path") for p in extra]
+        roots.append(SearchRoot(cwd / ".cognitive" / "modules", "project"))
+        roots.append(SearchRoot(home / ".cognitive" / "modules", "user"))
+        for entry in env.get("COGNITIVE_MODULES_PATH", "").split(os.pathsep):
+            if entry.strip():
+                roots.append(SearchRoot(_abs(_expand_home(entry.strip(), home), cwd), "custom"))
+        unique: list[SearchRoot] = []
+        seen: set[Path] = set()
+        for root in roots:
+            key = root.path
+            if key not in seen:
+                seen.add(key)
+                unique.append(root)
+        return cls(tuple(unique))
+
+    def root_for(self, level: Level) -> SearchRoot | None:
+        return next((r for r in self.roots if r.level == level), None)
+
+
+def _expand_home(entry: str, home: Path) -> Path:
+    # `~` is the `home` given (not $HOME), so a caller's home override covers the env entries too.
+    if entry == "~" or entry.startswith(("~/", "~" + os.sep)):
+        return home / entry[2:]
+    return Path(os.path.expanduser(entry))  # ~user forms
+
+
+def _abs(path: Path, cwd: Path) -> Path:
+    return path if path.is_absolute() else cwd / path
+
+
+@dataclass(frozen=True)
+class ModuleEntry:
+    """A module folder on the search path, before (or without) loading it."""
+
+    name: str
+    path: Path
+    root: SearchRoot
+    manifest: str  # module.yaml, MODULE.md or module.md
+    shadowed_by: Path | None = None
+
+    @property
+    def level(self) -> Level:
+        return self.root.level
+
+    @property
+    def shadowed(self) -> bool:
+        return self.shadowed_by is not None
+
+
+@dataclass
+class ModuleIndex:
+    search_path: SearchPath
+    entries: list[ModuleEntry] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def winners(self) -> list[ModuleEntry]:
+        return [e for e in self.entries if not e.shadowed]
+
+    def get(self, name: str) -> ModuleEntry | None:
+        return next((e for e in self.entries if e.name == name and not e.shadowed), None)
+
+    def shadowed_under(self, winner: ModuleEntry) -> list[ModuleEntry]:
+        return [e for e in self.entries if e.shadowed_by == winner.path]
+
+
+def scan_root(root: SearchRoot, diagnostics: list[Diagnostic]) -> list[ModuleEntry]:
+    path = root.path
+    if not exists(path):
+        return []
+    if not is_dir(path):
+        diagnostics.append(diag("P003", f"search path entry is not a folder: {path}", path))
+        return []
+    own = manifest_kind(folder_names(path))
+    if own is not None:  # a root that is itself a module folder (e.g. --path my-module)
+        return [ModuleEntry(path.name, path, root, _manifest_name(own))]
+    try:
+        children = sorted(os.scandir(path), key=lambda d: d.name)
+    except OSError as exc:
+        diagnostics.append(
+            diag("P003", f"cannot read {path}: {exc.strerror or exc}", path, hint="Check the folder's permissions.")
+        )
+        return []
+    found: list[ModuleEntry] = []
+    for child in children:
+        if not is_candidate_name(child.name):
+            continue
+        try:
+            if not child.is_dir():
+                continue
+        except OSError:
+            continue
+        kind = manifest_kind(folder_names(Path(child.path)))
+        if kind is not None:
+            found.append(ModuleEntry(child.name, Path(child.path), root, _manifest_name(kind)))
+    return found
+
+
+def _manifest_name(kind: str) -> str:
+    return {"v2": MANIFEST_V2, "v1": MANIFEST_V1, "v0": MANIFEST_V0}[kind]
+
+
+def discover(search_path: SearchPath) -> ModuleIndex:
+    index = ModuleIndex(search_path)
+    winners: dict[str, Path] = {}
+    for root in search_path.roots:
+        for entry in scan_root(root, index.diagnostics):
+            if entry.name in winners:
+                entry = ModuleEntry(entry.name, entry.path, entry.root, entry.manifest, winners[entry.name])
+            else:
+                winners[entry.name] = entry.path
+            index.entries.append(entry)
+    return index
+
+
+def resolve(target: str, index: ModuleIndex, cwd: Path | None = None) -> Path | None:
+    """A module name on the search path, or a path to a module folder."""
+    entry = index.get(target)
+    if entry is not None:
+        return entry.path
+    candidate = Path(target)
+    if not candidate.is_absolute():
+        candidate = (cwd or Path.cwd()) / candidate
+    if is_dir(candidate) and manifest_kind(folder_names(candidate)) is not None:
+        return candidate
+    if is_file(candidate) and candidate.name in (MANIFEST_V2, MANIFEST_V1, MANIFEST_V0):
+        return candidate.parent
+    return None

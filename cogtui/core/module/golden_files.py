@@ -1,0 +1,178 @@
+"""Golden tests and examples: which files pair up, and their parsed contents.
+
+Golden tests come from module.yaml `tests:` (entries `in -> expected`, or
+mappings with `input` and `expected`) and from tests/*.input.json paired with
+tests/*.expected.json. Examples are examples/input.json + output.json and
+examples/NAME.input.json + NAME.output.json.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cogtui.core.diagnostics import diag
+from cogtui.core.files.sourcemap import is_dir, is_file
+from cogtui.core.module.model import UNPARSED, Example, GoldenTest
+
+if TYPE_CHECKING:
+    from cogtui.core.module.loader import _Loader
+
+
+def _json(loader: _Loader, path: Path | None) -> Any:
+    if path is None or not is_file(path):
+        return UNPARSED
+    src = loader.parse(path, "json")
+    return UNPARSED if src is None else src.value
+
+
+def _parse_entry(entry: Any) -> tuple[str, str] | None:
+    if isinstance(entry, str) and "->" in entry:
+        left, _, right = entry.partition("->")
+        if left.strip() and right.strip():
+            return left.strip(), right.strip()
+    if isinstance(entry, dict):
+        inp, exp = entry.get("input"), entry.get("expected", entry.get("output"))
+        if isinstance(inp, str) and isinstance(exp, str):
+            return inp, exp
+    return None
+
+
+def _inside(root: Path, rel: str) -> Path | None:
+    try:
+        candidate = (root / rel).resolve()
+    except (OSError, ValueError):  # e.g. a NUL byte: not a file that can exist (T004 follows)
+        return root / rel
+    try:
+        candidate.relative_to(root.resolve())
+    except ValueError:
+        return None
+    return root / rel
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, ValueError):
+        return path
+
+
+def test_name(input_path: Path) -> str:
+    name = input_path.name
+    for suffix in (".input.json", ".json"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def collect_tests(loader: _Loader, manifest: dict[str, Any]) -> tuple[tuple[GoldenTest, ...], tuple[str, ...]]:
+    root = loader.root
+    manifest_path = root / "module.yaml"
+    src = loader.sources.get(manifest_path)
+    declared_raw = manifest.get("tests")
+    declared_text: list[str] = []
+    tests: list[GoldenTest] = []
+    seen: set[Path] = set()
+    if isinstance(declared_raw, list):
+        for i, entry in enumerate(declared_raw):
+            line, col = src.locate(("tests", i)) if src else (1, 1)
+            pair = _parse_entry(entry)
+            if pair is None:
+                loader.diagnostics.append(
+                    diag(
+                        "T006",
+                        f"tests[{i}] is not of the form 'input -> expected'",
+                        manifest_path,
+                        line,
+                        col,
+                        hint="Write e.g. tests/case1.input.json -> tests/case1.expected.json",
+                    )
+                )
+                continue
+            declared_text.append(f"{pair[0]} -> {pair[1]}")
+            paths = []
+            for rel in pair:
+                inside = _inside(root, rel)
+                if inside is None:
+                    loader.diagnostics.append(
+                        diag(
+                            "T005",
+                            f"test path {rel!r} escapes the module folder",
+                            manifest_path,
+                            line,
+                            col,
+                            hint="Keep golden tests inside the module, e.g. under tests/.",
+                        )
+                    )
+                    break
+                if not is_file(inside):
+                    loader.diagnostics.append(diag("T004", f"test file {rel} does not exist", manifest_path, line, col))
+                paths.append(inside)
+            if len(paths) != 2:
+                continue
+            seen.add(_resolved(paths[0]))
+            tests.append(
+                GoldenTest(
+                    test_name(paths[0]),
+                    paths[0],
+                    paths[1],
+                    _json(loader, paths[0]),
+                    _json(loader, paths[1]),
+                    declared=True,
+                )
+            )
+    elif declared_raw is not None:
+        line, col = src.locate(("tests",)) if src else (1, 1)
+        loader.diagnostics.append(diag("M007", "tests must be a list", manifest_path, line, col))
+
+    tests_dir = root / "tests"
+    if "tests" in loader.names and is_dir(tests_dir):
+        try:
+            names = sorted(p.name for p in tests_dir.iterdir())
+        except OSError:
+            names = []
+        for name in names:
+            if not name.endswith(".input.json"):
+                continue
+            inp = tests_dir / name
+            if inp.resolve() in seen:
+                continue
+            exp = tests_dir / (name[: -len(".input.json")] + ".expected.json")
+            if not is_file(exp):
+                loader.diagnostics.append(
+                    diag(
+                        "T008",
+                        f"{name} has no matching .expected.json",
+                        inp,
+                        1,
+                        1,
+                        hint=f"Create {exp.name} with the envelope this input should produce.",
+                    )
+                )
+                tests.append(GoldenTest(test_name(inp), inp, None, _json(loader, inp), UNPARSED))
+                continue
+            tests.append(GoldenTest(test_name(inp), inp, exp, _json(loader, inp), _json(loader, exp)))
+    return tuple(tests), tuple(declared_text)
+
+
+def collect_examples(loader: _Loader) -> tuple[Example, ...]:
+    folder = loader.root / "examples"
+    if "examples" not in loader.names or not is_dir(folder):
+        return ()
+    try:
+        names = set(p.name for p in folder.iterdir())
+    except OSError:
+        return ()
+    examples: list[Example] = []
+    if "input.json" in names or "output.json" in names:
+        inp = folder / "input.json" if "input.json" in names else None
+        out = folder / "output.json" if "output.json" in names else None
+        examples.append(Example("example", inp, out, _json(loader, inp), _json(loader, out)))
+    for name in sorted(names):
+        if name.endswith(".input.json"):
+            stem = name[: -len(".input.json")]
+            out_name = next((f"{stem}{s}" for s in (".output.json", ".expected.json") if f"{stem}{s}" in names), None)
+            inp = folder / name
+            out = folder / out_name if out_name else None
+            examples.append(Example(stem, inp, out, _json(loader, inp), _json(loader, out)))
+    return tuple(examples)

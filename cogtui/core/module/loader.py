@@ -1,0 +1,292 @@
+"""Load a module folder of any format into a Module.
+
+Loading never raises for bad content: unreadable or malformed files become
+located diagnostics on `Module.load_diagnostics`, and the Module holds what
+could be read. Only a folder that is not a module at all raises NotAModule.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cogtui.core.diagnostics import Diagnostic, diag
+from cogtui.core.files.module_folder import (
+    MANIFEST_V0,
+    MANIFEST_V1,
+    MANIFEST_V2,
+    folder_names,
+    is_dir,
+    is_module_dir,
+    manifest_kind,
+)
+from cogtui.core.files.sourcemap import ParseFailure, SourceFile, load_file, parse_yaml, read_text, split_frontmatter
+from cogtui.core.module.model import UNPARSED, Example, GoldenTest, Module, ModuleFiles, ModuleFormat
+from cogtui.core.module.tiers import contract_settings
+
+V0_FILES = ("input.schema.json", "output.schema.json", "constraints.yaml", "prompt.txt")
+
+
+class NotAModule(Exception):
+    """The path holds no module.yaml, MODULE.md or module.md."""
+
+
+def load_module(path: Path | str) -> Module:
+    root = Path(path).absolute()
+    if not is_dir(root):
+        raise NotAModule(f"{root} is not a folder")
+    names = folder_names(root)
+    kind = manifest_kind(names)
+    if kind is None:
+        raise NotAModule(f"{root} has no {MANIFEST_V2}, {MANIFEST_V1} or {MANIFEST_V0}")
+    return _Loader(root, names).load(kind)
+
+
+class _Loader:
+    def __init__(self, root: Path, names: set[str]) -> None:
+        self.root = root
+        self.names = names
+        self.diagnostics: list[Diagnostic] = []
+        self.sources: dict[Path, SourceFile] = {}
+
+    # ------------------------------------------------------------ helpers
+
+    def parse(self, path: Path, kind: str) -> SourceFile | None:
+        try:
+            src = load_file(path, kind)  # type: ignore[arg-type]
+        except ParseFailure as failure:
+            self.diagnostics.append(failure.diagnostic)
+            return None
+        self.sources[path] = src
+        return src
+
+    def mapping(self, src: SourceFile | None, what: str) -> dict[str, Any]:
+        if src is None:
+            return {}
+        if src.value is None:
+            return {}
+        if not isinstance(src.value, dict):
+            line, col = src.locate()
+            self.diagnostics.append(
+                diag("P004", f"{what} must be a mapping, found {type(src.value).__name__}", src.path, line, col)
+            )
+            return {}
+        return src.value
+
+    def markdown_manifest(self, path: Path, required: bool) -> tuple[dict[str, Any], str]:
+        """Frontmatter and body of MODULE.md / module.md."""
+        try:
+            text = read_text(path)
+        except ParseFailure as failure:
+            self.diagnostics.append(failure.diagnostic)
+            return {}, ""
+        split = split_frontmatter(text)
+        if split is None:
+            if not required:  # v0 module.md may be a plain YAML document
+                try:
+                    src = parse_yaml(text, path)
+                    if isinstance(src.value, dict):
+                        self.sources[path] = src
+                        return src.value, ""
+                except ParseFailure:
+                    pass
+            self.diagnostics.append(
+                diag(
+                    "P006",
+                    f"{path.name} has no YAML frontmatter",
+                    path,
+                    1,
+                    1,
+                    hint="Start the file with a line '---', the YAML fields, and another '---'.",
+                )
+            )
+            return {}, text
+        yaml_text, body, _body_line = split
+        try:
+            src = parse_yaml(yaml_text, path, line_offset=1)
+        except ParseFailure as failure:
+            self.diagnostics.append(failure.diagnostic)
+            return {}, body
+        # Keep the whole file's text so editors and migration see it as it is on disk.
+        self.sources[path] = SourceFile(path, text, "yaml", src.value, 1, src._node)
+        return self.mapping(self.sources[path], f"{path.name} frontmatter"), body
+
+    def text_file(self, name: str, required: bool) -> tuple[Path | None, str]:
+        path = self.root / name
+        if name not in self.names:
+            if required:
+                self.diagnostics.append(diag("P003", f"{name} is missing", path, hint=f"Create {name}."))
+            return None, ""
+        try:
+            return path, read_text(path)
+        except ParseFailure as failure:
+            self.diagnostics.append(failure.diagnostic)
+            return path, ""
+
+    # ------------------------------------------------------------ formats
+
+    def load(self, kind: str) -> Module:
+        if kind == "v2":
+            return self.load_v2()
+        if kind == "v1":
+            return self.load_v1()
+        return self.load_v0()
+
+    def load_v2(self) -> Module:
+        manifest_path = self.root / MANIFEST_V2
+        manifest = self.mapping(self.parse(manifest_path, "yaml"), MANIFEST_V2)
+        prompt_path, prompt = self.text_file("prompt.md", required=True)
+        schema_path = self.root / "schema.json"
+        io = manifest.get("io") if isinstance(manifest.get("io"), dict) else {}
+        schemas = _load_schemas(self.root, schema_path if "schema.json" in self.names else None, io, self)
+        if "response" in manifest or "modalities" in manifest:
+            fmt = ModuleFormat.V2_5
+        elif any(k in manifest for k in ("tier", "overflow", "enums")) or schemas.meta is not None:
+            fmt = ModuleFormat.V2_2
+        else:
+            fmt = ModuleFormat.V2_1
+        files = ModuleFiles(self.root, manifest_path, prompt_path, schema_path if "schema.json" in self.names else None)
+        return self.build(fmt, manifest, prompt, schemas, files)
+
+    def load_v1(self) -> Module:
+        manifest_path = self.root / MANIFEST_V1
+        manifest, body = self.markdown_manifest(manifest_path, required=True)
+        schema_path = self.root / "schema.json"
+        has_schema = "schema.json" in self.names
+        if not has_schema:
+            self.diagnostics.append(
+                diag("P003", "schema.json is missing", schema_path, hint="Create schema.json with input and output.")
+            )
+        schemas = _load_schemas(self.root, schema_path if has_schema else None, {}, self)
+        files = ModuleFiles(self.root, manifest_path, manifest_path, schema_path if has_schema else None)
+        return self.build(ModuleFormat.V1, manifest, body, schemas, files)
+
+    def load_v0(self) -> Module:
+        manifest_path = self.root / MANIFEST_V0
+        manifest, _ = self.markdown_manifest(manifest_path, required=False)
+        self.diagnostics.append(
+            diag(
+                "M014",
+                "the v0 six-file layout is deprecated",
+                manifest_path,
+                1,
+                1,
+                hint=f"Run `cogn migrate {self.root.name}` to upgrade it to v2.2.",
+            )
+        )
+        for name in V0_FILES:
+            if name not in self.names:
+                self.diagnostics.append(diag("P003", f"{name} is missing", self.root / name))
+        constraints_path = self.root / "constraints.yaml"
+        constraints: dict[str, Any] = {}
+        if "constraints.yaml" in self.names:
+            constraints = self.mapping(self.parse(constraints_path, "yaml"), "constraints.yaml")
+            if set(constraints) == {"constraints"} and isinstance(constraints["constraints"], dict):
+                constraints = constraints["constraints"]
+        prompt_path, prompt = self.text_file("prompt.txt", required=False)
+        schemas = _load_schemas(self.root, None, {}, self, v0_names=self.names)
+        manifest = dict(manifest)
+        if constraints:
+            manifest.setdefault("constraints", constraints)
+        files = ModuleFiles(
+            self.root,
+            manifest_path,
+            prompt_path,
+            None,
+            _present(self.root, self.names, "input.schema.json"),
+            _present(self.root, self.names, "output.schema.json"),
+            _present(self.root, self.names, "constraints.yaml"),
+        )
+        return self.build(ModuleFormat.V0, manifest, prompt, schemas, files)
+
+    # ------------------------------------------------------------ common
+
+    def build(
+        self, fmt: ModuleFormat, manifest: dict[str, Any], prompt: str, schemas: Any, files: ModuleFiles
+    ) -> Module:
+        from cogtui.core.module.golden_files import collect_examples, collect_tests
+
+        tests, tests_declared = collect_tests(self, manifest)
+        examples = collect_examples(self)
+        version = manifest.get("version")
+        responsibility = manifest.get("responsibility")
+        return Module(
+            name=self.root.name,
+            path=self.root,
+            format=fmt,
+            version=str(version) if version is not None else None,
+            responsibility=responsibility if isinstance(responsibility, str) else None,
+            contract=contract_settings(manifest),
+            excludes=tuple(str(x) for x in manifest.get("excludes") or () if isinstance(x, (str, int, float)))
+            if isinstance(manifest.get("excludes"), list)
+            else (),
+            prompt=prompt,
+            schemas=schemas,
+            files=files,
+            examples=examples,
+            tests=tests,
+            policies=_dict(manifest, "policies"),
+            tools=_dict(manifest, "tools"),
+            overflow=_dict(manifest, "overflow"),
+            enums=_dict(manifest, "enums"),
+            failure=_dict(manifest, "failure"),
+            runtime_requirements=_dict(manifest, "runtime_requirements"),
+            io=_dict(manifest, "io"),
+            compat=_dict(manifest, "compat"),
+            tests_declared=tests_declared,
+            response=_dict(manifest, "response"),
+            modalities=_dict(manifest, "modalities"),
+            error_codes=_error_codes(manifest.get("error_codes")),
+            constraints=_dict(manifest, "constraints"),
+            invocation=_dict(manifest, "invocation"),
+            context=normalize_context(manifest.get("context")),
+            manifest=manifest,
+            sources=self.sources,
+            load_diagnostics=tuple(self.diagnostics),
+        )
+
+
+def _load_schemas(*args: Any, **kwargs: Any) -> Any:
+    # Imported here: discovery needs the loader's names, not jsonschema (keeps `cogtui` fast to start).
+    from cogtui.core.module.schemas import load_schemas
+
+    return load_schemas(*args, **kwargs)
+
+
+def _present(root: Path, names: set[str], name: str) -> Path | None:
+    return root / name if name in names else None
+
+
+def _dict(manifest: dict[str, Any], key: str) -> dict[str, Any]:
+    value = manifest.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _error_codes(value: Any) -> dict[str, Any]:
+    """error_codes may be a mapping {E5001: description} or a list of codes / {code, ...} items."""
+    if isinstance(value, dict):
+        return {str(k): v for k, v in value.items()}
+    if isinstance(value, list):
+        out: dict[str, Any] = {}
+        for item in value:
+            if isinstance(item, str):
+                out[item] = ""
+            elif isinstance(item, dict) and "code" in item:
+                out[str(item["code"])] = item
+        return out
+    return {}
+
+
+def normalize_context(value: Any) -> str:
+    """`context: fork` or `context: {mode: fork}`; anything else means main (docs/spec-decisions.md)."""
+    if isinstance(value, dict):
+        value = value.get("mode", value.get("type"))
+    return "fork" if value == "fork" else "main"
+
+
+def read_json_value(loader: _Loader, path: Path) -> Any:
+    src = loader.parse(path, "json")
+    return UNPARSED if src is None else src.value
+
+
+__all__ = ["Example", "GoldenTest", "NotAModule", "is_module_dir", "load_module", "normalize_context"]

@@ -1,0 +1,156 @@
+"""`cogn check`: judge one JSON document against the spec, offline.
+
+Kinds: envelope, chunk, stream (JSON array or NDJSON of chunks) and input (a
+module's input, with the multimodal rules). Without an explicit kind the
+document's shape decides.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cogtui.core.files.json_extract import loads_finite
+from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_chunk
+from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
+from cogtui.core.rules.media_rules import check_media, find_media
+
+if TYPE_CHECKING:
+    from cogtui.core.module.model import Module
+
+KINDS = ("envelope", "chunk", "stream", "input")
+
+
+class UnusableDocument(Exception):
+    """The text is not JSON (nor NDJSON): exit code 2 territory."""
+
+
+@dataclass
+class CheckResult:
+    kind: str
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    @property
+    def codes(self) -> list[str]:
+        return sorted({v.code for v in self.violations})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "valid": self.valid,
+            "codes": self.codes,
+            "violations": [v.to_json() for v in self.violations],
+        }
+
+
+def parse_document(text: str) -> Any:
+    """A JSON value, or a list for NDJSON (several JSON lines)."""
+    stripped = text.strip()
+    if not stripped:
+        raise UnusableDocument("the document is empty")
+    try:
+        return loads_finite(stripped)  # NaN and Infinity are not JSON (D33), here as in the runtime
+    except json.JSONDecodeError as first:
+        lines = [ln for ln in stripped.splitlines() if ln.strip()]
+        if len(lines) > 1:
+            items = []
+            for n, line in enumerate(lines, start=1):
+                try:
+                    items.append(loads_finite(line))
+                except json.JSONDecodeError as exc:
+                    raise UnusableDocument(f"line {n} is not JSON: {exc.msg} (column {exc.colno})") from None
+                except (ValueError, RecursionError) as exc:
+                    raise UnusableDocument(f"line {n} is not usable JSON: {exc}") from None
+            return _Ndjson(items)
+        raise UnusableDocument(f"not JSON: {first.msg} at line {first.lineno}, column {first.colno}") from None
+    except RecursionError:
+        raise UnusableDocument("JSON nested too deeply") from None
+    except ValueError as exc:  # an integer over Python's 4300-digit conversion limit
+        raise UnusableDocument(f"not usable JSON: {exc}") from None
+
+
+class _Ndjson(list):  # type: ignore[type-arg]
+    """A list that came from NDJSON: always a stream."""
+
+
+def detect_kind(doc: Any) -> str:
+    if isinstance(doc, list):
+        return "stream"
+    if isinstance(doc, dict):
+        if looks_like_chunk(doc):
+            return "chunk"
+        if "ok" in doc or ("meta" in doc and ("data" in doc or "error" in doc)):
+            return "envelope"
+        return "input"
+    return "envelope"
+
+
+def check_input(doc: Any, module: Module | None) -> list[Violation]:
+    out: list[Violation] = []
+    if module is not None:
+        from cogtui.core.module.schemas import RefError, schemas_for
+
+        if module.schemas.input is None:
+            out.append(Violation("E1001", "input.schema.missing", (), f"module {module.name} has no input schema"))
+        else:
+            try:
+                for err in schemas_for(module).iter_errors("input", doc):
+                    out.append(input_violation(err))
+            except RefError as exc:
+                out.append(Violation("E1006", "input.schema.ref", (), str(exc)))
+    accepted = module.input_modalities if module is not None and module.modalities else None
+    for path, ref in find_media(doc):
+        for p in check_media(ref, path, accepted):
+            out.append(Violation(p.code, f"media.{p.code}", p.path, p.message))
+    return out
+
+
+def input_violation(err: Any) -> Violation:
+    """E1002 for a missing required field, E1003 for a type mismatch, E1001 otherwise; naming the field."""
+    path = tuple(err.absolute_path)
+    if err.validator == "required":
+        missing = _missing_field(err)
+        where = dotted((*path, missing)) if missing else dotted(path)
+        return Violation(
+            "E1002", "input.required", (*path, missing) if missing else path, f"missing required field {where}"
+        )
+    if err.validator == "type":
+        return Violation(
+            "E1003",
+            "input.type",
+            path,
+            f"{dotted(path)}: expected {err.validator_value}, got {type(err.instance).__name__}",
+        )
+    return Violation("E1001", f"input.{err.validator}", path, f"{dotted(path)}: {err.message}")
+
+
+def _missing_field(err: Any) -> str | None:
+    msg = err.message
+    if msg.startswith("'") and "' is a required property" in msg:
+        return msg[1 : msg.index("' is a required property")]
+    return None
+
+
+def check_document(doc: Any, kind: str | None = None, module: Module | None = None) -> CheckResult:
+    if kind is None:
+        kind = detect_kind(doc)
+    if kind == "stream":
+        if not isinstance(doc, list):
+            return CheckResult(
+                kind, [Violation("E3001", "stream.array", (), "a stream is a JSON array or NDJSON of chunks")]
+            )
+        return CheckResult(kind, check_stream(list(doc), module))
+    if isinstance(doc, _Ndjson):
+        return CheckResult(
+            kind, [Violation("E3001", "document.ndjson", (), "NDJSON holds several documents; use --kind stream")]
+        )
+    if kind == "chunk":
+        return CheckResult(kind, check_chunk(doc, module))
+    if kind == "input":
+        return CheckResult(kind, check_input(doc, module))
+    return CheckResult("envelope", check_envelope(doc, module))

@@ -1,0 +1,140 @@
+"""Golden tests: run each input, compare the envelope with the expected one at the contract level.
+
+The rule (docs/golden-tests.md):
+- `ok` must match, and for failures `error.code` must match (legacy and
+  numeric spellings of one code are equal);
+- a success's data must validate against the data schema;
+- exec tier: data must equal the expected data exactly;
+- other tiers: every field present in the expected data must be present, and
+  fields whose schema is an enum (extensible or not) or a boolean must be equal.
+  Free text, numbers and arrays may differ: models word things differently.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from cogtui.core.files.json_pointer import deref
+from cogtui.core.module.model import UNPARSED, GoldenTest, Module
+from cogtui.core.module.schemas import RefError, schemas_for
+from cogtui.core.rules.error_codes import normalize_code
+from cogtui.core.run.runner import RunOptions, RunResult, run_module
+
+
+@dataclass
+class CaseResult:
+    name: str
+    passed: bool
+    reasons: list[str] = field(default_factory=list)
+    diff: str = ""
+    result: RunResult | None = None
+    expected: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "passed": self.passed,
+            "reasons": self.reasons,
+            "diff": self.diff,
+            "envelope": self.result.envelope if self.result else None,
+        }
+
+
+def _is_enum_or_bool(schema: Any, root: dict[str, Any]) -> bool:
+    schema = deref(schema, root) if isinstance(schema, dict) else schema
+    if not isinstance(schema, dict):
+        return False
+    if "enum" in schema or "const" in schema or schema.get("type") == "boolean":
+        return True
+    branches = schema.get("oneOf") or schema.get("anyOf")
+    return isinstance(branches, list) and any(_is_enum_or_bool(b, root) for b in branches)
+
+
+def compare(module: Module, expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
+    """Why `actual` does not satisfy `expected` (empty when it does)."""
+    reasons: list[str] = []
+    if expected.get("ok") != actual.get("ok"):
+        err = actual.get("error") or {}
+        return [
+            f"ok is {actual.get('ok')} but {expected.get('ok')} was expected"
+            + (f" ({err.get('code')}: {err.get('message')})" if err else "")
+        ]
+    if expected.get("ok") is False:
+        want = normalize_code(str((expected.get("error") or {}).get("code")))
+        got = normalize_code(str((actual.get("error") or {}).get("code")))
+        if want != got:
+            reasons.append(f"error.code is {got} but {want} was expected")
+        return reasons
+    data, want = actual.get("data"), expected.get("data")
+    if not isinstance(data, dict) or not isinstance(want, dict):
+        return ["data is missing"]
+    try:
+        for err in schemas_for(module).iter_errors("data", data):
+            reasons.append(
+                f"data does not match the schema at {'.'.join(map(str, err.absolute_path)) or '$'}: {err.message}"
+            )
+    except RefError as exc:
+        reasons.append(str(exc))
+    if module.tier == "exec":
+        if data != want:
+            reasons.append("exec tier: data differs from the expected data")
+        return reasons
+    reasons.extend(_compare_fields(want, data, module.schemas.data, module.schemas.root, "data"))
+    return reasons
+
+
+def _compare_fields(
+    want: dict[str, Any], got: dict[str, Any], schema: Any, root: dict[str, Any], where: str
+) -> list[str]:
+    out: list[str] = []
+    schema = deref(schema, root) if isinstance(schema, dict) else {}
+    props = schema.get("properties") if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) else {}
+    for key, value in want.items():
+        path = f"{where}.{key}"
+        if key not in got:
+            out.append(f"{path} is missing")
+            continue
+        sub = props.get(key, {})
+        if _is_enum_or_bool(sub, root) or isinstance(value, bool):
+            if got[key] != value:
+                out.append(
+                    f"{path} is {json.dumps(got[key], ensure_ascii=False)} but {json.dumps(value, ensure_ascii=False)} was expected"
+                )
+        elif isinstance(value, dict) and isinstance(got[key], dict):
+            out.extend(_compare_fields(value, got[key], sub, root, path))
+    return out
+
+
+def envelope_diff(expected: Any, actual: Any) -> str:
+    """A unified diff of the two envelopes, runtime-filled meta left out."""
+
+    def clean(env: Any) -> Any:
+        if isinstance(env, dict) and isinstance(env.get("meta"), dict):
+            env = {
+                **env,
+                "meta": {k: v for k, v in env["meta"].items() if k not in ("trace_id", "model", "latency_ms")},
+            }
+        return env
+
+    a = json.dumps(clean(expected), indent=2, ensure_ascii=False, sort_keys=True).splitlines()
+    b = json.dumps(clean(actual), indent=2, ensure_ascii=False, sort_keys=True).splitlines()
+    return "\n".join(difflib.unified_diff(a, b, "expected", "actual", lineterm=""))
+
+
+async def run_case(module: Module, test: GoldenTest, options: RunOptions) -> CaseResult:
+    if test.input is UNPARSED or not isinstance(test.expected, dict):
+        what = "input" if test.input is UNPARSED else "expected envelope"
+        return CaseResult(test.name, False, [f"the {what} file is missing or does not parse"])
+    result = await run_module(module, test.input, options)
+    reasons = compare(module, test.expected, result.envelope)
+    diff = envelope_diff(test.expected, result.envelope) if reasons else ""
+    return CaseResult(test.name, not reasons, reasons, diff, result, test.expected)
+
+
+async def run_goldens(module: Module, options: RunOptions) -> AsyncIterator[CaseResult]:
+    for test in module.tests:
+        yield await run_case(module, test, options)

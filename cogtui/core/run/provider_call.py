@@ -1,0 +1,96 @@
+"""Calling a provider: silence timeouts, heartbeats, and retries with backoff and jitter.
+
+The provider's stream is pumped by a task into a queue, so waiting for the next
+piece can time out (for a heartbeat, or a stream timeout) without cancelling
+the provider's generator midway. Cancelling the consumer cancels the pump,
+which closes the provider's HTTP request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from cogtui.core.run.providers.base import ProviderError
+
+HEARTBEAT: Any = object()
+_DONE: Any = object()
+
+
+class _Raised:
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    attempts: int = 3
+    base: float = 0.5
+    cap: float = 8.0
+    max_retry_after: float = 30.0
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Exponential backoff with full jitter; a server's retry-after wins (capped)."""
+        if retry_after is not None:
+            return min(retry_after, self.max_retry_after)
+        ceiling = min(self.cap, self.base * 2 ** (attempt - 1))
+        return random.uniform(ceiling / 2, ceiling)
+
+
+async def _pump(source: AsyncIterator[Any], queue: asyncio.Queue[Any]) -> None:
+    try:
+        async for item in source:
+            await queue.put(item)
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - handed to the consumer
+        await queue.put(_Raised(exc))
+    else:
+        await queue.put(_DONE)
+    finally:
+        aclose = getattr(source, "aclose", None)
+        if aclose is not None:
+            with contextlib.suppress(BaseException):
+                await aclose()
+
+
+async def timed(
+    source: AsyncIterator[Any], heartbeat: float, silence_limit: float, received: list[bool]
+) -> AsyncIterator[Any]:
+    """Items from `source`, HEARTBEAT after `heartbeat` s without output, ProviderError E2011 after `silence_limit` s without data.
+
+    `received[0]` tells whether any text has arrived (for the error's `received_text`).
+    """
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+    task = asyncio.create_task(_pump(source, queue))
+    last_data = last_emit = loop.time()
+    try:
+        while True:
+            now = loop.time()
+            wait = min(heartbeat - (now - last_emit), silence_limit - (now - last_data))
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout=max(wait, 0.0))
+            except TimeoutError:
+                now = loop.time()
+                if now - last_data >= silence_limit:
+                    raise ProviderError(
+                        "E2011", f"no data from the provider for {silence_limit:g} s", received_text=received[0]
+                    ) from None
+                last_emit = now
+                yield HEARTBEAT
+                continue
+            if item is _DONE:
+                return
+            if isinstance(item, _Raised):
+                raise item.exc
+            last_data = last_emit = loop.time()
+            yield item
+    finally:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task

@@ -1,0 +1,78 @@
+"""Provider selection: --provider/--model, else COGNITIVE_PROVIDER/COGNITIVE_MODEL, else config.yaml, else replay.
+
+The anthropic and httpx imports happen only when those providers are built,
+so headless commands that never call a model stay fast.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderError, TextDelta, Usage
+from cogtui.core.settings.config import Config, load_config
+
+PROVIDERS = ("anthropic", "openai", "replay")
+
+
+class UnknownProvider(ValueError):
+    pass
+
+
+def selected(name: str | None = None, model: str | None = None, config: Config | None = None) -> tuple[str, str | None]:
+    cfg = config or load_config()
+    env_provider = os.environ.get("COGNITIVE_PROVIDER")
+    chosen = name or env_provider or cfg.provider or "replay"
+    if chosen not in PROVIDERS:
+        raise UnknownProvider(f"unknown provider {chosen!r}; choose one of {', '.join(PROVIDERS)}")
+    settings = cfg.provider_settings(chosen)
+    # A default model belongs to its default provider (as with the config file's `model:`):
+    # `--provider openai` must not send COGNITIVE_PROVIDER=anthropic's COGNITIVE_MODEL to OpenAI.
+    env_model = os.environ.get("COGNITIVE_MODEL") if env_provider in (None, "", chosen) else None
+    picked = model or env_model or (cfg.model if cfg.provider == chosen else None) or settings.get("model")
+    return chosen, picked if isinstance(picked, str) else None
+
+
+def make_provider(
+    name: str | None = None, model: str | None = None, config: Config | None = None, **overrides: Any
+) -> Provider:
+    cfg = config or load_config()
+    chosen, picked = selected(name, model, cfg)
+    settings = {**cfg.provider_settings(chosen), **overrides}
+    settings.pop("model", None)
+    if chosen == "replay":
+        from cogtui.core.run.providers.replay import ReplayProvider
+
+        interval = settings.get("interval")
+        return ReplayProvider(interval=float(interval) if isinstance(interval, (int, float)) else None)
+    if chosen == "anthropic":
+        from cogtui.core.run.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(model=picked, base_url=settings.get("base_url"))
+    from cogtui.core.run.providers.openai import OpenAIProvider
+
+    vision = settings.get("vision")
+    return OpenAIProvider(
+        model=picked, base_url=settings.get("base_url"), vision=vision if isinstance(vision, bool) else True
+    )
+
+
+def has_api_key(name: str) -> bool:
+    # Whitespace around a key is stripped when it is used (a .env with CRLF), so a blank one is no key.
+    return bool(
+        os.environ.get({"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}.get(name, ""), "").strip()
+    )
+
+
+__all__ = [
+    "PROVIDERS",
+    "ModelRequest",
+    "Provider",
+    "ProviderError",
+    "TextDelta",
+    "UnknownProvider",
+    "Usage",
+    "has_api_key",
+    "make_provider",
+    "selected",
+]

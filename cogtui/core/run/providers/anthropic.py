@@ -1,0 +1,131 @@
+"""Anthropic through its official SDK, streaming with `messages.stream`.
+
+ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. The SDK's own retries
+are off: the runner retries every provider the same way. This SDK version
+rides on `httpx2`, whose transport errors are not `httpx`'s, and a stream cut
+mid-way surfaces as a raw transport error rather than an `anthropic` one, and
+an `error` event inside the 200 stream (overloaded mid-answer) as an
+`APIStatusError` whose status is 200: its body's error type says what it was.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+from cogtui.core.run.providers.base import (
+    ModelRequest,
+    ProviderError,
+    ProviderEvent,
+    TextDelta,
+    Usage,
+    api_key,
+    capability_doc,
+    parse_retry_after,
+    status_error,
+    stream_error,
+)
+
+DEFAULT_MODEL = "claude-sonnet-5-5"
+
+
+class AnthropicProvider:
+    name = "anthropic"
+
+    def __init__(self, model: str | None = None, base_url: str | None = None) -> None:
+        self.model = model or DEFAULT_MODEL
+        self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
+
+    def capabilities(self) -> dict[str, Any]:
+        return capability_doc(self.name, True, self.media_categories(), 20)
+
+    def media_categories(self) -> tuple[str, ...]:
+        return ("image", "document")
+
+    def _client(self, timeout: float) -> Any:
+        """A client per call: it is bound to the running event loop, and closing it closes the request."""
+        import anthropic
+
+        key = api_key("ANTHROPIC_API_KEY")
+        if key is None:
+            raise ProviderError("E4001", "ANTHROPIC_API_KEY is not set")
+        return anthropic.AsyncAnthropic(
+            api_key=key, base_url=self.base_url, max_retries=0, timeout=anthropic.Timeout(timeout + 5, connect=10.0)
+        )
+
+    @staticmethod
+    def _messages(request: ModelRequest) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for i, msg in enumerate(request.messages):
+            content: list[dict[str, Any]] = []
+            if i == 0 and msg.role == "user":
+                for media in request.media:
+                    kind = "document" if media.category == "document" else "image"
+                    content.append(
+                        {"type": kind, "source": {"type": "base64", "media_type": media.mime, "data": media.b64()}}
+                    )
+            content.append({"type": "text", "text": msg.text})
+            out.append({"role": msg.role, "content": content})
+        return out
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
+        import anthropic
+        import httpx2
+
+        received = False
+        try:
+            async with (
+                self._client(request.timeout) as client,
+                client.messages.stream(
+                    model=self.model,
+                    max_tokens=request.max_tokens,
+                    system=request.system,
+                    messages=self._messages(request),
+                ) as stream,
+            ):
+                async for text in stream.text_stream:
+                    received = True
+                    yield TextDelta(text)
+                final = await stream.get_final_message()
+                yield Usage(final.usage.input_tokens or 0, final.usage.output_tokens or 0)
+        except anthropic.APIStatusError as exc:
+            if exc.status_code < 400:  # an `error` event inside the 200 stream
+                body = exc.body
+                err = body.get("error") if isinstance(body, dict) and "error" in body else body
+                raise stream_error(err, received, "the Anthropic stream") from None
+            retry_after = parse_retry_after(
+                exc.response.headers.get("retry-after") if exc.response is not None else None
+            )
+            raise status_error(exc.status_code, _message(exc), retry_after) from None
+        except anthropic.APITimeoutError:
+            raise ProviderError("E2011", "the Anthropic API did not answer in time", received_text=received) from None
+        except anthropic.APIConnectionError as exc:
+            raise ProviderError(
+                "E4001",
+                f"cannot reach the Anthropic API: {_cause(exc)}",
+                retryable=not received,
+                received_text=received,
+            ) from None
+        except httpx2.TimeoutException:
+            raise ProviderError("E2011", "the Anthropic stream went silent", received_text=received) from None
+        except httpx2.TransportError as exc:
+            code = "E2010" if received else "E4001"
+            raise ProviderError(
+                code, f"the Anthropic stream broke: {_cause(exc)}", retryable=not received, received_text=received
+            ) from None
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return str(body["error"].get("message") or exc)
+    return str(getattr(exc, "message", exc))
+
+
+def _cause(exc: BaseException) -> str:
+    cause = exc.__cause__ or exc.__context__
+    return f"{type(cause).__name__}: {cause}" if cause else str(exc) or type(exc).__name__

@@ -1,0 +1,223 @@
+"""What every provider implements, and the errors it may raise.
+
+Providers turn a `ModelRequest` into a stream of `TextDelta`s and one
+`Usage`. They never retry (the runner does, uniformly) and map every failure
+to a `ProviderError` carrying the E-code the runner reports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+# Masking lives with failure(), the one place every failure envelope is built; ProviderError masks too.
+from cogtui.core.run.envelope_builder import redact_keys
+
+if TYPE_CHECKING:
+    from cogtui.core.module.model import Module
+    from cogtui.core.rules.media_rules import ResolvedMedia
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str  # "user" or "assistant"
+    text: str
+
+
+@dataclass
+class ModelRequest:
+    system: str
+    messages: list[Message]
+    media: list[ResolvedMedia] = field(default_factory=list)
+    model: str | None = None
+    max_tokens: int = 4096
+    stream: bool = True
+    timeout: float = 60.0  # seconds of silence before the stream is abandoned
+    # For the replay provider, which answers from the module's own goldens.
+    module: Module | None = None
+    input: Any = None
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "total_tokens": self.input_tokens + self.output_tokens,
+        }
+
+
+ProviderEvent = TextDelta | Usage
+
+
+# Printable ASCII: anything else in a key makes the HTTP library reject the header and quote it, key included.
+_KEY_CHARS = re.compile(r"^[\x20-\x7e]+$")
+
+
+class ProviderError(Exception):
+    """A failed model call. `retryable` failures may be retried by the runner before any text arrived."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        retryable: bool = False,
+        retry_after: float | None = None,
+        status: int | None = None,
+        received_text: bool = False,
+    ) -> None:
+        message = redact_keys(message)
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.status = status
+        self.received_text = received_text
+
+
+class Provider(Protocol):
+    name: str
+    model: str
+
+    def capabilities(self) -> dict[str, Any]: ...
+
+    def media_categories(self) -> tuple[str, ...]:
+        """Input media categories this provider and model accept (image, document, audio, video)."""
+        ...
+
+    def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]: ...
+
+    async def aclose(self) -> None: ...
+
+
+def capability_doc(name: str, streaming: bool, media_in: tuple[str, ...], max_mb: int) -> dict[str, Any]:
+    """SPEC-v2.5 §8.1 capability declaration."""
+    from cogtui import __version__
+
+    return {
+        "runtime": "cogtui",
+        "version": __version__,
+        "spec_version": "2.5.0",
+        "provider": name,
+        "capabilities": {
+            "streaming": streaming,
+            "multimodal": {"input": list(media_in), "output": []},
+            "max_media_size_mb": max_mb,
+            "supported_transports": ["sse", "ndjson"],
+        },
+    }
+
+
+def status_error(status: int, message: str, retry_after: float | None = None) -> ProviderError:
+    """Map an HTTP status to the runtime's codes.
+
+    429, 5xx and 529 (overloaded) are retried and end as E4002 after the last attempt
+    (the issue's rule); 401/403 are E4001; a context-length rejection is E4003.
+    """
+    if status == 429 or status >= 500:
+        return ProviderError("E4002", message, retryable=True, retry_after=retry_after, status=status)
+    if status in (401, 403):
+        return ProviderError("E4001", f"authentication failed ({status}): {message}", status=status)
+    if status == 413 or ("context" in message.lower() and "length" in message.lower()):
+        return ProviderError("E4003", message, status=status)
+    return ProviderError("E4000", f"provider rejected the request ({status}): {message}", status=status)
+
+
+def api_key(var: str) -> str | None:
+    """The key in `var`, trimmed; None when unset or blank.
+
+    A .env written on Windows leaves a trailing "\\r": trimmed. A key that still holds a control or non-ASCII
+    character is refused here (E4001, like a missing key), with a message that never shows it.
+    """
+    key = (os.environ.get(var) or "").strip()
+    if not key:
+        return None
+    if not _KEY_CHARS.match(key):
+        raise ProviderError(
+            "E4001",
+            f"{var} contains a control or non-ASCII character (the key is not shown); "
+            "copy it again, e.g. from a .env file with Windows line endings",
+        )
+    return key
+
+
+# Error types (Anthropic's, OpenAI's, common proxies') and the HTTP status each stands for.
+ERROR_TYPE_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "invalid_api_key": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "context_length_exceeded": 413,
+    "rate_limit_error": 429,
+    "rate_limit_exceeded": 429,
+    "api_error": 500,
+    "server_error": 500,
+    "timeout_error": 504,
+    "overloaded_error": 529,
+}
+
+
+def _status_of(value: Any) -> int | None:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599 else None
+
+
+def describe_error(err: Any) -> tuple[int, str]:
+    """(status, message) for an error object a server sent inside a 200 response.
+
+    The status comes from a numeric `code`/`status`, else the string code or error type, else a
+    context-length message (400, so it maps to E4003), else 500: a server failing mid-answer.
+    """
+    if not isinstance(err, dict):
+        return 500, str(err)[:500] or "the server reported an error"
+    message = err.get("message")
+    message = message if isinstance(message, str) and message else json.dumps(err, ensure_ascii=False)[:500]
+    kinds = [k for k in (err.get("code"), err.get("type")) if isinstance(k, str)]  # the code is the more specific
+    status = (
+        _status_of(err.get("code"))
+        or _status_of(err.get("status"))
+        or next((ERROR_TYPE_STATUS[k] for k in kinds if k in ERROR_TYPE_STATUS), None)
+    )
+    if status is None:
+        low = message.lower()
+        status = 400 if "context" in low and "length" in low else 500
+    return status, message
+
+
+def stream_error(err: Any, received: bool, where: str) -> ProviderError:
+    """An error a server reported inside a 200 response: an SSE `error` event or an `{"error": ...}` object.
+
+    Before any text it maps exactly as its HTTP twin would (an overloaded_error is a retryable 529, D20);
+    after text arrived the stream is broken: E2010, never retried, keeping the server's message.
+    """
+    status, message = describe_error(err)
+    if received:
+        return ProviderError("E2010", f"{where} broke off: {message}", status=status, received_text=True)
+    return status_error(status, message)
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None

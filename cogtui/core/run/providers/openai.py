@@ -1,0 +1,185 @@
+"""Any OpenAI-compatible chat-completions endpoint (OpenAI, DeepSeek, Ollama, vLLM, llama.cpp) over httpx + SSE.
+
+OPENAI_API_KEY (optional for local servers) and OPENAI_BASE_URL are honoured.
+A stream that ends without `[DONE]` or a finish_reason was cut: E2010. An
+`{"error": ...}` object in the stream (or in a 200 JSON body) maps as its HTTP
+twin would; any other malformed output is skipped, or is the server's fault
+(E4001), never an internal error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+from cogtui.core.run.providers.base import (
+    ModelRequest,
+    ProviderError,
+    ProviderEvent,
+    TextDelta,
+    Usage,
+    api_key,
+    capability_doc,
+    parse_retry_after,
+    status_error,
+    stream_error,
+)
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_MODEL = "gpt-4o-mini"
+
+
+class OpenAIProvider:
+    name = "openai"
+
+    def __init__(self, model: str | None = None, base_url: str | None = None, vision: bool = True) -> None:
+        self.model = model or DEFAULT_MODEL
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self.vision = vision
+
+    def capabilities(self) -> dict[str, Any]:
+        return capability_doc(self.name, True, self.media_categories(), 20)
+
+    def media_categories(self) -> tuple[str, ...]:
+        return ("image",) if self.vision else ()
+
+    def _body(self, request: ModelRequest) -> dict[str, Any]:
+        messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}]
+        for i, msg in enumerate(request.messages):
+            if i == 0 and msg.role == "user" and request.media:
+                parts: list[dict[str, Any]] = [{"type": "text", "text": msg.text}]
+                for media in request.media:
+                    parts.append({"type": "image_url", "image_url": {"url": f"data:{media.mime};base64,{media.b64()}"}})
+                messages.append({"role": "user", "content": parts})
+            else:
+                # Plain strings: some local servers reject content arrays.
+                messages.append({"role": msg.role, "content": msg.text})
+        return {
+            "model": self.model,
+            "messages": messages,
+            "max_tokens": request.max_tokens,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
+        import httpx
+
+        headers = {"Accept": "text/event-stream"}
+        key = api_key("OPENAI_API_KEY")  # optional: local servers need none
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        timeout = httpx.Timeout(connect=10.0, read=request.timeout + 5, write=30.0, pool=10.0)
+        received = False
+        finished = False
+        try:
+            async with httpx.AsyncClient(timeout=timeout) as client:
+                async with client.stream(
+                    "POST", f"{self.base_url}/chat/completions", json=self._body(request), headers=headers
+                ) as resp:
+                    if resp.status_code >= 400:
+                        raw = await resp.aread()
+                        raise status_error(
+                            resp.status_code,
+                            _error_message(raw, resp.status_code),
+                            parse_retry_after(resp.headers.get("retry-after")),
+                        )
+                    if resp.headers.get("content-type", "").startswith("application/json"):
+                        # A server that ignored stream: true.
+                        text, usage = _whole_answer(await resp.aread(), self.base_url)
+                        yield TextDelta(text)
+                        yield usage
+                        return
+                    async for line in resp.aiter_lines():
+                        if not line.startswith("data:"):
+                            continue
+                        payload = line[5:].strip()
+                        if payload == "[DONE]":
+                            finished = True
+                            break
+                        try:
+                            obj = json.loads(payload)
+                        except ValueError:
+                            continue
+                        if not isinstance(obj, dict):
+                            continue  # `data: []` and the like carry nothing we can use
+                        if obj.get("error"):  # the server failed mid-stream: say what it said
+                            raise stream_error(obj["error"], received, f"the stream from {self.base_url}")
+                        for choice in _dicts(obj.get("choices")):
+                            delta = choice.get("delta")
+                            content = delta.get("content") if isinstance(delta, dict) else None
+                            if isinstance(content, str) and content:
+                                received = True
+                                yield TextDelta(content)
+                            if choice.get("finish_reason"):
+                                finished = True
+                        if isinstance(obj.get("usage"), dict):
+                            yield _usage(obj["usage"])
+        except httpx.TimeoutException:
+            raise ProviderError("E2011", f"{self.base_url} went silent", received_text=received) from None
+        except httpx.TransportError as exc:
+            code = "E2010" if received else "E4001"
+            raise ProviderError(
+                code,
+                f"connection to {self.base_url} failed: {type(exc).__name__}: {exc}",
+                retryable=not received,
+                received_text=received,
+            ) from None
+        if not finished:
+            raise ProviderError(
+                "E2010" if received else "E4001",
+                f"the stream from {self.base_url} ended before [DONE]",
+                retryable=not received,
+                received_text=received,
+            )
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _count(value: Any) -> int:
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _usage(raw: Any) -> Usage:
+    raw = raw if isinstance(raw, dict) else {}
+    return Usage(_count(raw.get("prompt_tokens")), _count(raw.get("completion_tokens")))
+
+
+def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage]:
+    """The text and usage of a non-streamed completion; a body that is not one is the server's fault (E4001)."""
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        obj = None
+    if isinstance(obj, dict) and obj.get("error"):
+        raise stream_error(obj["error"], False, where)
+    choices = _dicts(obj.get("choices")) if isinstance(obj, dict) else []
+    if not choices:
+        snippet = raw[:200].decode("utf-8", errors="replace")
+        raise ProviderError(
+            "E4001", f"{where} answered with something that is not a chat completion: {snippet!r}", retryable=True
+        )
+    message = choices[0].get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    # No content (a refusal, a tool call) is an empty answer: the runner's corrective retry handles it.
+    return (content if isinstance(content, str) else ""), _usage(obj.get("usage"))
+
+
+def _error_message(raw: bytes, status: int) -> str:
+    try:
+        obj = json.loads(raw)
+        err = obj.get("error") if isinstance(obj, dict) else None
+        if isinstance(err, dict) and err.get("message"):
+            return str(err["message"])
+        if isinstance(err, str):
+            return err
+    except ValueError:
+        pass
+    return raw.decode("utf-8", errors="replace")[:300] or f"HTTP {status}"

@@ -1,0 +1,89 @@
+"""The offline provider: answers from the module's own goldens, examples, or data schema.
+
+It streams its answer in even chunks at a steady pace, never touches the
+network, and its answers always carry `meta.model: "replay"` (the runner
+writes the provider's model name into meta) so nobody mistakes it for a model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
+from cogtui.core.module.model import UNPARSED, Module
+from cogtui.core.run.prompt import estimate_tokens
+from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage, capability_doc
+from cogtui.core.run.schema_instance import minimal_instance
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def choose_answer(module: Module, input_value: Any) -> tuple[dict[str, Any], str]:
+    """(answer, where it came from): a matching golden, a matching or first example, or a minimal instance."""
+    key = canonical(input_value)
+    for test in module.tests:
+        if test.input is not UNPARSED and canonical(test.input) == key and isinstance(test.expected, dict):
+            return _strip_runtime(test.expected), f"golden {test.name}"
+    examples = [e for e in module.examples if isinstance(e.output, dict)]
+    for ex in examples:
+        if ex.input is not UNPARSED and canonical(ex.input) == key:
+            return _strip_runtime(ex.output), f"example {ex.name}"
+    if examples:
+        return _strip_runtime(examples[0].output), f"example {examples[0].name} (input differs)"
+    data = minimal_instance(module.schemas.data or {"type": "object", "required": ["rationale"]}, module.schemas.root)
+    if not isinstance(data, dict):
+        data = {}
+    data.setdefault("rationale", "Replay: minimal instance of the data schema.")
+    meta = {
+        "confidence": 0.5,
+        "risk": "medium",
+        "explain": "Replay: no golden test matched this input, so this is a minimal instance of the data schema.",
+    }
+    if module.format.has_envelope_contract:
+        return {"ok": True, "meta": meta, "data": data}, "minimal instance"
+    return {**data, "confidence": data.get("confidence", 0.5)}, "minimal instance"
+
+
+def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
+    """The runtime fills trace_id, model and latency_ms: a model never writes them."""
+    out = dict(answer)
+    if isinstance(out.get("meta"), dict):
+        out["meta"] = {k: v for k, v in out["meta"].items() if k not in ("trace_id", "model", "latency_ms")}
+    return out
+
+
+class ReplayProvider:
+    name = "replay"
+
+    def __init__(self, model: str | None = None, chunk_size: int = 24, interval: float | None = None) -> None:
+        self.model = "replay"
+        self.chunk_size = max(1, chunk_size)
+        env = os.environ.get("COGTUI_REPLAY_INTERVAL")
+        self.interval = interval if interval is not None else (float(env) if env else 0.01)
+        self.last_source = ""
+
+    def capabilities(self) -> dict[str, Any]:
+        return capability_doc(self.name, True, self.media_categories(), 100)
+
+    def media_categories(self) -> tuple[str, ...]:
+        return ("image", "audio", "video", "document")
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
+        if request.module is None:
+            raise ValueError("the replay provider needs the module")
+        answer, self.last_source = choose_answer(request.module, request.input)
+        text = json.dumps(answer, ensure_ascii=False, indent=2)
+        for i in range(0, len(text), self.chunk_size):
+            if self.interval:
+                await asyncio.sleep(self.interval)
+            yield TextDelta(text[i : i + self.chunk_size])
+        prompt = request.system + "".join(m.text for m in request.messages)
+        yield Usage(estimate_tokens(prompt), estimate_tokens(text))
+
+    async def aclose(self) -> None:
+        return None
