@@ -13,73 +13,25 @@ import asyncio
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from cogtui.core.module.model import Module
-from cogtui.core.module.schemas import RefError, schemas_for
-from cogtui.core.rules.chunk_rules import get_dotted
-from cogtui.core.rules.document_checker import input_violation
+from cogtui.core.run.chunk_emitter import ChunkEmitter
 from cogtui.core.run.envelope_builder import failure
 from cogtui.core.run.field_stream import FieldStreamer
+from cogtui.core.run.input_check import input_failure
 from cogtui.core.run.postprocess import postprocess
-from cogtui.core.run.prompt import estimate_tokens, inject_results, input_text, render_calls, system_prompt, user_prompt
-from cogtui.core.run.provider_call import HEARTBEAT, RetryPolicy, timed
-from cogtui.core.run.providers.base import Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
-from cogtui.core.run.subagents import Resolver, check_call_graph, child_input
+from cogtui.core.run.prompt import inject_results, render_calls, system_prompt, user_prompt
+from cogtui.core.run.provider_call import HEARTBEAT, timed
+from cogtui.core.run.providers.base import Message, ModelRequest, ProviderError, TextDelta, Usage
+from cogtui.core.run.run_types import RunEvent, RunFailed, RunOptions, RunResult
+from cogtui.core.run.subagents import check_call_graph, child_input
+
+__all__ = ["CORRECTIVE", "CORRECTIVE_EMPTY", "RunEvent", "RunOptions", "RunResult", "RunSession", "run_module"]
 
 CORRECTIVE = "Your previous reply could not be parsed as JSON. Reply again with ONLY the JSON object, nothing else."
 CORRECTIVE_EMPTY = "Your previous reply was empty. Reply with ONLY the JSON object, nothing else."
-
-
-@dataclass
-class RunOptions:
-    provider: Provider
-    args: str | None = None
-    validate: bool = True
-    stream_requested: bool = False  # the client asked for chunks (--stream, the TUI)
-    stream_timeout: float = 60.0
-    heartbeat: float = 15.0
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
-    resolver: Resolver | None = None
-    max_tokens: int = 4096
-    depth: int = 0
-    call_stack: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class RunEvent:
-    chunk: dict[str, Any]
-    path: tuple[str, ...] = ()  # the subagent call path; () for the run itself
-
-
-@dataclass
-class RunResult:
-    envelope: dict[str, Any]
-    session_id: str
-    provider: str
-    model: str | None
-    ttfc_ms: float | None = None
-    total_ms: float | None = None
-    usage: dict[str, int] | None = None
-    warnings: list[str] = field(default_factory=list)
-    repairs: list[str] = field(default_factory=list)
-    attempts: int = 0
-    interrupted: bool = False
-
-    @property
-    def ok(self) -> bool:
-        return self.envelope.get("ok") is True
-
-    @property
-    def outcome(self) -> str:
-        return "interrupted" if self.interrupted else ("ok" if self.ok else "error")
-
-
-class _Failed(Exception):
-    def __init__(self, envelope: dict[str, Any]) -> None:
-        super().__init__(envelope["error"]["message"])
-        self.envelope = envelope
+_Failed = RunFailed
 
 
 class RunSession:
@@ -88,12 +40,10 @@ class RunSession:
         self.input = input_value
         self.opts = options
         self.session_id = "sess_" + uuid.uuid4().hex[:20]
-        self.seq = 0
+        self.chunks = ChunkEmitter(self.session_id)
         self.started = time.perf_counter()
         self.first_chunk: float | None = None
         self.streamer = FieldStreamer()
-        self.deltas: dict[str, list[str]] = {}  # parts, joined on demand: appending to a str would be quadratic
-        self.values: dict[str, Any] = {}
         self.text: list[str] = []
         self.usage: Usage | None = None
         self.result: RunResult | None = None
@@ -101,39 +51,10 @@ class RunSession:
         self.attempts = 0
         self.degraded = options.stream_requested and module.contract.response_mode.value == "sync"
 
-    # ------------------------------------------------------------ chunks
-
-    def _chunk(self, payload: dict[str, Any]) -> RunEvent:
-        return RunEvent(payload)
-
-    def _seq(self) -> int:
-        self.seq += 1
-        return self.seq
-
-    def _delta(self, fld: str, text: str) -> RunEvent:
-        self.deltas.setdefault(fld, []).append(text)
-        return self._chunk({"chunk": {"seq": self._seq(), "type": "delta", "field": fld, "delta": text}})
-
-    def _snapshot(self, fld: str, value: Any) -> RunEvent:
-        self.values[fld] = value
-        self.deltas.pop(fld, None)
-        return self._chunk({"chunk": {"seq": self._seq(), "type": "snapshot", "field": fld, "data": value}})
-
-    def _progress(self, percent: float, stage: str, message: str) -> RunEvent:
-        return self._chunk({"progress": {"percent": round(percent, 1), "stage": stage, "message": message}})
-
-    def partial_data(self) -> dict[str, Any] | None:
-        data: dict[str, Any] = {}
-        joined = {fld: "".join(parts) for fld, parts in self.deltas.items()}
-        for fld, value in [*self.values.items(), *joined.items()]:
-            if fld.startswith("data."):
-                data[fld[5:]] = value
-        return data or None
-
     # ------------------------------------------------------------ the pipeline
 
     async def events(self) -> AsyncIterator[RunEvent]:
-        yield self._chunk(
+        yield RunEvent(
             {
                 "ok": True,
                 "streaming": True,
@@ -145,7 +66,7 @@ class RunSession:
             self.warnings.append(
                 f"{self.module.name} has response.mode: sync; streaming degraded to a single final chunk"
             )
-            yield self._progress(0, "degraded", self.warnings[-1])
+            yield self.chunks.progress(0, "degraded", self.warnings[-1])
         try:
             envelope = None
             async for ev in self._pipeline():
@@ -164,19 +85,19 @@ class RunSession:
             envelope = failure(
                 "E4000",
                 f"internal error: {type(exc).__name__}: {exc}",
-                partial_data=self.partial_data(),
+                partial_data=self.chunks.partial_data(),
                 details={"exception": repr(exc)},
             )
         self.finish(envelope)
-        for ev in self._reconcile(envelope):
+        for ev in self.chunks.reconcile(envelope):
             yield ev
-        yield self._chunk(self._terminal(envelope))
+        yield self.chunks.terminal(envelope, self.usage.to_json() if self.usage else None)
 
     def _interrupted(self, why: str) -> dict[str, Any]:
         return failure(
             "E2010",
             why,
-            partial_data=self.partial_data(),
+            partial_data=self.chunks.partial_data(),
             suggestion="Re-run when ready; the partial data shows what had arrived.",
         )
 
@@ -203,39 +124,6 @@ class RunSession:
         )
         return self.result
 
-    def _terminal(self, envelope: dict[str, Any]) -> dict[str, Any]:
-        if envelope.get("ok") is True:
-            out = {"final": True, "meta": envelope["meta"], "data": envelope["data"]}
-            if self.usage:
-                out["usage"] = self.usage.to_json()
-            return out
-        chunk = {
-            "ok": False,
-            "streaming": True,
-            "session_id": self.session_id,
-            "meta": envelope["meta"],
-            "error": envelope["error"],
-        }
-        if envelope.get("partial_data"):
-            chunk["partial_data"] = envelope["partial_data"]
-        return chunk
-
-    def _reconcile(self, envelope: dict[str, Any]) -> list[RunEvent]:
-        """Snapshots for streamed fields whose final value differs (repairs, retries), so deltas always add up."""
-        if envelope.get("ok") is not True:
-            return []
-        out = []
-        for fld, parts in list(self.deltas.items()):
-            text = "".join(parts)
-            final = get_dotted(envelope, fld)
-            if final != text:
-                out.append(self._snapshot(fld, final))
-        for fld, value in list(self.values.items()):
-            final = get_dotted(envelope, fld)
-            if final != value:
-                out.append(self._snapshot(fld, final))
-        return out
-
     async def _pipeline(self) -> AsyncIterator[RunEvent | dict[str, Any]]:
         m = self.module
         if any(d.severity.value == "error" and d.code.startswith("P") for d in m.load_diagnostics):
@@ -247,7 +135,9 @@ class RunSession:
                     suggestion=f"Run `cogn validate {m.name}` and fix the errors first.",
                 )
             )
-        self._check_input()
+        bad_input = input_failure(m, self.input, self.opts.args)
+        if bad_input is not None:
+            raise _Failed(bad_input)
         from cogtui.core.run.media_fetch import MediaError, resolve_all
 
         try:
@@ -306,11 +196,10 @@ class RunSession:
                     # alternate: the nudge joins the user's message instead.
                     first = request.messages[0]
                     request.messages = [Message("user", f"{first.text}\n\n{CORRECTIVE_EMPTY}"), *request.messages[1:]]
-                for fld in list(self.deltas):
-                    yield self._snapshot(fld, "")
-                self.values.clear()
+                for ev in self.chunks.reset():
+                    yield ev
                 self.text, self.streamer = [], FieldStreamer()
-                yield self._progress(50, "retry", "the answer was not JSON; asking once more")
+                yield self.chunks.progress(50, "retry", "the answer was not JSON; asking once more")
         else:
             raise _Failed(
                 failure(
@@ -323,36 +212,6 @@ class RunSession:
         self.warnings += outcome.warnings
         yield outcome.envelope
 
-    def _check_input(self) -> None:
-        m = self.module
-        if m.schemas.input is not None:
-            try:
-                errors = list(schemas_for(m).iter_errors("input", self.input))
-            except RefError as exc:
-                raise _Failed(failure("E1006", str(exc))) from None
-            if errors:
-                violations = [input_violation(e) for e in errors]
-                first = violations[0]
-                raise _Failed(
-                    failure(
-                        first.code,
-                        f"invalid input: {first.message}",
-                        details={"violations": [v.to_json() for v in violations[:20]]},
-                    )
-                )
-        limit = m.runtime_requirements.get("max_input_tokens")
-        if isinstance(limit, int) and not isinstance(limit, bool):
-            # The text the prompt carries: attached media count as their placeholder, not their base64 (D31).
-            tokens = estimate_tokens(input_text(self.input) + (self.opts.args or ""))
-            if tokens > limit:
-                raise _Failed(
-                    failure(
-                        "E1005",
-                        f"the input is about {tokens} tokens, over max_input_tokens {limit}",
-                        details={"estimated_tokens": tokens, "max_input_tokens": limit},
-                    )
-                )
-
     async def _subagents(self, body: str, calls: list[Any]) -> AsyncIterator[RunEvent | str]:
         resolve = self.opts.resolver or (lambda name: None)
         problem = check_call_graph(self.module, resolve, self.opts.depth, self.opts.call_stack)
@@ -362,7 +221,7 @@ class RunSession:
         for i, call in enumerate(calls):
             child = resolve(call.module)
             assert child is not None  # the graph check found every module
-            yield self._progress(100 * i / (len(calls) + 1), "subagent", f"{call.text} started")
+            yield self.chunks.progress(100 * i / (len(calls) + 1), "subagent", f"{call.text} started")
             child_opts = RunOptions(
                 **{
                     **self.opts.__dict__,
@@ -377,7 +236,7 @@ class RunSession:
             assert session.result is not None
             results.append((call, session.result.envelope))
             status = "ok" if session.result.ok else session.result.envelope["error"]["code"]
-            yield self._progress(100 * (i + 1) / (len(calls) + 1), "subagent", f"{call.text} finished: {status}")
+            yield self.chunks.progress(100 * (i + 1) / (len(calls) + 1), "subagent", f"{call.text} finished: {status}")
         yield inject_results(body, results)
 
     async def _call(self, request: ModelRequest) -> AsyncIterator[RunEvent]:
@@ -393,7 +252,7 @@ class RunSession:
                     provider.stream(request), self.opts.heartbeat, self.opts.stream_timeout, received
                 ):
                     if item is HEARTBEAT:
-                        yield self._chunk({})
+                        yield RunEvent({})
                     elif isinstance(item, TextDelta):
                         if self.first_chunk is None:
                             self.first_chunk = time.perf_counter()
@@ -402,7 +261,11 @@ class RunSession:
                         for kind, fld, payload in self.streamer.feed(item.text):
                             if self.degraded:
                                 continue
-                            yield self._delta(fld, payload) if kind == "delta" else self._snapshot(fld, payload)
+                            yield (
+                                self.chunks.delta(fld, payload)
+                                if kind == "delta"
+                                else self.chunks.snapshot(fld, payload)
+                            )
                     elif isinstance(item, Usage):
                         call_usage = item  # a server may repeat its running total: the last one counts
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
@@ -419,7 +282,7 @@ class RunSession:
             except ProviderError as exc:
                 if exc.retryable and not received[0] and attempt < self.opts.retry.attempts:
                     delay = self.opts.retry.delay(attempt, exc.retry_after)
-                    yield self._progress(
+                    yield self.chunks.progress(
                         0, "retry", f"{exc.message}; retrying in {delay:.1f} s (attempt {attempt + 1})"
                     )
                     await asyncio.sleep(delay)
@@ -431,7 +294,7 @@ class RunSession:
                     failure(
                         code,
                         exc.message,
-                        partial_data=self.partial_data(),
+                        partial_data=self.chunks.partial_data(),
                         details={"provider": provider.name, "status": exc.status, "attempts": attempt},
                     )
                 ) from None
