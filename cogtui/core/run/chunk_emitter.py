@@ -84,3 +84,51 @@ class ChunkEmitter:
         if envelope.get("partial_data"):
             chunk["partial_data"] = envelope["partial_data"]
         return RunEvent(chunk)
+
+
+class ChunkShaper:
+    """`response.chunk_type` and `response.buffer_size` (SPEC-v2.5 §2.2) applied to the streamed text.
+
+    `delta` sends each new piece; `snapshot` sends the field's whole text so far
+    instead. `buffer_size` holds a field's text back until that many UTF-8 bytes
+    have gathered (or the field, the value or the answer ends), then sends them
+    as one chunk.
+    """
+
+    def __init__(self, emitter: ChunkEmitter, chunk_type: str = "delta", buffer_size: int | None = None) -> None:
+        self.emitter = emitter
+        self.snapshots = chunk_type == "snapshot"
+        self.buffer_size = buffer_size if isinstance(buffer_size, int) and buffer_size > 0 else 0
+        self.pending: dict[str, list[str]] = {}
+        self.pending_bytes: dict[str, int] = {}
+        self.text: dict[str, str] = {}  # per field, everything sent so far (snapshot mode)
+
+    def feed(self, kind: str, fld: str, payload: Any) -> list[RunEvent]:
+        if kind != "delta":
+            return [*self.flush(fld), self.emitter.snapshot(fld, payload)]
+        out = [ev for other in list(self.pending) if other != fld for ev in self.flush(other)]
+        self.pending.setdefault(fld, []).append(payload)
+        self.pending_bytes[fld] = self.pending_bytes.get(fld, 0) + len(payload.encode("utf-8", "surrogatepass"))
+        if self.pending_bytes[fld] >= self.buffer_size:
+            out += self.flush(fld)
+        return out
+
+    def flush(self, only: str | None = None) -> list[RunEvent]:
+        out = []
+        for fld in [only] if only is not None else list(self.pending):
+            parts = self.pending.pop(fld, None)
+            self.pending_bytes.pop(fld, None)
+            if not parts:
+                continue
+            piece = "".join(parts)
+            if self.snapshots:
+                self.text[fld] = self.text.get(fld, "") + piece
+                out.append(self.emitter.snapshot(fld, self.text[fld]))
+            else:
+                out.append(self.emitter.delta(fld, piece))
+        return out
+
+    def reset(self) -> None:
+        self.pending.clear()
+        self.pending_bytes.clear()
+        self.text.clear()

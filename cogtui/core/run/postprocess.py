@@ -24,7 +24,7 @@ from typing import Any
 
 from cogtui.core.module.model import Module
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
-from cogtui.core.run.envelope_builder import failure
+from cogtui.core.run.envelope_builder import failure, is_envelope
 from cogtui.core.run.normalize import repair, to_envelope
 
 MAX_DETAILS = 20
@@ -36,13 +36,18 @@ class Outcome:
     envelope: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     repairs: list[str] = field(default_factory=list)
+    fixes: list[str] = field(default_factory=list)  # what the opt-in output fixes changed (output_fixes.py)
     wrapped: bool = False
 
 
-def _auto_wrap(module: Module) -> bool:
+def wrap_refusal(module: Module) -> str | None:
+    """The compat field that forbids wrapping a bare v2.1 payload, or None (SPEC-v2.2 §6.2, D36)."""
     if not module.format.has_envelope_contract:
-        return True  # v0, v1, v2.1 answers are bare payloads by design
-    return module.compat.get("runtime_auto_wrap", True) is not False
+        return None  # v0, v1, v2.1 answers are bare payloads by design
+    for key in ("accepts_v21_payload", "runtime_auto_wrap"):
+        if module.compat.get(key, True) is False:
+            return key
+    return None
 
 
 def _partial(env: dict[str, Any]) -> dict[str, Any] | None:
@@ -64,11 +69,24 @@ def _schema(violations: list[Violation]) -> list[Violation]:
     return [v for v in violations if v.code not in ROUTED]
 
 
-def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -> Outcome:
-    env, wrapped = to_envelope(answer, _auto_wrap(module), module.schemas.data, module.schemas.root)
+def postprocess(
+    answer: dict[str, Any], module: Module, validate: bool = True, fixes: frozenset[str] = frozenset()
+) -> Outcome:
+    refusal = None if is_envelope(answer) else wrap_refusal(module)
+    if refusal is not None:
+        return Outcome(
+            failure(
+                "E3001",
+                f"the answer is a bare v2.1 payload without an envelope, and compat.{refusal} is false",
+                partial_data=answer,
+                suggestion="Have the prompt ask for {ok, meta, data}, or allow the wrap in compat.",
+                details={"field": f"compat.{refusal}"},
+            )
+        )
+    env, wrapped = to_envelope(answer, True, module.schemas.data, module.schemas.root)
     out = Outcome(env, wrapped=wrapped)
     if not validate:
-        env, out.repairs = repair(env, None, None)  # meta must still exist for routing
+        env, out.repairs = repair(env, None, None, fixes, out.fixes)  # meta must still exist for routing
         out.envelope = env
         return out
     env = _trim_insights(env, module, out.warnings)
@@ -79,8 +97,8 @@ def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -
         out.envelope = early
         return out
     if _schema(violations):
-        env, out.repairs = repair(env, module.schemas.data, module.schemas.root)
-        if out.repairs:  # no note, no change
+        env, out.repairs = repair(env, module.schemas.data, module.schemas.root, fixes, out.fixes)
+        if out.repairs or out.fixes:  # no note, no change
             violations = check_envelope(env, module)
     schema = _schema(violations)
     if schema:

@@ -23,6 +23,9 @@ class RunOptions:
     max_tokens: int = 4096
     depth: int = 0
     call_stack: tuple[str, ...] = ()
+    fixes: frozenset[str] = frozenset()  # opt-in output fixes beyond the repair pass (output_fixes.py)
+    strict: bool = False  # --strict: no output fix at all
+    caller: str = "user"  # "user", "test" (golden tests) or "agent" (@call): invocation.* (manifest_policy.py)
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,22 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cogtui.core.module.model import Module
-from cogtui.core.run.chunk_emitter import ChunkEmitter
+from cogtui.core.run.chunk_emitter import ChunkEmitter, ChunkShaper
 from cogtui.core.run.envelope_builder import failure
 from cogtui.core.run.field_stream import FieldStreamer
 from cogtui.core.run.input_check import input_failure
+from cogtui.core.run.manifest_policy import (
+    AGENT,
+    apply_failure_contract,
+    capability_notes,
+    invocation_refusal,
+    record_in_meta,
+)
+from cogtui.core.run.output_fixes import CORRECTIVE_RETRY, effective_fixes
 from cogtui.core.run.postprocess import postprocess
 from cogtui.core.run.prompt import inject_results, render_calls, system_prompt, user_prompt
 from cogtui.core.run.provider_call import HEARTBEAT, timed
-from cogtui.core.run.providers.base import Message, ModelRequest, ProviderError, TextDelta, Usage
+from cogtui.core.run.providers.base import Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.run_types import RunEvent, RunFailed, RunOptions, RunResult
 from cogtui.core.run.subagents import check_call_graph, child_input
 
@@ -50,6 +58,10 @@ class RunSession:
         self.warnings: list[str] = []
         self.attempts = 0
         self.degraded = options.stream_requested and module.contract.response_mode.value == "sync"
+        self.fixes = effective_fixes(options.fixes, module.contract.schema_strictness.value, options.strict)
+        self.repairs: list[str] = []
+        response = module.response
+        self.shaper = ChunkShaper(self.chunks, module.contract.response_chunk_type.value, response.get("buffer_size"))
 
     # ------------------------------------------------------------ the pipeline
 
@@ -88,6 +100,7 @@ class RunSession:
                 partial_data=self.chunks.partial_data(),
                 details={"exception": repr(exc)},
             )
+        self.warnings += apply_failure_contract(envelope, self.module)
         self.finish(envelope)
         for ev in self.chunks.reconcile(envelope):
             yield ev
@@ -109,6 +122,7 @@ class RunSession:
         meta["trace_id"] = self.session_id.removeprefix("sess_")
         meta["model"] = getattr(self.opts.provider, "model", None) or self.opts.provider.name
         meta["latency_ms"] = round(total, 1)
+        record_in_meta(envelope, self.warnings, self.attempts)
         self.result = RunResult(
             envelope,
             self.session_id,
@@ -118,7 +132,7 @@ class RunSession:
             round(total, 1),
             self.usage.to_json() if self.usage else None,
             self.warnings,
-            [],
+            self.repairs,
             self.attempts,
             interrupted,
         )
@@ -135,9 +149,9 @@ class RunSession:
                     suggestion=f"Run `cogn validate {m.name}` and fix the errors first.",
                 )
             )
-        bad_input = input_failure(m, self.input, self.opts.args)
-        if bad_input is not None:
-            raise _Failed(bad_input)
+        refused = invocation_refusal(m, self.opts.caller) or input_failure(m, self.input, self.opts.args)
+        if refused is not None:
+            raise _Failed(refused)
         from cogtui.core.run.media_fetch import MediaError, resolve_all
 
         try:
@@ -168,6 +182,8 @@ class RunSession:
                     body = ev
                 else:
                     yield ev
+        json_mode, notes = capability_notes(m, _capabilities(self.opts.provider), self.opts.provider.name)
+        self.warnings += notes
         note = "\n".join(f"[{i + 1}] {x.describe()}" for i, x in enumerate(media))
         request = ModelRequest(
             system=system_prompt(m),
@@ -177,17 +193,37 @@ class RunSession:
             timeout=self.opts.stream_timeout,
             module=m,
             input=self.input,
+            json_mode=json_mode,
         )
+        answer = None
+        async for ev in self._answer(request):
+            if isinstance(ev, dict):
+                answer = ev
+            else:
+                yield ev
+        assert answer is not None
+        outcome = postprocess(answer, m, self.opts.validate, self.fixes)
+        self.warnings += outcome.warnings + outcome.fixes
+        self.repairs += outcome.repairs
+        yield outcome.envelope
+
+    async def _answer(self, request: ModelRequest) -> AsyncIterator[RunEvent | dict[str, Any]]:
+        """The model's JSON object; one corrective call more only when the corrective_retry fix is on (D35)."""
         from cogtui.core.files.json_extract import extract_json
 
-        for attempt_kind in ("answer", "corrective"):
+        retry = CORRECTIVE_RETRY in self.fixes
+        first_raw = None
+        for attempt_kind in ("answer", "corrective") if retry else ("answer",):
             async for ev in self._call(request):
                 yield ev
             raw = "".join(self.text)
             answer = extract_json(raw)
             if answer is not None:
-                break
-            if attempt_kind == "answer":
+                if first_raw is not None:
+                    self.warnings.append(f"{CORRECTIVE_RETRY}: the first answer was not JSON; a second model call")
+                yield answer
+                return
+            if attempt_kind == "answer" and retry:
                 first_raw = raw
                 if raw.strip():
                     request.messages += [Message("assistant", raw), Message("user", CORRECTIVE)]
@@ -198,19 +234,20 @@ class RunSession:
                     request.messages = [Message("user", f"{first.text}\n\n{CORRECTIVE_EMPTY}"), *request.messages[1:]]
                 for ev in self.chunks.reset():
                     yield ev
+                self.shaper.reset()
                 self.text, self.streamer = [], FieldStreamer()
                 yield self.chunks.progress(50, "retry", "the answer was not JSON; asking once more")
-        else:
-            raise _Failed(
-                failure(
-                    "PARSE_ERROR",
-                    "the model's answer is not JSON, even after one corrective retry",
-                    details={"raw_output": raw[:20000], "first_attempt": first_raw[:20000]},
-                )
+        details: dict[str, Any] = {"raw_output": raw[:20000]}
+        if first_raw is not None:
+            details["first_attempt"] = first_raw[:20000]
+        raise _Failed(
+            failure(
+                "PARSE_ERROR",
+                "the model's answer is not JSON" + (", even after one corrective retry" if retry else ""),
+                details=details,
+                suggestion=None if retry else "Re-run, or allow one corrective call with --fix corrective_retry.",
             )
-        outcome = postprocess(answer, m, self.opts.validate)
-        self.warnings += outcome.warnings
-        yield outcome.envelope
+        )
 
     async def _subagents(self, body: str, calls: list[Any]) -> AsyncIterator[RunEvent | str]:
         resolve = self.opts.resolver or (lambda name: None)
@@ -228,6 +265,7 @@ class RunSession:
                     "args": call.args,
                     "depth": self.opts.depth + 1,
                     "call_stack": (*self.opts.call_stack, self.module.name),
+                    "caller": AGENT,
                 }
             )
             session = RunSession(child, child_input(child, self.input, call.args), child_opts)
@@ -259,15 +297,13 @@ class RunSession:
                         received[0] = True
                         self.text.append(item.text)
                         for kind, fld, payload in self.streamer.feed(item.text):
-                            if self.degraded:
-                                continue
-                            yield (
-                                self.chunks.delta(fld, payload)
-                                if kind == "delta"
-                                else self.chunks.snapshot(fld, payload)
-                            )
+                            if not self.degraded:
+                                for ev in self.shaper.feed(kind, fld, payload):
+                                    yield ev
                     elif isinstance(item, Usage):
                         call_usage = item  # a server may repeat its running total: the last one counts
+                for ev in self.shaper.flush():
+                    yield ev
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
                 if call_usage is not None:
                     self.usage = (
@@ -280,8 +316,13 @@ class RunSession:
                     )
                 return
             except ProviderError as exc:
+                for ev in self.shaper.flush():  # what arrived belongs in partial_data
+                    yield ev
                 if exc.retryable and not received[0] and attempt < self.opts.retry.attempts:
                     delay = self.opts.retry.delay(attempt, exc.retry_after)
+                    self.warnings.append(
+                        f"model call {self.attempts} failed ({exc.code}: {exc.message[:120]}); retried"
+                    )
                     yield self.chunks.progress(
                         0, "retry", f"{exc.message}; retrying in {delay:.1f} s (attempt {attempt + 1})"
                     )
@@ -308,3 +349,11 @@ async def run_module(module: Module, input_value: Any, options: RunOptions, on_e
             on_event(ev)
     assert session.result is not None
     return session.result
+
+
+def _capabilities(provider: Provider) -> dict[str, Any]:
+    try:
+        doc = provider.capabilities()
+    except Exception:  # noqa: BLE001 - a provider without a declaration declares nothing
+        return {}
+    return doc if isinstance(doc, dict) else {}

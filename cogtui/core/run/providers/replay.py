@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cogtui.core.module.model import UNPARSED, Module
+from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.prompt import estimate_tokens
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage, capability_doc
 from cogtui.core.run.schema_instance import minimal_instance
@@ -50,10 +51,10 @@ def choose_answer(module: Module, input_value: Any) -> tuple[dict[str, Any], str
 
 
 def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
-    """The runtime fills trace_id, model and latency_ms: a model never writes them."""
+    """The runtime fills trace_id, model, latency_ms, warnings and model_calls: a model never writes them."""
     out = dict(answer)
     if isinstance(out.get("meta"), dict):
-        out["meta"] = {k: v for k, v in out["meta"].items() if k not in ("trace_id", "model", "latency_ms")}
+        out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
     return out
 
 
@@ -68,7 +69,8 @@ class ReplayProvider:
         self.last_source = ""
 
     def capabilities(self) -> dict[str, Any]:
-        return capability_doc(self.name, True, self.media_categories(), 100)
+        # Replay answers with the module's own JSON (goldens, examples, an instance of the schema).
+        return capability_doc(self.name, True, self.media_categories(), 100, ("json_mode", "long_context"))
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "audio", "video", "document")
