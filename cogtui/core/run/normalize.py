@@ -15,7 +15,7 @@ import math
 import re
 from typing import Any
 
-from cogtui.core.files.json_pointer import deref
+from cogtui.core.files.json_pointer import deref, object_at
 from cogtui.core.module.tiers import EXPLAIN_MAX, RISK_LEVELS, V21_WRAP_EXPLAIN
 from cogtui.core.run.envelope_builder import is_envelope
 from cogtui.core.run.output_fixes import CONFIDENCE_CLAMP, CONFIDENCE_TEXT, ENUM_HYPHENS, confidence_from_text
@@ -119,7 +119,7 @@ def repair(
     extra: list[str] = applied if applied is not None else []
     failed = env.get("ok") is False
     payload_key = "partial_data" if failed else "data"
-    data = env.get(payload_key) if isinstance(env.get(payload_key), dict) else {}
+    data = object_at(env, payload_key)
     meta = env.get("meta")
     if not isinstance(meta, dict):
         meta = {}
