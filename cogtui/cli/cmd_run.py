@@ -1,4 +1,4 @@
-"""`cogn run NAME|PATH [--input FILE|-|'{json}'] [--args TEXT] [--provider P] [--model M] [--json] [--stream ndjson|sse] [--no-validate]`.
+"""`cogn run NAME|PATH [--input FILE|-|'{json}'] [--args TEXT] [--provider P] [--model M] [--json] [--stream ndjson|sse] [--no-validate] [--fix NAME] [--strict]`.
 
 Exit codes: 0 ok, 1 not ok, 2 usage errors (bad flags, unreadable input, unknown module), 130 on Ctrl-C.
 """
@@ -32,6 +32,15 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)"
     )
     p.add_argument("--no-history", action="store_true", help="do not record this run")
+    p.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="an output fix beyond the spec's repair pass (confidence_clamp, confidence_text, enum_hyphens, "
+        "corrective_retry, or all); adds to config output_fixes; recorded in meta.warnings when it acts",
+    )
+    p.add_argument("--strict", action="store_true", help="no output fix at all, whatever --fix or the config says")
 
 
 def read_input(spec: str | None) -> Any:
@@ -92,6 +101,14 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             Printer().json(failure("E4006", str(exc)))
         return 2
+    from cogtui.core.run.output_fixes import parse_fixes
+    from cogtui.core.settings.config import load_config
+
+    args.fixes, problems = parse_fixes([*load_config().output_fixes, *args.fix])
+    if problems:
+        for problem in problems:
+            err(problem)
+        return 2
     try:
         provider = make_provider(args.provider, args.model)
     except UnknownProvider as exc:
@@ -118,6 +135,8 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         stream_requested=bool(args.stream),
         stream_timeout=args.timeout,
         resolver=resolver,
+        fixes=args.fixes,
+        strict=args.strict,
     )
     session = RunSession(module, input_value, options)
     out = sys.stdout

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogtui.core.files.json_pointer import object_at
 from cogtui.core.module.model import Module
 from cogtui.core.run.envelope_builder import failure
 
@@ -37,7 +38,7 @@ def invocation_refusal(module: Module, caller: str) -> dict[str, Any] | None:
 
 def capability_notes(module: Module, capabilities: dict[str, Any], provider: str) -> tuple[bool, list[str]]:
     """(use the provider's JSON mode, warnings) for runtime_requirements against a capability declaration."""
-    caps = capabilities.get("capabilities") if isinstance(capabilities.get("capabilities"), dict) else {}
+    caps = object_at(capabilities, "capabilities")
     features = {str(f) for f in caps.get("features") or ()}
     rr = module.runtime_requirements
     warnings: list[str] = []

@@ -152,8 +152,8 @@ def _repair_confidence(
     """Only a missing confidence is the repair pass's business; text and out-of-range values are opt-in fixes."""
     if "confidence" not in meta or meta["confidence"] is None:
         dconf = data.get("confidence")
-        given = _is_number(dconf) and not failed and math.isfinite(dconf)
-        meta["confidence"] = dconf if given else (0.0 if failed else 0.5)
+        given = isinstance(dconf, (int, float)) and not isinstance(dconf, bool) and math.isfinite(dconf)
+        meta["confidence"] = dconf if given and not failed else (0.0 if failed else 0.5)
         notes.append("confidence was missing")
         return
     conf = meta["confidence"]

@@ -195,12 +195,12 @@ class RunSession:
             input=self.input,
             json_mode=json_mode,
         )
-        answer = None
-        async for ev in self._answer(request):
-            if isinstance(ev, dict):
-                answer = ev
+        answer: dict[str, Any] | None = None
+        async for step in self._answer(request):
+            if isinstance(step, dict):
+                answer = step
             else:
-                yield ev
+                yield step
         assert answer is not None
         outcome = postprocess(answer, m, self.opts.validate, self.fixes)
         self.warnings += outcome.warnings + outcome.fixes

@@ -9,6 +9,7 @@
       anthropic: {model: claude-sonnet-5-5}
       openai: {model: gpt-4o-mini, base_url: http://localhost:11434/v1, vision: false}
       replay: {interval: 0.01}
+    output_fixes: [confidence_clamp]   # beyond the spec's repair pass; `cogn run --strict` turns them off
 
 API keys never live here (only in the environment): a key found in the file is
 ignored with a warning. A broken file yields defaults and a message, never a crash.
@@ -33,6 +34,7 @@ class Config:
     provider: str | None = None
     model: str | None = None
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    output_fixes: list[str] = field(default_factory=list)  # opt-in fixes beyond the repair pass (D35)
     path: Path | None = None
     problems: list[str] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
@@ -60,6 +62,8 @@ def load_config(path: Path | None = None) -> Config:
     cfg.raw = raw
     if isinstance(raw.get("theme"), str):
         cfg.theme = raw["theme"]
+    if isinstance(raw.get("output_fixes"), list):
+        cfg.output_fixes = [str(x) for x in raw["output_fixes"] if isinstance(x, str)]
     if isinstance(raw.get("watch"), bool):
         cfg.watch = raw["watch"]
     if isinstance(raw.get("keymap"), dict):

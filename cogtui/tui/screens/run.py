@@ -31,6 +31,7 @@ from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.document_checker import check_input
 from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
+from cogtui.core.run.output_fixes import parse_fixes
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
@@ -208,7 +209,8 @@ class RunScreen(Screen[None]):
         except ValueError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
-        options = RunOptions(provider, args=args, stream_requested=True, resolver=self.cog.store.load)
+        fixes, _ = parse_fixes(self.cog.config.output_fixes)  # config output_fixes (D35)
+        options = RunOptions(provider, args=args, stream_requested=True, resolver=self.cog.store.load, fixes=fixes)
         request = RunRequest(self.module, input_value, args, provider_name, model)
         self.run_count += 1
         title = f"{self.run_count} · {provider_name}" + (f"/{model}" if model else "")
