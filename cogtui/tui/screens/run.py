@@ -30,8 +30,8 @@ from textual.worker import Worker
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.document_checker import check_input
-from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
 from cogtui.core.run.output_fixes import parse_fixes
+from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
