@@ -187,6 +187,7 @@ def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> l
             Violation("E3001", "data.rationale.type", (*path, "data", "rationale"), "data.rationale must be a string")
         )
     out.extend(check_insights(data, module, (*path, "data")))
+    out.extend(check_risk_aggregation(env.get("meta"), data, path))
     if module is not None:
         out.extend(_schema_violations(module, "data", data, (*path, "data")))
         out.extend(check_enum_strategy(data, module, (*path, "data")))
@@ -235,7 +236,11 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
             out.append(
                 Violation("E3001", f"error.{key}.type", (*path, "error", key), f"error.{key} has the wrong type")
             )
-    if module is not None and module.schemas.error is not None:
+    if (
+        module is not None
+        and module.schemas.error is not None
+        and module.failure.get("must_return_error_schema") is not False
+    ):
         out.extend(_schema_violations(module, "error", err, (*path, "error")))
     return out
 
@@ -290,30 +295,59 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
     return out
 
 
-def custom_enum_values(value: Any, path: PathT = ()) -> Iterator[tuple[PathT, dict[str, Any]]]:
-    """Extensible-enum objects `{custom, reason}` anywhere in a value (SPEC-v2.2 §3.5)."""
+def check_risk_aggregation(meta: Any, data: dict[str, Any], path: PathT) -> list[Violation]:
+    """SPEC-v2.2 §2.4: `meta.risk = max(data.changes[*].risk)`. A meta.risk below a change's risk hides it (D37).
+
+    Only risks written as one of the four levels count; a higher meta.risk is the author's caution, not an error.
+    """
+    changes = data.get("changes")
+    risk = meta.get("risk") if isinstance(meta, dict) else None
+    if not isinstance(changes, list) or risk not in RISK_LEVELS:
+        return []
+    levels = [c["risk"] for c in changes if isinstance(c, dict) and c.get("risk") in RISK_LEVELS]
+    if not levels:
+        return []
+    highest = max(levels, key=RISK_LEVELS.index)
+    if RISK_LEVELS.index(risk) >= RISK_LEVELS.index(highest):
+        return []
+    return [
+        Violation(
+            "E3001",
+            "meta.risk.aggregate",
+            (*path, "meta", "risk"),
+            f"meta.risk {risk!r} is below the highest data.changes[*].risk {highest!r}; it must be their maximum",
+        )
+    ]
+
+
+def unknown_tag(module: Module | None) -> str:
+    """The key of an extensible enum's escape object: `enums.unknown_tag`, `custom` by default (SPEC-v2.2 §1.3)."""
+    tag = module.enums.get("unknown_tag") if module is not None else None
+    return tag if isinstance(tag, str) and tag else "custom"
+
+
+def custom_enum_values(value: Any, path: PathT = (), tag: str = "custom") -> Iterator[tuple[PathT, dict[str, Any]]]:
+    """Extensible-enum objects `{custom, reason}` (or `{<unknown_tag>, reason}`) anywhere in a value (SPEC-v2.2 §3.5)."""
     if isinstance(value, dict):
-        if "custom" in value and set(value) <= {"custom", "reason"}:
+        if tag in value and set(value) <= {tag, "reason"}:
             yield path, value
             return
         for k, v in value.items():
-            yield from custom_enum_values(v, (*path, k))
+            yield from custom_enum_values(v, (*path, k), tag)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from custom_enum_values(v, (*path, i))
+            yield from custom_enum_values(v, (*path, i), tag)
 
 
 def check_enum_strategy(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
     if module.contract.enum_strategy.value != "strict":
         return []
+    tag = unknown_tag(module)
     return [
         Violation(
-            "E3005",
-            "enums.strict",
-            (*path, *p),
-            f"custom enum value {v.get('custom')!r} is not allowed: enums are strict",
+            "E3005", "enums.strict", (*path, *p), f"custom enum value {v.get(tag)!r} is not allowed: enums are strict"
         )
-        for p, v in custom_enum_values(data)
+        for p, v in custom_enum_values(data, (), tag)
         if "extensions" not in p[:1]
     ]
 
@@ -323,7 +357,7 @@ def check_tier(meta: Any, module: Module, path: PathT) -> list[Violation]:
         return []
     out: list[Violation] = []
     conf = meta.get("confidence")
-    if _is_number(conf) and conf < EXEC_MIN_CONFIDENCE:
+    if _is_number(conf) and not conf >= EXEC_MIN_CONFIDENCE:  # `not >=`: NaN never passes the gate
         out.append(
             Violation(
                 "E2001",

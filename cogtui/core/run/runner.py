@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cogtui.core.module.model import Module
+from cogtui.core.rules.manifest_fields import unhonoured_messages
 from cogtui.core.run.chunk_emitter import ChunkEmitter, ChunkShaper
 from cogtui.core.run.envelope_builder import failure
 from cogtui.core.run.field_stream import FieldStreamer
@@ -183,7 +184,7 @@ class RunSession:
                 else:
                     yield ev
         json_mode, notes = capability_notes(m, _capabilities(self.opts.provider), self.opts.provider.name)
-        self.warnings += notes
+        self.warnings += unhonoured_messages(m) + notes
         note = "\n".join(f"[{i + 1}] {x.describe()}" for i, x in enumerate(media))
         request = ModelRequest(
             system=system_prompt(m),
