@@ -191,6 +191,7 @@ def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> l
     if module is not None:
         out.extend(_schema_violations(module, "data", data, (*path, "data")))
         out.extend(check_enum_strategy(data, module, (*path, "data")))
+        out.extend(check_strictness(data, module, (*path, "data")))
         out.extend(check_tier(env.get("meta"), module, (*path, "meta")))
     return out
 
@@ -317,6 +318,29 @@ def check_risk_aggregation(meta: Any, data: dict[str, Any], path: PathT) -> list
             (*path, "meta", "risk"),
             f"meta.risk {risk!r} is below the highest data.changes[*].risk {highest!r}; it must be their maximum",
         )
+    ]
+
+
+def check_strictness(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
+    """`schema_strictness: high` (SPEC-v2.2 §4.3 "严格，全部必填"): every property the data schema declares
+    at its top level is required, `extensions` excepted (D43). medium and low hold the schema as written."""
+    if module.contract.schema_strictness.value != "high" or not isinstance(module.schemas.data, dict):
+        return []
+    from cogtui.core.files.json_pointer import deref
+
+    schema = deref(module.schemas.data, module.schemas.root)
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(props, dict):
+        return []
+    return [
+        Violation(
+            "E3001",
+            "strictness.high.required",
+            (*path, str(name)),
+            f"{dotted((*path, str(name)))} is missing; schema_strictness high makes every declared field required",
+        )
+        for name in props
+        if name != "extensions" and name not in data
     ]
 
 
