@@ -384,3 +384,23 @@ def test_high_strictness_requires_every_declared_field(tmp_path: Path) -> None:
     found = [v for v in check_envelope(env, high) if v.rule == "strictness.high.required"]
     assert [v.path for v in found] == [("data", "strengths")]
     assert postprocess(env, high).envelope["error"]["code"] == "E3001"
+
+
+# ---------------------------------------------------------------- the reference doc covers every field
+
+
+def test_the_field_reference_lists_every_field_and_real_tests() -> None:
+    import re
+
+    from cogtui.core.rules.manifest_fields import SECTION_KEYS
+    from cogtui.core.rules.validate_module import KNOWN_FIELDS
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "manifest-fields.md").read_text(encoding="utf-8")
+    missing = [f for f in KNOWN_FIELDS if f"`{f}" not in doc]
+    missing += [f"{s}.{k}" for s, keys in SECTION_KEYS.items() for k in keys if k not in doc]
+    assert missing == []
+    tests = Path(__file__).resolve().parent
+    for file, name in re.findall(r"`(test_\w+\.py)(?:::(\w+))?", doc):
+        assert (tests / file).is_file(), file
+        if name:
+            assert f"def {name}(" in (tests / file).read_text(encoding="utf-8"), (file, name)
