@@ -222,6 +222,11 @@ def m016(tmp: Path) -> Case:
     return Case(build(tmp, {"module.yaml": text}), "M016", "module.yaml", *pos(text, "maybe"))
 
 
+def m020(tmp: Path) -> Case:
+    text = manifest(failure={"contract": "exceptions"})
+    return Case(build(tmp, {"module.yaml": text}), "M020", "module.yaml", *pos(text, "exceptions"))
+
+
 # ---------------------------------------------------------------- schemas
 
 
@@ -463,6 +468,7 @@ BUILDERS: list[Callable[[Path], Case]] = [
     m014,
     m015,
     m016,
+    m020,
     s001,
     s002,
     s003,

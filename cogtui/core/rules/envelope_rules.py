@@ -187,6 +187,8 @@ def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> l
             Violation("E3001", "data.rationale.type", (*path, "data", "rationale"), "data.rationale must be a string")
         )
     out.extend(check_insights(data, module, (*path, "data")))
+    from cogtui.core.rules.declared_rules import check_risk_aggregation, check_strictness
+
     out.extend(check_risk_aggregation(env.get("meta"), data, path))
     if module is not None:
         out.extend(_schema_violations(module, "data", data, (*path, "data")))
@@ -296,60 +298,6 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
     return out
 
 
-def check_risk_aggregation(meta: Any, data: dict[str, Any], path: PathT) -> list[Violation]:
-    """SPEC-v2.2 §2.4: `meta.risk = max(data.changes[*].risk)`. A meta.risk below a change's risk hides it (D37).
-
-    Only risks written as one of the four levels count; a higher meta.risk is the author's caution, not an error.
-    """
-    changes = data.get("changes")
-    risk = meta.get("risk") if isinstance(meta, dict) else None
-    if not isinstance(changes, list) or risk not in RISK_LEVELS:
-        return []
-    levels = [c["risk"] for c in changes if isinstance(c, dict) and c.get("risk") in RISK_LEVELS]
-    if not levels:
-        return []
-    highest = max(levels, key=RISK_LEVELS.index)
-    if RISK_LEVELS.index(risk) >= RISK_LEVELS.index(highest):
-        return []
-    return [
-        Violation(
-            "E3001",
-            "meta.risk.aggregate",
-            (*path, "meta", "risk"),
-            f"meta.risk {risk!r} is below the highest data.changes[*].risk {highest!r}; it must be their maximum",
-        )
-    ]
-
-
-def check_strictness(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
-    """`schema_strictness: high` (SPEC-v2.2 §4.3 "严格，全部必填"): every property the data schema declares
-    at its top level is required, `extensions` excepted (D43). medium and low hold the schema as written."""
-    if module.contract.schema_strictness.value != "high" or not isinstance(module.schemas.data, dict):
-        return []
-    from cogtui.core.files.json_pointer import deref
-
-    schema = deref(module.schemas.data, module.schemas.root)
-    props = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(props, dict):
-        return []
-    return [
-        Violation(
-            "E3001",
-            "strictness.high.required",
-            (*path, str(name)),
-            f"{dotted((*path, str(name)))} is missing; schema_strictness high makes every declared field required",
-        )
-        for name in props
-        if name != "extensions" and name not in data
-    ]
-
-
-def unknown_tag(module: Module | None) -> str:
-    """The key of an extensible enum's escape object: `enums.unknown_tag`, `custom` by default (SPEC-v2.2 §1.3)."""
-    tag = module.enums.get("unknown_tag") if module is not None else None
-    return tag if isinstance(tag, str) and tag else "custom"
-
-
 def custom_enum_values(value: Any, path: PathT = (), tag: str = "custom") -> Iterator[tuple[PathT, dict[str, Any]]]:
     """Extensible-enum objects `{custom, reason}` (or `{<unknown_tag>, reason}`) anywhere in a value (SPEC-v2.2 §3.5)."""
     if isinstance(value, dict):
@@ -366,6 +314,8 @@ def custom_enum_values(value: Any, path: PathT = (), tag: str = "custom") -> Ite
 def check_enum_strategy(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
     if module.contract.enum_strategy.value != "strict":
         return []
+    from cogtui.core.rules.declared_rules import unknown_tag
+
     tag = unknown_tag(module)
     return [
         Violation(

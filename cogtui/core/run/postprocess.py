@@ -91,6 +91,10 @@ def postprocess(
         out.envelope = env
         return out
     env = _trim_insights(env, module, out.warnings)
+    bad_confidence = _confidence_constraint(env, module)
+    if bad_confidence is not None:  # the constraint's own code, before the wrap's meta is judged (E3001)
+        out.envelope = bad_confidence
+        return out
     violations = check_envelope(env, module)
     # The repair pass never touches insights or `{custom}` values, so E3004/E3005 are judged on the answer as given.
     early = _overflow_failure(env, module, violations) or _enum_failure(env, violations)
@@ -226,6 +230,22 @@ def _v1_constraints(env: dict[str, Any], module: Module, out: Outcome) -> dict[s
                 + " empty"
             )
     return None
+
+
+def _confidence_constraint(env: dict[str, Any], module: Module) -> dict[str, Any] | None:
+    """v1 `require_confidence` with a data.confidence outside [0, 1]: E3006."""
+    data = env.get("data")
+    if not module.constraints.get("require_confidence") or not isinstance(data, dict) or "confidence" not in data:
+        return None
+    conf = data["confidence"]
+    if isinstance(conf, (int, float)) and not isinstance(conf, bool) and 0 <= conf <= 1:
+        return None
+    return failure(
+        "E3006",
+        "the module requires a confidence in [0, 1]",
+        partial_data=data,
+        details={"constraint": "require_confidence"},
+    )
 
 
 def _filled(value: Any) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.module.model import Module
-from cogtui.core.rules.envelope_rules import unknown_tag
+from cogtui.core.rules.declared_rules import unknown_tag
 from cogtui.core.rules.media_rules import find_media, mime_from_path, normalize_mime
 
 _ARGS = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![A-Za-z0-9_\[])|\$(\d+)")
