@@ -74,7 +74,10 @@ async def timed(
             now = loop.time()
             wait = min(heartbeat - (now - last_emit), silence_limit - (now - last_data))
             try:
-                item = await asyncio.wait_for(queue.get(), timeout=max(wait, 0.0))
+                # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that lands as
+                # the item arrives, and a cancelled run would then keep running to its end.
+                async with asyncio.timeout(max(wait, 0.0)):
+                    item = await queue.get()
             except TimeoutError:
                 now = loop.time()
                 if now - last_data >= silence_limit:
