@@ -80,7 +80,9 @@ def test_an_invalid_pattern_is_a_located_diagnostic_and_a_clear_envelope(tmp_pat
     report = json.loads(proc.stdout)
     diags = report["diagnostics"]
     assert any(d["code"] == "S001" and d["line"] == line and "regular expression" in d["message"] for d in diags)
-    run = cogn(tmp_path, "run", str(root), "--input", '{"text": "abc"}', "--provider", "replay", "--json", "--no-history")
+    run = cogn(
+        tmp_path, "run", str(root), "--input", '{"text": "abc"}', "--provider", "replay", "--json", "--no-history"
+    )
     envelope = json.loads(run.stdout)
     assert envelope["ok"] is False and "regular expression" in envelope["error"]["message"]
     assert envelope["error"]["code"] == "E1006"

@@ -56,7 +56,9 @@ def test_the_draft_comes_from_dollar_schema_and_defaults_to_draft_07(declared: A
 
 DRAFT7_TUPLE = {
     "type": "object",
-    "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": False}},
+    "properties": {
+        "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": False}
+    },
     "dependencies": {"start": ["end"], "mode": {"required": ["level"]}},
 }
 

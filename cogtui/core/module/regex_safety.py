@@ -24,7 +24,7 @@ def backtracking_hazard(pattern: str) -> str | None:
         c = pattern[i]
         if c == "\\":
             nxt = pattern[i + 1 : i + 2]
-            if not in_class and (nxt.isdigit() and nxt != "0" or nxt == "k"):
+            if not in_class and ((nxt.isdigit() and nxt != "0") or nxt == "k"):
                 feature = feature or "a back-reference"
             i += 2
             continue

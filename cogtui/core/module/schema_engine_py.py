@@ -51,11 +51,11 @@ class _PythonSchema:
 
         def fetch(uri: str) -> Any:
             if retrieve is None:
-                raise referencing.exceptions.NoSuchResource(ref=uri)
+                raise referencing.exceptions.NoSuchResource(ref=uri)  # type: ignore[call-arg]
             try:
                 document = retrieve(uri)
             except Exception:  # noqa: BLE001 - any failure to supply a document is "does not resolve"
-                raise referencing.exceptions.NoSuchResource(ref=uri) from None
+                raise referencing.exceptions.NoSuchResource(ref=uri) from None  # type: ignore[call-arg]
             _check_patterns(document)
             return spec.create_resource(document)
 

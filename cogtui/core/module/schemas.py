@@ -245,4 +245,4 @@ def schemas_for(module: Module) -> ModuleSchemas:
     cached = module.__dict__.get("_compiled_schemas")
     if cached is None:
         cached = module.__dict__["_compiled_schemas"] = ModuleSchemas(module)
-    return cached  # type: ignore[no-any-return]
+    return cached

@@ -63,7 +63,9 @@ def check_schema_documents(rules: Locating) -> bool:
         draft = sch.draft(part)
         for err in metaschema_errors(schema, draft):
             ok = False
-            rules.add_part("S001", f"{part} schema: {err.message}", part, err.path, hint=f"Checked against {draft_label(draft)}.")
+            rules.add_part(
+                "S001", f"{part} schema: {err.message}", part, err.path, hint=f"Checked against {draft_label(draft)}."
+            )
     draft = sch.draft()
     schema_file = module.files.schema if module.files else None
     for name in ("$defs", "definitions"):
@@ -89,8 +91,10 @@ def check_schema_documents(rules: Locating) -> bool:
     return ok
 
 
-_NEWER = ("prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems")
-_NEWER += ("$dynamicRef", "$dynamicAnchor", "$recursiveRef", "minContains", "maxContains")
+_NEWER = (
+    *("prefixItems", "dependentRequired", "dependentSchemas", "unevaluatedProperties", "unevaluatedItems"),
+    *("$dynamicRef", "$dynamicAnchor", "$recursiveRef", "minContains", "maxContains"),
+)
 _OLDER = ("additionalItems", "dependencies")
 
 
@@ -101,7 +105,7 @@ def foreign_keywords(document: Any, draft: str, at: PathT = ()) -> list[tuple[Pa
     if isinstance(document, dict):
         for key, value in document.items():
             foreign = (key in _OLDER or (key == "items" and isinstance(value, list))) if newer else key in _NEWER
-            if foreign and key != "dependencies" or (foreign and isinstance(value, dict) and _is_schema_map(value)):
+            if (foreign and key != "dependencies") or (foreign and isinstance(value, dict) and _is_schema_map(value)):
                 out.append(((*at, key), key))
             if key not in ("const", "enum", "examples", "default", "properties"):
                 out += foreign_keywords(value, draft, (*at, key))
