@@ -11,13 +11,14 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, discover
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
-    from cogtui.core.workspace import ModuleReport
+    from cogtui.core.workspace import ModuleReport, ReportCache
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -49,6 +50,13 @@ class ModuleStore:
         cwd = cwd or Path.cwd()
         sp = SearchPath.from_environment(extra, cwd=cwd)
         return cls(sp, discover(sp), cwd=cwd)
+
+    @cached_property
+    def report_cache(self) -> ReportCache:
+        """Reports keyed by what is on disk (core/workspace.py); first used by a validation worker."""
+        from cogtui.core.workspace import ReportCache
+
+        return ReportCache()
 
     def rediscover(self) -> None:
         """Find modules again (a new module, a deleted folder); reports of vanished modules are dropped."""
