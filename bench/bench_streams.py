@@ -22,9 +22,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchutil import machine, report
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SERVER = """
 import sys, time

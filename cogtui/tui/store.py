@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, discover

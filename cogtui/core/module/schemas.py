@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from cogtui.core.diagnostics import diag
-from cogtui.core.files.sourcemap import is_file
+from cogtui.core.files.module_folder import is_file
 from cogtui.core.module.model import Schemas
 from cogtui.core.module.schema_engine import (
     CompiledSchema,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cogtui.core.module.tiers import (
     EXEC_ALLOWED_RISK,
@@ -58,7 +58,7 @@ def dotted(path: PathT) -> str:
     return out or "$"
 
 
-def _is_number(v: Any) -> bool:
+def _is_number(v: object) -> TypeGuard[int | float]:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -352,8 +352,6 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
     except RefError as exc:
         return [Violation("E3001", f"schema.{part}.ref", path, str(exc))]
     return [
-        Violation(
-            "E3001", f"schema.{part}", (*path, *e.path), f"{dotted((*path, *e.path))}: {e.message}"
-        )
+        Violation("E3001", f"schema.{part}", (*path, *e.path), f"{dotted((*path, *e.path))}: {e.message}")
         for e in errors
     ]

@@ -47,8 +47,9 @@ def _auto_wrap(module: Module) -> bool:
 
 def _partial(env: dict[str, Any]) -> dict[str, Any] | None:
     for key in ("data", "partial_data"):
-        if isinstance(env.get(key), dict) and env[key]:
-            return env[key]
+        value = env.get(key)
+        if isinstance(value, dict) and value:
+            return value
     return None
 
 
@@ -105,7 +106,9 @@ def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -
 def _is_missing_rationale(v: Violation) -> bool:
     # The envelope rule and the schema's `required` both report a missing rationale: still one problem (D22).
     return v.rule == "data.rationale.required" or (
-        v.rule == "schema.data" and v.path == ("data",) and v.message.endswith(("'rationale' is a required property", '"rationale" is a required property'))
+        v.rule == "schema.data"
+        and v.path == ("data",)
+        and v.message.endswith(("'rationale' is a required property", '"rationale" is a required property'))
     )
 
 
