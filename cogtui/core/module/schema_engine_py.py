@@ -56,8 +56,14 @@ class _PythonSchema:
                 document = retrieve(uri)
             except Exception:  # noqa: BLE001 - any failure to supply a document is "does not resolve"
                 raise referencing.exceptions.NoSuchResource(ref=uri) from None  # type: ignore[call-arg]
-            _check_patterns(document)
+            try:
+                _check_patterns(document)
+            except SchemaUnusable as exc:  # referencing would report it as unresolvable: keep it for errors()
+                self._refused = exc
+                raise referencing.exceptions.NoSuchResource(ref=uri) from None  # type: ignore[call-arg]
             return spec.create_resource(document)
+
+        self._refused: SchemaUnusable | None = None
 
         _check_patterns(schema)
         registry: Any = referencing.Registry(retrieve=fetch)  # type: ignore[call-arg]
@@ -68,6 +74,8 @@ class _PythonSchema:
         try:
             return [_convert(e) for e in self._validator.iter_errors(instance)]
         except self._unresolvable as exc:
+            if self._refused is not None:
+                raise self._refused from None
             ref = str(getattr(exc, "ref", "?"))
             raise SchemaUnusable("ref", f"$ref {ref!r} does not resolve: {exc}", ref=ref) from None
         except RecursionError:
