@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui dashboard]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("core", "schema", "runtime", "streams", "startup", "history", "migrate", "tui", "dashboard")
+ORDER = ("core", "schema", "runtime", "streams", "startup", "history", "migrate", "tui", "tmux", "dashboard")
 QUICK: dict[str, list[str]] = {
     "core": ["--count", "200", "--repeat", "3"],
     "schema": ["--repeat", "5"],
@@ -32,6 +32,7 @@ QUICK: dict[str, list[str]] = {
     "history": ["--runs", "10000", "--single", "300", "--repeat", "3"],
     "migrate": ["--count", "100", "--repeat", "2"],
     "tui": ["--modules", "300", "--repeat", "5", "--skip-stream"],
+    "tmux": ["--writes", "10", "--repeat", "3"],
     "dashboard": ["--runs", "10000", "--repeat", "3"],
 }
 _AT_MOST = re.compile(r"\(target\s*(<=|<)\s*([0-9.]+)")
