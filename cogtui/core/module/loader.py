@@ -21,7 +21,7 @@ from cogtui.core.files.module_folder import (
     is_module_dir,
     manifest_kind,
 )
-from cogtui.core.module.model import UNPARSED, Example, GoldenTest, Module, ModuleFiles, ModuleFormat
+from cogtui.core.module.model import Example, GoldenTest, Module, ModuleFiles, ModuleFormat
 from cogtui.core.module.reading import ReadContext
 from cogtui.core.module.tiers import contract_settings
 
@@ -200,11 +200,6 @@ def normalize_context(value: Any) -> str:
     if isinstance(value, dict):
         value = value.get("mode", value.get("type"))
     return "fork" if value == "fork" else "main"
-
-
-def read_json_value(loader: _Loader, path: Path) -> Any:
-    src = loader.parse(path, "json")
-    return UNPARSED if src is None else src.value
 
 
 __all__ = ["Example", "GoldenTest", "NotAModule", "is_module_dir", "load_module", "normalize_context"]

@@ -19,8 +19,6 @@ from cogtui.core.rules.media_rules import check_media, find_media
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
 
-KINDS = ("envelope", "chunk", "stream", "input")
-
 
 class UnusableDocument(Exception):
     """The text is not JSON (nor NDJSON): exit code 2 territory."""
