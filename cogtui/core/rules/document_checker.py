@@ -19,6 +19,8 @@ from cogtui.core.rules.media_rules import check_media, find_media
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
 
+KINDS = ("envelope", "chunk", "stream", "input")  # what a document checked by `cogn check` can be
+
 
 class UnusableDocument(Exception):
     """The text is not JSON (nor NDJSON): exit code 2 territory."""
