@@ -47,6 +47,7 @@ class _PythonSchema:
         import referencing.exceptions
         import referencing.jsonschema
 
+        self._refused: SchemaUnusable | None = None
         spec = referencing.jsonschema.specification_with(DRAFT_URIS[draft], default=referencing.jsonschema.DRAFT7)
 
         def fetch(uri: str) -> Any:
@@ -62,8 +63,6 @@ class _PythonSchema:
                 self._refused = exc
                 raise referencing.exceptions.NoSuchResource(ref=uri) from None  # type: ignore[call-arg]
             return spec.create_resource(document)
-
-        self._refused: SchemaUnusable | None = None
 
         _check_patterns(schema)
         registry: Any = referencing.Registry(retrieve=fetch)  # type: ignore[call-arg]

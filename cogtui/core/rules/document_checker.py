@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from cogtui.core.module.model import Module
     from cogtui.core.module.schema_engine import SchemaError
 
-KINDS = ("envelope", "chunk", "stream", "input")
+KINDS = ("envelope", "chunk", "stream", "input")  # what a document checked by `cogn check` can be
 
 
 class UnusableDocument(Exception):
