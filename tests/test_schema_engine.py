@@ -7,6 +7,7 @@ where both must agree; the fallback's own refusals are tested separately.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -156,3 +157,28 @@ def test_a_cognitive_modules_dollar_schema_is_read_as_the_chosen_draft() -> None
     v = rust({"$ref": "file:///m/s.json#/input"}, DRAFT7, lambda uri: doc)
     assert v.is_valid(1) and not v.is_valid("1")
     assert DRAFT_URIS[DRAFT7].startswith("http://json-schema.org/draft-07")
+
+
+def test_validate_imports_one_engine_only(tmp_path: Path) -> None:
+    """The import budget (BENCHMARKS.md): `cogn validate` loads jsonschema-rs, not jsonschema and referencing."""
+    import json
+    import subprocess
+    import sys
+
+    from modkit import clean_v22, make_module
+
+    mod = make_module(tmp_path, clean_v22())
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from cogtui.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['validate', {str(mod)!r}])\n"
+        "print(json.dumps([code, sorted(m.split('.')[0] for m in sys.modules)]))\n"
+    )
+    env = {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "COGNITIVE_MODULES_PATH": ""}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, check=False
+    )
+    code_, roots = json.loads(proc.stdout.splitlines()[-1])
+    assert code_ == 0 and "jsonschema_rs" in roots
+    assert "jsonschema" not in roots and "referencing" not in roots
