@@ -11,7 +11,7 @@ validates many times faster than `jsonschema`, supports Draft 4, 6, 7,
 2019-09 and 2020-12, and its regex engine matches plain patterns in linear
 time and stops backtracking patterns (back-references, look-around) after a
 step budget. A pattern that exceeds the budget on a value is treated as not
-matching, with a message that says so (docs/spec-decisions.md D35). When the
+matching, with a message that says so (docs/spec-decisions.md D50). When the
 Rust engine is not installed (or `COGTUI_SCHEMA_ENGINE=jsonschema`), the
 pure-Python `jsonschema` takes over through the same interface
 (`schema_engine_py.py`); it refuses patterns it cannot run safely.
