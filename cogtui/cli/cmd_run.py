@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cogtui.core.files.terminal_text import terminal_json
+
 from .output import Printer, err
 
 
@@ -30,6 +32,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-validate", action="store_true", help="skip output validation and contract rules")
     p.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)"
+    )
+    p.add_argument(
+        "--deadline",
+        type=float,
+        metavar="S",
+        help="end the whole run after S seconds with E2002 (default: run_deadline in config.yaml, else 600)",
     )
     p.add_argument("--no-history", action="store_true", help="do not record this run")
 
@@ -70,7 +78,7 @@ def sse_frame(chunk: dict[str, Any]) -> str:
         event = "final"
     else:
         event = "error"
-    return f"event: {event}\ndata: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+    return f"event: {event}\ndata: {terminal_json(chunk)}\n\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -111,6 +119,9 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         except NotAModule:
             return None
 
+    from cogtui.core.settings.config import load_config
+
+    cfg = load_config()
     options = RunOptions(
         provider,
         args=args.args,
@@ -118,15 +129,15 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         stream_requested=bool(args.stream),
         stream_timeout=args.timeout,
         resolver=resolver,
+        deadline=args.deadline if args.deadline is not None else cfg.run_deadline,
+        media_roots=cfg.media_roots,
     )
     session = RunSession(module, input_value, options)
     out = sys.stdout
     try:
         async for ev in session.events():
             if args.stream and not ev.path:
-                out.write(
-                    sse_frame(ev.chunk) if args.stream == "sse" else json.dumps(ev.chunk, ensure_ascii=False) + "\n"
-                )
+                out.write(sse_frame(ev.chunk) if args.stream == "sse" else terminal_json(ev.chunk) + "\n")
                 out.flush()
     except asyncio.CancelledError:
         result = session.result
@@ -141,7 +152,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
             }
             if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
                 chunk["partial_data"] = env["partial_data"]
-            out.write(sse_frame(chunk) if args.stream == "sse" else json.dumps(chunk, ensure_ascii=False) + "\n")
+            out.write(sse_frame(chunk) if args.stream == "sse" else terminal_json(chunk) + "\n")
         _record(module, input_value, args, session)
         raise
     finally:

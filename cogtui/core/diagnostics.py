@@ -79,6 +79,11 @@ P003 | error | a file the module needs is missing or unreadable
 P004 | error | a file has the wrong top-level shape (for example a list where a mapping is expected)
 P005 | error | a file is not valid UTF-8
 P006 | error | MODULE.md or module.md has no YAML frontmatter
+P007 | error | a YAML document is over the size or alias-expansion limit
+F001 | error | a module file leads outside the module folder (symlink or path)
+F002 | error | a module file is not a regular file (FIFO, socket, device)
+F003 | error | a module file is over the size limit
+F004 | error | a module file is a symlink loop
 M001 | error | a required manifest field is missing
 M002 | error | version is not a semantic version
 M003 | error | tier is not exec, decision or exploration

@@ -21,8 +21,9 @@ from typing import Any, Literal
 
 import yaml
 
-from cogtui.core.diagnostics import Diagnostic, diag
-from cogtui.core.files.module_folder import exists, is_dir, is_file  # noqa: F401 - kept importable from here
+from cogtui.core.diagnostics import diag
+from cogtui.core.files.confined import ParseFailure, read_confined
+from cogtui.core.files.module_folder import exists, is_dir, is_file, lexists  # noqa: F401 - kept importable from here
 
 try:  # libyaml when present: same safe semantics, much faster
     _SafeLoader: type = yaml.CSafeLoader
@@ -32,12 +33,6 @@ except AttributeError:  # pragma: no cover - depends on the wheel
 PathPart = str | int
 Position = tuple[int, int]
 Kind = Literal["yaml", "json", "text"]
-
-
-class ParseFailure(Exception):
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
 
 
 @dataclass(frozen=True)
@@ -71,7 +66,7 @@ def offset_to_position(text: str, offset: int) -> Position:
 def decode_bytes(raw: bytes, path: Path) -> str:
     """UTF-8 (with or without BOM) or BOM-marked UTF-16; anything else is a P005 diagnostic."""
     if raw.startswith(codecs.BOM_UTF8):
-        return raw[3:].decode("utf-8")
+        raw = raw[3:]
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return raw.decode("utf-16")
@@ -108,23 +103,14 @@ def file_overlay(buffers: dict[Path, str]) -> Iterator[None]:
         _OVERLAY.reset(token)
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, root: Path | None = None) -> str:
+    """The decoded text of a file, read through the confined layer (inside `root` when given)."""
     overlay = _OVERLAY.get()
     if overlay:
         text = overlay.get(Path(path).absolute())
         if text is not None:
             return text
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ParseFailure(diag("P003", f"{path.name} does not exist", path)) from None
-    except IsADirectoryError:
-        raise ParseFailure(diag("P003", f"{path.name} is a directory, not a file", path)) from None
-    except OSError as exc:
-        raise ParseFailure(
-            diag("P003", f"cannot read {path.name}: {exc.strerror or exc}", path, hint="Check the file's permissions.")
-        ) from None
-    return decode_bytes(raw, path)
+    return decode_bytes(read_confined(path, root), path)
 
 
 # ---------------------------------------------------------------- YAML
@@ -143,13 +129,33 @@ def _loader_class(text: str) -> type:
     return _SafeLoader if nesting < _NESTING_CHARS_SAFE else yaml.SafeLoader
 
 
+# Bounds on YAML (docs/security.md): the text's size, and how many nodes aliases may add once
+# expanded. A "billion laughs" bomb composes to a small graph of shared nodes; whatever walks the
+# constructed value (validation, JSON, migration) would pay the expanded size, so it is refused here.
+MAX_YAML_CHARS = 1024 * 1024
+MAX_ALIAS_EXPANSION = 100_000
+
+
 def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
+    if len(text) > MAX_YAML_CHARS:
+        raise ParseFailure(
+            diag(
+                "P007",
+                f"YAML document is {len(text):,} characters, over the {MAX_YAML_CHARS:,} limit",
+                path,
+                1 + line_offset,
+                1,
+                hint="Keep manifests small; large data belongs in JSON files.",
+            )
+        )
     cls = _loader_class(text)
     loader = None
     try:
         # Inside the try: the pure-Python loader checks the characters as it is built (ReaderError).
         loader = cls(text)
         node = loader.get_single_node()
+        if node is not None:
+            _check_expansion(node, path, line_offset)
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -184,6 +190,58 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
         if loader is not None:
             loader.dispose()
     return SourceFile(path, text, "yaml", value, line_offset, node)
+
+
+def _check_expansion(top: Any, path: Path, line_offset: int) -> None:
+    """P007 when aliases expand the node graph by more than MAX_ALIAS_EXPANSION nodes, or into a cycle.
+
+    Linear in the distinct nodes: each node's expanded size is computed once (iteratively, no recursion).
+    """
+    size: dict[int, int] = {}
+    distinct = 0
+    on_path: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(top, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        if done:
+            on_path.discard(key)
+            total = 1 + sum(size[id(c)] for c in _children(node))
+            size[key] = total
+            if total - distinct > MAX_ALIAS_EXPANSION:
+                raise _bomb(node, path, line_offset, f"aliases expand it to over {total:,} nodes")
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise _bomb(node, path, line_offset, "an alias refers to itself (a recursive structure)")
+        on_path.add(key)
+        distinct += 1
+        stack.append((node, True))
+        stack.extend((c, False) for c in _children(node) if id(c) not in size)
+    return None
+
+
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
+def _bomb(node: Any, path: Path, line_offset: int, why: str) -> ParseFailure:
+    mark = node.start_mark
+    return ParseFailure(
+        diag(
+            "P007",
+            f"YAML document refused: {why}",
+            path,
+            mark.line + 1 + line_offset,
+            mark.column + 1,
+            hint="Remove the anchors (&) and aliases (*) that multiply this structure.",
+        )
+    )
 
 
 def _yaml_hint(problem: str) -> str:
@@ -334,9 +392,9 @@ def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
 
 # Path.is_file() and friends raise OSError for names the OS refuses (ENAMETOOLONG);
 # paths from manifests and the command line can be anything, so these answer False.
-def load_file(path: Path, kind: Kind) -> SourceFile:
-    """Read and parse one file; raises ParseFailure with a located diagnostic."""
-    text = read_text(path)
+def load_file(path: Path, kind: Kind, root: Path | None = None) -> SourceFile:
+    """Read (confined to `root`) and parse one file; raises ParseFailure with a located diagnostic."""
+    text = read_text(path, root)
     if kind == "yaml":
         return parse_yaml(text, path)
     if kind == "json":

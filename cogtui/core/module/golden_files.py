@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cogtui.core.diagnostics import diag
-from cogtui.core.files.sourcemap import is_dir, is_file
+from cogtui.core.files.sourcemap import is_dir, is_file, lexists
 from cogtui.core.module.model import UNPARSED, Example, GoldenTest
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def _json(loader: _Loader, path: Path | None) -> Any:
-    if path is None or not is_file(path):
+    if path is None or not lexists(path):  # a FIFO or an outside link is read (and refused) by the loader
         return UNPARSED
     src = loader.parse(path, "json")
     return UNPARSED if src is None else src.value

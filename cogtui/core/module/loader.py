@@ -53,7 +53,7 @@ class _Loader:
 
     def parse(self, path: Path, kind: str) -> SourceFile | None:
         try:
-            src = load_file(path, kind)  # type: ignore[arg-type]
+            src = load_file(path, kind, self.root)  # type: ignore[arg-type]
         except ParseFailure as failure:
             self.diagnostics.append(failure.diagnostic)
             return None
@@ -76,7 +76,7 @@ class _Loader:
     def markdown_manifest(self, path: Path, required: bool) -> tuple[dict[str, Any], str]:
         """Frontmatter and body of MODULE.md / module.md."""
         try:
-            text = read_text(path)
+            text = read_text(path, self.root)
         except ParseFailure as failure:
             self.diagnostics.append(failure.diagnostic)
             return {}, ""
@@ -118,7 +118,7 @@ class _Loader:
                 self.diagnostics.append(diag("P003", f"{name} is missing", path, hint=f"Create {name}."))
             return None, ""
         try:
-            return path, read_text(path)
+            return path, read_text(path, self.root)
         except ParseFailure as failure:
             self.diagnostics.append(failure.diagnostic)
             return path, ""

@@ -23,7 +23,7 @@ import referencing.jsonschema
 from jsonschema.exceptions import ValidationError
 
 from cogtui.core.diagnostics import diag
-from cogtui.core.files.sourcemap import is_file
+from cogtui.core.files.sourcemap import lexists
 from cogtui.core.module.model import Schemas
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def _resolve_io(
     if schema_path is not None and target == schema_path.resolve():
         target_doc, target_path = doc, schema_path
     else:
-        src = loader.parse(target, "json") if is_file(target) else None
+        src = loader.parse(target, "json") if lexists(target) else None
         if src is None:
             loader.diagnostics.append(diag("S003", f"io.{part} refers to a missing file: {ref}", manifest, *at))
             return None
@@ -240,9 +240,11 @@ class ModuleSchemas:
                 raise referencing.exceptions.NoSuchResource(ref=uri) from None
             import json
 
+            from cogtui.core.files.confined import ParseFailure, read_confined
+
             try:
-                return spec.create_resource(json.loads(target.read_text(encoding="utf-8")))
-            except (OSError, ValueError):
+                return spec.create_resource(json.loads(read_confined(target, root)))
+            except (OSError, ValueError, RecursionError, ParseFailure):
                 raise referencing.exceptions.NoSuchResource(ref=uri) from None
 
         return referencing.Registry(retrieve=retrieve).with_resources(resources)  # type: ignore[call-arg]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from cogtui.core.diagnostics import Diagnostic, Severity, diag
+from cogtui.core.files.confined import ParseFailure, read_confined
 from cogtui.core.files.json_pointer import deref, resolve_pointer
 from cogtui.core.files.sourcemap import SourceFile, exists
 from cogtui.core.module.model import UNPARSED, Module, ModuleFormat
@@ -185,8 +186,12 @@ class ContractRules:
                         self.add_at("S007", f"$ref {ref!r} points outside the module", path, where)
                         continue
                     try:
-                        target_doc = json.loads(file.read_text(encoding="utf-8"))
-                    except (OSError, ValueError):
+                        target_doc = json.loads(read_confined(file, self.m.path))
+                    except ParseFailure as refused:
+                        ok = False
+                        self.add_at("S002", f"$ref {ref!r}: {refused.diagnostic.message}", path, where)
+                        continue
+                    except (OSError, ValueError, RecursionError):
                         ok = False
                         self.add_at("S002", f"$ref {ref!r}: {target} cannot be read as JSON", path, where)
                         continue

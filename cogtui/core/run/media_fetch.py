@@ -15,7 +15,6 @@ import base64
 import ipaddress
 import re
 import socket
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from cogtui.core.files.confined import ConfinementError, ParseFailure, read_confined
 from cogtui.core.module.model import Module
 from cogtui.core.rules import media_rules as media
 from cogtui.core.rules.media_rules import ResolvedMedia
@@ -191,6 +191,7 @@ async def resolve_media(
     policy: FetchPolicy | None = None,
     client: httpx.AsyncClient | None = None,
     accepted: tuple[str, ...] | None = None,
+    roots: tuple[Path, ...] = (),
 ) -> ResolvedMedia:
     """Read one MediaInput into memory, checked. `accepted` defaults to the module's declared modalities.input."""
     if accepted is None:
@@ -207,12 +208,17 @@ async def resolve_media(
         _verify(mime, data, (*path, "data"), "base64 data")
         return ResolvedMedia(mime, data, "base64", path)
     if kind == "file":
-        return await _from_file(ref, path, module)
+        return await _from_file(ref, path, module, roots)
     return await _from_url(ref, path, module, policy or FetchPolicy(), client, accepted)
 
 
 async def resolve_all(
-    input_value: Any, module: Module, *, policy: FetchPolicy | None = None, client: httpx.AsyncClient | None = None
+    input_value: Any,
+    module: Module,
+    *,
+    policy: FetchPolicy | None = None,
+    client: httpx.AsyncClient | None = None,
+    roots: tuple[Path, ...] = (),
 ) -> list[ResolvedMedia]:
     """Every MediaInput in an input document, in document order; the first failure is raised."""
     refs = list(media.find_media(input_value))
@@ -222,7 +228,7 @@ async def resolve_all(
     try:
         accepted = _accepted(module)
         return [
-            await resolve_media(ref, path, module, policy=policy, client=client, accepted=accepted)
+            await resolve_media(ref, path, module, policy=policy, client=client, accepted=accepted, roots=roots)
             for path, ref in refs
         ]
     finally:
@@ -233,50 +239,43 @@ async def resolve_all(
 # ------------------------------------------------------------ files
 
 
-def _read_at_most(path: Path, n: int) -> bytes:
-    with path.open("rb") as fh:
-        return fh.read(n)
+_REFUSED = {"F001": "E4007", "F003": "E1011"}  # other refusals (FIFO, loop, missing) are E1012
 
 
-async def _from_file(ref: dict[str, Any], path: MediaPath, module: Module) -> ResolvedMedia:
+async def _from_file(
+    ref: dict[str, Any], path: MediaPath, module: Module, roots: tuple[Path, ...] = ()
+) -> ResolvedMedia:
+    """A local file, read through the confined layer: inside the module folder or a configured media root."""
     given: str = ref["path"]
     where = (*path, "path")
     mime = media.normalize_mime(ref["media_type"]) if ref.get("media_type") else media.mime_from_path(given)
     assert mime is not None  # check_media rejects a path whose type cannot be told
-    root = module.path.resolve()
-    try:
-        if Path(given).is_absolute():
-            target = Path(given)  # the user named it; no folder restriction
-        else:
-            # Resolve symlinks too, so a link inside the folder cannot point out of it. Judged
-            # before existence, so probing outside the folder learns nothing.
-            target = (root / given).resolve()
-            if not target.is_relative_to(root):
-                raise MediaError(
-                    "E4007",
-                    f"{given} is outside the module folder",
-                    where,
-                    "Relative paths must stay inside the module folder; give an absolute path instead.",
-                )
-        st = target.stat()
-    except FileNotFoundError:
-        raise MediaError(
-            "E1012", f"file {given} does not exist", where, f"Relative paths are read from the module folder {root}."
-        ) from None
-    except PermissionError:
-        raise MediaError("E1012", f"file {given} is not readable (permission denied)", where) from None
-    except (OSError, RuntimeError, ValueError) as exc:  # RuntimeError: symlink loop (3.11/3.12); ValueError: NUL
-        raise MediaError("E1012", f"file {given} cannot be read: {exc}", where) from None
-    if not stat.S_ISREG(st.st_mode):
-        # /dev/zero, FIFOs and directories would block or never end.
-        raise MediaError("E1012", f"{given} is not a regular file", where)
+    root = module.path
     cat, limit = _limit(mime)
-    if st.st_size > limit:  # before reading, so an oversize file costs nothing
-        raise MediaError("E1011", f"{given} is {_size(st.st_size)}, over the {_size(limit)} limit for {cat}", where)
     try:
-        data = await asyncio.to_thread(_read_at_most, target, limit + 1)  # +1: a file that grew since stat
-    except OSError as exc:
-        raise MediaError("E1012", f"file {given} cannot be read: {exc.strerror or exc}", where) from None
+        # Judged after resolving symlinks, before existence, so probing outside the folder learns nothing.
+        data = await asyncio.to_thread(read_confined, root / given, root, limit, roots)
+    except ConfinementError as exc:
+        code = _REFUSED.get(exc.code, "E1012")
+        if code == "E4007":
+            raise MediaError(
+                code,
+                f"{given} is outside the module folder",
+                where,
+                "Media files must be inside the module folder or a media root (media_roots in config.yaml).",
+            ) from None
+        if code == "E1011":
+            raise MediaError(
+                code, f"{given} is {_size(exc.size or 0)}, over the {_size(limit)} limit for {cat}", where
+            ) from None
+        raise MediaError(code, f"file {given} cannot be read: {exc.diagnostic.message}", where) from None
+    except ParseFailure as exc:
+        raise MediaError(
+            "E1012",
+            f"file {given} cannot be read: {exc.diagnostic.message}",
+            where,
+            f"Relative paths are read from the module folder {root}.",
+        ) from None
     _verify(mime, data, where, given)
     return ResolvedMedia(mime, data, given, path)
 

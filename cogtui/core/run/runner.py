@@ -14,6 +14,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cogtui.core.module.model import Module
@@ -24,7 +25,7 @@ from cogtui.core.run.envelope_builder import failure
 from cogtui.core.run.field_stream import FieldStreamer
 from cogtui.core.run.postprocess import postprocess
 from cogtui.core.run.prompt import estimate_tokens, inject_results, input_text, render_calls, system_prompt, user_prompt
-from cogtui.core.run.provider_call import HEARTBEAT, RetryPolicy, timed
+from cogtui.core.run.provider_call import HEARTBEAT, Deadline, RetryPolicy, timed
 from cogtui.core.run.providers.base import Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.subagents import Resolver, check_call_graph, child_input
 
@@ -39,6 +40,8 @@ class RunOptions:
     validate: bool = True
     stream_requested: bool = False  # the client asked for chunks (--stream, the TUI)
     stream_timeout: float = 60.0
+    media_roots: tuple[Path, ...] = ()  # folders besides the module's that media `type: file` may read
+    deadline: float | None = 600.0  # seconds for the whole run (config.yaml run_deadline, --deadline)
     heartbeat: float = 15.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     resolver: Resolver | None = None
@@ -100,6 +103,7 @@ class RunSession:
         self.warnings: list[str] = []
         self.attempts = 0
         self.degraded = options.stream_requested and module.contract.response_mode.value == "sync"
+        self.deadline = Deadline(options.deadline)
 
     # ------------------------------------------------------------ chunks
 
@@ -238,11 +242,13 @@ class RunSession:
 
     async def _pipeline(self) -> AsyncIterator[RunEvent | dict[str, Any]]:
         m = self.module
-        if any(d.severity.value == "error" and d.code.startswith("P") for d in m.load_diagnostics):
-            bad = next(d for d in m.load_diagnostics if d.severity.value == "error" and d.code.startswith("P"))
+        unreadable = [d for d in m.load_diagnostics if d.severity.value == "error" and d.code[:1] in ("P", "F")]
+        if unreadable:
+            # A refused file (outside the folder, a FIFO, too large: F-codes) is a policy block (D-confined).
+            bad = next((d for d in unreadable if d.code.startswith("F")), unreadable[0])
             raise _Failed(
                 failure(
-                    "E4000",
+                    "E4007" if bad.code.startswith("F") else "E4000",
                     f"module {m.name} cannot run: {bad.message} ({bad.location})",
                     suggestion=f"Run `cogn validate {m.name}` and fix the errors first.",
                 )
@@ -251,7 +257,7 @@ class RunSession:
         from cogtui.core.run.media_fetch import MediaError, resolve_all
 
         try:
-            media = await resolve_all(self.input, m)
+            media = await resolve_all(self.input, m, roots=self.opts.media_roots)
         except MediaError as exc:
             raise _Failed(
                 failure(
@@ -390,7 +396,7 @@ class RunSession:
             call_usage: Usage | None = None
             try:
                 async for item in timed(
-                    provider.stream(request), self.opts.heartbeat, self.opts.stream_timeout, received
+                    provider.stream(request), self.opts.heartbeat, self.opts.stream_timeout, received, self.deadline
                 ):
                     if item is HEARTBEAT:
                         yield self._chunk({})
@@ -422,7 +428,7 @@ class RunSession:
                     yield self._progress(
                         0, "retry", f"{exc.message}; retrying in {delay:.1f} s (attempt {attempt + 1})"
                     )
-                    await asyncio.sleep(delay)
+                    await asyncio.sleep(max(0.0, min(delay, self.deadline.remaining())))
                     continue
                 code = exc.code
                 if received[0] and code in ("E4001", "E4002"):

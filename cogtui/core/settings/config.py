@@ -33,6 +33,8 @@ class Config:
     provider: str | None = None
     model: str | None = None
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    run_deadline: float | None = 600.0  # seconds for a whole run; null for none (docs/security.md)
+    media_roots: tuple[Path, ...] = ()  # folders besides a module's own that media `type: file` may read
     path: Path | None = None
     problems: list[str] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
@@ -64,6 +66,13 @@ def load_config(path: Path | None = None) -> Config:
         cfg.watch = raw["watch"]
     if isinstance(raw.get("keymap"), dict):
         cfg.keymap = {str(k): str(v) for k, v in raw["keymap"].items() if isinstance(v, str)}
+    deadline = raw.get("run_deadline", cfg.run_deadline)
+    if deadline is None or (isinstance(deadline, (int, float)) and not isinstance(deadline, bool) and deadline > 0):
+        cfg.run_deadline = float(deadline) if deadline is not None else None
+    else:
+        cfg.problems.append(f"{path}: run_deadline must be a positive number of seconds or null; using 600")
+    if isinstance(raw.get("media_roots"), list):
+        cfg.media_roots = tuple(Path(str(p)).expanduser() for p in raw["media_roots"] if isinstance(p, str) and p)
     for key in ("provider", "model"):
         if isinstance(raw.get(key), str):
             setattr(cfg, key, raw[key])
