@@ -50,7 +50,9 @@ async def test_dripping_provider_ends_at_the_run_deadline_with_e2002(
     # One byte every 0.3 s: the silence timeout (5 s) never fires; only the overall deadline can end it.
     module, _ = hostile_copy(tmp_path)
     llm_server.enqueue(text(ANSWER, chunk_size=1, delay=0.3))
-    chunks, result, _ = await collect(load_module(module), REVIEW_IN, options(provider(proto, llm_server), deadline=1.5))
+    chunks, result, _ = await collect(
+        load_module(module), REVIEW_IN, options(provider(proto, llm_server), deadline=1.5)
+    )
     error = result.envelope["error"]
     assert error["code"] == "E2002", error
     assert "deadline of 1.5 s" in error["message"] and "--deadline" in error["message"]
@@ -63,7 +65,9 @@ def test_cli_deadline_from_config_and_flag(tmp_path: Path, llm_server: Any) -> N
     (tmp_path / "config.yaml").write_text("run_deadline: 1\n")
     (tmp_path / "in.json").write_text(json.dumps(REVIEW_IN))
     llm_server.enqueue(text(ANSWER, chunk_size=1, delay=0.3))
-    proc = cogn(tmp_path, "run", str(module), "--input", "in.json", "--provider", "openai", "--json", env=env, path=None)
+    proc = cogn(
+        tmp_path, "run", str(module), "--input", "in.json", "--provider", "openai", "--json", env=env, path=None
+    )
     assert proc.returncode == 1
     error = json.loads(proc.stdout)["error"]
     assert error["code"] == "E2002" and "deadline of 1 s" in error["message"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -44,18 +45,38 @@ class HistoryError(Exception):
 def canonical_json(value: Any) -> str:
     # default=str: an input holding a non-JSON value (a Path, a datetime) is
     # still recorded, as its text, rather than failing the run's bookkeeping.
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return _encodable(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str))
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return _encodable(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _encodable(text: str) -> str:
+    """Text SQLite and UTF-8 can store: lone surrogates (from JSON \\udXXX or undecodable file names)
+    become the JSON escape \\udXXX, which decodes back to the same string."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
+def _plain(value: Any) -> Any:
+    """A text column's value with lone surrogates replaced (a module folder named with invalid UTF-8)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "replace").decode("utf-8")
+    return value
 
 
 def iso_utc(ts: float) -> str:
     """Epoch seconds as ISO-8601 UTC with milliseconds, e.g. 2024-05-01T12:00:00.000Z."""
     try:
         return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    except (OverflowError, ValueError, OSError):
+    except (OverflowError, ValueError, OSError, TypeError):
         return str(ts)  # a nonsense clock value is shown, not fatal
 
 
@@ -83,7 +104,7 @@ class RunRecord:
     @property
     def input_hash(self) -> str:
         """Same input, same hash: lets the UI group re-runs of one input."""
-        return hashlib.sha256(canonical_json(self.input).encode("utf-8")).hexdigest()
+        return hashlib.sha256(canonical_json(self.input).encode("utf-8", "surrogatepass")).hexdigest()
 
     @property
     def error_code(self) -> str | None:
@@ -195,47 +216,99 @@ def _prepare(run: RunRecord) -> tuple[tuple[Any, ...], Rows, Rows]:
     if run.outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {run.outcome!r}")
     row = (
-        run.module,
-        run.module_version,
-        run.module_format,
-        run.provider,
-        run.model,
+        _plain(run.module),
+        _plain(run.module_version),
+        _plain(run.module_format),
+        _plain(run.provider),
+        _plain(run.model),
         canonical_json(run.input),
         run.input_hash,
-        run.args,
+        _plain(run.args),
         _dumps(run.envelope),
-        run.error_code,
+        _plain(run.error_code),
         float(run.started_at),
         run.ttfc_ms,
         run.total_ms,
         None if run.usage is None else _dumps(run.usage),
         run.outcome,
-        run.session_id,
+        _plain(run.session_id),
     )
-    return (row, *derived_rows(run.envelope))
+    insights, enums = derived_rows(run.envelope)
+    return (row, [tuple(_plain(c) for c in r) for r in insights], [tuple(_plain(c) for c in r) for r in enums])
+
+
+class CorruptRow(ValueError):
+    """A stored row that cannot be read back (damaged JSON, a blob, a wrong type): skipped with a warning."""
+
+
+def _cell_json(value: Any, column: str) -> Any:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise CorruptRow(f"{column} holds a blob, not JSON text")
+    if not isinstance(value, str):
+        raise CorruptRow(f"{column} holds a {type(value).__name__}, not JSON text")
+    try:
+        return json.loads(value)
+    except RecursionError:
+        raise CorruptRow(f"{column} is nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, an over-long integer
+        raise CorruptRow(f"{column} is not valid JSON ({str(exc)[:80]})") from None
+
+
+def _cell(value: Any, column: str, *types: type) -> Any:
+    if value is not None and not isinstance(value, types):
+        raise CorruptRow(f"{column} holds a {type(value).__name__}")
+    return value
 
 
 def _record_of(row: tuple[Any, ...]) -> RunRecord:
+    """The run of a row; CorruptRow when a cell is damaged (history readers skip it with a warning)."""
     # RUN_COLUMNS lists the columns in RunRecord's field order; three hold JSON.
     (module, version, fmt, provider, model, input_json, args, envelope_json, *rest) = row
     started_at, ttfc_ms, total_ms, usage_json, outcome, session_id, rid = rest
+    if not isinstance(module, str) or not isinstance(started_at, (int, float)):
+        raise CorruptRow(f"run {rid}: module or started_at is damaged")
+    envelope = _cell_json(envelope_json, "envelope")
+    if not isinstance(envelope, dict):
+        raise CorruptRow(f"run {rid}: envelope is not an object")
     return RunRecord(
         module,
-        version,
-        fmt,
-        provider,
-        model,
-        json.loads(input_json),
-        args,
-        json.loads(envelope_json),
+        _cell(version, "module_version", str),
+        _cell(fmt, "module_format", str),
+        _cell(provider, "provider", str),
+        _cell(model, "model", str),
+        _cell_json(input_json, "input"),
+        _cell(args, "args", str),
+        envelope,
         started_at,
-        ttfc_ms,
-        total_ms,
-        None if usage_json is None else json.loads(usage_json),
-        outcome,
-        session_id,
+        _cell(ttfc_ms, "ttfc_ms", int, float),
+        _cell(total_ms, "total_ms", int, float),
+        None if usage_json is None else _cell_json(usage_json, "usage"),
+        _cell(outcome, "outcome", str),
+        _cell(session_id, "session_id", str),
         rid,
     )
+
+
+def _records(rows: list[Any], skipped: list[str]) -> list[RunRecord]:
+    out = []
+    for row in rows:
+        try:
+            out.append(_record_of(row))
+        except CorruptRow as exc:
+            skipped.append(f"run {row[-1]} skipped: {exc}")
+    return out
+
+
+def _text_cell(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).decode("utf-8", "replace")
+    return str(value)
+
+
+def _number(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) else 0.0
 
 
 def _advice(path: Path, exc: BaseException) -> str:
@@ -293,13 +366,19 @@ def _examples(conn: sqlite3.Connection, mapping: str | None, module: str | None,
     rows = conn.execute(
         f"SELECT text, evidence, module, ts FROM insights WHERE {cond} ORDER BY ts DESC, id DESC LIMIT ?", [*params, n]
     )
-    return [{"text": t, "evidence": e, "module": m, "ts": iso_utc(ts)} for t, e, m, ts in rows]
+    return [
+        {"text": _text_cell(t), "evidence": _text_cell(e), "module": _text_cell(m), "ts": iso_utc(_number(ts))}
+        for t, e, m, ts in rows
+    ]
 
 
 def _custom_enums(rows: list[tuple[str, str, str, str | None, int]]) -> list[dict[str, Any]]:
     """Roll (module, field, value, reason, count) rows up to one entry per value."""
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
-    for mod, field, value, reason, n in rows:
+    for row in rows:
+        mod, field, value, reason = (_text_cell(c) or "" for c in row[:4])
+        reason = reason if row[3] is not None else None
+        n = row[4]
         g = groups.setdefault((mod, field, value), {"count": 0, "reasons": []})
         g["count"] += n
         if reason is not None:
@@ -326,6 +405,7 @@ class History:
         # thread-safe by themselves, so every use goes through this lock.
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self.skipped: list[str] = []  # warnings for damaged rows the readers skipped
         with self._guard("open"):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # isolation_level=None: we issue BEGIN IMMEDIATE / COMMIT ourselves,
@@ -432,11 +512,12 @@ class History:
             f"SELECT {RUN_COLUMNS} FROM runs {where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
-        return [_record_of(r) for r in rows]
+        return _records(rows, self.skipped)
 
     def get(self, run_id: int) -> RunRecord | None:
         rows = self._query(f"SELECT {RUN_COLUMNS} FROM runs WHERE id = ?", [run_id])
-        return _record_of(rows[0]) if rows else None
+        found = _records(rows, self.skipped)
+        return found[0] if found else None
 
     def count(self, module: str | None = None) -> int:
         where, params = _where(module)
@@ -458,6 +539,8 @@ class History:
                 "GROUP BY module, suggested_mapping",
                 params,
             ):
+                # A damaged row (a blob, a text timestamp) is shown as text, never a crash.
+                mapping, mod, first, last = _text_cell(mapping), _text_cell(mod), _number(first), _number(last)
                 g = groups.setdefault(mapping, {"count": 0, "modules": set(), "first": first, "last": last})
                 g["count"] += n
                 g["modules"].add(mod)
@@ -489,14 +572,18 @@ class History:
             raise ValueError("buckets must be at least 1")
         where, params = _where(module)
         with self._snapshot("aggregate") as conn:
-            lo, hi = conn.execute(f"SELECT MIN(ts), MAX(ts) FROM insights {where}", params).fetchone()
+            lo, hi = conn.execute(
+                f"SELECT MIN(ts), MAX(ts) FROM insights WHERE typeof(ts) IN ('real', 'integer'){where.replace('WHERE', ' AND')}",
+                params,
+            ).fetchone()
             if lo is None:
                 return []
             width = (hi - lo) / buckets if hi > lo else 1.0
             counts = [0] * buckets
             # MIN(..., buckets - 1): the last insight sits exactly on the end edge.
             for b, n in conn.execute(
-                f"SELECT MIN(CAST((ts - ?) / ? AS INTEGER), ?) AS b, COUNT(*) FROM insights {where} GROUP BY b",
+                f"SELECT MIN(CAST((ts - ?) / ? AS INTEGER), ?) AS b, COUNT(*) FROM insights "
+                f"WHERE typeof(ts) IN ('real', 'integer'){where.replace('WHERE', ' AND')} GROUP BY b",
                 [lo, width, buckets - 1, *params],
             ):
                 counts[max(0, int(b))] += n
