@@ -35,8 +35,15 @@ def _when(ts: float) -> str:
         return str(ts)  # a nonsense clock value is shown, not fatal
 
 
+def _utc(ts: float) -> str:
+    try:
+        return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()
+    except (OverflowError, ValueError, OSError, TypeError):
+        return str(ts)  # a nonsense clock value is shown, not fatal
+
+
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.history.store import History, HistoryError, iso_utc
+    from cogtui.core.history.store import History, HistoryError
 
     try:
         with History.open_default() as history:
@@ -60,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                         "provider": r.provider,
                         "model": r.model,
                         "input_hash": r.input_hash,
-                        "started_at": iso_utc(r.started_at),
+                        "started_at": _utc(r.started_at),
                         "ttfc_ms": r.ttfc_ms,
                         "total_ms": r.total_ms,
                         "usage": r.usage,

@@ -199,3 +199,11 @@ def check_confined(path: Path, root: Path, limit: int = MAX_MODULE_FILE_BYTES) -
     except (ParseFailure, OSError):
         return None
     return None
+
+
+def safe_resolve(path: Path) -> Path:
+    """`path.resolve()` that never raises: a symlink loop or an impossible name gives the absolute path."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return path.absolute()

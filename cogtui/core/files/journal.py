@@ -23,6 +23,8 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from cogtui.core.files.confined import safe_resolve
+
 JOURNAL = ".cogtui-journal.json"
 FAULT_ENV = "COGTUI_FAULT_AT"
 
@@ -130,7 +132,7 @@ def recover(root: Path) -> str | None:
         journal.remove()  # written atomically, so unreadable means not ours: nothing to act on
         return None
     inside = [p for p, _ in writes] + [t for _, t in writes] + deletes + made_dirs
-    if any(not p.resolve().is_relative_to(root.resolve()) for p in inside):
+    if any(not safe_resolve(p).is_relative_to(safe_resolve(root)) for p in inside):
         journal.remove()  # a journal pointing outside the folder was not written by us
         return None
     if state == "renaming":

@@ -23,6 +23,7 @@ import referencing.jsonschema
 from jsonschema.exceptions import ValidationError
 
 from cogtui.core.diagnostics import diag
+from cogtui.core.files.confined import safe_resolve
 from cogtui.core.files.sourcemap import lexists
 from cogtui.core.module.model import Schemas
 
@@ -148,7 +149,7 @@ def _resolve_io(
     file_part, _, fragment = ref.partition("#")
     try:
         target = (root / file_part).resolve() if file_part else (schema_path or root / "schema.json")
-    except (OSError, ValueError):  # e.g. a NUL byte: no file can have that name
+    except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop: no file can be read there
         loader.diagnostics.append(diag("S003", f"io.{part} is not a usable file name: {ref!r}", manifest, *at))
         return None
     try:
@@ -164,7 +165,7 @@ def _resolve_io(
             )
         )
         return None
-    if schema_path is not None and target == schema_path.resolve():
+    if schema_path is not None and target == safe_resolve(schema_path):
         target_doc, target_path = doc, schema_path
     else:
         src = loader.parse(target, "json") if lexists(target) else None
@@ -233,10 +234,10 @@ class ModuleSchemas:
             parsed = urlparse(uri)
             if parsed.scheme != "file":
                 raise referencing.exceptions.NoSuchResource(ref=uri)
-            target = Path(unquote(parsed.path)).resolve()
             try:
+                target = Path(unquote(parsed.path)).resolve()
                 target.relative_to(root)
-            except ValueError:
+            except (ValueError, OSError, RuntimeError):
                 raise referencing.exceptions.NoSuchResource(ref=uri) from None
             import json
 

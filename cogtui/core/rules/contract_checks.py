@@ -175,7 +175,11 @@ class ContractRules:
                 if target:
                     try:
                         file = (path.parent / target).resolve()
-                    except (OSError, ValueError):  # e.g. a NUL byte: no file can have that name
+                    except (
+                        OSError,
+                        ValueError,
+                        RuntimeError,
+                    ):  # RuntimeError: a symlink loop  # e.g. a NUL byte: no file can have that name
                         ok = False
                         self.add_at("S002", f"$ref {ref!r} is not a usable file name", path, where)
                         continue
