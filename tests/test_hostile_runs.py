@@ -159,3 +159,88 @@ def test_escape_sequences_from_modules_and_models_are_shown_escaped(tmp_path: Pa
     assert "\\x1b[31mred" in proc.stdout and "\\u202e" in proc.stdout
     proc = cogn(tmp_path, "history", env=env, path=None)
     assert "\x1b" not in proc.stdout + proc.stderr
+
+
+# ------------------------------------------------------------ smaller findings
+
+
+async def test_base64_media_does_not_count_toward_max_input_tokens(tmp_path: Path) -> None:
+    import base64
+
+    from rtkit import replay
+
+    folder = copy_module(tmp_path, "screenshot-auditor")
+    png = (folder / "assets" / "login-form.png").read_bytes()
+    padded = png + b"\0" * 200_000  # ~270 kB of base64, ~67k "tokens" if it were counted as text
+    inp = {
+        "screenshot": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(padded).decode()},
+        "question": "Does this login form meet WCAG 2.2 AA contrast requirements? List every failure.",
+    }
+    module = load_module(folder)
+    assert module.runtime_requirements["max_input_tokens"] == 8000
+    _, result, _ = await collect(module, inp, options(replay()))
+    assert (result.envelope.get("error") or {}).get("code") != "E1005", result.envelope
+
+
+async def test_lone_surrogates_in_input_never_crash_a_run(tmp_path: Path) -> None:
+    from rtkit import replay
+
+    module = load_module(copy_module(tmp_path, "code-reviewer"))
+    _, result, _ = await collect(module, {"diff": "+ x \ud800 y\n"}, options(replay()))
+    json.dumps(result.envelope)  # an envelope, never a traceback
+
+
+def test_cli_history_with_damaged_rows_warns_and_lists_the_rest(tmp_path: Path) -> None:
+    import sqlite3
+
+    env = cli_env(tmp_path)
+    inp = str(Path(__file__).parent.parent / "modules" / "code-reviewer" / "tests" / "case1.input.json")
+    assert cogn(tmp_path, "run", "code-reviewer", "--input", inp, "--json", env=env).returncode == 0
+    db = next((tmp_path / "data").rglob("*.sqlite3"))
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "INSERT INTO runs (module, provider, input, input_hash, envelope, started_at, outcome) "
+        "VALUES ('code-reviewer', 'replay', '{', 'h', ?, 1.0, 'ok')",
+        ["[" * 100_000],
+    )
+    conn.execute(
+        "INSERT INTO runs (module, provider, input, input_hash, envelope, started_at, outcome) "
+        "VALUES (?, 'replay', '{}', 'h', ?, 2.0, 'ok')",
+        [b"\x00\xff blob", b"\x1b[2J"],
+    )
+    conn.commit()
+    conn.close()
+    for command in (("history",), ("history", "--json"), ("insights",), ("insights", "--json")):
+        proc = cogn(tmp_path, *command, env=env)
+        assert proc.returncode == 0, (command, proc.stderr)
+        assert "\x1b" not in proc.stdout
+    proc = cogn(tmp_path, "history", "--json", env=env)
+    assert len(json.loads(proc.stdout)["runs"]) == 1 and proc.stderr.count("skipped") == 2
+
+
+def test_a_full_disk_while_recording_history_says_so(tmp_path: Path) -> None:
+    """The history file cannot grow (a file size limit stands in for a full disk): the run's result is still
+    printed, and the warning says the disk is full, not that the history file is damaged."""
+    import resource
+    import signal
+    import subprocess
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+
+    inp = str(Path(__file__).parent.parent / "modules" / "code-reviewer" / "tests" / "case1.input.json")
+    argv = [sys.executable, "-m", "cogtui.cli", "--path", str(Path(__file__).parent.parent / "modules")]
+    proc = subprocess.run(
+        [*argv, "run", "code-reviewer", "--input", inp, "--json"],
+        env=cli_env(tmp_path, PYTHONDONTWRITEBYTECODE="1"),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+        check=False,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stderr
+    assert "the run was not recorded" in proc.stderr and "is full" in proc.stderr
+    assert "damaged" not in proc.stderr and "Traceback" not in proc.stderr
