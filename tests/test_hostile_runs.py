@@ -244,3 +244,16 @@ def test_a_full_disk_while_recording_history_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stderr
     assert "the run was not recorded" in proc.stderr and "is full" in proc.stderr
     assert "damaged" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+async def test_a_5000_digit_number_is_no_answer(tmp_path: Path, llm_server: Any) -> None:
+    """Once Python refused the number, the nested `data` object was taken for a v2.1 payload, meta invented (D38)."""
+    from cogtui.core.files.json_extract import extract_json
+
+    answer = '{"n": ' + "9" * 5000 + ', "data": {"rationale": "nested", "confidence": 0.99}}'
+    assert extract_json(answer) is None
+    assert extract_json(f"Sure: {answer} done") is None
+    module = load_module(copy_module(tmp_path, "code-reviewer"))
+    llm_server.enqueue(answer, answer)
+    _, result, _ = await collect(module, REVIEW_IN, options(provider("openai", llm_server)))
+    assert result.envelope["ok"] is False and result.envelope["error"]["code"] == "E1000"
