@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.discovery import LEVELS, ModuleEntry, SearchRoot
 
 from ..store import ModuleStore
@@ -95,16 +96,18 @@ class ModuleTree(Tree[NodeItem]):
                 in_root = [e for e in in_level if e.root == root]
                 parent = level_node
                 if len(roots) > 1:
-                    parent = level_node.add(Text(str(root.path)), RootItem(root, len(in_root)), expand=True)
+                    parent = level_node.add(
+                        Text(visible(str(root.path), True)), RootItem(root, len(in_root)), expand=True
+                    )
                 for entry in in_root:
                     shadows = shadowed.get(entry.path, [])
                     if shadows:
-                        node = parent.add(Text(entry.name), ModuleItem(entry), expand=True)
+                        node = parent.add(Text(visible(entry.name, True)), ModuleItem(entry), expand=True)
                         for s in shadows:
-                            node.add_leaf(Text(s.name), ModuleItem(s))
+                            node.add_leaf(Text(visible(s.name, True)), ModuleItem(s))
                     else:
                         # Text labels: a str would be parsed as markup, once per node per rebuild.
-                        node = parent.add_leaf(Text(entry.name), ModuleItem(entry))
+                        node = parent.add_leaf(Text(visible(entry.name, True)), ModuleItem(entry))
                     self.module_nodes[entry.path] = node
         self._restore_cursor(keep_cursor)
 
