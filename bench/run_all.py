@@ -1,6 +1,6 @@
 """Every benchmark, one after another, with its default sizes (`make bench`).
 
-    .venv/bin/python bench/run_all.py [core runtime history migrate tui dashboard]
+    .venv/bin/python bench/run_all.py [core runtime history migrate tui dashboard hostile]
 
 Each script runs in its own process (so one's imports and caches do not
 flatter the next) and prints its figures as it goes; copy them into
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("core", "runtime", "history", "migrate", "tui", "dashboard")
+ORDER = ("core", "runtime", "history", "migrate", "tui", "dashboard", "hostile")
 
 
 def main(argv: list[str]) -> int:
