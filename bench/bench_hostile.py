@@ -23,15 +23,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from benchutil import machine  # noqa: E402
-from modkit import clean_v1, clean_v22, make_module  # noqa: E402
+from benchutil import machine
+from modkit import clean_v1, clean_v22, make_module
 
-from cogtui.core.authoring.migration import plan_migration  # noqa: E402
-from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES  # noqa: E402
-from cogtui.core.module.loader import load_module  # noqa: E402
-from cogtui.core.rules.validate_module import validate_module  # noqa: E402
-from cogtui.core.run.providers.replay import ReplayProvider  # noqa: E402
-from cogtui.core.run.runner import RunOptions, run_module  # noqa: E402
+from cogtui.core.authoring.migration import plan_migration
+from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.validate_module import validate_module
+from cogtui.core.run.providers.replay import ReplayProvider
+from cogtui.core.run.runner import RunOptions, run_module
 
 BOMB = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]\n" for i in range(1, 10)
