@@ -23,7 +23,6 @@ import yaml
 
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure, read_confined
-from cogtui.core.files.module_folder import exists, is_dir, is_file, lexists  # noqa: F401 - kept importable from here
 
 try:  # libyaml when present: same safe semantics, much faster
     _SafeLoader: type = yaml.CSafeLoader
