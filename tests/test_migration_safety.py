@@ -41,7 +41,7 @@ def test_symlinked_examples_outside_the_module_are_refused_untouched(tmp_path: P
     plan = plan_migration(load_module(root))
     # The confined reader refuses the linked examples when loading (F001), so the refusal may come from
     # the transaction's own check or from the post-write validation: either way nothing changes.
-    with pytest.raises(MigrationError, match="outside the (module )?folder"):
+    with pytest.raises(MigrationError, match=r"outside the (module )?folder"):
         apply_plan(plan)
     assert tree(root) == before_module and tree(shared) == before_shared
     assert backups_for("v1-triage") == []

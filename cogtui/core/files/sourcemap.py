@@ -22,7 +22,8 @@ from typing import Any, Literal
 import yaml
 
 from cogtui.core.diagnostics import diag
-from cogtui.core.files.confined import ParseFailure, read_confined
+from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
+from cogtui.core.files.confined import read_confined
 
 try:  # libyaml when present: same safe semantics, much faster
     _SafeLoader: type = yaml.CSafeLoader

@@ -386,8 +386,8 @@ def _custom_enums(rows: list[tuple[str, str, str, str | None, int]]) -> list[dic
     """Roll (module, field, value, reason, count) rows up to one entry per value."""
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
     for row in rows:
-        mod, field, value, reason = (_text_cell(c) or "" for c in row[:4])
-        reason = reason if row[3] is not None else None
+        mod, field, value = (_text_cell(c) or "" for c in row[:3])
+        reason = _text_cell(row[3])
         n = row[4]
         g = groups.setdefault((mod, field, value), {"count": 0, "reasons": []})
         g["count"] += n
