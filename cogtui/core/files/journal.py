@@ -66,7 +66,8 @@ def is_plain_empty_dir(folder: Path) -> bool:
 
 
 class Journal:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, enabled: bool = True) -> None:
+        self.enabled = enabled
         self.root = root
         self.path = root / JOURNAL
         self.doc: dict[str, Any] = {}
@@ -96,12 +97,16 @@ class Journal:
         self._save()
 
     def _save(self) -> None:
+        if not self.enabled:
+            return
         temp = self.root / (JOURNAL + ".cogtui-tmp")
         write_durable(temp, json.dumps(self.doc, indent=1).encode("utf-8"))
         os.replace(temp, self.path)
         fsync_dir(self.root)
 
     def remove(self) -> None:
+        if not self.enabled:
+            return
         for path in (self.path, self.root / (JOURNAL + ".cogtui-tmp")):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()

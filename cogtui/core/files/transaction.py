@@ -54,6 +54,7 @@ class FileTransaction:
     _removed_dirs: list[Path] = field(default_factory=list)
     _touched: list[Path] = field(default_factory=list)
     note: dict[str, str] = field(default_factory=dict)  # recorded in the journal (e.g. the backup folder)
+    journal: bool = False  # migrate and undo: survive a kill (journal.py); an editor save needs no journal
 
     def write(self, rel: str, data: bytes) -> None:
         self._writes.append(_Staged(self.root / rel, data))
@@ -78,7 +79,7 @@ class FileTransaction:
 
     def commit(self, before_rename: Callable[[], None] | None = None) -> None:
         self._check_inside()
-        journal = Journal(self.root)
+        journal = Journal(self.root, enabled=self.journal)
         try:
             for path in [s.target for s in self._writes] + self._deletes:
                 self._before[path] = path.read_bytes() if path.exists() else None

@@ -120,7 +120,7 @@ def apply_plan(plan: MigrationPlan, backup: bool = True, verify: bool = True) ->
         outcome = recover(plan.path)
         raise MigrationError(f"{plan.module}: an interrupted migration was found and {outcome}; plan again")
     _check_fresh(plan)
-    tx = FileTransaction(plan.path)
+    tx = FileTransaction(plan.path, journal=True)
     for f in plan.files:
         if f.action == "delete":
             tx.delete(f.path)
@@ -221,7 +221,7 @@ def undo_latest(module_name: str, target_dir: Path) -> UndoResult:
 
 
 def _undo_from(module_name: str, target: Path, folder: Path, manifest: dict[str, Any]) -> UndoResult:
-    tx = FileTransaction(target)
+    tx = FileTransaction(target, journal=True)
     restored, removed, edited = [], [], []
     for change in manifest["changes"]:
         rel, action = change["path"], change["action"]
