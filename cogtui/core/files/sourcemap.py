@@ -24,6 +24,7 @@ import yaml
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 
 try:  # libyaml when present: same safe semantics, much faster
     _SafeLoader: type = yaml.CSafeLoader
@@ -129,13 +130,6 @@ def _loader_class(text: str) -> type:
     return _SafeLoader if nesting < _NESTING_CHARS_SAFE else yaml.SafeLoader
 
 
-# Bounds on YAML (docs/security.md): the text's size, and how many nodes aliases may add once
-# expanded. A "billion laughs" bomb composes to a small graph of shared nodes; whatever walks the
-# constructed value (validation, JSON, migration) would pay the expanded size, so it is refused here.
-MAX_YAML_CHARS = 1024 * 1024
-MAX_ALIAS_EXPANSION = 100_000
-
-
 def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
     if len(text) > MAX_YAML_CHARS:
         raise ParseFailure(
@@ -155,7 +149,7 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
         loader = cls(text)
         node = loader.get_single_node()
         if node is not None:
-            _check_expansion(node, path, line_offset)
+            check_expansion(node, path, line_offset)
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -190,58 +184,6 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
         if loader is not None:
             loader.dispose()
     return SourceFile(path, text, "yaml", value, line_offset, node)
-
-
-def _check_expansion(top: Any, path: Path, line_offset: int) -> None:
-    """P007 when aliases expand the node graph by more than MAX_ALIAS_EXPANSION nodes, or into a cycle.
-
-    Linear in the distinct nodes: each node's expanded size is computed once (iteratively, no recursion).
-    """
-    size: dict[int, int] = {}
-    distinct = 0
-    on_path: set[int] = set()
-    stack: list[tuple[Any, bool]] = [(top, False)]
-    while stack:
-        node, done = stack.pop()
-        key = id(node)
-        if done:
-            on_path.discard(key)
-            total = 1 + sum(size[id(c)] for c in _children(node))
-            size[key] = total
-            if total - distinct > MAX_ALIAS_EXPANSION:
-                raise _bomb(node, path, line_offset, f"aliases expand it to over {total:,} nodes")
-            continue
-        if key in size:
-            continue
-        if key in on_path:
-            raise _bomb(node, path, line_offset, "an alias refers to itself (a recursive structure)")
-        on_path.add(key)
-        distinct += 1
-        stack.append((node, True))
-        stack.extend((c, False) for c in _children(node) if id(c) not in size)
-    return None
-
-
-def _children(node: Any) -> list[Any]:
-    if isinstance(node, yaml.SequenceNode):
-        return list(node.value)
-    if isinstance(node, yaml.MappingNode):
-        return [n for pair in node.value for n in pair]
-    return []
-
-
-def _bomb(node: Any, path: Path, line_offset: int, why: str) -> ParseFailure:
-    mark = node.start_mark
-    return ParseFailure(
-        diag(
-            "P007",
-            f"YAML document refused: {why}",
-            path,
-            mark.line + 1 + line_offset,
-            mark.column + 1,
-            hint="Remove the anchors (&) and aliases (*) that multiply this structure.",
-        )
-    )
 
 
 def _yaml_hint(problem: str) -> str:
