@@ -26,6 +26,7 @@ run: $(STAMP_RUN)
 	$(BIN)/cogtui --path modules
 
 test: $(STAMP_DEV)
+	.ci/ensure-postgres
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 

@@ -1,0 +1,119 @@
+"""The insights queries: aggregations in SQL over the derived `insights` and
+`custom_enums` rows, the same statements on SQLite and PostgreSQL.
+
+Insights and custom enum values get their own rows when a run is recorded, so
+"which suggested mappings keep coming back?" is a GROUP BY over an index, not
+json.loads of a million envelopes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogtui.core.history.backend import Tx
+from cogtui.core.history.records import iso_utc
+
+MAX_REASONS = 5
+
+
+def where_module(module: str | None) -> tuple[str, list[Any]]:
+    return ("WHERE module = ?", [module]) if module is not None else ("", [])
+
+
+def examples(tx: Tx, mapping: str | None, module: str | None, n: int) -> list[dict[str, Any]]:
+    """The latest `n` insights of one mapping: an index walk backwards over ts, no sort.
+    (`= ?` / `IS NULL` rather than `IS ?` so the planner always sees an equality.)"""
+    if n <= 0:
+        return []
+    cond, params = ("suggested_mapping IS NULL", []) if mapping is None else ("suggested_mapping = ?", [mapping])
+    if module is not None:
+        cond, params = cond + " AND module = ?", [*params, module]
+    rows = tx.rows(
+        f"SELECT text, evidence, module, ts FROM insights WHERE {cond} ORDER BY ts DESC, id DESC LIMIT ?", [*params, n]
+    )
+    return [{"text": t, "evidence": e, "module": m, "ts": iso_utc(ts)} for t, e, m, ts in rows]
+
+
+def custom_enums(rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Roll (module, field, value, reason, count) rows up to one entry per value."""
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for mod, field, value, reason, n in rows:
+        g = groups.setdefault((mod, field, value), {"count": 0, "reasons": []})
+        g["count"] += n
+        if reason is not None:
+            g["reasons"].append((reason, n))
+    ordered = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], kv[0]))
+    return [
+        {
+            "module": mod,
+            "field": field,
+            "value": value,
+            "count": g["count"],
+            "reasons": [r for r, _ in sorted(g["reasons"], key=lambda rn: (-rn[1], rn[0]))[:MAX_REASONS]],
+        }
+        for (mod, field, value), g in ordered
+    ]
+
+
+def insights(tx: Tx, module: str | None, n_examples: int) -> dict[str, Any]:
+    """The `cogn insights --json` document (see History.insights)."""
+    where, params = where_module(module)
+    groups: dict[str | None, dict[str, Any]] = {}
+    # One row per (module, mapping); rolling up across modules in Python
+    # is a few hundred steps and lets one covering index serve both filters.
+    for mapping, mod, n, first, last in tx.rows(
+        f"SELECT suggested_mapping, module, COUNT(*), MIN(ts), MAX(ts) FROM insights {where} "
+        "GROUP BY module, suggested_mapping",
+        params,
+    ):
+        g = groups.setdefault(mapping, {"count": 0, "modules": set(), "first": first, "last": last})
+        g["count"] += int(n)
+        g["modules"].add(mod)
+        g["first"], g["last"] = min(g["first"], first), max(g["last"], last)
+    ordered = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], kv[0] is None, kv[0] or ""))
+    out = [
+        {
+            "suggested_mapping": mapping,
+            "count": g["count"],
+            "modules": sorted(g["modules"]),
+            "examples": examples(tx, mapping, module, n_examples),
+            "first_seen": iso_utc(g["first"]),
+            "last_seen": iso_utc(g["last"]),
+        }
+        for mapping, g in ordered
+    ]
+    enum_rows = tx.rows(
+        f"SELECT module, field, value, reason, COUNT(*) FROM custom_enums {where} GROUP BY module, field, value, reason",
+        params,
+    )
+    return {"insights": out, "custom_enums": custom_enums([(*r[:4], int(r[4])) for r in enum_rows])}
+
+
+def timeline(tx: Tx, module: str | None, buckets: int) -> list[tuple[float, int]]:
+    """See History.insight_timeline."""
+    where, params = where_module(module)
+    lo, hi = tx.rows(f"SELECT MIN(ts), MAX(ts) FROM insights {where}", params)[0]
+    if lo is None:
+        return []
+    width = (hi - lo) / buckets if hi > lo else 1.0
+    counts = [0] * buckets
+    d = tx.dialect
+    # LEAST(..., buckets - 1): the last insight sits exactly on the end edge.
+    bucket = f"{d.least}({d.floor_int.format('(ts - ?) / ?')}, ?)"
+    for b, n in tx.rows(
+        f"SELECT {bucket} AS b, COUNT(*) FROM insights {where} GROUP BY b", [lo, width, buckets - 1, *params]
+    ):
+        counts[max(0, int(b))] += int(n)
+    return [(lo + i * width, counts[i]) for i in range(buckets)]
+
+
+# A skip scan over runs_by_module_time: one index probe per module, not a pass over every run.
+MODULES = """WITH RECURSIVE m(module) AS (
+    SELECT MIN(module) FROM runs
+    UNION ALL
+    SELECT (SELECT MIN(module) FROM runs WHERE module > m.module) FROM m WHERE m.module IS NOT NULL
+) SELECT module FROM m WHERE module IS NOT NULL"""
+
+
+def modules(tx: Tx) -> list[str]:
+    return sorted(r[0] for r in tx.rows(MODULES))  # one order on every backend, whatever its collation
