@@ -16,6 +16,8 @@ from llmserver import ScriptedLLMServer
 def _private_cache_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """No test reads or writes the user's real cache folder (the theme cache lives there)."""
     monkeypatch.setenv("COGTUI_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cogtui-cache"))
+    # Nor a team's shared history: a developer's COGTUI_HISTORY_URL never reaches a test.
+    monkeypatch.delenv("COGTUI_HISTORY_URL", raising=False)
 
 
 @pytest.fixture

@@ -208,6 +208,36 @@ def test_timeline(hist: History) -> None:
         hist.insight_timeline(buckets=0)
 
 
+def test_timeline_over_days_uses_hourly_totals_exactly_on_hour_starts(hist: History) -> None:
+    """Slices wider than an hour come from the hourly totals; with every insight on an hour's
+    start they are exact, so they must match the counts computed by hand."""
+    h0 = 1_699_999_200.0  # an hour's start (divisible by 3600)
+    hours = [0, 1, 5, 23, 24, 47, 48, 95, 96]
+    for k in hours:
+        hist.record(run("m", with_insights(insight("a"), insight("b")), h0 + k * 3600))
+    hist.record(run("n", with_insights(insight("a")), h0 + 50 * 3600))
+    tl = hist.insight_timeline(buckets=4)  # 96 hours in 4 slices of 24
+    assert [t for t, _ in tl] == [h0 + i * 24 * 3600 for i in range(4)]
+    assert [n for _, n in tl] == [8, 4, 3, 4]  # hours 0,1,5,23 | 24,47 | 48 and n at 50 | 95,96 (end edge)
+    assert sum(n for _, n in hist.insight_timeline("n", buckets=3)) == 1
+
+
+def test_running_totals_match_the_rows(hist: History, store: str) -> None:
+    for i in range(30):
+        env = with_insights(*(insight(f"m{k % 3}" if k % 4 else None) for k in range(i % 5)), e={"custom": f"v{i % 2}"})
+        hist.record(run(f"mod{i % 3}", env, T0 + i * 1000))
+    stats = dict(((m, k), n) for m, k, n in raw(store, "SELECT module, mapping_key, n FROM insight_stats"))
+    rows = raw(
+        store,
+        "SELECT module, CASE WHEN suggested_mapping IS NULL THEN '' ELSE '=' || suggested_mapping END, COUNT(*) "
+        "FROM insights GROUP BY 1, 2",
+    )
+    assert stats == {(m, k): n for m, k, n in rows} and stats
+    hours = raw(store, "SELECT SUM(n) FROM insight_hours")[0][0]
+    assert hours == raw(store, "SELECT COUNT(*) FROM insights")[0][0]
+    assert raw(store, "SELECT SUM(n) FROM enum_stats") == raw(store, "SELECT COUNT(*) FROM custom_enums")
+
+
 def test_newer_schema_refused(store: str) -> None:
     History(store).close()
     if store.startswith("postgresql://"):

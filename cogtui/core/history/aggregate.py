@@ -1,9 +1,12 @@
-"""The insights queries: aggregations in SQL over the derived `insights` and
-`custom_enums` rows, the same statements on SQLite and PostgreSQL.
+"""The insights queries, the same statements on SQLite and PostgreSQL.
 
-Insights and custom enum values get their own rows when a run is recorded, so
-"which suggested mappings keep coming back?" is a GROUP BY over an index, not
-json.loads of a million envelopes.
+Insights and custom enum values get their own rows when a run is recorded, and
+running totals per group (rollups.py) in the same transaction, so "which
+suggested mappings keep coming back?" reads one row per (module, mapping),
+not a million envelopes; examples are an index walk over the insight rows.
+The timeline counts insight rows in SQL when its slices are narrower than an
+hour, and the hourly totals when they are wider (each hour falls wholly into
+the slice where it starts).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 from cogtui.core.history.backend import Tx
 from cogtui.core.history.records import iso_utc
+from cogtui.core.history.rollups import HOUR, text_of
 
 MAX_REASONS = 5
 
@@ -61,11 +65,10 @@ def insights(tx: Tx, module: str | None, n_examples: int) -> dict[str, Any]:
     groups: dict[str | None, dict[str, Any]] = {}
     # One row per (module, mapping); rolling up across modules in Python
     # is a few hundred steps and lets one covering index serve both filters.
-    for mapping, mod, n, first, last in tx.rows(
-        f"SELECT suggested_mapping, module, COUNT(*), MIN(ts), MAX(ts) FROM insights {where} "
-        "GROUP BY module, suggested_mapping",
-        params,
+    for key, mod, n, first, last in tx.rows(
+        f"SELECT mapping_key, module, n, first_ts, last_ts FROM insight_stats {where}", params
     ):
+        mapping = text_of(key)
         g = groups.setdefault(mapping, {"count": 0, "modules": set(), "first": first, "last": last})
         g["count"] += int(n)
         g["modules"].add(mod)
@@ -82,21 +85,25 @@ def insights(tx: Tx, module: str | None, n_examples: int) -> dict[str, Any]:
         }
         for mapping, g in ordered
     ]
-    enum_rows = tx.rows(
-        f"SELECT module, field, value, reason, COUNT(*) FROM custom_enums {where} GROUP BY module, field, value, reason",
-        params,
-    )
-    return {"insights": out, "custom_enums": custom_enums([(*r[:4], int(r[4])) for r in enum_rows])}
+    enum_rows = tx.rows(f"SELECT module, field, value, reason_key, n FROM enum_stats {where}", params)
+    return {
+        "insights": out,
+        "custom_enums": custom_enums([(m, f, v, text_of(r), int(n)) for m, f, v, r, n in enum_rows]),
+    }
 
 
 def timeline(tx: Tx, module: str | None, buckets: int) -> list[tuple[float, int]]:
     """See History.insight_timeline."""
     where, params = where_module(module)
-    lo, hi = tx.rows(f"SELECT MIN(ts), MAX(ts) FROM insights {where}", params)[0]
+    lo, hi = tx.rows(f"SELECT MIN(first_ts), MAX(last_ts) FROM insight_stats {where}", params)[0]
     if lo is None:
         return []
     width = (hi - lo) / buckets if hi > lo else 1.0
     counts = [0] * buckets
+    if width >= HOUR:
+        for hour, n in tx.rows(f"SELECT hour, SUM(n) FROM insight_hours {where} GROUP BY hour", params):
+            counts[min(max(0, int((hour * HOUR - lo) // width)), buckets - 1)] += int(n)
+        return [(lo + i * width, counts[i]) for i in range(buckets)]
     d = tx.dialect
     # LEAST(..., buckets - 1): the last insight sits exactly on the end edge.
     bucket = f"{d.least}({d.floor_int.format('(ts - ?) / ?')}, ?)"

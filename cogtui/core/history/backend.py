@@ -35,7 +35,9 @@ class Dialect:
     json_param: str  # a JSON column's placeholder in an INSERT
     json_text: str  # a JSON column read back as text; {} is the column
     floor_int: str  # the whole part of a non-negative number; {} is the expression
+    floor: str  # the largest integer not above a number (negative ones too); {0} is the expression
     least: str  # the smaller of two values (scalar)
+    greatest: str  # the larger of two values (scalar)
 
     def select_json(self, column: str) -> str:
         return self.json_text.format(column)
@@ -49,7 +51,9 @@ SQLITE = Dialect(
     json_param="?",
     json_text="{}",
     floor_int="CAST({} AS INTEGER)",
+    floor="(CAST({0} AS INTEGER) - ({0} < CAST({0} AS INTEGER)))",
     least="MIN",
+    greatest="MAX",
 )
 POSTGRESQL = Dialect(
     name="postgresql",
@@ -59,7 +63,9 @@ POSTGRESQL = Dialect(
     json_param="CAST(? AS jsonb)",
     json_text="{}::text",
     floor_int="CAST(FLOOR({}) AS INTEGER)",
+    floor="CAST(FLOOR({0}) AS BIGINT)",
     least="LEAST",
+    greatest="GREATEST",
 )
 
 

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from cogtui.core.history import rollups
 from cogtui.core.history.backend import Backend, Tx
 from cogtui.core.history.records import HistoryError, digest, run_digest
 
@@ -61,8 +62,10 @@ def create_v1(tx: Tx) -> None:
 BACKFILL_BATCH = 5_000
 
 
-def add_run_digest(tx: Tx) -> None:
-    """v2: `run_digest`, what import de-duplicates on (records.run_digest), indexed; computed for stored runs."""
+def v2_digests_and_totals(tx: Tx) -> None:
+    """v2: `run_digest`, what import de-duplicates on (records.run_digest), indexed and computed
+    for stored runs; and the running totals behind the dashboard (rollups.py), computed from the rows."""
+    rollups.create(tx)
     tx.run("ALTER TABLE runs ADD COLUMN run_digest TEXT")
     last = 0
     while True:
@@ -87,7 +90,7 @@ def add_run_digest(tx: Tx) -> None:
 
 
 SCHEMA_VERSION = 2
-MIGRATIONS: dict[int, Callable[[Tx], None]] = {0: create_v1, 1: add_run_digest}
+MIGRATIONS: dict[int, Callable[[Tx], None]] = {0: create_v1, 1: v2_digests_and_totals}
 
 
 def _newer(where: Path | str, version: int) -> HistoryError:

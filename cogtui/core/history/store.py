@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cogtui.core.history import aggregate
+from cogtui.core.history import aggregate, rollups
 from cogtui.core.history.backend import Backend, Tx, open_sqlite
 from cogtui.core.history.location import HistoryLocation, default_location, parse_location, scrub
 from cogtui.core.history.records import (
@@ -153,6 +153,7 @@ class History:
             if skip_known:
                 tx.lock_schema()  # one importer at a time decides what is new
             known: set[str] = set()
+            totals = rollups.Totals()
             for module, ts, (row, insights, enums) in batch:
                 key = row[-1]
                 if skip_known and (key in known or tx.rows("SELECT 1 FROM runs WHERE run_digest = ? LIMIT 1", [key])):
@@ -164,7 +165,9 @@ class History:
                     tx.many(INSERT_INSIGHT, [(rid, module, ts, *i) for i in insights])
                 if enums:
                     tx.many(INSERT_ENUM, [(rid, module, ts, *e) for e in enums])
+                totals.add(module, ts, insights, enums)
                 ids.append(rid)
+            totals.write(tx)
         return ids
 
     # ------------------------------------------------------------ reading
@@ -187,6 +190,23 @@ class History:
             [*params, limit, offset],
         )
         return [decode_run(r) for r in rows]
+
+    def iter_runs(self, module: str | None = None, since: float | None = None, page: int = 1000) -> Iterator[RunRecord]:
+        """Every run (or one module's, or those started at or after `since`) in recording order,
+        read a page at a time: an export of a million runs never holds them all."""
+        conds: list[str] = ["id > ?"]
+        params: list[Any] = [0]
+        if module is not None:
+            conds, params = [*conds, "module = ?"], [*params, module]
+        if since is not None:
+            conds, params = [*conds, "started_at >= ?"], [*params, float(since)]
+        sql = f"SELECT {self._select} FROM runs WHERE {' AND '.join(conds)} ORDER BY id LIMIT ?"
+        while True:
+            rows = self._query(sql, [*params, page])
+            yield from (decode_run(r) for r in rows)
+            if len(rows) < page:
+                return
+            params[0] = rows[-1][READ_COLUMNS.index("id")]
 
     def get(self, run_id: int) -> RunRecord | None:
         rows = self._query(f"SELECT {self._select} FROM runs WHERE id = ?", [run_id])
