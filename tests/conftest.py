@@ -50,3 +50,11 @@ def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], st
         return lambda: str(tmp_path / f"store{next(names)}" / "history.sqlite3")
     server = request.getfixturevalue("pg_server")
     return server.new_database  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """COGTUI_DATA_DIR in a temp folder, so backups and history never touch the developer's data."""
+    folder = tmp_path / "cogtui-data"
+    monkeypatch.setenv("COGTUI_DATA_DIR", str(folder))
+    yield folder
