@@ -4,10 +4,10 @@
                                                   [--url postgresql://...] [--repeat 5] [--seed 1]
 
 The store is created by cogtui (its migrations), then filled by bulk insert
-(executemany on SQLite, COPY on PostgreSQL) with the rows `History.record`
-would write: runs with a small envelope, and their insight and custom-enum
-rows (0-5 insights per run, mappings Pareto-distributed as in
-bench_history.py; a custom enum value in ~14 % of runs). Then every query is
+in SQL with the rows `History.record` would write: runs with a small envelope,
+and their insight and custom-enum rows (0-5 insights per run, mappings
+Pareto-distributed as in bench_history.py; a custom enum value in 14 % of
+runs); the running totals are then recomputed from the rows (`rollups.rebuild`). Then every query is
 timed through the `History` API. Without --url a throwaway PostgreSQL server
 is started in a temp folder (tests/pgserver.py).
 
@@ -25,7 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,65 +36,87 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 from bench_history import MAPPINGS, MODULES, make_run  # noqa: E402
 from benchutil import machine, report, timed  # noqa: E402
 
-from cogtui.core.history.records import digest  # noqa: E402
+from cogtui.core.history import rollups  # noqa: E402
+from cogtui.core.history.backend import SQLiteTx  # noqa: E402
+from cogtui.core.history.postgres import PostgresTx  # noqa: E402
 from cogtui.core.history.store import History  # noqa: E402
 
-CHUNK = 50_000
 REASONS = ["not in the enum", "new area", "seen twice"]
 CUSTOM = ["race-condition", "i18n", "licensing", "telemetry", "accessibility", "migration", "flaky"]
-RUN_COLUMNS = (
-    "id, module, module_version, module_format, provider, model, input, input_hash, args, envelope, error_code, "
-    "started_at, ttfc_ms, total_ms, usage, outcome, session_id, run_digest"
-)
 ENVELOPE_OK = json.dumps({"ok": True, "meta": {"confidence": 0.8, "risk": "low", "explain": "e"}, "data": {}})
 ENVELOPE_ERR = json.dumps(
     {"ok": False, "meta": {"confidence": 0.2, "risk": "high", "explain": "e"}, "error": {"code": "E3001"}}
 )
+SLOTS = 1000
 
 
-def chunks(n: int, seed: int) -> Iterator[tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]]:
-    """(runs, insights, custom_enums) rows, CHUNK runs at a time; ids are explicit (1..n)."""
+def lookup_tables(seed: int) -> dict[str, list[tuple[Any, ...]]]:
+    """Small tables the SQL fill joins against: module names, 1,000 mapping slots drawn from the
+    Pareto distribution of bench_history.py (10 % without a mapping), custom values and reasons."""
     rng = random.Random(seed)
+    slots = [
+        (i, MAPPINGS[min(int(rng.paretovariate(1.2)) - 1, len(MAPPINGS) - 1)] if rng.random() < 0.9 else None)
+        for i in range(SLOTS)
+    ]
+    return {
+        "b_mods": list(enumerate(MODULES)),
+        "b_slots": slots,
+        "b_ks": [(k, None) for k in range(1, 6)],
+        "b_custom": list(enumerate(CUSTOM)),
+        "b_reasons": list(enumerate(REASONS)),
+    }
+
+
+# The fill, in SQL (C speed: a Python loop over a million runs takes many minutes on a busy machine).
+# {series} yields i = 1..n; {hex} is the 64-hex-digit rendering of i. Run i: a module by i % 40,
+# started 37 s after the previous one, ok 92 % of the time; (i * 7919) % 6 insights (0-5, 2.5 on
+# average) whose mapping comes from the slots; a custom enum value in 14 % of runs.
+FILL = [
+    """INSERT INTO runs (id, module, module_version, module_format, provider, model, input, input_hash, args,
+        envelope, error_code, started_at, ttfc_ms, total_ms, usage, outcome, session_id, run_digest)
+    SELECT i, m.v, '2.2.0', 'v2.2', 'anthropic', 'claude-sonnet', {json_input}, {hex}, NULL,
+        CASE WHEN i % 100 < 92 THEN {ok} ELSE {err} END, CASE WHEN i % 100 < 92 THEN NULL ELSE 'E3001' END,
+        {t0} + i * 37.0, 300.0, 2000.0, NULL, CASE WHEN i % 100 < 92 THEN 'ok' ELSE 'error' END, NULL, {hex}
+    FROM {series} JOIN b_mods m ON m.k = i % {n_mods}""",
+    """INSERT INTO insights (run_id, module, ts, suggested_mapping, text, evidence)
+    SELECT r.id, r.module, r.started_at, s.v, 'The schema has no place for this', 'line 3'
+    FROM runs r JOIN b_ks ks ON ks.k <= (r.id * 7919) % 6 JOIN b_slots s ON s.k = (r.id * 31 + ks.k * 7907) % {slots}""",
+    """INSERT INTO custom_enums (run_id, module, ts, field, value, reason)
+    SELECT r.id, r.module, r.started_at, 'issues[].category', c.v, rs.v
+    FROM runs r JOIN b_custom c ON c.k = r.id % {n_custom} JOIN b_reasons rs ON rs.k = r.id % {n_reasons}
+    WHERE (r.id * 104729) % 100 < 14""",
+]
+
+
+def fill(conn: Any, dialect: str, n: int, seed: int) -> None:
+    """Fill an empty, migrated store with n runs and their rows, then recompute the running totals."""
+    pg = dialect == "postgresql"
+    ph = "%s" if pg else "?"
+    for table, rows in lookup_tables(seed).items():
+        conn.execute(f"CREATE TEMP TABLE {table} (k INTEGER PRIMARY KEY, v TEXT)")
+        cur = conn.cursor()
+        cur.executemany(f"INSERT INTO {table} VALUES ({ph}, {ph})", rows)
     t0 = time.time() - n * 37.0
-    iid = eid = 0
-    for start in range(0, n, CHUNK):
-        runs, insights, enums = [], [], []
-        for rid in range(start + 1, min(start + CHUNK, n) + 1):
-            module = MODULES[rng.randrange(len(MODULES))]
-            ts = t0 + rid * 37.0 + rng.random()
-            ok = rng.random() < 0.92
-            runs.append(
-                (
-                    rid,
-                    module,
-                    "2.2.0",
-                    "v2.2",
-                    "anthropic",
-                    "claude-sonnet",
-                    f'{{"i":{rid}}}',
-                    digest(rid),
-                    None,
-                    ENVELOPE_OK if ok else ENVELOPE_ERR,
-                    None if ok else "E3001",
-                    ts,
-                    300.0,
-                    2000.0,
-                    None,
-                    "ok" if ok else "error",
-                    None,
-                    f"{rid:064x}",
-                )
-            )
-            for _ in range(rng.randint(0, 5)):
-                iid += 1
-                mapping = (
-                    MAPPINGS[min(int(rng.paretovariate(1.2)) - 1, len(MAPPINGS) - 1)] if rng.random() < 0.9 else None
-                )
-                insights.append((iid, rid, module, ts, mapping, "The schema has no place for this", "line 3"))
-            if rng.random() < 0.14:
-                eid += 1
-                enums.append((eid, rid, module, ts, "issues[].category", rng.choice(CUSTOM), rng.choice(REASONS)))
-        yield runs, insights, enums
+    sqlite_series = f"(WITH RECURSIVE g(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM g WHERE i < {n}) SELECT i FROM g)"
+    params = {
+        "series": f"generate_series(1, {n}) AS g(i)" if pg else sqlite_series,
+        "hex": "lpad(to_hex(i), 64, '0')" if pg else "printf('%064x', i)",
+        "json_input": """CAST('{"i":' || i || '}' AS jsonb)""" if pg else """'{"i":' || i || '}'""",
+        "ok": f"CAST('{ENVELOPE_OK}' AS jsonb)" if pg else f"'{ENVELOPE_OK}'",
+        "err": f"CAST('{ENVELOPE_ERR}' AS jsonb)" if pg else f"'{ENVELOPE_ERR}'",
+        "t0": repr(t0),
+        "n_mods": len(MODULES),
+        "slots": SLOTS,
+        "n_custom": len(CUSTOM),
+        "n_reasons": len(REASONS),
+    }
+    for statement in FILL:
+        conn.execute(statement.format(**params))
+    tx = PostgresTx(conn) if pg else SQLiteTx(conn)
+    rollups.rebuild(tx)
+    if pg:
+        for table in ("runs", "insights", "custom_enums"):
+            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))")
 
 
 def fill_sqlite(path: Path, n: int, seed: int) -> None:
@@ -102,12 +124,9 @@ def fill_sqlite(path: Path, n: int, seed: int) -> None:
 
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA synchronous = OFF")
-    for runs, insights, enums in chunks(n, seed):
-        conn.execute("BEGIN")
-        conn.executemany(f"INSERT INTO runs ({RUN_COLUMNS}) VALUES ({', '.join('?' * 18)})", runs)
-        conn.executemany("INSERT INTO insights VALUES (?, ?, ?, ?, ?, ?, ?)", insights)
-        conn.executemany("INSERT INTO custom_enums VALUES (?, ?, ?, ?, ?, ?, ?)", enums)
-        conn.execute("COMMIT")
+    conn.execute("BEGIN")
+    fill(conn, "sqlite", n, seed)
+    conn.execute("COMMIT")
     conn.execute("ANALYZE")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
@@ -117,18 +136,8 @@ def fill_postgres(url: str, n: int, seed: int) -> None:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
-        for runs, insights, enums in chunks(n, seed):
-            with conn.transaction(), conn.cursor() as cur:
-                for table, cols, rows in (
-                    ("runs", RUN_COLUMNS, runs),
-                    ("insights", "id, run_id, module, ts, suggested_mapping, text, evidence", insights),
-                    ("custom_enums", "id, run_id, module, ts, field, value, reason", enums),
-                ):
-                    with cur.copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
-                        for row in rows:
-                            copy.write_row(row)
-        for table in ("runs", "insights", "custom_enums"):
-            conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT MAX(id) FROM {table}))")
+        with conn.transaction():
+            fill(conn, "postgresql", n, seed)
         conn.execute("VACUUM ANALYZE")  # what autovacuum does after a bulk load: index-only scans need it
 
 

@@ -24,18 +24,37 @@ def where_module(module: str | None) -> tuple[str, list[Any]]:
     return ("WHERE module = ?", [module]) if module is not None else ("", [])
 
 
-def examples(tx: Tx, mapping: str | None, module: str | None, n: int) -> list[dict[str, Any]]:
-    """The latest `n` insights of one mapping: an index walk backwards over ts, no sort.
-    (`= ?` / `IS NULL` rather than `IS ?` so the planner always sees an equality.)"""
-    if n <= 0:
-        return []
-    cond, params = ("suggested_mapping IS NULL", []) if mapping is None else ("suggested_mapping = ?", [mapping])
-    if module is not None:
-        cond, params = cond + " AND module = ?", [*params, module]
-    rows = tx.rows(
-        f"SELECT text, evidence, module, ts FROM insights WHERE {cond} ORDER BY ts DESC, id DESC LIMIT ?", [*params, n]
-    )
-    return [{"text": t, "evidence": e, "module": m, "ts": iso_utc(ts)} for t, e, m, ts in rows]
+EXAMPLE_BATCH = 50  # mappings per statement: one round trip to a database server instead of one per mapping
+
+
+def examples(tx: Tx, mappings: list[str | None], module: str | None, n: int) -> dict[str | None, list[dict[str, Any]]]:
+    """The latest `n` insights of each mapping: for each, an index walk backwards over ts, no sort;
+    the walks are sent together (UNION ALL). (`= ?` / `IS NULL` rather than `IS ?` so the planner
+    always sees an equality.)"""
+    found: dict[str | None, list[tuple[Any, ...]]] = {m: [] for m in mappings}
+    if n > 0:
+        for start in range(0, len(mappings), EXAMPLE_BATCH):
+            parts, params = [], []
+            for i, mapping in enumerate(mappings[start : start + EXAMPLE_BATCH]):
+                cond, cond_params = (
+                    ("suggested_mapping IS NULL", []) if mapping is None else ("suggested_mapping = ?", [mapping])
+                )
+                if module is not None:
+                    cond, cond_params = cond + " AND module = ?", [*cond_params, module]
+                parts.append(
+                    f"SELECT * FROM (SELECT {start + i} AS g, ts, id, text, evidence, module FROM insights WHERE {cond} "
+                    f"ORDER BY ts DESC, id DESC LIMIT ?) AS e{i}"
+                )
+                params += [*cond_params, n]
+            for g, *row in tx.rows(" UNION ALL ".join(parts), params):
+                found[mappings[g]].append(tuple(row))
+    return {  # UNION ALL promises no order: newest first again (ties: the later recorded)
+        m: [
+            {"text": t, "evidence": e, "module": mod, "ts": iso_utc(ts)}
+            for ts, _, t, e, mod in sorted(rows, reverse=True)
+        ]
+        for m, rows in found.items()
+    }
 
 
 def custom_enums(rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
@@ -74,12 +93,13 @@ def insights(tx: Tx, module: str | None, n_examples: int) -> dict[str, Any]:
         g["modules"].add(mod)
         g["first"], g["last"] = min(g["first"], first), max(g["last"], last)
     ordered = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], kv[0] is None, kv[0] or ""))
+    latest = examples(tx, [mapping for mapping, _ in ordered], module, n_examples)
     out = [
         {
             "suggested_mapping": mapping,
             "count": g["count"],
             "modules": sorted(g["modules"]),
-            "examples": examples(tx, mapping, module, n_examples),
+            "examples": latest[mapping],
             "first_seen": iso_utc(g["first"]),
             "last_seen": iso_utc(g["last"]),
         }
