@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("core", "runtime", "history", "migrate", "tui", "dashboard")
+ORDER = ("core", "runtime", "history", "history_scale", "migrate", "tui", "dashboard")
 
 
 def main(argv: list[str]) -> int:
