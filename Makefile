@@ -26,7 +26,7 @@ run: $(STAMP_RUN)
 	$(BIN)/cogtui --path modules
 
 test: $(STAMP_DEV)
-	$(BIN)/ruff check cogtui tests bench
+	$(BIN)/ruff check cogtui tests bench tools
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	.ci/ensure-postgres
@@ -34,7 +34,7 @@ test: $(STAMP_DEV)
 	$(BIN)/python -m pytest
 
 screenshots: $(STAMP_DEV)
-	$(BIN)/python -m cogtui.tui.screenshots screenshots
+	$(BIN)/python -m tools.screenshots screenshots
 
 bench: $(STAMP_DEV)
 	$(BIN)/python bench/run_all.py
