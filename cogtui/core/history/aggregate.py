@@ -15,7 +15,7 @@ from typing import Any
 
 from cogtui.core.history.backend import Tx
 from cogtui.core.history.records import iso_utc
-from cogtui.core.history.rollups import HOUR, text_of
+from cogtui.core.history.rollups import ALL_MODULES, HOUR, text_of
 
 MAX_REASONS = 5
 
@@ -121,7 +121,9 @@ def timeline(tx: Tx, module: str | None, buckets: int) -> list[tuple[float, int]
     width = (hi - lo) / buckets if hi > lo else 1.0
     counts = [0] * buckets
     if width >= HOUR:
-        for hour, n in tx.rows(f"SELECT hour, SUM(n) FROM insight_hours {where} GROUP BY hour", params):
+        for hour, n in tx.rows(
+            "SELECT hour, n FROM insight_hours WHERE module = ?", [ALL_MODULES if module is None else module]
+        ):
             counts[min(max(0, int((hour * HOUR - lo) // width)), buckets - 1)] += int(n)
         return [(lo + i * width, counts[i]) for i in range(buckets)]
     d = tx.dialect

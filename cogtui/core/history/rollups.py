@@ -3,7 +3,8 @@ aggregates cost one row per group instead of a pass over every insight ever reco
 
     insight_stats   (module, mapping) -> count, first and last time seen
     enum_stats      (module, field, value, reason) -> count
-    insight_hours   (module, hour) -> count   (the timeline's source for spans of days)
+    insight_hours   (module, hour) -> count   (the timeline's source for spans of days; module ''
+                    holds every module's total, so the all-modules timeline reads one row per hour)
 
 NULL cannot be part of a primary key on both backends alike, so a nullable
 mapping or reason is kept as a key: "" for none, "=" + the text otherwise.
@@ -21,6 +22,7 @@ from cogtui.core.history.backend import Tx
 from cogtui.core.history.records import Rows
 
 HOUR = 3600.0
+ALL_MODULES = ""  # insight_hours' module for the total of all modules (a module name is never empty)
 
 TABLES = [
     """CREATE TABLE insight_stats (module TEXT NOT NULL, mapping_key TEXT NOT NULL, n BIGINT NOT NULL,
@@ -58,6 +60,7 @@ class Totals:
             g[0], g[1], g[2] = g[0] + 1, min(g[1], ts), max(g[2], ts)
         if insights:
             self.hours[(module, hour_of(ts))] += len(insights)
+            self.hours[(ALL_MODULES, hour_of(ts))] += len(insights)
         for field_, value, reason in enums:
             self.enums[(module, field_ or "", value, key_of(reason))] += 1
 
@@ -104,6 +107,10 @@ def rebuild(tx: Tx) -> None:
     hour = d.floor.format(f"ts / {HOUR}")
     tx.run(
         f"INSERT INTO insight_hours (module, hour, n) SELECT module, {hour}, COUNT(*) FROM insights GROUP BY module, {hour}"
+    )
+    tx.run(
+        "INSERT INTO insight_hours (module, hour, n) SELECT ?, hour, SUM(n) FROM insight_hours GROUP BY hour",
+        [ALL_MODULES],
     )
 
 
