@@ -265,7 +265,7 @@ def test_nul_characters_survive_or_are_replaced_visibly(hist: History, store: st
     rid = hist.record(run("m\x00", env, input={"k": "v\x00"}))
     back = hist.get(rid)
     assert back is not None and back.input_hash == run(input={"k": "v\x00"}).input_hash
-    if store.startswith("postgresql://"):  # PostgreSQL text cannot hold U+0000 (D35)
+    if store.startswith("postgresql://"):  # PostgreSQL text cannot hold U+0000 (D60)
         assert back.module == "m\ufffd" and back.envelope["data"]["note"] == "x\ufffdy"
         assert hist.insights()["insights"][0]["suggested_mapping"] == "a\ufffdb"
     else:
