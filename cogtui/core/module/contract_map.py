@@ -231,21 +231,8 @@ def contract_map(module: Module) -> ContractMap:
         for node in walk.fields(section, schema, (), True):
             goldens, used = golden_coverage(node, module.tests)
             nodes.append(
-                FieldNode(
-                    node.section,
-                    node.path,
-                    node.type,
-                    node.required,
-                    node.enum,
-                    node.description,
-                    goldens,
-                    used,
-                )
+                FieldNode(node.section, node.path, node.type, node.required, node.enum, node.description, goldens, used)
             )
     return ContractMap(
-        tuple(nodes),
-        tuple(t.name for t in module.tests),
-        dict(module.overflow),
-        dict(module.enums),
-        walk.truncated,
+        tuple(nodes), tuple(t.name for t in module.tests), dict(module.overflow), dict(module.enums), walk.truncated
     )
