@@ -16,13 +16,13 @@ exists only in the buffer or only on disk without the user's explicit choice:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 from cogtui.core.files.editor_snapshot import FileSnapshot, changed_on_disk
 
 
-class Disk(str, Enum):
+class Disk(StrEnum):
     """What is on disk now, compared with the snapshot the buffer was loaded (or last saved) from."""
 
     SAME = "same"
@@ -54,7 +54,7 @@ class BufferState:
         return "modified" if self.modified else "clean"
 
 
-class DiskStep(str, Enum):
+class DiskStep(StrEnum):
     """What the screen does after the disk was seen to change."""
 
     NOTHING = "nothing"
@@ -86,7 +86,7 @@ def after_disk_change(state: BufferState, disk: Disk) -> Transition:
     return Transition(replace(state, stale=True, deleted=False), step)
 
 
-class SaveStep(str, Enum):
+class SaveStep(StrEnum):
     WRITE = "write"  # the disk is as loaded: write the buffer
     MERGE = "merge"  # another program changed it: merge yours, theirs and base first
     RECREATE_OR_CLOSE = "recreate-or-close"  # it is gone: recreate it from the buffer, or close the tab
@@ -98,7 +98,7 @@ def on_save(disk: Disk) -> SaveStep:
     return SaveStep.MERGE if disk is Disk.CHANGED else SaveStep.WRITE
 
 
-class ReloadStep(str, Enum):
+class ReloadStep(StrEnum):
     RELOAD = "reload"  # nothing to lose
     CONFIRM = "confirm"  # edits would be discarded: ask first
     RECREATE_OR_CLOSE = "recreate-or-close"  # nothing on disk to reload from: never empty the buffer

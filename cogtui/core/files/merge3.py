@@ -16,15 +16,15 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     MINE = "mine"
     THEIRS = "theirs"
 
 
-class HunkKind(str, Enum):
+class HunkKind(StrEnum):
     MINE = "mine"  # only the buffer changed this part
     THEIRS = "theirs"  # only the disk changed it
     BOTH_SAME = "both-same"  # both changed it identically

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 ANSI_THEME = "cogtui-ansi"
 
 
-class ColourDepth(str, Enum):
+class ColourDepth(StrEnum):
     NONE = "none"  # TERM=dumb or no terminal at all
     STANDARD = "16"
     EIGHT_BIT = "256"
