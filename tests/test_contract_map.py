@@ -96,3 +96,27 @@ def test_bundled_module_map(tmp_path: Path) -> None:
     severity = node(cmap.nodes, "data.issues[].severity")
     assert severity.enum == ("low", "medium", "high") and severity.goldens
     assert node(cmap.nodes, "meta.trace_id").goldens == ()
+
+
+# ------------------------------------------------------------------ every file of a module (core/files/module_listing.py)
+
+
+def test_module_files_lists_known_first_then_every_other_file(tmp_path: Path) -> None:
+    from cogtui.core.files.module_listing import module_files
+
+    root = make_module(tmp_path, {**clean_v22(), "MODULE.md": "# notes\n", "examples/a.txt": "x", "assets/i.png": b"\x89"})
+    (root / ".hidden").write_text("h")
+    (root / "__pycache__").mkdir()
+    (root / "__pycache__" / "x.pyc").write_bytes(b"")
+    (root / "module.yaml~").write_text("backup")
+    outside = tmp_path / "secret.txt"
+    outside.write_text("s")
+    (root / "link.txt").symlink_to(outside)
+    listing = module_files(root, [root / "module.yaml", root / "schema.json"])
+    rel = [p.relative_to(root).as_posix() for p in listing.files]
+    assert rel[:2] == ["module.yaml", "schema.json"]
+    assert {"MODULE.md", "examples/a.txt", "assets/i.png", "prompt.md", "tests/case1.input.json"} <= set(rel)
+    assert not {".hidden", "module.yaml~", "link.txt", "__pycache__/x.pyc"} & set(rel)
+    assert len(rel) == len(set(rel)) and not listing.truncated
+    capped = module_files(root, [], limit=3)
+    assert len(capped.files) == 3 and capped.truncated

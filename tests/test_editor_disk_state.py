@@ -146,3 +146,18 @@ def test_empty_base_and_missing_final_newline() -> None:
     assert hunk.kind is HunkKind.CONFLICT
     assert merge3("", "a\n", "b").text({0: Side.THEIRS}) == "b"
     assert merge3("x", "x", "x").hunks == [] and merge3("x", "x", "x").text() == "x"
+
+
+# ------------------------------------------------------------------ find (core/files/text_search.py)
+
+
+def test_find_next_wraps_and_uses_smart_case() -> None:
+    from cogtui.core.files.text_search import Match, count_matches, find_next
+
+    lines = ["name: Alpha", "tier: decision", "alpha again"]
+    assert find_next(lines, "alpha", 0, 0) == Match(0, 6, 11)
+    assert find_next(lines, "alpha", 0, 7) == Match(2, 0, 5)  # after the cursor
+    assert find_next(lines, "alpha", 2, 1) == Match(0, 6, 11, wrapped=True)
+    assert find_next(lines, "Alpha", 0, 7) == Match(0, 6, 11, wrapped=True)  # capitals: exact case only
+    assert find_next(lines, "zzz", 0, 0) is None and find_next(lines, "", 0, 0) is None
+    assert count_matches(lines, "alpha") == 2 and count_matches(lines, "Alpha") == 1
