@@ -104,7 +104,9 @@ def test_bundled_module_map(tmp_path: Path) -> None:
 def test_module_files_lists_known_first_then_every_other_file(tmp_path: Path) -> None:
     from cogtui.core.files.module_listing import module_files
 
-    root = make_module(tmp_path, {**clean_v22(), "MODULE.md": "# notes\n", "examples/a.txt": "x", "assets/i.png": b"\x89"})
+    root = make_module(
+        tmp_path, {**clean_v22(), "MODULE.md": "# notes\n", "examples/a.txt": "x", "assets/i.png": b"\x89"}
+    )
     (root / ".hidden").write_text("h")
     (root / "__pycache__").mkdir()
     (root / "__pycache__" / "x.pyc").write_bytes(b"")

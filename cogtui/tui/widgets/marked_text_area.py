@@ -49,7 +49,6 @@ class MarkedTextArea(TextArea):
         cell = Strip([Segment(GLYPH[severity], mark + _background(before))], 1)
         return Strip.join([before, cell, after])
 
-
     def _colour(self, variable: str) -> RichColor | None:
         try:
             return Color.parse(self.app.theme_variables.get(variable, "")).rich_color
