@@ -156,4 +156,4 @@ def status_markup(module_name: str, buf: FileBuffer | None, counts: tuple[int, i
         parts.append(escape(buf.style_label))
         if language_for(buf.path) is not None and not buf.highlighted:
             parts.append("[$text-muted]large: no highlighting[/]")
-    return "  ·  ".join(parts)
+    return " · ".join(parts)
