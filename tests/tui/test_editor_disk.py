@@ -26,8 +26,8 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from cogtui.tui.app import CogtuiApp
 from cogtui.core.files.merge3 import HunkKind, Side
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_merge import HunkView, MergeModal
 from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
@@ -142,7 +142,7 @@ async def test_conflict_merge_keeps_both_changes_by_default(module_dir: Path) ->
     """Issue 12: overwrite silently reverted the other program's change. The merge keeps it unless told not to."""
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
-        screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
+        screen, _buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
         await pilot.press("ctrl+s")
         assert app.focused is not None and app.focused.id == "choice-merge"
         await pilot.press("enter")
@@ -163,7 +163,7 @@ async def test_conflict_merge_keeps_both_changes_by_default(module_dir: Path) ->
 async def test_conflict_merge_keep_mine_per_hunk_is_explicit(module_dir: Path) -> None:
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
-        screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
+        _screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
         await pilot.press("ctrl+s", "enter")
         await until(pilot, lambda: isinstance(app.screen, MergeModal), "the merge view")
         await pilot.press("down", "m")  # the second hunk (theirs: the tier) back to mine

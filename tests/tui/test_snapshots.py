@@ -30,10 +30,10 @@ from textual.widgets import Input, TabbedContent
 from tuikit import copy_modules, isolate, make_app
 
 from cogtui.core.history.store import History, RunRecord
-from cogtui.tui.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_merge import MergeModal
 from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.module_tree import ModuleTree
 

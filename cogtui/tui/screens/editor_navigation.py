@@ -77,8 +77,8 @@ class Navigator:
             screen.say(f"No problems in {buf.rel}{tail}", timeout=3)
             return
         cursor = screen.area(buf).cursor_location
-        if self.last_jump in problems and _where(self.last_jump) == cursor:  # type: ignore[arg-type]
-            index = (problems.index(self.last_jump) + step) % len(problems)  # type: ignore[arg-type]
+        if self.last_jump in problems and _where(self.last_jump) == cursor:
+            index = (problems.index(self.last_jump) + step) % len(problems)
         elif step > 0:
             index = next((i for i, d in enumerate(problems) if _where(d) > cursor), 0)
         else:
