@@ -27,8 +27,8 @@ keys.register(
     KeySpec("merge.theirs", "t", "keep_theirs", "Keep theirs", main=True),
     KeySpec("merge.all_mine", "M", "all_mine", "Mine everywhere"),
     KeySpec("merge.all_theirs", "T", "all_theirs", "Theirs everywhere"),
-    KeySpec("merge.next", "down,j", "next_hunk", "Next hunk"),
-    KeySpec("merge.prev", "up,k", "prev_hunk", "Previous hunk"),
+    KeySpec("merge.next", "down,j", "next_hunk", "Next hunk", priority=True),
+    KeySpec("merge.prev", "up,k", "prev_hunk", "Previous hunk", priority=True),
     KeySpec("merge.save", "ctrl+s", "save_merged", "Save merged", main=True, priority=True),
 )
 
