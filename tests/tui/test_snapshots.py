@@ -1,7 +1,7 @@
 """Every screen at 80×24 and 120×40, in the default and the ANSI theme, snapshotted with pytest-textual-snapshot.
 
 The scenes (how each screen is reached and held still) are those of `make screenshots`
-(cogtui/tui/screenshots.py); the data is fixed here. Modules are copied into tmp_path and the
+(tools/screenshots.py); the data is fixed here. Modules are copied into tmp_path and the
 app runs with cwd=tmp_path, so every path shows as `modules/NAME`; HOME, config and data are
 isolated (tuikit.isolate: replay runs are instant); recorded runs have fixed timestamps and
 timings, and the clock reads UTC. The scenes turn cursor blink off, clear toasts, wait for
@@ -33,9 +33,9 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_merge import MergeModal
 from cogtui.tui.screens.editor_picker import TabPickerModal
-from cogtui.tui.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.module_tree import ModuleTree
+from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 THEMES = [pytest.param(None, id="default"), pytest.param("cogtui-ansi", id="ansi")]
