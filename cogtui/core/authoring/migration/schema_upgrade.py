@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, PathT
+from cogtui.core.files.json_pointer import value_at
+from cogtui.core.module.schema_engine import DRAFT7, DRAFT2020, DRAFT_URIS
 from cogtui.core.module.standard_parts import V22_SCHEMA_URL, error_schema, extensions_schema, meta_schema
 from cogtui.core.module.tiers import TIER_DEFAULTS
+from cogtui.core.rules.schema_checks import foreign_keywords
 
 JSON_SCHEMA_DRAFTS = (
     "json-schema.org/draft-04/",
@@ -46,29 +49,15 @@ class OverflowSettings:
 def resolve_local(value: Any, path: PathT) -> PathT:
     """Follow local `#/...` refs from `path` to the schema object they name (bounded, for cycles)."""
     for _ in range(16):
-        node = _get(value, path)
+        node = value_at(value, path)
         ref = node.get("$ref") if isinstance(node, dict) else None
         if not (isinstance(ref, str) and ref.startswith("#/")):
             return path
         target = tuple(_unescape(t) for t in ref[2:].split("/"))
-        if _get(value, target) is None:
+        if value_at(value, target) is None:
             return path
         path = target
     return path
-
-
-def _get(value: Any, path: PathT) -> Any:
-    node = value
-    for part in path:
-        if isinstance(node, list):
-            if not (isinstance(part, int) and part < len(node)):
-                return None
-            node = node[part]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            return None
-    return node
 
 
 def _unescape(token: str) -> str:
@@ -84,7 +73,7 @@ def string_only(schema: Any, root: Any, depth: int = 0) -> bool:
         return False
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
-        return string_only(_get(root, tuple(_unescape(t) for t in ref[2:].split("/"))), root, depth + 1)
+        return string_only(value_at(root, tuple(_unescape(t) for t in ref[2:].split("/"))), root, depth + 1)
     if schema.get("type") == "string" or schema.get("type") == ["string"]:
         return True
     for key in ("oneOf", "anyOf"):
@@ -184,7 +173,7 @@ def _overflow(doc: JsonDoc, target: PathT, tier: str, notes: list[str]) -> Overf
     ext_path = resolve_local(doc.value, (*props_path, "extensions"))
     ext = doc.get(ext_path)
     ins_path = resolve_local(doc.value, (*ext_path, "properties", "insights")) if isinstance(ext, dict) else ()
-    insights = _get(doc.value, ins_path) if ins_path else None
+    insights = value_at(doc.value, ins_path) if ins_path else None
     if not isinstance(insights, dict):
         raise SchemaUpgradeError(
             "data.extensions exists but has no insights array schema; rename the field or "
@@ -200,7 +189,7 @@ def _overflow(doc: JsonDoc, target: PathT, tier: str, notes: list[str]) -> Overf
         notes.append(
             f"overflow.max_items is {max_items}, the schema's insights maxItems ({tier} default: {default_max})"
         )
-    items = _get(doc.value, resolve_local(doc.value, (*ins_path, "items"))) if "items" in insights else None
+    items = value_at(doc.value, resolve_local(doc.value, (*ins_path, "items"))) if "items" in insights else None
     required = items.get("required") if isinstance(items, dict) else None
     requires_mapping = isinstance(required, list) and "suggested_mapping" in required
     if not requires_mapping:
@@ -223,9 +212,7 @@ def assemble_v0(
     """One schema.json document from v0's input and output schema files (before `upgrade_schema`)."""
     parts = {"input": copy.deepcopy(input_schema), "data": copy.deepcopy(output_schema)}
     files = {input_name: "input", output_name: "data"}
-    drafts = {p.get("$schema") for p in parts.values()}
-    draft = next(iter(drafts)) if len(drafts) == 1 else None
-    root_url = draft if isinstance(draft, str) and any(d in draft for d in JSON_SCHEMA_DRAFTS) else V22_SCHEMA_URL
+    root_url = created_schema_url(parts)
     defs: dict[str, Any] = {}
     renames: dict[str, dict[tuple[str, str], str]] = {}
     for name, schema in parts.items():
@@ -267,6 +254,22 @@ def assemble_v0(
         root["$defs"] = {k: rewrite(v, owners.get(k, "data")) for k, v in defs.items()}
         notes.append("schema.json: the schema files' definitions are gathered under $defs and their $refs rewritten")
     return root
+
+
+def created_schema_url(parts: dict[str, Any]) -> str:
+    """The `$schema` of a schema.json migration creates: always a JSON Schema draft (D7).
+
+    The parts' own draft when they agree on one; otherwise Draft-07, the spec's
+    default, unless they use keywords only 2019-09/2020-12 define, which keep
+    their meaning under 2020-12.
+    """
+    drafts = {p.get("$schema") for p in parts.values()}
+    draft = next(iter(drafts)) if len(drafts) == 1 else None
+    if isinstance(draft, str) and any(d in draft for d in JSON_SCHEMA_DRAFTS):
+        return draft
+    if any(foreign_keywords(p, DRAFT7) for p in parts.values()):
+        return DRAFT_URIS[DRAFT2020]
+    return DRAFT_URIS[DRAFT7]
 
 
 def _rewrite_ref(ref: str, owner: str, files: dict[str, str], renames: dict[str, dict[tuple[str, str], str]]) -> str:
