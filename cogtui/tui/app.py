@@ -7,7 +7,7 @@ import gc
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.command import CommandPalette
 from textual.screen import Screen
@@ -16,6 +16,7 @@ from textual.signal import Signal
 from cogtui.core.settings.config import Config, load_config, save_setting
 
 from .commands import ModuleCommands, ThemeCommands, theme_of
+from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings
 from .messages import ReportsReady, ThemesChanged
 from .store import ModuleStore
@@ -51,6 +52,18 @@ class CogtuiApp(App[None]):
         # Themes before the first stylesheet pass: switching theme after mount re-applies every rule.
         self._theme_problems = self.install_themes(announce=False)
         self.set_keymap(self.config.keymap)  # before mount too: a later change recomposes the footer
+        self.keys_in_order = KeyPipeline(self, super().on_event)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys from the terminal go through the pipeline: each settles before the next is dispatched."""
+        if KeyPipeline.takes(event):
+            await self.keys_in_order.receive(event)  # type: ignore[arg-type]
+        else:
+            await super().on_event(event)
+
+    @on(KeySettled)
+    def _key_settled(self, message: KeySettled) -> None:
+        self.keys_in_order.marker_arrived(message)
 
     # ------------------------------------------------------------ start
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -26,23 +27,23 @@ DETAIL_DELAY = 0.08
 
 
 class FilterInput(Input):
-    """`/` shows it; typing filters; enter or down goes to the first match; escape clears."""
+    """`/` shows it; typing filters; enter or down goes to the first match; escape clears.
+
+    Enter and escape call the screen back at once (not through a message) so focus has moved before
+    the next key is dispatched: keys typed right after enter go to the tree (see key_pipeline.py).
+    """
 
     BINDINGS = bindings("filter.accept", "filter.cancel")
 
+    def __init__(self, on_accept: Callable[[], None], on_cancel: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_accept, self.on_cancel = on_accept, on_cancel
+
     def action_accept(self) -> None:
-        self.post_message(self.Accepted(self))
+        self.on_accept()
 
     def action_cancel(self) -> None:
-        self.post_message(self.Cancelled(self))
-
-    class Accepted(Input.Submitted):
-        def __init__(self, filter_input: FilterInput) -> None:
-            super().__init__(filter_input, filter_input.value)
-
-    class Cancelled(Input.Submitted):
-        def __init__(self, filter_input: FilterInput) -> None:
-            super().__init__(filter_input, filter_input.value)
+        self.on_cancel()
 
 
 class BrowserScreen(Screen[None]):
@@ -136,31 +137,30 @@ class BrowserScreen(Screen[None]):
     def _filter_changed(self, event: Input.Changed) -> None:
         self.query_one(ModuleTree).rebuild(event.value)
 
-    @on(FilterInput.Accepted)
-    def _filter_accepted(self, event: FilterInput.Accepted) -> None:
-        event.stop()
+    def _filter_accepted(self) -> None:
         tree = self.query_one(ModuleTree)
         tree.select_first_module()
-        tree.focus()
+        self.set_focus(tree)
 
-    @on(FilterInput.Cancelled)
-    def _filter_cancelled(self, event: FilterInput.Cancelled) -> None:
-        event.stop()
+    def _filter_cancelled(self) -> None:
         box = self.query_one(FilterInput)
         box.value = ""
         box.add_class("-hidden")
-        self.query_one(ModuleTree).rebuild("")
-        self.query_one(ModuleTree).focus()
+        tree = self.query_one(ModuleTree)
+        tree.rebuild("")
+        self.set_focus(tree)
 
     async def action_filter(self) -> None:
         boxes = self.query(FilterInput)
         if boxes:
             box = boxes.first()
         else:  # mounted on first use: one widget less before the first frame
-            box = FilterInput(placeholder="filter modules by name", id="filter")
+            box = FilterInput(
+                self._filter_accepted, self._filter_cancelled, placeholder="filter modules by name", id="filter"
+            )
             await self.query_one("#browser-left").mount(box, before=0)
         box.remove_class("-hidden")
-        box.focus()
+        self.set_focus(box)  # now, not after the keys already queued (key_pipeline.py)
 
     # ------------------------------------------------------------ actions on the selected module
 
