@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the repository root: tools/
 
 from llmserver import ScriptedLLMServer
 
@@ -23,3 +24,11 @@ def llm_server() -> Iterator[ScriptedLLMServer]:
     with ScriptedLLMServer() as server:
         yield server
     assert server.errors == [], "ScriptedLLMServer hit internal errors:\n" + "\n".join(server.errors)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """COGTUI_DATA_DIR in a temp folder, so backups and history never touch the developer's data."""
+    folder = tmp_path / "cogtui-data"
+    monkeypatch.setenv("COGTUI_DATA_DIR", str(folder))
+    yield folder

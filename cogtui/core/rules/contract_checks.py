@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from cogtui.core.diagnostics import Diagnostic, Severity, diag
-from cogtui.core.files.json_pointer import deref, resolve_pointer
-from cogtui.core.files.sourcemap import SourceFile, exists
+from cogtui.core.files.json_pointer import array_at, deref, resolve_pointer
+from cogtui.core.files.module_folder import exists
+from cogtui.core.files.sourcemap import SourceFile
 from cogtui.core.module.model import UNPARSED, Module, ModuleFormat
 from cogtui.core.module.schemas import PARTS, RefError, metaschema_validator, schemas_for, validator_class
 from cogtui.core.module.tiers import EXPLAIN_MAX
@@ -53,6 +54,8 @@ class ContractRules:
         severity: Severity | None = None,
     ) -> None:
         src = self.m.sources.get(file) if file is not None else None
+        line: int | None
+        col: int | None
         if src is not None:
             line, col = src.locate(parts)
         elif file is not None and exists(file):
@@ -98,26 +101,28 @@ class ContractRules:
     def check_schemas(self) -> bool:
         s = self.m.schemas
         ok = True
-        has_file = bool(
-            self.m.files and (self.m.files.schema or self.m.files.input_schema or self.m.files.output_schema)
-        )
-        if s.input is None and has_file:
+        files = self.m.files
+        has_file = bool(files and (files.schema or files.input_schema or files.output_schema))
+        if s.input is None and files and has_file:
             self.add_at(
                 "S004",
                 "there is no input schema",
-                self.m.files.schema or self.m.files.input_schema,
+                files.schema or files.input_schema,
                 hint='Add an "input" object schema to schema.json.',
             )
-        if s.data is None and has_file:
+        if s.data is None and files and has_file:
             self.add_at(
                 "S005",
                 "there is no data (output) schema",
-                self.m.files.schema or self.m.files.output_schema,
+                files.schema or files.output_schema,
                 hint='Add a "data" object schema (v2.2) or "output" (v1).',
             )
         if "data" in s.root and "output" in s.root:
             self.add_at(
-                "S006", "schema.json has both data and output; output is ignored", self.m.files.schema, ("output",)
+                "S006",
+                "schema.json has both data and output; output is ignored",
+                files.schema if files else None,
+                ("output",),
             )
         cls = validator_class(s.root)
         meta_validator = metaschema_validator(cls)
@@ -218,7 +223,7 @@ class ContractRules:
             )
         else:
             meta = deref(s.meta, s.root) or {}
-            required = meta.get("required") if isinstance(meta.get("required"), list) else []
+            required = array_at(meta, "required")
             missing = [f for f in ("confidence", "risk", "explain") if f not in required]
             if missing:
                 self.add_part(
@@ -236,7 +241,7 @@ class ContractRules:
                 self.add_part("V003", f"meta.explain needs maxLength <= {EXPLAIN_MAX} (found {max_len})", "meta", where)
         if s.data is not None:
             data = deref(s.data, s.root) or {}
-            required = data.get("required") if isinstance(data.get("required"), list) else []
+            required = array_at(data, "required")
             if "rationale" not in required:
                 self.add_part(
                     "V004",
@@ -389,7 +394,7 @@ class ContractRules:
         s = self.m.schemas
         if s.data is None:
             return
-        required = s.data.get("required") if isinstance(s.data.get("required"), list) else []
+        required = array_at(s.data, "required")
         for code, name in (("L001", "confidence"), ("L002", "rationale")):
             if name not in required:
                 self.add_part(

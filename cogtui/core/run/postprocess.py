@@ -47,8 +47,9 @@ def _auto_wrap(module: Module) -> bool:
 
 def _partial(env: dict[str, Any]) -> dict[str, Any] | None:
     for key in ("data", "partial_data"):
-        if isinstance(env.get(key), dict) and env[key]:
-            return env[key]
+        value = env.get(key)
+        if isinstance(value, dict) and value:
+            return value
     return None
 
 

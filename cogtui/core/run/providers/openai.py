@@ -75,48 +75,50 @@ class OpenAIProvider:
         received = False
         finished = False
         try:
-            async with httpx.AsyncClient(timeout=timeout) as client:
-                async with client.stream(
+            async with (
+                httpx.AsyncClient(timeout=timeout) as client,
+                client.stream(
                     "POST", f"{self.base_url}/chat/completions", json=self._body(request), headers=headers
-                ) as resp:
-                    if resp.status_code >= 400:
-                        raw = await resp.aread()
-                        raise status_error(
-                            resp.status_code,
-                            _error_message(raw, resp.status_code),
-                            parse_retry_after(resp.headers.get("retry-after")),
-                        )
-                    if resp.headers.get("content-type", "").startswith("application/json"):
-                        # A server that ignored stream: true.
-                        text, usage = _whole_answer(await resp.aread(), self.base_url)
-                        yield TextDelta(text)
-                        yield usage
-                        return
-                    async for line in resp.aiter_lines():
-                        if not line.startswith("data:"):
-                            continue
-                        payload = line[5:].strip()
-                        if payload == "[DONE]":
+                ) as resp,
+            ):
+                if resp.status_code >= 400:
+                    raw = await resp.aread()
+                    raise status_error(
+                        resp.status_code,
+                        _error_message(raw, resp.status_code),
+                        parse_retry_after(resp.headers.get("retry-after")),
+                    )
+                if resp.headers.get("content-type", "").startswith("application/json"):
+                    # A server that ignored stream: true.
+                    text, usage = _whole_answer(await resp.aread(), self.base_url)
+                    yield TextDelta(text)
+                    yield usage
+                    return
+                async for line in resp.aiter_lines():
+                    if not line.startswith("data:"):
+                        continue
+                    payload = line[5:].strip()
+                    if payload == "[DONE]":
+                        finished = True
+                        break
+                    try:
+                        obj = json.loads(payload)
+                    except ValueError:
+                        continue
+                    if not isinstance(obj, dict):
+                        continue  # `data: []` and the like carry nothing we can use
+                    if obj.get("error"):  # the server failed mid-stream: say what it said
+                        raise stream_error(obj["error"], received, f"the stream from {self.base_url}")
+                    for choice in _dicts(obj.get("choices")):
+                        delta = choice.get("delta")
+                        content = delta.get("content") if isinstance(delta, dict) else None
+                        if isinstance(content, str) and content:
+                            received = True
+                            yield TextDelta(content)
+                        if choice.get("finish_reason"):
                             finished = True
-                            break
-                        try:
-                            obj = json.loads(payload)
-                        except ValueError:
-                            continue
-                        if not isinstance(obj, dict):
-                            continue  # `data: []` and the like carry nothing we can use
-                        if obj.get("error"):  # the server failed mid-stream: say what it said
-                            raise stream_error(obj["error"], received, f"the stream from {self.base_url}")
-                        for choice in _dicts(obj.get("choices")):
-                            delta = choice.get("delta")
-                            content = delta.get("content") if isinstance(delta, dict) else None
-                            if isinstance(content, str) and content:
-                                received = True
-                                yield TextDelta(content)
-                            if choice.get("finish_reason"):
-                                finished = True
-                        if isinstance(obj.get("usage"), dict):
-                            yield _usage(obj["usage"])
+                    if isinstance(obj.get("usage"), dict):
+                        yield _usage(obj["usage"])
         except httpx.TimeoutException:
             raise ProviderError("E2011", f"{self.base_url} went silent", received_text=received) from None
         except httpx.TransportError as exc:
