@@ -58,7 +58,7 @@ class CogtuiApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         """Keys from the terminal go through the pipeline: each settles before the next is dispatched."""
         if KeyPipeline.takes(event):
-            await self.keys_in_order.receive(event)  # type: ignore[arg-type]
+            await self.keys_in_order.receive(event)
         else:
             await super().on_event(event)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from textual import events
 from textual.message import Message
@@ -43,7 +43,7 @@ class KeySettled(Message):
 class KeyPipeline:
     """The app's keys from the terminal, dispatched one settled key after another."""
 
-    def __init__(self, app: App[object], dispatch: Callable[[events.Key], Awaitable[None]]) -> None:
+    def __init__(self, app: App[Any], dispatch: Callable[[events.Key], Awaitable[None]]) -> None:
         """`dispatch` is Textual's own handling of a key from the terminal (`App.on_event`)."""
         self.app = app
         self.dispatch = dispatch
@@ -53,7 +53,7 @@ class KeyPipeline:
         self._stall: Timer | None = None
 
     @staticmethod
-    def takes(event: events.Event) -> bool:
+    def takes(event: events.Event) -> TypeGuard[events.Key]:
         """A key straight from the terminal (not one bubbling up from a widget)."""
         return isinstance(event, events.Key) and not event.is_forwarded
 
