@@ -42,3 +42,28 @@ async def test_keys_after_the_filter_word_go_where_enter_leads(root: Path, tmp_p
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
         assert app.query_one(FilterInput).value == "code"
         assert app.screen.module.name == "code-reviewer"  # enter went to the first match, r ran it
+
+
+def detail_text(app: object) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#detail-body", Static).render())  # type: ignore[attr-defined]
+
+
+async def test_the_details_follow_the_filter(root: Path, tmp_path: Path) -> None:
+    """The details pane shows the selected module after each filter change, never the one before."""
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        burst(app, "/code")
+        await until(
+            lambda: bool(app.screen.query(FilterInput)) and app.screen.query_one(FilterInput).value == "code", pilot
+        )
+        for word, shown in (("incident", "incident-narrator"), ("json", "json-patch-generator")):
+            app.screen.query_one(FilterInput).value = word
+            await until(lambda: shown in detail_text(app), pilot)  # noqa: B023 - awaited at once
+            await pilot.pause(0.3)
+            assert shown in detail_text(app)
+        app.screen.query_one(FilterInput).value = "zzz"
+        await until(lambda: "No module name contains 'zzz'" in detail_text(app), pilot)
+        assert "json-patch-generator" not in detail_text(app)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static, Tree
@@ -127,6 +128,18 @@ class BrowserScreen(Screen[None]):
             if self._detail_timer is not None:
                 self._detail_timer.stop()
             self._detail_timer = self.set_timer(DETAIL_DELAY, lambda: self._show(path))
+
+    @on(ModuleTree.Rebuilt)
+    def _rebuilt(self, event: ModuleTree.Rebuilt) -> None:
+        """The details follow the selection after every rebuild (a filter, a rediscovery)."""
+        if self._detail_timer is not None:
+            self._detail_timer.stop()
+        if event.entry is not None:
+            self._show(event.entry.path)
+            return
+        tree = self.query_one(ModuleTree)
+        why = f"No module name contains {tree.filter_text!r}." if tree.filter_text else "No modules on the search path."
+        self.query_one(ModuleDetail).show_message(Content(why))
 
     @on(Tree.NodeSelected, "#tree")
     def _selected(self, event: Tree.NodeSelected) -> None:  # type: ignore[type-arg]
