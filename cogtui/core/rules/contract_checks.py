@@ -13,9 +13,10 @@ from cogtui.core.files.json_pointer import array_at, deref, resolve_pointer
 from cogtui.core.files.module_folder import exists
 from cogtui.core.files.sourcemap import SourceFile
 from cogtui.core.module.model import UNPARSED, Module, ModuleFormat
-from cogtui.core.module.schemas import PARTS, RefError, metaschema_validator, schemas_for, validator_class
+from cogtui.core.module.schemas import RefError, schemas_for
 from cogtui.core.module.tiers import EXPLAIN_MAX
 from cogtui.core.rules.envelope_rules import check_envelope
+from cogtui.core.rules.schema_checks import check_schema_documents
 
 PathT = tuple[str | int, ...]
 EXPECTED_STRICTNESS = {"exec": "high", "decision": "medium", "exploration": "low"}
@@ -124,33 +125,7 @@ class ContractRules:
                 files.schema if files else None,
                 ("output",),
             )
-        cls = validator_class(s.root)
-        meta_validator = metaschema_validator(cls)
-        for part in PARTS:
-            schema = getattr(s, part)
-            if schema is None:
-                continue
-            for err in meta_validator.iter_errors(schema):
-                ok = False
-                self.add_part(
-                    "S001",
-                    f"{part} schema: {err.message}",
-                    part,
-                    tuple(err.absolute_path),
-                    hint=f"Checked against {cls.__name__.replace('Validator', '')}.",
-                )
-        for name in ("$defs", "definitions"):
-            defs = s.root.get(name)
-            if isinstance(defs, dict) and self.m.files and self.m.files.schema:
-                for def_name, sub in defs.items():
-                    for err in meta_validator.iter_errors(sub):
-                        ok = False
-                        self.add_at(
-                            "S001",
-                            f"{name}.{def_name}: {err.message}",
-                            self.m.files.schema,
-                            (name, def_name, *err.absolute_path),
-                        )
+        ok = check_schema_documents(self) and ok
         return self.check_refs() and ok
 
     def check_refs(self) -> bool:
@@ -373,7 +348,7 @@ class ContractRules:
                     else:
                         for err in sch.iter_errors("data", e.output):
                             code = "L003" if not self.m.format.is_v2 else "T003"
-                            self.add_at(code, f"example output: {err.message}", e.output_path, tuple(err.absolute_path))
+                            self.add_at(code, f"example output: {err.message}", e.output_path, err.path)
         except RefError as exc:
             self.add_at("S002", str(exc), self.m.files.schema if self.m.files else None)
 
@@ -381,7 +356,7 @@ class ContractRules:
         if value is UNPARSED or self.m.schemas.input is None:
             return
         for err in sch.iter_errors("input", value):
-            self.add_at("T001", f"input does not match the input schema: {err.message}", path, tuple(err.absolute_path))
+            self.add_at("T001", f"input does not match the input schema: {err.message}", path, err.path)
 
     def check_expected(self, path: Path, value: Any) -> None:
         for v in check_envelope(value, self.m):

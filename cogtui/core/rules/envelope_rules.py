@@ -352,8 +352,6 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
     except RefError as exc:
         return [Violation("E3001", f"schema.{part}.ref", path, str(exc))]
     return [
-        Violation(
-            "E3001", f"schema.{part}", (*path, *e.absolute_path), f"{dotted((*path, *e.absolute_path))}: {e.message}"
-        )
+        Violation("E3001", f"schema.{part}", (*path, *e.path), f"{dotted((*path, *e.path))}: {e.message}")
         for e in errors
     ]

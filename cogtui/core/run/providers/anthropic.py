@@ -1,4 +1,4 @@
-"""Anthropic through its official SDK, streaming with `messages.stream`.
+"""Anthropic through its official SDK; the stream's events are read raw (anthropic_events.py).
 
 ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. The SDK's own retries
 are off: the runner retries every provider the same way. This SDK version
@@ -14,6 +14,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
+from cogtui.core.run.providers.anthropic_events import RawTally, sse_events
 from cogtui.core.run.providers.base import (
     ModelRequest,
     ProviderError,
@@ -75,20 +76,26 @@ class AnthropicProvider:
 
         received = False
         try:
+            tally = RawTally()
             async with (
                 self._client(request.timeout) as client,
-                client.messages.stream(
+                client.messages.with_streaming_response.create(
                     model=self.model,
                     max_tokens=request.max_tokens,
                     system=request.system,
                     messages=self._messages(request),
-                ) as stream,
+                    stream=True,
+                ) as response,
             ):
-                async for text in stream.text_stream:
-                    received = True
-                    yield TextDelta(text)
-                final = await stream.get_final_message()
-                yield Usage(final.usage.input_tokens or 0, final.usage.output_tokens or 0)
+                async for name, data in sse_events(response.iter_lines()):
+                    if name == "error" or (isinstance(data, dict) and data.get("type") == "error"):
+                        err = data.get("error", data) if isinstance(data, dict) else data
+                        raise stream_error(err, received, "the Anthropic stream")
+                    text = tally.take(data)
+                    if text:
+                        received = True
+                        yield TextDelta(text)
+            yield Usage(tally.input_tokens, tally.output_tokens)
         except anthropic.APIStatusError as exc:
             if exc.status_code < 400:  # an `error` event inside the 200 stream
                 body = exc.body
