@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import anthropic  # noqa: F401 - imported at collection, so no run's silence timer counts the SDK's import
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
@@ -171,9 +170,9 @@ async def test_stream_data_that_is_no_json_object_is_a_provider_error(
     if proto == "openai" or payload.startswith("{"):
         assert payload in err["message"], err["message"]
     else:  # the SDK keeps the data to itself: its JSON kind is named
-        assert ("JSON string" if payload.startswith('"') else "JSON array" if payload == "[]" else "JSON number") in err[
-            "message"
-        ], err["message"]
+        assert (
+            "JSON string" if payload.startswith('"') else "JSON array" if payload == "[]" else "JSON number"
+        ) in err["message"], err["message"]
     assert "Traceback" not in err["message"] and "exception" not in err.get("details", {})
     assert len(llm_server.requests) == (1 if after_text else 3)
 
@@ -196,7 +195,9 @@ async def test_output_cut_by_the_token_limit_is_e2003_with_partial_data(llm_serv
 async def test_a_non_streamed_openai_answer_cut_by_length_is_e2003(llm_server: Any) -> None:
     body = json.dumps(
         {
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER[:50]}, "finish_reason": "length"}],
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": ANSWER[:50]}, "finish_reason": "length"}
+            ],
             "usage": {"prompt_tokens": 5, "completion_tokens": 7},
         }
     ).encode()

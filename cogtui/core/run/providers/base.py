@@ -143,7 +143,11 @@ def status_error(status: int, message: str, retry_after: float | None = None) ->
         return ProviderError("E4002", message, retryable=True, retry_after=retry_after, status=status)
     if status >= 500:
         return ProviderError(
-            "E4001", f"provider unavailable ({status}): {message}", retryable=True, retry_after=retry_after, status=status
+            "E4001",
+            f"provider unavailable ({status}): {message}",
+            retryable=True,
+            retry_after=retry_after,
+            status=status,
         )
     if status == 413 or ("context" in message.lower() and "length" in message.lower()):
         return ProviderError("E4003", message, status=status)
@@ -152,7 +156,9 @@ def status_error(status: int, message: str, retry_after: float | None = None) ->
     if status == 403:
         return ProviderError("E4007", f"the provider refused access ({status}): {message}", status=status)
     if status == 404:
-        return ProviderError("E4001", f"the provider has no such model or endpoint ({status}): {message}", status=status)
+        return ProviderError(
+            "E4001", f"the provider has no such model or endpoint ({status}): {message}", status=status
+        )
     if status == 408:
         return ProviderError("E2002", f"the provider timed out ({status}): {message}", status=status)
     if status in (400, 422):
