@@ -26,6 +26,9 @@ run: $(STAMP_RUN)
 	$(BIN)/cogtui --path modules
 
 test: $(STAMP_DEV)
+	$(BIN)/ruff check cogtui tests bench
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 

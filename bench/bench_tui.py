@@ -230,7 +230,7 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         total = time.perf_counter() - t0
         chars = len(pane.query_one(StreamText).text)
-    latencies = [(h - p) * 1000 for p, h in zip(presses, handled)]
+    latencies = [(h - p) * 1000 for p, h in zip(presses, handled, strict=False)]
     return {"chunks": len(pieces), "seconds": total, "chars": chars, "latency_ms": latencies, "ok": pane.result.ok}
 
 

@@ -23,3 +23,11 @@ def llm_server() -> Iterator[ScriptedLLMServer]:
     with ScriptedLLMServer() as server:
         yield server
     assert server.errors == [], "ScriptedLLMServer hit internal errors:\n" + "\n".join(server.errors)
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """COGTUI_DATA_DIR in a temp folder, so backups and history never touch the developer's data."""
+    folder = tmp_path / "cogtui-data"
+    monkeypatch.setenv("COGTUI_DATA_DIR", str(folder))
+    yield folder

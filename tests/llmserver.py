@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 Protocol = Literal["anthropic", "openai"]
 
@@ -90,7 +90,7 @@ class Silence:
     after_headers: bool = False
 
 
-Reply = Union[Text, Error, Disconnect, Silence]
+Reply = Text | Error | Disconnect | Silence
 text, error, disconnect_after, silence_before_headers = Text, Error, Disconnect, Silence
 
 
@@ -136,7 +136,7 @@ class _Head:
     chunked: bool
 
 
-_Step = Union[_Head, bytes, float, None]
+_Step = _Head | bytes | float | None
 
 
 def _dumps(obj: Any) -> str:
@@ -365,7 +365,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             try:
                 plan = _plan(reply, proto, req)
-            except Exception:  # a scripting bug: answer loudly rather than hang the client
+            except Exception:  # noqa: BLE001 - a scripting bug: answer loudly rather than hang the client
                 owner.errors.append(traceback.format_exc())
                 plan = _error_plan(Error(500, "api_error", "ScriptedLLMServer: failed to render reply"), proto)
         self._run(plan)
@@ -438,7 +438,7 @@ class _HTTPServer(ThreadingHTTPServer):
     def _serve_conn(self, request: Any, client_address: Any) -> None:
         try:
             self.finish_request(request, client_address)
-        except Exception:
+        except Exception:  # noqa: BLE001 - like socketserver: any handler failure is reported, never kills the server
             self.handle_error(request, client_address)
         finally:
             self.shutdown_request(request)

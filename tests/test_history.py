@@ -112,7 +112,7 @@ def test_newest_first_filter_count_modules(hist: History) -> None:
 def test_context_manager_and_closed(tmp_path: Path) -> None:
     with History(tmp_path / "h.sqlite3") as h:
         h.record(run())
-    with pytest.raises(HistoryError, match="closed.*cogtui bug"):
+    with pytest.raises(HistoryError, match=r"closed.*cogtui bug"):
         h.count()
     h.close()  # twice is fine
     with History(tmp_path / "h.sqlite3") as h, pytest.raises(ValueError):

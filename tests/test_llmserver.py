@@ -119,9 +119,11 @@ def test_anthropic_sdk_retry_honours_retry_after(srv: ScriptedLLMServer) -> None
 def test_anthropic_stream_disconnect_raises_raw_httpx2_error(srv: ScriptedLLMServer) -> None:
     srv.enqueue(disconnect_after("Hello broken world", 7, chunk_size=3))
     got: list[str] = []
-    with pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read") as info:
-        with claude(srv).messages.stream(model="m", max_tokens=8, messages=USER) as stream:
-            got.extend(stream.text_stream)
+    with (
+        pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read") as info,
+        claude(srv).messages.stream(model="m", max_tokens=8, messages=USER) as stream,
+    ):
+        got.extend(stream.text_stream)
     # Mid-stream failures escape the SDK unwrapped: not an anthropic.APIError, not an httpx error.
     assert not isinstance(info.value, (anthropic.APIError, httpx.HTTPError))
     assert "".join(got) == "Hello b"
@@ -147,9 +149,11 @@ def test_anthropic_silence_before_headers_times_out(srv: ScriptedLLMServer) -> N
 def test_anthropic_stall_after_headers_raises_raw_read_timeout(srv: ScriptedLLMServer) -> None:
     srv.enqueue(silence_after_headers(30, then=text("never sent")))
     started = time.monotonic()
-    with claude(srv, timeout=SHORT_TIMEOUT).messages.stream(model="m", max_tokens=8, messages=USER) as stream:
-        with pytest.raises(httpx2.ReadTimeout):
-            list(stream.text_stream)
+    with (
+        claude(srv, timeout=SHORT_TIMEOUT).messages.stream(model="m", max_tokens=8, messages=USER) as stream,
+        pytest.raises(httpx2.ReadTimeout),
+    ):
+        list(stream.text_stream)
     assert time.monotonic() - started < 2
 
 
@@ -235,11 +239,13 @@ def test_openai_stream_disconnect(srv: ScriptedLLMServer) -> None:
     srv.enqueue(disconnect_after("partial answer", 7, chunk_size=2))
     got: list[str] = []
     body = {"model": "gpt-test", "messages": USER, "stream": True}
-    with pytest.raises(httpx.RemoteProtocolError, match="incomplete chunked read"):
-        with httpx.stream("POST", chat_url(srv), json=body) as resp:
-            for d in sse_data(resp.iter_lines()):
-                assert d != "[DONE]"
-                got.append(json.loads(d)["choices"][0]["delta"].get("content", ""))
+    with (
+        pytest.raises(httpx.RemoteProtocolError, match="incomplete chunked read"),
+        httpx.stream("POST", chat_url(srv), json=body) as resp,
+    ):
+        for d in sse_data(resp.iter_lines()):
+            assert d != "[DONE]"
+            got.append(json.loads(d)["choices"][0]["delta"].get("content", ""))
     assert "".join(got) == "partial"
 
 

@@ -7,17 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from test_migration_kit import (  # noqa: F401 - data_dir is a fixture
-    FIXTURE_NAMES,
-    FIXTURES,
-    MODULES,
-    STYLES,
-    copy_module,
-    data_dir,
-    legacy_modules,
-    reencode,
-    tree,
-)
+from test_migration_kit import FIXTURE_NAMES, FIXTURES, MODULES, STYLES, copy_module, legacy_modules, reencode, tree
 
 from cogtui.core.authoring.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
 from cogtui.core.diagnostics import Severity
@@ -62,7 +52,7 @@ def test_every_migrated_module_passes_validate_v22(source: str, to: str, tmp_pat
 def test_v1_comments_key_order_unknown_fields_and_prompt_survive(tmp_path: Path, data_dir: Path) -> None:
     root = copy_module(FIXTURES / "v1-triage", tmp_path)
     original = (root / "MODULE.md").read_text(encoding="utf-8")
-    front, body, _ = split_frontmatter(original)  # type: ignore[misc]
+    _front, body, _ = split_frontmatter(original)  # type: ignore[misc]
     schema_before = json.loads((root / "schema.json").read_text(encoding="utf-8"))
     migrate(root)
     manifest = (root / "module.yaml").read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_migration_kit import FIXTURES, copy_module, data_dir, tree  # noqa: F401 - data_dir is a fixture
+from test_migration_kit import FIXTURES, copy_module, tree
 
 from cogtui.core.authoring.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
 from cogtui.core.files.transaction import FileTransaction, OutsideRootError

@@ -6,7 +6,6 @@ import codecs
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,14 +27,6 @@ from cogtui.core.module.loader import load_module
 
 CODE_REVIEWER = Path(__file__).resolve().parent.parent / "modules" / "code-reviewer"
 CATEGORY_ENUM = ("data", "properties", "issues", "items", "properties", "category", "oneOf", 0, "enum")
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Backups go to a temp folder, never the developer's data."""
-    folder = tmp_path / "cogtui-data"
-    monkeypatch.setenv("COGTUI_DATA_DIR", str(folder))
-    yield folder
 
 
 @pytest.fixture

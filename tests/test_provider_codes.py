@@ -29,7 +29,6 @@ from rtkit import (
     options,
     provider,
     set_keys,
-    sse,
 )
 
 both = pytest.mark.parametrize("proto", PROTOCOLS)

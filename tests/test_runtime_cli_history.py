@@ -122,7 +122,7 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
     runs = json.loads(proc.stdout)["runs"]
     assert len(runs) == 4 and all(set(r) == RUN_KEYS for r in runs)
     runs.reverse()  # newest first on output
-    for run, env, case in zip(runs, printed, ("case1", "case2", "case2", "case3")):
+    for run, env, case in zip(runs, printed, ("case1", "case2", "case2", "case3"), strict=True):
         inp = json.loads(Path(f"{REVIEW}/{case}.input.json").read_text(encoding="utf-8"))
         assert run["envelope"] == env  # the whole envelope, as printed
         assert run["input_hash"] == hashlib.sha256(canonical_json(inp).encode()).hexdigest()

@@ -67,7 +67,7 @@ def feed_in_pieces(draw: st.DrawFn, text: str) -> list[tuple[str, str, Any]]:
     cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=25))))
     streamer = FieldStreamer()
     events: list[tuple[str, str, Any]] = []
-    for a, b in zip([0, *cuts], [*cuts, len(text)]):
+    for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True):
         events += streamer.feed(text[a:b])
     assert streamer.done
     return events

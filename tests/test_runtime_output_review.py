@@ -149,7 +149,7 @@ def _check_events(events: list[Any]) -> None:
 def test_any_text_cut_anywhere_never_raises(data: st.DataObject, text: str) -> None:
     cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=30))))
     streamer = FieldStreamer()
-    for a, b in zip([0, *cuts], [*cuts, len(text)]):
+    for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True):
         _check_events(streamer.feed(text[a:b]))
     assert not streamer.broken
 
@@ -324,7 +324,9 @@ def test_check_envelope_runs_once_without_repairs(monkeypatch: pytest.MonkeyPatc
 
 @pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity", "1e999", "-1e400"])
 def test_non_finite_numbers_are_no_answer(bad: str) -> None:
-    body = '{"ok": true, "meta": {"confidence": %s, "risk": "low", "explain": "x"}, "data": {"rationale": "r"}}' % bad
+    body = (
+        '{"ok": true, "meta": {"confidence": ' + bad + ', "risk": "low", "explain": "x"}, "data": {"rationale": "r"}}'
+    )
     for text in (body, f"```json\n{body}\n```", f"Here: {body} done", f'An aside {{"a": 1}} then {body}'):
         assert extract_json(text) is None, text
     with pytest.raises(NonFiniteNumber):

@@ -21,12 +21,11 @@ import llmserver
 from llmserver import RecordedRequest, Text, text
 from rtkit import (
     ANTHROPIC_KEY,
-    Scripted,
-    allow_scripted,
-    sse,
     MODULES,
     OPENAI_KEY,
     PROTOCOLS,
+    Scripted,
+    allow_scripted,
     assert_failure,
     assert_valid_success,
     cli_env,
@@ -38,6 +37,7 @@ from rtkit import (
     options,
     provider,
     set_keys,
+    sse,
 )
 
 from cogtui.core.rules.chunk_rules import check_stream

@@ -85,7 +85,7 @@ class Printer:
             self.stream.write(title + "\n")
         widths = [len(h) for h in headers]
         for row in rows:
-            widths = [max(w, len(c)) for w, c in zip(widths, row)]
+            widths = [max(w, len(c)) for w, c in zip(widths, row, strict=False)]
         fmt = "  ".join(f"{{:<{w}}}" for w in widths)
         self.stream.write(fmt.format(*headers).rstrip() + "\n")
         for row in rows:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import gc
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import App
-from textual.command import CommandPalette
+from textual.command import CommandPalette, Provider
 from textual.screen import Screen
 from textual.signal import Signal
 
@@ -28,9 +29,9 @@ STYLES = Path(__file__).parent / "styles"
 class CogtuiApp(App[None]):
     TITLE = "cogtui"
     # Only what the first screen needs; other screens load their own CSS_PATH when first shown.
-    CSS_PATH = [STYLES / "app.tcss", STYLES / "browser.tcss"]
+    CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "browser.tcss"]
     BINDINGS = bindings("app.help", "app.palette", "app.quit", "app.force_quit", "app.theme")
-    COMMANDS = App.COMMANDS | {ModuleCommands}
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = App.COMMANDS | {ModuleCommands}
 
     def __init__(
         self,

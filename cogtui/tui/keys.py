@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,11 @@ def binding(spec_id: str) -> Binding:
     )
 
 
-def bindings(*ids: str) -> list[Binding]:
+def bindings(*ids: str) -> list[BindingType]:
     return [binding(i) for i in ids]
 
 
-def with_prefix(prefix: str) -> list[Binding]:
+def with_prefix(prefix: str) -> list[BindingType]:
     return [binding(s.id) for s in _SPECS if s.id.startswith(prefix + ".")]
 
 

@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cogtui.core.authoring.migration.plan import MigrationPlan
+
     from .app import CogtuiApp
 
 
@@ -77,9 +79,9 @@ def toggle_watching(app: CogtuiApp) -> None:
     app.persist("watch", app.watching)
 
 
-def preview_plan(app: CogtuiApp, plan: object, title: str = "Review the change") -> None:
+def preview_plan(app: CogtuiApp, plan: MigrationPlan, title: str = "Review the change") -> None:
     """Show any MigrationPlan (a migration, or a promotion from the insights dashboard) in the migration
     preview; applying it uses the same confirm/apply/undo flow."""
     from .screens.migrate import MigrationScreen
 
-    app.push_screen(MigrationScreen.for_plan(plan, title=title))  # type: ignore[attr-defined]
+    app.push_screen(MigrationScreen.for_plan(plan, title=title))

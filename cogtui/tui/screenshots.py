@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from textual.command import CommandList, CommandPalette
+from textual.coordinate import Coordinate
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Footer, Input, Static, TextArea
@@ -225,6 +226,7 @@ async def migration(pilot: AppPilot, stage: Stage) -> None:
         "the migration plan",
     )
     screen = app.screen
+    assert isinstance(screen, MigrationScreen)
     await until(pilot, lambda: not screen.query_one("#migrate-pane").loading, "the plan drawn")
     await pilot.press("j")
     await until(pilot, lambda: screen.file_index == 1 and screen.query_one(DiffView).line_count > 0, "the first diff")
@@ -308,9 +310,11 @@ async def goldens(pilot: AppPilot, stage: Stage) -> None:
     await app.workers.wait_for_complete()
     # Instant replay runs race the first row's highlight with the last result: pick a row, wait for its envelope,
     # then show it with the runtime's per-run trace_id and latency_ms frozen.
-    table = app.screen.query_one(DataTable)
+    goldens = app.screen
+    assert isinstance(goldens, GoldensScreen)
+    table = goldens.query_one(DataTable)
     table.move_cursor(row=1)
-    case = app.screen.results[str(table.coordinate_to_cell_key((1, 0)).row_key.value)]
+    case = goldens.results[str(table.coordinate_to_cell_key(Coordinate(1, 0)).row_key.value)]
     assert case.result is not None, f"{case.name} did not run"
     envelope = case.result.envelope
     view = app.screen.query_one(CodeView)

@@ -108,7 +108,7 @@ def watch_search_path(app: CogtuiApp) -> None:
             elif touched:
                 validate_entries(app, sorted(touched), group="revalidate")
 
-    app.run_worker(work, exclusive=True, group="fs-watch", name="watch modules")
+    app.run_worker(work(), exclusive=True, group="fs-watch", name="watch modules")
 
 
 def watch_themes(app: CogtuiApp) -> None:
@@ -122,4 +122,4 @@ def watch_themes(app: CogtuiApp) -> None:
         async for _ in awatch(folder, debounce=DEBOUNCE_MS, step=STEP_MS):
             app.post_message(ThemesChanged())
 
-    app.run_worker(work, exclusive=True, group="theme-watch", name="watch themes")
+    app.run_worker(work(), exclusive=True, group="theme-watch", name="watch themes")

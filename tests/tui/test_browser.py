@@ -44,7 +44,7 @@ async def test_tree_levels_start_expanded_with_badges_and_status(
     async with app.run_test(size=(100, 30)) as pilot:
         tree = await _ready(app, pilot)
         levels = [n for n in tree.root.children if isinstance(n.data, LevelItem)]
-        assert [n.data.level for n in levels][0] == "path"
+        assert levels[0].data.level == "path"
         assert all(n.is_expanded for n in levels)
         labels = _labels(tree)
         assert labels["code-reviewer"].startswith("✓ code-reviewer 2.2.1 v2.2 decision")

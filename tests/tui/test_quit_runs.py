@@ -96,7 +96,7 @@ async def test_quitting_stops_runs_on_a_run_screen_under_another_screen(
     app = make_app(slow_module.parent, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         exits = record_exits(app, tmp_path, monkeypatch)
-        screen, pane = await start_run(app, pilot, slow_module)
+        _, pane = await start_run(app, pilot, slow_module)
         await pilot.press("f3")  # the history, on top of the run screen: the run keeps running underneath
         await until(lambda: isinstance(app.screen, HistoryScreen), pilot)
         await pilot.press("q")

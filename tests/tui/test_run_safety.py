@@ -109,7 +109,7 @@ async def _start_runs(screen: RunScreen, pilot: Any, n: int) -> list[RunPane]:
     for i in range(n):
         await pilot.press("ctrl+r")
         await until(
-            lambda: len(screen.query(RunPane)) == i + 1 and screen.query(RunPane)[i].assembler.chunks > 1, pilot
+            lambda i=i: len(screen.query(RunPane)) == i + 1 and screen.query(RunPane)[i].assembler.chunks > 1, pilot
         )
     panes = list(screen.query(RunPane))
     assert all(p.running for p in panes)

@@ -19,7 +19,7 @@ def _notes(app) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def _near(rgb: tuple[int, int, int], want: tuple[int, int, int]) -> bool:
-    return all(abs(a - b) <= 2 for a, b in zip(rgb, want))  # Textual's colour system rounds a little
+    return all(abs(a - b) <= 2 for a, b in zip(rgb, want, strict=True))  # Textual's colour system rounds a little
 
 
 def test_builtin_themes_are_dark_light_and_ansi() -> None:

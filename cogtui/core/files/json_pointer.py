@@ -1,10 +1,22 @@
-"""JSON Pointer and local `$ref` following, shared by validation, repair, goldens and schema generation."""
+"""JSON Pointer, local `$ref` following and typed member access, shared by validation, repair, goldens and schema generation."""
 
 from __future__ import annotations
 
 from typing import Any
 
 MAX_HOPS = 16  # refs that point at refs; more is a cycle
+
+
+def object_at(parent: Any, key: str) -> dict[str, Any]:
+    """`parent[key]` when parent is a JSON object and that member is an object too; otherwise an empty one."""
+    value = parent.get(key) if isinstance(parent, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def array_at(parent: Any, key: str) -> list[Any]:
+    """`parent[key]` when parent is a JSON object and that member is an array; otherwise an empty one."""
+    value = parent.get(key) if isinstance(parent, dict) else None
+    return value if isinstance(value, list) else []
 
 
 def _token(raw: str) -> str:

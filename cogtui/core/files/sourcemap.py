@@ -22,7 +22,6 @@ from typing import Any, Literal
 import yaml
 
 from cogtui.core.diagnostics import Diagnostic, diag
-from cogtui.core.files.module_folder import exists, is_dir, is_file  # noqa: F401 - kept importable from here
 
 try:  # libyaml when present: same safe semantics, much faster
     _SafeLoader: type = yaml.CSafeLoader

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cogtui.core.diagnostics import diag
-from cogtui.core.files.sourcemap import is_dir, is_file
+from cogtui.core.files.module_folder import is_dir, is_file
 from cogtui.core.module.model import UNPARSED, Example, GoldenTest
 
 if TYPE_CHECKING:

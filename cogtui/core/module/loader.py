@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cogtui.core.diagnostics import Diagnostic, diag
+from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.module_folder import (
     MANIFEST_V0,
     MANIFEST_V1,
@@ -137,7 +138,7 @@ class _Loader:
         manifest = self.mapping(self.parse(manifest_path, "yaml"), MANIFEST_V2)
         prompt_path, prompt = self.text_file("prompt.md", required=True)
         schema_path = self.root / "schema.json"
-        io = manifest.get("io") if isinstance(manifest.get("io"), dict) else {}
+        io = object_at(manifest, "io")
         schemas = _load_schemas(self.root, schema_path if "schema.json" in self.names else None, io, self)
         if "response" in manifest or "modalities" in manifest:
             fmt = ModuleFormat.V2_5
@@ -225,20 +226,20 @@ class _Loader:
             files=files,
             examples=examples,
             tests=tests,
-            policies=_dict(manifest, "policies"),
-            tools=_dict(manifest, "tools"),
-            overflow=_dict(manifest, "overflow"),
-            enums=_dict(manifest, "enums"),
-            failure=_dict(manifest, "failure"),
-            runtime_requirements=_dict(manifest, "runtime_requirements"),
-            io=_dict(manifest, "io"),
-            compat=_dict(manifest, "compat"),
+            policies=object_at(manifest, "policies"),
+            tools=object_at(manifest, "tools"),
+            overflow=object_at(manifest, "overflow"),
+            enums=object_at(manifest, "enums"),
+            failure=object_at(manifest, "failure"),
+            runtime_requirements=object_at(manifest, "runtime_requirements"),
+            io=object_at(manifest, "io"),
+            compat=object_at(manifest, "compat"),
             tests_declared=tests_declared,
-            response=_dict(manifest, "response"),
-            modalities=_dict(manifest, "modalities"),
+            response=object_at(manifest, "response"),
+            modalities=object_at(manifest, "modalities"),
             error_codes=_error_codes(manifest.get("error_codes")),
-            constraints=_dict(manifest, "constraints"),
-            invocation=_dict(manifest, "invocation"),
+            constraints=object_at(manifest, "constraints"),
+            invocation=object_at(manifest, "invocation"),
             context=normalize_context(manifest.get("context")),
             manifest=manifest,
             sources=self.sources,
@@ -255,11 +256,6 @@ def _load_schemas(*args: Any, **kwargs: Any) -> Any:
 
 def _present(root: Path, names: set[str], name: str) -> Path | None:
     return root / name if name in names else None
-
-
-def _dict(manifest: dict[str, Any], key: str) -> dict[str, Any]:
-    value = manifest.get(key)
-    return value if isinstance(value, dict) else {}
 
 
 def _error_codes(value: Any) -> dict[str, Any]:

@@ -9,7 +9,7 @@ on copies and reloads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from cogtui.core.files.sourcemap import SourceFile
 from cogtui.core.module.tiers import ContractSettings
 
 
-class ModuleFormat(str, Enum):
+class ModuleFormat(StrEnum):
     V0 = "v0"
     V1 = "v1"
     V2_1 = "v2.1"

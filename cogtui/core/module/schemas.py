@@ -23,7 +23,7 @@ import referencing.jsonschema
 from jsonschema.exceptions import ValidationError
 
 from cogtui.core.diagnostics import diag
-from cogtui.core.files.sourcemap import is_file
+from cogtui.core.files.module_folder import is_file
 from cogtui.core.module.model import Schemas
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 PARTS = ("input", "data", "meta", "error")
 
-_DRAFTS: dict[str, type] = {
+# jsonschema ships no type information: its validator classes are `Any` to mypy.
+_DRAFTS: dict[str, Any] = {
     "http://json-schema.org/draft-04/schema": jsonschema.Draft4Validator,
     "http://json-schema.org/draft-06/schema": jsonschema.Draft6Validator,
     "http://json-schema.org/draft-07/schema": jsonschema.Draft7Validator,
@@ -41,7 +42,7 @@ _DRAFTS: dict[str, type] = {
 }
 
 
-def validator_class(root: dict[str, Any] | None) -> type:
+def validator_class(root: dict[str, Any] | None) -> Any:
     """The draft a document declares in $schema; Draft 2020-12 otherwise (docs/spec-decisions.md)."""
     uri = root.get("$schema") if isinstance(root, dict) else None
     if isinstance(uri, str):
@@ -50,7 +51,7 @@ def validator_class(root: dict[str, Any] | None) -> type:
 
 
 @cache
-def metaschema_validator(cls: type) -> Any:
+def metaschema_validator(cls: Any) -> Any:
     if cls is jsonschema.Draft202012Validator:
         return cls(flat_metaschema_2020_12())
     return cls(cls.META_SCHEMA)
@@ -84,7 +85,8 @@ def flat_metaschema_2020_12() -> dict[str, Any]:
             return [static(v) for v in node]
         return node
 
-    return static(flat)
+    flattened: dict[str, Any] = static(flat)
+    return flattened
 
 
 def file_uri(path: Path) -> str:
@@ -232,18 +234,18 @@ class ModuleSchemas:
         def retrieve(uri: str) -> referencing.Resource[Any]:
             parsed = urlparse(uri)
             if parsed.scheme != "file":
-                raise referencing.exceptions.NoSuchResource(ref=uri)
+                raise referencing.exceptions.NoSuchResource(uri)
             target = Path(unquote(parsed.path)).resolve()
             try:
                 target.relative_to(root)
             except ValueError:
-                raise referencing.exceptions.NoSuchResource(ref=uri) from None
+                raise referencing.exceptions.NoSuchResource(uri) from None
             import json
 
             try:
                 return spec.create_resource(json.loads(target.read_text(encoding="utf-8")))
             except (OSError, ValueError):
-                raise referencing.exceptions.NoSuchResource(ref=uri) from None
+                raise referencing.exceptions.NoSuchResource(uri) from None
 
         return referencing.Registry(retrieve=retrieve).with_resources(resources)  # type: ignore[call-arg]
 
@@ -288,7 +290,7 @@ def _safe_iter(validator: Any, instance: Any) -> Iterator[ValidationError]:
         raise RefError("?", "recursive $ref") from None
 
 
-def _spec_id(cls: type) -> str:
+def _spec_id(cls: Any) -> str:
     return str(cls.META_SCHEMA.get("$schema", "https://json-schema.org/draft/2020-12/schema"))
 
 

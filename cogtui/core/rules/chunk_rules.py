@@ -7,7 +7,7 @@ docs/spec-decisions.md for this and the other stream decisions.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cogtui.core.rules.envelope_rules import PathT, Violation, check_envelope, check_meta, dotted
 
@@ -43,7 +43,7 @@ def looks_like_chunk(doc: Any) -> bool:
     )
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -266,7 +266,7 @@ def _check_deltas(chunks: list[Any], kinds: list[str | None], final: dict[str, A
     joined: dict[str, str] = {}
     first_at: dict[str, int] = {}
     base: dict[str, str] = {}  # text a snapshot set, which later deltas extend
-    for i, (chunk, kind) in enumerate(zip(chunks, kinds)):
+    for i, (chunk, kind) in enumerate(zip(chunks, kinds, strict=True)):
         inner = chunk.get("chunk") if isinstance(chunk, dict) else None
         if not isinstance(inner, dict):
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cogtui.core.diagnostics import Diagnostic, Severity, diag
-from cogtui.core.files.sourcemap import exists
+from cogtui.core.files.module_folder import exists
 from cogtui.core.module.model import Module
 
 PathT = tuple[str | int, ...]
@@ -30,6 +30,8 @@ class RuleBase:
         severity: Severity | None = None,
     ) -> None:
         src = self.m.sources.get(file) if file is not None else None
+        line: int | None
+        col: int | None
         if src is not None:
             line, col = src.locate(parts)
         elif file is not None and exists(file):

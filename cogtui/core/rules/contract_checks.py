@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.files.json_pointer import resolve_pointer
+from cogtui.core.files.json_pointer import array_at, resolve_pointer
 from cogtui.core.module.model import ModuleFormat
 from cogtui.core.module.schemas import PARTS, metaschema_validator, validator_class
 from cogtui.core.rules.contract_base import PathT
@@ -56,26 +56,28 @@ class ContractRules(V22Checks, GoldenChecks):
     def check_schemas(self) -> bool:
         s = self.m.schemas
         ok = True
-        has_file = bool(
-            self.m.files and (self.m.files.schema or self.m.files.input_schema or self.m.files.output_schema)
-        )
-        if s.input is None and has_file:
+        files = self.m.files
+        has_file = bool(files and (files.schema or files.input_schema or files.output_schema))
+        if s.input is None and files and has_file:
             self.add_at(
                 "S004",
                 "there is no input schema",
-                self.m.files.schema or self.m.files.input_schema,
+                files.schema or files.input_schema,
                 hint='Add an "input" object schema to schema.json.',
             )
-        if s.data is None and has_file:
+        if s.data is None and files and has_file:
             self.add_at(
                 "S005",
                 "there is no data (output) schema",
-                self.m.files.schema or self.m.files.output_schema,
+                files.schema or files.output_schema,
                 hint='Add a "data" object schema (v2.2) or "output" (v1).',
             )
         if "data" in s.root and "output" in s.root:
             self.add_at(
-                "S006", "schema.json has both data and output; output is ignored", self.m.files.schema, ("output",)
+                "S006",
+                "schema.json has both data and output; output is ignored",
+                files.schema if files else None,
+                ("output",),
             )
         cls = validator_class(s.root)
         meta_validator = metaschema_validator(cls)
@@ -168,7 +170,7 @@ class ContractRules(V22Checks, GoldenChecks):
         s = self.m.schemas
         if s.data is None:
             return
-        required = s.data.get("required") if isinstance(s.data.get("required"), list) else []
+        required = array_at(s.data, "required")
         for code, name in (("L001", "confidence"), ("L002", "rationale")):
             if name not in required:
                 self.add_part(

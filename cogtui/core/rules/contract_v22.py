@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from cogtui.core.files.json_pointer import deref
+from cogtui.core.files.json_pointer import array_at, deref
 from cogtui.core.module.tiers import EXPLAIN_MAX
 from cogtui.core.rules.contract_base import PathT, RuleBase
 
@@ -26,7 +26,7 @@ class V22Checks(RuleBase):
             )
         else:
             meta = deref(s.meta, s.root) or {}
-            required = meta.get("required") if isinstance(meta.get("required"), list) else []
+            required = array_at(meta, "required")
             missing = [f for f in ("confidence", "risk", "explain") if f not in required]
             if missing:
                 self.add_part(
@@ -44,7 +44,7 @@ class V22Checks(RuleBase):
                 self.add_part("V003", f"meta.explain needs maxLength <= {EXPLAIN_MAX} (found {max_len})", "meta", where)
         if s.data is not None:
             data = deref(s.data, s.root) or {}
-            required = data.get("required") if isinstance(data.get("required"), list) else []
+            required = array_at(data, "required")
             if "rationale" not in required:
                 self.add_part(
                     "V004",

@@ -133,7 +133,7 @@ def input_violation(err: Any) -> Violation:
 
 
 def _missing_field(err: Any) -> str | None:
-    msg = err.message
+    msg = str(err.message)
     if msg.startswith("'") and "' is a required property" in msg:
         return msg[1 : msg.index("' is a required property")]
     return None

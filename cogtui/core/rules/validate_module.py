@@ -265,6 +265,7 @@ class ManifestRules:
     def check_error_codes(self, codes: Any) -> None:
         if codes is None:
             return
+        items: list[tuple[str, tuple[str | int, ...]]]
         if isinstance(codes, dict):
             items = [(str(k), ("error_codes", str(k))) for k in codes]
         elif isinstance(codes, list):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cogtui.core.files.json_pointer import object_at
 from cogtui.core.rules.chunk_rules import chunk_kind
 
 ChangeKind = Literal["session", "meta", "text", "value", "progress", "heartbeat", "final", "error"]
@@ -94,7 +95,7 @@ class StreamAssembler:
         if kind == "final":
             self.meta = dict(chunk.get("meta") or {})
             self.envelope = {"ok": True, "meta": chunk.get("meta"), "data": chunk.get("data")}
-            data = chunk.get("data") if isinstance(chunk.get("data"), dict) else {}
+            data = object_at(chunk, "data")
             self.values = {
                 **{k: v for k, v in self.values.items() if not k.startswith("data.")},
                 **{f"data.{k}": v for k, v in data.items() if not isinstance(v, str)},

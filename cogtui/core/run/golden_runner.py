@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogtui.core.files.json_pointer import deref
+from cogtui.core.files.json_pointer import deref, object_at
 from cogtui.core.module.model import UNPARSED, GoldenTest, Module
 from cogtui.core.module.schemas import RefError, schemas_for
 from cogtui.core.rules.error_codes import normalize_code
@@ -69,8 +69,8 @@ def compare(module: Module, expected: dict[str, Any], actual: dict[str, Any]) ->
         if want != got:
             reasons.append(f"error.code is {got} but {want} was expected")
         return reasons
-    data, want = actual.get("data"), expected.get("data")
-    if not isinstance(data, dict) or not isinstance(want, dict):
+    data, want_data = actual.get("data"), expected.get("data")
+    if not isinstance(data, dict) or not isinstance(want_data, dict):
         return ["data is missing"]
     try:
         for err in schemas_for(module).iter_errors("data", data):
@@ -80,10 +80,10 @@ def compare(module: Module, expected: dict[str, Any], actual: dict[str, Any]) ->
     except RefError as exc:
         reasons.append(str(exc))
     if module.tier == "exec":
-        if data != want:
+        if data != want_data:
             reasons.append("exec tier: data differs from the expected data")
         return reasons
-    reasons.extend(_compare_fields(want, data, module.schemas.data, module.schemas.root, "data"))
+    reasons.extend(_compare_fields(want_data, data, module.schemas.data, module.schemas.root, "data"))
     return reasons
 
 
@@ -92,7 +92,7 @@ def _compare_fields(
 ) -> list[str]:
     out: list[str] = []
     schema = deref(schema, root) if isinstance(schema, dict) else {}
-    props = schema.get("properties") if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) else {}
+    props = object_at(schema, "properties")
     for key, value in want.items():
         path = f"{where}.{key}"
         if key not in got:

@@ -348,14 +348,18 @@ async def _checked_address(url: httpx.URL, policy: FetchPolicy, where: MediaPath
     return addresses[0]
 
 
+def _bracketed(host: str) -> str:
+    """An IPv6 literal in brackets, as a URL or Host header needs it."""
+    return f"[{host}]" if ":" in host else host
+
+
 def _request(client: httpx.AsyncClient, url: httpx.URL, ip: IPAddress, auth: str | None) -> httpx.Request:
     """A GET to the checked IP itself, with the real name in Host and (for https) in SNI/certificate checks."""
     port = url.port or (443 if url.scheme == "https" else 80)
     host = url.raw_host.decode("ascii")
-    bracket = lambda h: f"[{h}]" if ":" in h else h
-    pinned = f"{url.scheme}://{bracket(str(ip))}:{port}{url.raw_path.decode('ascii')}"
+    pinned = f"{url.scheme}://{_bracketed(str(ip))}:{port}{url.raw_path.decode('ascii')}"
     headers = {
-        "Host": bracket(host) + (f":{url.port}" if url.port else ""),
+        "Host": _bracketed(host) + (f":{url.port}" if url.port else ""),
         "Accept": _ACCEPT,
         "Accept-Encoding": "identity",
     }  # identity: the size limit counts real bytes

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from cogtui.core.files.json_pointer import deref
+from cogtui.core.files.json_pointer import deref, object_at
 from cogtui.core.module.tiers import EXPLAIN_MAX, RISK_LEVELS, V21_WRAP_EXPLAIN
 from cogtui.core.run.envelope_builder import is_envelope
 
@@ -106,7 +106,7 @@ def repair(
     env = copy.deepcopy(env)
     notes: list[str] = []
     payload_key = "data" if env.get("ok") is not False else "partial_data"
-    data = env.get(payload_key) if isinstance(env.get(payload_key), dict) else {}
+    data = object_at(env, payload_key)
     meta = env.get("meta")
     if not isinstance(meta, dict):
         meta = {}

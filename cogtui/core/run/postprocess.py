@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogtui.core.module.model import Module
-from cogtui.core.rules.envelope_shape import normalise_shape
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
+from cogtui.core.rules.envelope_shape import normalise_shape
 from cogtui.core.run.envelope_builder import failure
 from cogtui.core.run.normalize import repair, to_envelope
 
@@ -48,8 +48,9 @@ def _auto_wrap(module: Module) -> bool:
 
 def _partial(env: dict[str, Any]) -> dict[str, Any] | None:
     for key in ("data", "partial_data"):
-        if isinstance(env.get(key), dict) and env[key]:
-            return env[key]
+        value = env.get(key)
+        if isinstance(value, dict) and value:
+            return value
     return None
 
 

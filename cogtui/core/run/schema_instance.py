@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogtui.core.files.json_pointer import deref
+from cogtui.core.files.json_pointer import deref, object_at
 
 _PLACEHOLDER = {
     "rationale": "Replay: no golden test or example matched this input; this is a minimal instance of the data schema."
@@ -41,7 +41,7 @@ def minimal_instance(schema: Any, root: dict[str, Any] | None = None, name: str 
     if kind is None:
         kind = "object" if "properties" in schema else ("array" if "items" in schema else None)
     if kind == "object":
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        props = object_at(schema, "properties")
         out: dict[str, Any] = {}
         for key in schema.get("required") or []:
             if isinstance(key, str):

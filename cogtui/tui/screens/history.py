@@ -15,10 +15,12 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from cogtui.core.files.json_pointer import object_at
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
 
@@ -106,7 +108,7 @@ class HistoryScreen(Screen[None]):
         for run in event.runs:
             key = str(run.id)
             self.runs[key] = run
-            meta = run.envelope.get("meta") if isinstance(run.envelope.get("meta"), dict) else {}
+            meta = object_at(run.envelope, "meta")
             conf = meta.get("confidence")
             table.add_row(
                 "",
@@ -124,7 +126,7 @@ class HistoryScreen(Screen[None]):
         table = self.query_one(DataTable)
         if not self.runs or table.cursor_row < 0:
             return None
-        key = table.coordinate_to_cell_key((table.cursor_row, 0)).row_key.value
+        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
         return self.runs.get(str(key))
 
     @on(DataTable.RowHighlighted)

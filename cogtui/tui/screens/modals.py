@@ -6,6 +6,7 @@ str is shown literally (never parsed as markup); pass `Content` for styling.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -60,7 +61,7 @@ class ChoiceModal(ModalScreen[str | None]):
 
     BINDINGS = bindings("modal.cancel")
 
-    def __init__(self, title: ModalText, body: ModalText, choices: list[tuple[str, ModalText]]) -> None:
+    def __init__(self, title: ModalText, body: ModalText, choices: Sequence[tuple[str, ModalText]]) -> None:
         """`choices` are (identifier, label) pairs: the identifier names the button, the label is shown."""
         super().__init__()
         self.title_text, self.body, self.choices = title, body, choices

@@ -144,7 +144,7 @@ class ModuleTree(Tree[NodeItem]):
                 else len(report.version or "") + len(report.format or "") + len(report.tier or "") + 18
             )
             return len(item.entry.name) + 6 + extra
-        return len(node.label.plain) + 24
+        return len(str(node.label)) + 24  # str() of a rich Text is its plain text
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"module-tree--{name}", partial=True)

@@ -8,6 +8,8 @@ re-wraps everything once.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.cells import cell_len
 from rich.segment import Segment
 from textual.geometry import Size
@@ -129,7 +131,7 @@ class StreamText(ScrollView, can_focus=True):
     def on_mouse_scroll_down(self) -> None:
         self.call_after_refresh(self._maybe_reattach)
 
-    def watch_scroll_y(self, old: float, new: float) -> None:  # type: ignore[override]
+    def watch_scroll_y(self, old: float, new: float) -> None:
         super().watch_scroll_y(old, new)
         if new < old:
             self.follow = False
@@ -162,4 +164,4 @@ class StreamText(ScrollView, can_focus=True):
             line = ""
         return Strip([Segment(line, style)]).crop_extend(0, self.size.width, style)
 
-    COMPONENT_CLASSES = {"stream-text--placeholder"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"stream-text--placeholder"}

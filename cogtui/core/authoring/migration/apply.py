@@ -104,7 +104,7 @@ def _write_backup(plan: MigrationPlan, folder: Path) -> None:
         ],
     }
     write_durable(folder / MANIFEST, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    for made in sorted(folders, key=lambda p: len(p.parts), reverse=True) + [folder.parent]:
+    for made in [*sorted(folders, key=lambda p: len(p.parts), reverse=True), folder.parent]:
         fsync_dir(made)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, JsonEditError, detect_style, scan
 from cogtui.core.authoring.migration.plan import MigrationIssue
+from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.text_codec import SourceText, read_source
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.run.normalize import wrap_v21
@@ -58,7 +59,7 @@ def envelope_for(output: Any) -> tuple[dict[str, Any], bool]:
         if env["ok"]:
             meta = wrap_v21({"data": data if isinstance(data, dict) else {}})["meta"]
         else:
-            err = env.get("error") if isinstance(env.get("error"), dict) else {}
+            err = object_at(env, "error")
             meta = {"confidence": 0.0, "risk": "high", "explain": str(err.get("message") or "Failed")[:200]}
         env = {"ok": env["ok"], "meta": meta, **{k: v for k, v in env.items() if k != "ok"}}
     return env, rewritten
@@ -152,10 +153,10 @@ def fixed_expected(path: Path, value: Any, rationale_is_text: bool) -> tuple[Sou
     if not isinstance(value, dict) or value.get("ok") is not True:
         return None
     data = value.get("data")
-    needs_meta = "meta" not in value and isinstance(data, dict)
-    needs_text = (
-        rationale_is_text and isinstance(data, dict) and "rationale" in data and not isinstance(data["rationale"], str)
-    )
+    if not isinstance(data, dict):
+        return None
+    needs_meta = "meta" not in value
+    needs_text = rationale_is_text and "rationale" in data and not isinstance(data["rationale"], str)
     if not (needs_meta or needs_text):
         return None
     src = read_source(path)

@@ -40,7 +40,7 @@ class Span:
 
 
 def scan(text: str) -> Span:
-    span, end = _value(text, _skip(text, 0), 0)
+    span, _end = _value(text, _skip(text, 0), 0)
     return span
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from cogtui.core.authoring.migration.schema_upgrade import OverflowSettings
 from cogtui.core.authoring.migration.yamldoc import Entry, YamlDoc, emit, header_comment, with_comment, yaml_scalar
+from cogtui.core.files.json_pointer import object_at
 from cogtui.core.module.tiers import TIER_DEFAULTS
 
 # v0/v1 constraint → v2.2 policy (SPEC-v2.2 §1.4; docs/spec-decisions.md D9).
@@ -65,7 +66,7 @@ def migrate_constraints(
     unit = doc.indent_unit
     nested = source is doc or source_key is not None
     entries = _entries_from(source, source_key, constraints, unit, nested)
-    existing = doc.value.get("policies") if isinstance(doc.value.get("policies"), dict) else {}
+    existing = object_at(doc.value, "policies")
     policies: dict[str, Any] = dict(existing)
     policy_lines: list[str] = []
     kept: dict[str, Any] = {}

@@ -439,7 +439,7 @@ def _write_manifest(draft: _Draft, tier: str, overflow: Any, parts: list[str], t
         notes.append("module.yaml: the manifest could not be edited in place and is re-written; its comments are lost")
     split = split_frontmatter(src.text) if source_name else None
     source_lf = to_lf(split[0]) + "\n" if split is not None else None
-    origins = (source_name,) if source_name else ()
+    origins: tuple[str, ...] = (source_name,) if source_name else ()
     if m.format is ModuleFormat.V0 and m.files and m.files.constraints:
         origins += ("constraints.yaml",)
     draft.write(

@@ -60,9 +60,11 @@ def resolve_local(value: Any, path: PathT) -> PathT:
 def _get(value: Any, path: PathT) -> Any:
     node = value
     for part in path:
-        if (isinstance(node, dict) and part in node) or (
-            isinstance(node, list) and isinstance(part, int) and part < len(node)
-        ):
+        if isinstance(node, list):
+            if not (isinstance(part, int) and part < len(node)):
+                return None
+            node = node[part]
+        elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
             return None
@@ -106,11 +108,11 @@ def upgrade_schema(doc: JsonDoc, data_path: PathT, tier: str, notes: list[str]) 
     _require_rationale(doc, target, notes)
     settings = _overflow(doc, target, tier, notes)
     if "meta" not in doc.value:
-        anchor = next((k for k in ("input", data_path[0]) if k in doc.value), None)
+        anchor = next((k for k in ("input", str(data_path[0])) if k in doc.value), None)
         doc.insert((), "meta", META_SCHEMA, before=anchor)
         notes.append("schema.json: a meta schema is added (confidence, risk, explain of at most 280 characters)")
     if "error" not in doc.value:
-        doc.insert((), "error", ERROR_SCHEMA, after=data_path[0] if len(data_path) == 1 else None)
+        doc.insert((), "error", ERROR_SCHEMA, after=str(data_path[0]) if len(data_path) == 1 else None)
         notes.append("schema.json: an error schema is added (code, message)")
     url = doc.value.get("$schema")
     if isinstance(url, str) and "cognitive-modules" in url and url != V22_SCHEMA_URL:

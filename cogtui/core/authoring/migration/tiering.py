@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from cogtui.core.files.json_pointer import object_at
 from cogtui.core.module.model import Module
 from cogtui.core.module.tiers import EXEC_ALLOWED_RISK, EXEC_MIN_CONFIDENCE
 from cogtui.core.rules.envelope_rules import custom_enum_values, insights_of
@@ -129,7 +130,7 @@ def exec_blockers(data_schema: Any, envelopes: list[tuple[str, dict[str, Any]]])
             out.append(f"{name} uses a custom enum value, and exec enums are strict")
             break
     for name, env in envelopes:
-        meta = env.get("meta") if isinstance(env.get("meta"), dict) else {}
+        meta = object_at(env, "meta")
         conf, risk = meta.get("confidence"), meta.get("risk")
         if (isinstance(conf, (int, float)) and conf < EXEC_MIN_CONFIDENCE) or risk not in EXEC_ALLOWED_RISK:
             out.append(

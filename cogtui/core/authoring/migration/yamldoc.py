@@ -55,7 +55,7 @@ def _plain_ok(text: str) -> bool:
     if not text or _PLAIN_UNSAFE.search(text):
         return False
     try:
-        return yaml.safe_load(f"k: {text}") == {"k": text}
+        return bool(yaml.safe_load(f"k: {text}") == {"k": text})
     except yaml.YAMLError:
         return False
 

@@ -80,58 +80,60 @@ class OpenAIProvider:
         received = False
         finished = False
         try:
-            async with httpx.AsyncClient(timeout=timeout) as client:
-                async with client.stream(
+            async with (
+                httpx.AsyncClient(timeout=timeout) as client,
+                client.stream(
                     "POST", f"{self.base_url}/chat/completions", json=self._body(request), headers=headers
-                ) as resp:
-                    if resp.status_code >= 400:
-                        raw = await resp.aread()
-                        raise status_error(
-                            resp.status_code,
-                            _error_message(raw, resp.status_code),
-                            parse_retry_after(resp.headers.get("retry-after")),
-                        )
-                    if resp.headers.get("content-type", "").startswith("application/json"):
-                        # A server that ignored stream: true.
-                        text, usage, reason = _whole_answer(await resp.aread(), self.base_url)
-                        yield TextDelta(text)
-                        yield usage
-                        if reason:
-                            yield Finish(reason, token_limit=reason == "length")
-                        return
-                    event = ""
-                    async for line in resp.aiter_lines():
-                        if line.startswith("event:"):
-                            event = line[6:].strip()
-                            continue
-                        if not line.startswith("data:"):
-                            if not line:
-                                event = ""  # a blank line ends the SSE event
-                            continue
-                        payload = line[5:].strip()
-                        if payload == "[DONE]":
+                ) as resp,
+            ):
+                if resp.status_code >= 400:
+                    raw = await resp.aread()
+                    raise status_error(
+                        resp.status_code,
+                        _error_message(raw, resp.status_code),
+                        parse_retry_after(resp.headers.get("retry-after")),
+                    )
+                if resp.headers.get("content-type", "").startswith("application/json"):
+                    # A server that ignored stream: true.
+                    text, usage, reason = _whole_answer(await resp.aread(), self.base_url)
+                    yield TextDelta(text)
+                    yield usage
+                    if reason:
+                        yield Finish(reason, token_limit=reason == "length")
+                    return
+                event = ""
+                async for line in resp.aiter_lines():
+                    if line.startswith("event:"):
+                        event = line[6:].strip()
+                        continue
+                    if not line.startswith("data:"):
+                        if not line:
+                            event = ""  # a blank line ends the SSE event
+                        continue
+                    payload = line[5:].strip()
+                    if payload == "[DONE]":
+                        finished = True
+                        break
+                    try:
+                        obj = json.loads(payload)
+                    except ValueError:
+                        obj = None
+                    if not isinstance(obj, dict):  # junk is the server's fault: say what it sent (D37)
+                        raise malformed_stream_data(payload, received, f"the stream from {self.base_url}")
+                    if obj.get("error") or event == "error":  # the server failed mid-stream: say what it said
+                        raise stream_error(obj.get("error") or obj, received, f"the stream from {self.base_url}")
+                    for choice in _dicts(obj.get("choices")):
+                        delta = choice.get("delta")
+                        content = delta.get("content") if isinstance(delta, dict) else None
+                        if isinstance(content, str) and content:
+                            received = True
+                            yield TextDelta(content)
+                        stop = choice.get("finish_reason")
+                        if stop:
                             finished = True
-                            break
-                        try:
-                            obj = json.loads(payload)
-                        except ValueError:
-                            obj = None
-                        if not isinstance(obj, dict):  # junk is the server's fault: say what it sent (D37)
-                            raise malformed_stream_data(payload, received, f"the stream from {self.base_url}")
-                        if obj.get("error") or event == "error":  # the server failed mid-stream: say what it said
-                            raise stream_error(obj.get("error") or obj, received, f"the stream from {self.base_url}")
-                        for choice in _dicts(obj.get("choices")):
-                            delta = choice.get("delta")
-                            content = delta.get("content") if isinstance(delta, dict) else None
-                            if isinstance(content, str) and content:
-                                received = True
-                                yield TextDelta(content)
-                            reason = choice.get("finish_reason")
-                            if reason:
-                                finished = True
-                                yield Finish(str(reason), token_limit=reason == "length")
-                        if isinstance(obj.get("usage"), dict):
-                            yield _usage(obj["usage"])
+                            yield Finish(str(stop), token_limit=stop == "length")
+                    if isinstance(obj.get("usage"), dict):
+                        yield _usage(obj["usage"])
         except httpx.TimeoutException:
             raise ProviderError("E2011", f"{self.base_url} went silent", received_text=received) from None
         except httpx.TransportError as exc:
