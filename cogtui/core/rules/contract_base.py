@@ -50,5 +50,5 @@ class RuleBase:
 
     @property
     def v_severity(self) -> Severity | None:
-        """--v22 makes the contract warnings errors."""
+        """--v22 makes checklist item 3 (the prompt describes the envelope) an error; see D14."""
         return Severity.ERROR if self.v22 else None

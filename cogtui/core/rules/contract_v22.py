@@ -52,9 +52,23 @@ class V22Checks(RuleBase):
                     "data",
                     ("required",) if "required" in data else (),
                 )
+        self.check_manifest_v22()
         self.check_prompt()
         self.check_overflow_schema()
         self.check_tier_coherence()
+
+    def check_manifest_v22(self) -> None:
+        """Checklist item 1: module.yaml has tier, overflow and enums (tier itself is M001)."""
+        if not self.v22:
+            return
+        missing = [name for name in ("overflow", "enums") if name not in self.m.manifest]
+        if missing:
+            self.add_at(
+                "V011",
+                f"module.yaml has no {' or '.join(missing)} (required by --v22)",
+                self.m.files.manifest if self.m.files else None,
+                hint="Add overflow: {enabled: ..., max_items: ...} and enums: {strategy: ...} (SPEC-v2.2 §1.2-1.3).",
+            )
 
     def check_prompt(self) -> None:
         prompt_file = self.m.files.prompt if self.m.files else None
@@ -85,7 +99,6 @@ class V22Checks(RuleBase):
     def check_overflow_schema(self) -> None:
         c = self.m.contract
         found = self.insights_schema()
-        sev = self.v_severity
         if found is None:
             if c.overflow_enabled.value and self.m.schemas.data is not None:
                 self.add_part(
@@ -93,7 +106,6 @@ class V22Checks(RuleBase):
                     "overflow is enabled but the data schema has no extensions.insights",
                     "data",
                     hint='Add "extensions": {"$ref": "#/$defs/extensions"} to data.properties.',
-                    severity=sev,
                 )
             return
         ins, where = found
@@ -105,7 +117,6 @@ class V22Checks(RuleBase):
                 "data",
                 where,
                 hint="Make the schema and module.yaml agree.",
-                severity=sev,
             )
         items = deref(ins.get("items"), self.m.schemas.root)
         required = items.get("required", []) if isinstance(items, dict) else []
@@ -117,13 +128,11 @@ class V22Checks(RuleBase):
                 f"but the insights schema {'requires' if requires_mapping else 'does not require'} it",
                 "data",
                 where,
-                severity=sev,
             )
 
     def check_tier_coherence(self) -> None:
         c = self.m.contract
         man_file = self.m.files.manifest if self.m.files else None
-        sev = self.v_severity
         tier = c.tier.value
         if c.schema_strictness.explicit and c.schema_strictness.value != EXPECTED_STRICTNESS[tier]:
             self.add_at(
@@ -131,14 +140,11 @@ class V22Checks(RuleBase):
                 f"tier {tier} expects schema_strictness {EXPECTED_STRICTNESS[tier]}, not {c.schema_strictness.value}",
                 man_file,
                 ("schema_strictness",),
-                severity=sev,
             )
         if tier == "exec" and c.overflow_enabled.explicit and c.overflow_enabled.value:
-            self.add_at(
-                "V008", "the exec tier should keep overflow disabled", man_file, ("overflow", "enabled"), severity=sev
-            )
+            self.add_at("V008", "the exec tier should keep overflow disabled", man_file, ("overflow", "enabled"))
         if tier == "exec" and c.enum_strategy.explicit and c.enum_strategy.value != "strict":
-            self.add_at("V008", "the exec tier should use strict enums", man_file, ("enums", "strategy"), severity=sev)
+            self.add_at("V008", "the exec tier should use strict enums", man_file, ("enums", "strategy"))
         if c.enum_strategy.value == "strict" and self.m.schemas.data is not None:
             for path in _extensible_enum_paths(self.m.schemas.data):
                 self.add_part(
@@ -147,7 +153,6 @@ class V22Checks(RuleBase):
                     "data",
                     path,
                     hint="Remove the custom branch, or set enums.strategy: extensible.",
-                    severity=sev,
                 )
                 break
 
