@@ -26,14 +26,14 @@ run: $(STAMP_RUN)
 	$(BIN)/cogtui --path modules
 
 test: $(STAMP_DEV)
-	$(BIN)/ruff check cogtui tests bench
+	$(BIN)/ruff check cogtui tests bench tools
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 
 screenshots: $(STAMP_DEV)
-	$(BIN)/python -m cogtui.tui.screenshots screenshots
+	$(BIN)/python -m tools.screenshots screenshots
 
 bench: $(STAMP_DEV)
 	$(BIN)/python bench/run_all.py

@@ -1,4 +1,4 @@
-"""YAML themes: the built-in ones in themes/, the user's in <config dir>/themes/, reloaded live.
+"""YAML themes: the built-in ones in cogtui/themes/ (package data), the user's in <config dir>/themes/, reloaded live.
 
 A theme file that does not parse or names a colour Textual cannot read is
 reported and skipped; the app keeps (or falls back to) a working theme.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,10 @@ COLOR_FIELDS = (
 
 
 def builtin_theme_dir() -> Path:
-    """themes/ at the project root (the package sits beside it in a checkout and in editable installs)."""
-    return Path(__file__).resolve().parents[2] / "themes"
+    """The `cogtui.themes` package folder, wherever the package is installed (a wheel, editable or a checkout)."""
+    folder = resources.files("cogtui.themes")
+    # A regular package installed on a file system (pip never installs zipped) is a real folder.
+    return folder if isinstance(folder, Path) else Path(str(folder))
 
 
 def user_theme_dir() -> Path:

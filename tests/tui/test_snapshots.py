@@ -1,7 +1,7 @@
 """Every screen at 80×24 and 120×36, snapshotted with pytest-textual-snapshot.
 
 The scenes (how each screen is reached and held still) are those of `make screenshots`
-(cogtui/tui/screenshots.py); the data is fixed here. Modules are copied into tmp_path and the
+(tools/screenshots.py); the data is fixed here. Modules are copied into tmp_path and the
 app runs with cwd=tmp_path, so every path shows as `modules/NAME`; HOME, config and data are
 isolated (tuikit.isolate: replay runs are instant); recorded runs have fixed timestamps and
 timings, and the clock reads UTC. The scenes turn cursor blink off, clear toasts, wait for
@@ -28,8 +28,8 @@ from textual.widgets import Input
 from tuikit import copy_modules, isolate, make_app
 
 from cogtui.core.history.store import History, RunRecord
-from cogtui.tui.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 from cogtui.tui.widgets.module_tree import ModuleTree
+from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
 MODULE_NAMES = ("code-reviewer", "legacy-summarizer", "product-ideas", "release-notes")

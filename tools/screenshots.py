@@ -1,6 +1,6 @@
 """`make screenshots`: one SVG per screen, taken from the app itself, headless.
 
-    python -m cogtui.tui.screenshots OUT_DIR
+    python -m tools.screenshots OUT_DIR  (from the repository root)
 
 Runs on the bundled example modules in a throw-away HOME, config and data
 folder (never the user's), after recording a few replay runs through the
@@ -36,6 +36,7 @@ from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Footer, Input, Static, TextArea
 
+from cogtui.cli.cmd_migrate import migrate_path
 from cogtui.core.history.run_record import to_record
 from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
@@ -43,26 +44,24 @@ from cogtui.core.module.model import UNPARSED
 from cogtui.core.run.providers import make_provider
 from cogtui.core.run.runner import RunOptions, run_module
 from cogtui.core.settings.config import Config
+from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
+from cogtui.tui.screens.browser import BrowserScreen
+from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.help import HelpScreen
+from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.insights import InsightsScreen
+from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.modals import NewModuleModal
+from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
+from cogtui.tui.widgets.diff_view import DiffView
+from cogtui.tui.widgets.module_tree import ModuleTree
+from cogtui.tui.widgets.run_pane import RunPane
+from cogtui.tui.widgets.text_views import CodeView
 
-from ..cli.cmd_migrate import migrate_path
-from . import navigation as nav
-from .app import CogtuiApp
-from .screens.browser import BrowserScreen
-from .screens.editor import EditorScreen
-from .screens.goldens import GoldensScreen
-from .screens.help import HelpScreen
-from .screens.history import HistoryScreen
-from .screens.insights import InsightsScreen
-from .screens.migrate import MigrationScreen
-from .screens.modals import NewModuleModal
-from .screens.run import RunScreen
-from .widgets.diagnostics_panel import DiagnosticsPanel
-from .widgets.diff_view import DiffView
-from .widgets.module_tree import ModuleTree
-from .widgets.run_pane import RunPane
-from .widgets.text_views import CodeView
-
-MODULES = Path(__file__).resolve().parents[2] / "modules"
+MODULES = Path(__file__).resolve().parents[1] / "modules"
 SIZE = (120, 36)
 T0 = 1_736_931_600.0  # 2025-01-15 09:00:00 UTC: recorded runs start here
 FROZEN_USAGE = (("first chunk", "3 ms"), ("total", "12 ms"))  # the run pane's measured timings, as shown
@@ -477,7 +476,7 @@ async def shoot(names: tuple[str, ...], stage: Stage, cwd: Path, out: Path) -> l
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or args[0].startswith("-"):
-        print("usage: python -m cogtui.tui.screenshots OUT_DIR", file=sys.stderr)
+        print("usage: python -m tools.screenshots OUT_DIR", file=sys.stderr)
         return 2
     out = Path(args[0]).resolve()
     out.mkdir(parents=True, exist_ok=True)
