@@ -127,13 +127,19 @@ def test_threads_share_one_history(hist: History) -> None:
     assert hist.count() == 200 and hist.insights()["insights"][0]["count"] == 200
 
 
-def test_no_secret_fields(hist: History) -> None:
+def test_no_secret_fields(hist: History, tmp_path: Path) -> None:
     # usage holds token *counts*; nothing else may look like a key or a token.
     suspicious = [f.name for f in fields(RunRecord) if ("key" in f.name or "token" in f.name) and f.name != "usage"]
     assert suspicious == []
-    for table in ("runs", "insights", "custom_enums"):
-        cols = [c[1] for c in hist._conn.execute(f"PRAGMA table_info({table})")]  # type: ignore[union-attr]
-        assert not [c for c in cols if "key" in c or "token" in c]
+    hist.record(run())
+    reader = sqlite3.connect(tmp_path / "data" / "history.sqlite3")  # the file as any other program sees it
+    try:
+        for table in ("runs", "insights", "custom_enums"):
+            cols = [c[1] for c in reader.execute(f"PRAGMA table_info({table})")]
+            assert cols, f"no table {table}"
+            assert not [c for c in cols if "key" in c or "token" in c]
+    finally:
+        reader.close()
 
 
 def test_insights_grouping(hist: History) -> None:

@@ -15,7 +15,6 @@ from test_migration_kit import FIXTURES, copy_module, tree
 from cogtui.core.authoring.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
 from cogtui.core.files.transaction import FileTransaction, OutsideRootError
 from cogtui.core.module.loader import load_module
-from cogtui.core.settings.config import save_setting
 
 
 def test_undo_keeps_a_deleted_file_that_was_recreated(tmp_path: Path, data_dir: Path) -> None:
@@ -119,22 +118,6 @@ def test_undo_of_a_damaged_backup_is_a_message_not_a_traceback(tmp_path: Path) -
     proc = _cogn(tmp_path, "--undo", "v1-triage")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert "nothing was changed" in proc.stderr and "schema.json" in proc.stderr
-
-
-def test_saving_a_setting_never_wipes_a_config_that_does_not_parse(tmp_path: Path) -> None:
-    config = tmp_path / "config.yaml"
-    broken = "theme: cogtui-dark\nproviders: {openai: {model: x}\n"  # unclosed flow mapping
-    config.write_text(broken, encoding="utf-8")
-    with pytest.raises(ValueError, match="does not parse"):
-        save_setting("theme", "cogtui-light", config)
-    assert config.read_text(encoding="utf-8") == broken
-    config.write_text("- a list\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="not a mapping"):
-        save_setting("theme", "cogtui-light", config)
-    config.write_text("# mine\nwatch: false\n", encoding="utf-8")
-    save_setting("theme", "cogtui-light", config)
-    assert config.read_text(encoding="utf-8") == "watch: false\ntheme: cogtui-light\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["config.yaml"]  # no temporary file left behind
 
 
 def test_a_module_loaded_before_an_edit_is_planned_from_the_edit(tmp_path: Path, data_dir: Path) -> None:

@@ -48,7 +48,7 @@ class CogtuiApp(App[None]):
         self.watching = self.config.watch if watch is None else watch
         self.modules_changed: Signal[list[Path] | None] = Signal(self, "modules-changed")
         self._theme_before_preview: str | None = None
-        self.animation_level = "full" if self.config.raw.get("animations") is True else "none"
+        self.animation_level = "full" if self.config.animations else "none"
         # Themes before the first stylesheet pass: switching theme after mount re-applies every rule.
         self._theme_problems = self.install_themes(announce=False)
         self.set_keymap(self.config.keymap)  # before mount too: a later change recomposes the footer

@@ -10,6 +10,7 @@ from test_editor_kit import (
     active_rel,
     area,
     buffer,
+    click,
     codes,
     make_app,
     module_dir,
@@ -182,7 +183,7 @@ async def test_escape_with_unsaved_edits_asks_first(module_dir: Path) -> None:
         assert app.screen is screen and screen.has_unsaved_changes()
         await pilot.press("escape")
         assert isinstance(app.screen, ConfirmModal)
-        await pilot.click("#confirm")
+        await click(pilot, "#confirm")
         await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the browser")
         assert (module_dir / "prompt.md").read_bytes() == on_disk
 
@@ -202,13 +203,13 @@ async def test_quitting_with_unsaved_edits_asks_and_cancel_keeps_running(module_
         await pilot.press("x")
         await pilot.press("ctrl+q")
         assert isinstance(app.screen, ConfirmModal)
-        await pilot.click("#cancel")
+        await click(pilot, "#cancel")
         await pilot.pause()
         assert app.is_running and app.screen is screen
         assert screen.has_unsaved_changes()
         await pilot.press("ctrl+q")
         assert isinstance(app.screen, ConfirmModal)
-        await pilot.click("#confirm")
+        await click(pilot, "#confirm")
         await until(pilot, lambda: not app.is_running, "the app to exit")
 
 

@@ -12,6 +12,7 @@ from test_editor_kit import (
     SIZE,
     area,
     buffer,
+    click,
     codes,
     make_app,
     module_dir,
@@ -91,7 +92,7 @@ async def test_a_deleted_file_keeps_its_text_and_save_writes_it_back(module_dir:
         assert area(screen, "schema.json").text == original and "⚠" in tab_label(screen, "schema.json")
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, ChoiceModal)  # the disk changed (the file is gone): nothing happens silently
-        await pilot.click("#choice-overwrite")
+        await click(pilot, "#choice-overwrite")
         await pilot.pause()
         assert schema.read_text() == original and not buffer(screen, "schema.json").stale
 
@@ -128,7 +129,7 @@ async def test_conflict_reload_takes_the_disk_version(module_dir: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen, _buffer, disk_text = await edited_and_changed_on_disk(app, pilot, module_dir)
         await pilot.press("ctrl+s")
-        await pilot.click("#choice-reload")
+        await click(pilot, "#choice-reload")
         await pilot.pause()
         assert area(screen, "module.yaml").text == disk_text == (module_dir / "module.yaml").read_text()
         assert not screen.has_unsaved_changes() and not buffer(screen, "module.yaml").stale
@@ -140,7 +141,7 @@ async def test_conflict_overwrite_writes_the_buffer(module_dir: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
         await pilot.press("ctrl+s")
-        await pilot.click("#choice-overwrite")
+        await click(pilot, "#choice-overwrite")
         await pilot.pause()
         assert (module_dir / "module.yaml").read_text() == buffer_text
         assert not screen.has_unsaved_changes() and "⚠" not in tab_label(screen, "module.yaml")
@@ -153,7 +154,7 @@ async def test_conflict_show_diff_then_asks_again(module_dir: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen, buffer_text, disk_text = await edited_and_changed_on_disk(app, pilot, module_dir)
         await pilot.press("ctrl+s")
-        await pilot.click("#choice-diff")
+        await click(pilot, "#choice-diff")
         await until(pilot, lambda: isinstance(app.screen, FileDiffModal), "the diff")
         diff = app.screen.diff_text
         # disk (-) has the other program's tier and the old version; the buffer (+) has the edit
@@ -174,7 +175,7 @@ async def test_reload_key_with_edits_asks_before_discarding(module_dir: Path) ->
         await replace_line(pilot, area(screen, "module.yaml"), "version: 2.2.", "version: 2.2.7")
         await pilot.press("ctrl+l")
         assert isinstance(app.screen, ConfirmModal)
-        await pilot.click("#confirm")
+        await click(pilot, "#confirm")
         await pilot.pause()
         assert area(screen, "module.yaml").text == (module_dir / "module.yaml").read_text()
         assert not screen.has_unsaved_changes()
@@ -241,7 +242,7 @@ async def test_external_editor_on_edits_saves_first(
         await replace_line(pilot, area(screen, "module.yaml"), "version: 2.2.", "version: 2.2.7")
         await pilot.press("ctrl+o")
         assert isinstance(app.screen, ConfirmModal)
-        await pilot.click("#confirm")
+        await click(pilot, "#confirm")
         await pilot.pause()
         on_disk = (module_dir / "module.yaml").read_text()
         assert "version: 2.2.7" in on_disk and BOGUS in on_disk  # our save, then the editor's change

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widgets import TabbedContent, TextArea
+from tuikit import click as click
 
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.content import Content
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Select, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, isolate, make_app, until
 
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.settings.config import load_config
@@ -141,7 +141,7 @@ async def test_modals_show_titles_bodies_and_labels_literally(monkeypatch: pytes
         await until(lambda: isinstance(app.screen, ChoiceModal) and app.screen.query_one("#cancel"), pilot)
         labels = [b.label.plain for b in app.screen.query(Button) if (b.id or "").startswith("choice-")]
         assert labels == HOSTILE
-        await pilot.click("#choice-m2")
+        await click(pilot, "#choice-m2")
         await until(lambda: len(answers) == 2, pilot)
         assert answers == [False, "m2"]
         app.push_screen(FileDiffModal(f"{ALL} changed on disk", "--- a\n+++ b\n@@ -1 +1 @@\n-[b]\n+see [/tmp\n"))
@@ -182,7 +182,7 @@ async def test_new_module_and_browser_with_a_hostile_search_path(
         await until(lambda: "already exists" in rendered(problem), pilot)
         assert str(root / "code-reviewer") in rendered(problem)
         modal.query_one("#name", Input).value = "fresh-module"
-        await pilot.click("#create")
+        await click(pilot, "#create")
         await until(lambda: any(n.startswith("Created ") for n in seen), pilot)
         created = next(n for n in seen if n.startswith("Created "))
         assert created == f"Created {app.store.display(root / 'fresh-module')}" and "[b]" in created
@@ -243,7 +243,7 @@ async def test_migration_notifications_name_a_hostile_module(monkeypatch: pytest
         assert slot_name in rendered(modal.query_one(".dialog-title", Label)) + rendered(
             modal.query_one(".dialog-body", Static)
         )
-        await pilot.click("#confirm")  # applied, then undone: both notifications quote the module and its backup
+        await click(pilot, "#confirm")  # applied, then undone: both notifications quote the module and its backup
         await until(lambda: screen.slots[0].applied is not None, pilot, timeout=20)
         backup = screen.slots[0].applied.backup_dir  # type: ignore[union-attr]
         assert name in str(backup) and any(str(backup) in n for n in seen), seen
@@ -288,7 +288,7 @@ async def test_insights_promote_and_choose_with_hostile_module_names(
         labels = [b.label.plain for b in app.screen.query(Button) if (b.id or "").startswith("choice-")]
         assert labels == sorted(modules)
         assert rendered(app.screen.query_one(".dialog-title", Label)) == "Promote data.[b]x"
-        await pilot.click(f"#choice-m{sorted(modules).index('see [/tmp')}")
+        await click(pilot, f"#choice-m{sorted(modules).index('see [/tmp')}")
         # None of them is on the search path: the notification names the module as it is.
         await until(lambda: any("is not on the search path" in n for n in seen), pilot)
         assert any(n.startswith("see [/tmp is not on the search path") for n in seen), seen

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, isolate, make_app, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
@@ -84,7 +84,7 @@ async def test_quitting_asks_then_records_the_run_before_exiting(
         assert pane.assembler.chunks > 2  # still streaming
         await pilot.press("ctrl+q")
         await confirm_modal(app, pilot)
-        await pilot.click("#confirm")
+        await click(pilot, "#confirm")
         await until(lambda: bool(exits), pilot, timeout=20)
         assert exits == [["interrupted"]]  # recorded before the app was told to exit, and only then
         assert pane.result is not None and pane.result.interrupted
@@ -101,7 +101,7 @@ async def test_quitting_stops_runs_on_a_run_screen_under_another_screen(
         await until(lambda: isinstance(app.screen, HistoryScreen), pilot)
         await pilot.press("q")
         await confirm_modal(app, pilot)
-        await pilot.click("#confirm")
+        await click(pilot, "#confirm")
         await until(lambda: bool(exits), pilot, timeout=20)
         assert exits == [["interrupted"]] and pane.result is not None and pane.result.interrupted
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Select, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, isolate, make_app, until
 
 from cogtui.core.history.store import History
 from cogtui.core.settings.config import Config
@@ -138,7 +138,7 @@ async def test_closing_asks_then_cancels_and_records_every_running_run(
         # Confirming cancels both, waits for their history records, then goes back.
         await pilot.press("escape")
         await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
-        await pilot.click("#confirm")
+        await click(pilot, "#confirm")
         await until(lambda: not isinstance(app.screen, (RunScreen, ConfirmModal)), pilot, timeout=20)
         runs = _runs(tmp_path, "incident-narrator")  # already recorded when the screen closed
         assert [r.outcome for r in runs] == ["interrupted"] * 3

@@ -6,6 +6,7 @@ import asyncio
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,3 +71,22 @@ def _holds(predicate: Callable[[], bool]) -> bool:
         return bool(predicate())
     except NoMatches:
         return False
+
+
+async def click(pilot: Any, selector: str, timeout: float = 10.0) -> None:
+    """Click the widget `selector` on the current screen once it is laid out and nothing covers its centre.
+
+    `Pilot.click` aims at the widget's region as it is at that moment: a dialog just pushed on a loaded machine
+    may not be arranged yet, and the click then lands somewhere else (or nowhere) and is silently lost."""
+    app = pilot.app
+
+    def ready() -> bool:
+        widget = app.screen.query_one(selector)
+        region = widget.region
+        if not region.area:
+            return False
+        under, _ = app.screen.get_widget_at(*region.center)
+        return bool(under is widget or widget in under.ancestors_with_self)
+
+    await until(ready, pilot, timeout)
+    assert await pilot.click(selector), f"the click did not land on {selector}"

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,14 +32,34 @@ from typing import Any
 from cogtui.core.authoring.migration.apply import ApplyResult, apply_plan
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, JsonEditError, Span, detect_style, scan
 from cogtui.core.authoring.migration.plan import FileChange, MigrationPlan
-from cogtui.core.authoring.migration.schema_upgrade import resolve_local
+from cogtui.core.authoring.schema_paths import (
+    PathT,
+    PromotionError,
+    Segment,
+    child,
+    deref,
+    dotted,
+    enum_at,
+    items_of,
+    node_at,
+    parse_field,
+    pointer,
+    resolve_field,
+)
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.files.sourcemap import ParseFailure
 from cogtui.core.files.text_codec import SourceText, read_source, unified_diff
 from cogtui.core.module.model import Module
 
-PathT = tuple[str | int, ...]
-Segment = tuple[str, int]  # a property name and how many `[]` follow it
+__all__ = [
+    "PromotionError",
+    "apply_promotion",
+    "examples_look_like_lists",
+    "looks_plural",
+    "parse_field",
+    "plan_enum_promotion",
+    "plan_mapping_promotion",
+]
 
 # Catch-all members stay last: a promoted value goes in before them.
 CATCH_ALL = ("other", "unknown")
@@ -50,129 +70,6 @@ FIELD_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 SINGULAR_ENDINGS = ("ss", "us", "is")
 BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+", re.M)
 MAX_DESCRIPTION = 160
-COMBINATORS = ("allOf", "oneOf", "anyOf")
-MAX_DEPTH = 16  # nested combinators or refs deeper than this are a cycle or not worth following
-
-
-class PromotionError(Exception):
-    """The promotion cannot be planned; the message says why and what to do."""
-
-
-# ---------------------------------------------------------------- paths
-
-
-def parse_field(field: str) -> list[Segment]:
-    """`issues[].category` -> [("issues", 1), ("category", 0)]."""
-    segments: list[Segment] = []
-    for raw in field.strip().split("."):
-        name, arrays = raw, 0
-        while name.endswith("[]"):
-            name, arrays = name[:-2], arrays + 1
-        if not name:
-            raise PromotionError(
-                f"{field!r} is not a field path: write names separated by dots, "
-                "with [] after an array (e.g. issues[].category)"
-            )
-        segments.append((name, arrays))
-    return segments
-
-
-def pointer(path: PathT) -> str:
-    """A schema path as a JSON Pointer fragment, as shown to authors: `#/data/properties/issues`."""
-    return "#/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
-def _get(root: Any, path: PathT) -> Any:
-    node = root
-    for part in path:
-        node = node[part]
-    return node
-
-
-def _deref(root: Any, path: PathT) -> PathT:
-    path = resolve_local(root, path)
-    node = _get(root, path)
-    ref = node.get("$ref") if isinstance(node, dict) else None
-    if isinstance(ref, str):
-        raise PromotionError(
-            f"cannot follow $ref {ref!r} at {pointer(path)}: promotion edits one file and "
-            "follows only local references (#/...) that resolve; edit this one by hand"
-        )
-    if not isinstance(node, dict):
-        raise PromotionError(f"{pointer(path)} is not a schema object")
-    return path
-
-
-def _branches(root: Any, path: PathT) -> Iterable[PathT]:
-    node = _get(root, path)
-    for key in COMBINATORS:
-        branches = node.get(key) if isinstance(node, dict) else None
-        if isinstance(branches, list):
-            for i, branch in enumerate(branches):
-                if isinstance(branch, dict):
-                    yield _deref(root, (*path, key, i))
-
-
-def _child(root: Any, path: PathT, name: str, depth: int = 0) -> PathT | None:
-    """The schema of property `name` of the object schema at `path` (or of one of its branches)."""
-    node = _get(root, path)
-    props = node.get("properties") if isinstance(node, dict) else None
-    if isinstance(props, dict) and isinstance(props.get(name), dict):
-        return _deref(root, (*path, "properties", name))
-    if depth < MAX_DEPTH:
-        for branch in _branches(root, path):
-            if (found := _child(root, branch, name, depth + 1)) is not None:
-                return found
-    return None
-
-
-def _items(root: Any, path: PathT, depth: int = 0) -> PathT | None:
-    """The item schema of the array schema at `path` (or of one of its branches)."""
-    node = _get(root, path)
-    if isinstance(node, dict) and isinstance(node.get("items"), dict):
-        return _deref(root, (*path, "items"))
-    if depth < MAX_DEPTH:
-        for branch in _branches(root, path):
-            if (found := _items(root, branch, depth + 1)) is not None:
-                return found
-    return None
-
-
-def _dotted(segments: Sequence[Segment]) -> str:
-    return ".".join(name + "[]" * arrays for name, arrays in segments) or "data"
-
-
-def _resolve(root: Any, start: PathT, segments: Sequence[Segment]) -> PathT:
-    """The schema path of a field; PromotionError naming the first part that is not there."""
-    cur = _deref(root, start)
-    for i, (name, arrays) in enumerate(segments):
-        found = _child(root, cur, name)
-        if found is None and (items := _items(root, cur)) is not None:
-            found = _child(root, items, name)  # an array stepped into without []
-        if found is None:
-            where = f"in {_dotted(segments[:i])}" if i else "in the data schema"
-            raise PromotionError(f"there is no field {name!r} {where}")
-        cur = found
-        for _ in range(arrays):
-            items = _items(root, cur)
-            if items is None:
-                raise PromotionError(f"{_dotted([*segments[:i], (name, 0)])} is not an array, so [] does not apply")
-            cur = items
-    return cur
-
-
-def _enum_at(root: Any, path: PathT, depth: int = 0) -> PathT | None:
-    """The path of the `enum` list that governs the field at `path`: its own, a branch's, or its items'."""
-    node = _get(root, path)
-    if not isinstance(node, dict) or depth > MAX_DEPTH:
-        return None
-    if isinstance(node.get("enum"), list):
-        return (*path, "enum")
-    for branch in _branches(root, path):
-        if (found := _enum_at(root, branch, depth + 1)) is not None:
-            return found
-    items = _items(root, path)
-    return _enum_at(root, items, depth + 1) if items is not None else None
 
 
 # ---------------------------------------------------------------- the file
@@ -200,7 +97,7 @@ def _schema_file(module: Module) -> _SchemaFile:
     except ValueError as exc:
         raise PromotionError(f"{path.name} does not parse as JSON ({exc}); fix it first") from None
     try:
-        data = _get(root, data_path)
+        data = node_at(root, data_path)
     except (KeyError, IndexError, TypeError):
         data = None
     if not isinstance(data, dict):
@@ -271,7 +168,7 @@ def _insert_item(text: str, array_path: PathT, index: int, value: Any) -> str:
 
 
 def _enum_plan(sf: _SchemaFile, enum_path: PathT, field: str, value: str, notes: list[str]) -> MigrationPlan:
-    members = _get(sf.root, enum_path)
+    members = node_at(sf.root, enum_path)
     if value in members:
         raise PromotionError(f"{value!r} is already a member of the {field} enum")
     index = len(members)
@@ -279,7 +176,7 @@ def _enum_plan(sf: _SchemaFile, enum_path: PathT, field: str, value: str, notes:
         index -= 1
     new_members = [*members[:index], value, *members[index:]]
     expected = copy.deepcopy(sf.root)
-    _get(expected, enum_path[:-1])[enum_path[-1]] = new_members
+    node_at(expected, enum_path[:-1])[enum_path[-1]] = new_members
     where = f"before {members[index]!r}" if index < len(members) else "at the end"
     notes.insert(0, f"{sf.rel}: {field} gains the enum member {value!r} ({where}, at {pointer(enum_path)})")
     try:
@@ -309,14 +206,14 @@ def plan_enum_promotion(module: Module, field: str, value: str) -> MigrationPlan
         raise PromotionError("a promoted enum value must be a non-empty string")
     sf = _schema_file(module)
     segments = parse_field(field)
-    path = _resolve(sf.root, sf.data_path, segments)
-    enum_path = _enum_at(sf.root, path)
+    path = resolve_field(sf.root, sf.data_path, segments)
+    enum_path = enum_at(sf.root, path)
     if enum_path is None:
         raise PromotionError(
-            f"{_dotted(segments)} has no enum to extend (at {pointer(path)}); "
+            f"{dotted(segments)} has no enum to extend (at {pointer(path)}); "
             "promote into a field declared with `enum` or the extensible {custom, reason} pattern"
         )
-    return _enum_plan(sf, enum_path, _dotted(segments), value, [])
+    return _enum_plan(sf, enum_path, dotted(segments), value, [])
 
 
 # ---------------------------------------------------------------- new fields
@@ -358,7 +255,7 @@ def new_field_schema(name: str, as_list: bool, mapping: str, examples: Sequence[
 def mapping_segments(mapping: str, root: Any, data_path: PathT) -> list[Segment]:
     """The mapping as field segments, without a leading `data.` (unless data has a field called data)."""
     segments = parse_field(mapping)
-    if segments[0] == ("data", 0) and len(segments) > 1 and _child(root, _deref(root, data_path), "data") is None:
+    if segments[0] == ("data", 0) and len(segments) > 1 and child(root, deref(root, data_path), "data") is None:
         segments = segments[1:]
     return segments
 
@@ -370,21 +267,23 @@ def plan_mapping_promotion(
     its last segment is an enum field. `examples` are the insights behind it (text, evidence)."""
     sf = _schema_file(module)
     segments = mapping_segments(suggested_mapping, sf.root, sf.data_path)
-    mapping = _dotted(segments)
+    mapping = dotted(segments)
     *parent_segments, (name, arrays) = segments
     try:
-        parent = _resolve(sf.root, sf.data_path, parent_segments)
+        parent = resolve_field(sf.root, sf.data_path, parent_segments)
     except PromotionError as exc:
         raise PromotionError(f"cannot add {mapping}: {exc}") from None
-    parent_name = _dotted(parent_segments)
-    if parent_segments and arrays == 0 and (enum_path := _enum_at(sf.root, parent)) is not None:
+    parent_name = dotted(parent_segments)
+    if parent_segments and arrays == 0 and (enum_path := enum_at(sf.root, parent)) is not None:
         note = f"suggested mapping {suggested_mapping!r} names a new value of the enum field {parent_name}"
         return _enum_plan(sf, enum_path, parent_name, name, [note])
-    if (items := _items(sf.root, parent)) is not None and not isinstance(_get(sf.root, parent).get("properties"), dict):
+    if (items := items_of(sf.root, parent)) is not None and not isinstance(
+        node_at(sf.root, parent).get("properties"), dict
+    ):
         parent, parent_name = items, parent_name + "[]"  # `issues.owner`: the field goes on each issue
-    if (existing := _child(sf.root, parent, name)) is not None:
+    if (existing := child(sf.root, parent, name)) is not None:
         raise PromotionError(f"{mapping} is already a field of the data schema (at {pointer(existing)})")
-    node = _get(sf.root, parent)
+    node = node_at(sf.root, parent)
     kind = node.get("type")
     if kind not in (None, "object") and not (isinstance(kind, list) and "object" in kind):
         raise PromotionError(f"cannot add {mapping}: {parent_name} is of type {kind}, not an object")

@@ -13,6 +13,21 @@ def object_at(parent: Any, key: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def value_at(value: Any, path: tuple[str | int, ...]) -> Any:
+    """The node at `path` (object keys and array indexes), or None when the path does not exist."""
+    node = value
+    for part in path:
+        if isinstance(node, list):
+            if not (isinstance(part, int) and part < len(node)):
+                return None
+            node = node[part]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return None
+    return node
+
+
 def array_at(parent: Any, key: str) -> list[Any]:
     """`parent[key]` when parent is a JSON object and that member is an array; otherwise an empty one."""
     value = parent.get(key) if isinstance(parent, dict) else None

@@ -16,10 +16,10 @@ from cogtui.core.files.module_folder import is_dir, is_file
 from cogtui.core.module.model import UNPARSED, Example, GoldenTest
 
 if TYPE_CHECKING:
-    from cogtui.core.module.loader import _Loader
+    from cogtui.core.module.reading import ReadContext
 
 
-def _json(loader: _Loader, path: Path | None) -> Any:
+def _json(loader: ReadContext, path: Path | None) -> Any:
     if path is None or not is_file(path):
         return UNPARSED
     src = loader.parse(path, "json")
@@ -65,7 +65,7 @@ def test_name(input_path: Path) -> str:
     return name
 
 
-def collect_tests(loader: _Loader, manifest: dict[str, Any]) -> tuple[tuple[GoldenTest, ...], tuple[str, ...]]:
+def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[GoldenTest, ...], tuple[str, ...]]:
     root = loader.root
     manifest_path = root / "module.yaml"
     src = loader.sources.get(manifest_path)
@@ -155,7 +155,7 @@ def collect_tests(loader: _Loader, manifest: dict[str, Any]) -> tuple[tuple[Gold
     return tuple(tests), tuple(declared_text)
 
 
-def collect_examples(loader: _Loader) -> tuple[Example, ...]:
+def collect_examples(loader: ReadContext) -> tuple[Example, ...]:
     folder = loader.root / "examples"
     if "examples" not in loader.names or not is_dir(folder):
         return ()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.diagnostics import Diagnostic, diag
+from cogtui.core.diagnostics import diag
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.module_folder import (
     MANIFEST_V0,
@@ -21,8 +21,8 @@ from cogtui.core.files.module_folder import (
     is_module_dir,
     manifest_kind,
 )
-from cogtui.core.files.sourcemap import ParseFailure, SourceFile, load_file, parse_yaml, read_text, split_frontmatter
-from cogtui.core.module.model import UNPARSED, Example, GoldenTest, Module, ModuleFiles, ModuleFormat
+from cogtui.core.module.model import Example, GoldenTest, Module, ModuleFiles, ModuleFormat
+from cogtui.core.module.reading import ReadContext
 from cogtui.core.module.tiers import contract_settings
 
 V0_FILES = ("input.schema.json", "output.schema.json", "constraints.yaml", "prompt.txt")
@@ -43,86 +43,8 @@ def load_module(path: Path | str) -> Module:
     return _Loader(root, names).load(kind)
 
 
-class _Loader:
-    def __init__(self, root: Path, names: set[str]) -> None:
-        self.root = root
-        self.names = names
-        self.diagnostics: list[Diagnostic] = []
-        self.sources: dict[Path, SourceFile] = {}
-
-    # ------------------------------------------------------------ helpers
-
-    def parse(self, path: Path, kind: str) -> SourceFile | None:
-        try:
-            src = load_file(path, kind)  # type: ignore[arg-type]
-        except ParseFailure as failure:
-            self.diagnostics.append(failure.diagnostic)
-            return None
-        self.sources[path] = src
-        return src
-
-    def mapping(self, src: SourceFile | None, what: str) -> dict[str, Any]:
-        if src is None:
-            return {}
-        if src.value is None:
-            return {}
-        if not isinstance(src.value, dict):
-            line, col = src.locate()
-            self.diagnostics.append(
-                diag("P004", f"{what} must be a mapping, found {type(src.value).__name__}", src.path, line, col)
-            )
-            return {}
-        return src.value
-
-    def markdown_manifest(self, path: Path, required: bool) -> tuple[dict[str, Any], str]:
-        """Frontmatter and body of MODULE.md / module.md."""
-        try:
-            text = read_text(path)
-        except ParseFailure as failure:
-            self.diagnostics.append(failure.diagnostic)
-            return {}, ""
-        split = split_frontmatter(text)
-        if split is None:
-            if not required:  # v0 module.md may be a plain YAML document
-                try:
-                    src = parse_yaml(text, path)
-                    if isinstance(src.value, dict):
-                        self.sources[path] = src
-                        return src.value, ""
-                except ParseFailure:
-                    pass
-            self.diagnostics.append(
-                diag(
-                    "P006",
-                    f"{path.name} has no YAML frontmatter",
-                    path,
-                    1,
-                    1,
-                    hint="Start the file with a line '---', the YAML fields, and another '---'.",
-                )
-            )
-            return {}, text
-        yaml_text, body, _body_line = split
-        try:
-            src = parse_yaml(yaml_text, path, line_offset=1)
-        except ParseFailure as failure:
-            self.diagnostics.append(failure.diagnostic)
-            return {}, body
-        # Keep the whole file's text so editors and migration see it as it is on disk.
-        self.sources[path] = SourceFile(path, text, "yaml", src.value, 1, src._node)
-        return self.mapping(self.sources[path], f"{path.name} frontmatter"), body
-
-    def text_file(self, name: str, required: bool) -> tuple[Path | None, str]:
-        path = self.root / name
-        if name not in self.names:
-            if required:
-                self.diagnostics.append(diag("P003", f"{name} is missing", path, hint=f"Create {name}."))
-            return None, ""
-        try:
-            return path, read_text(path)
-        except ParseFailure as failure:
-            self.diagnostics.append(failure.diagnostic)
-            return path, ""
+class _Loader(ReadContext):
+    """Reads one module folder of any format into a Module."""
 
     # ------------------------------------------------------------ formats
 
@@ -278,11 +200,6 @@ def normalize_context(value: Any) -> str:
     if isinstance(value, dict):
         value = value.get("mode", value.get("type"))
     return "fork" if value == "fork" else "main"
-
-
-def read_json_value(loader: _Loader, path: Path) -> Any:
-    src = loader.parse(path, "json")
-    return UNPARSED if src is None else src.value
 
 
 __all__ = ["Example", "GoldenTest", "NotAModule", "is_module_dir", "load_module", "normalize_context"]

@@ -27,8 +27,8 @@ from cogtui.core.files.module_folder import is_file
 from cogtui.core.module.model import Schemas
 
 if TYPE_CHECKING:
-    from cogtui.core.module.loader import _Loader
     from cogtui.core.module.model import Module
+    from cogtui.core.module.reading import ReadContext
 
 PARTS = ("input", "data", "meta", "error")
 
@@ -97,7 +97,7 @@ def file_uri(path: Path) -> str:
 
 
 def load_schemas(
-    root: Path, schema_path: Path | None, io: dict[str, Any], loader: _Loader, v0_names: set[str] | None = None
+    root: Path, schema_path: Path | None, io: dict[str, Any], loader: ReadContext, v0_names: set[str] | None = None
 ) -> Schemas:
     parts: dict[str, Any] = {}
     locations: dict[str, tuple[Path, tuple[str | int, ...]]] = {}
@@ -142,7 +142,7 @@ def load_schemas(
 
 
 def _resolve_io(
-    root: Path, ref: str, schema_path: Path | None, doc: dict[str, Any], loader: _Loader, part: str
+    root: Path, ref: str, schema_path: Path | None, doc: dict[str, Any], loader: ReadContext, part: str
 ) -> tuple[Path, tuple[str | int, ...], Any] | None:
     manifest = root / "module.yaml"
     src = loader.sources.get(manifest)

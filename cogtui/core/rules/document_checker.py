@@ -20,7 +20,7 @@ from cogtui.core.rules.media_rules import check_media, find_media
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
 
-KINDS = ("envelope", "chunk", "stream", "input")
+KINDS = ("envelope", "chunk", "stream", "input")  # what a document checked by `cogn check` can be
 
 
 class UnusableDocument(Exception):

@@ -100,11 +100,6 @@ def normalize_code(code: str) -> str:
     return LEGACY_CODES.get(code, code)
 
 
-def is_known_code(code: str, module_codes: frozenset[str] = frozenset()) -> bool:
-    """A spec code, a legacy string, or one of the module's declared E5xxx+ codes."""
-    return code in ERROR_CODES or code in LEGACY_CODES or code in module_codes
-
-
 def is_wellformed_code(code: object) -> bool:
     """What an envelope may carry in error.code: E-codes or UPPER_SNAKE legacy strings."""
     return isinstance(code, str) and bool(_NUMERIC.match(code) or _LEGACY.match(code))

@@ -15,7 +15,7 @@ import os
 import re
 from typing import Any
 
-from cogtui.core.rules.error_codes import ERROR_CODES, LEGACY_CODES, error_meta, normalize_code, recoverable
+from cogtui.core.rules.error_codes import LEGACY_CODES, error_meta, normalize_code, recoverable
 
 # Default advice per code; callers pass a more specific suggestion when they have one.
 SUGGESTIONS: dict[str, str] = {
@@ -136,15 +136,6 @@ def failure(
     if partial_data:
         env["partial_data"] = partial_data
     return env
-
-
-def success(meta: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
-    return {"ok": True, "meta": meta, "data": data}
-
-
-def error_name(code: str) -> str:
-    entry = ERROR_CODES.get(normalize_code(code))
-    return entry.name if entry else code
 
 
 def is_envelope(value: Any) -> bool:

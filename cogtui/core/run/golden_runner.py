@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,8 +136,3 @@ async def run_case(module: Module, test: GoldenTest, options: RunOptions) -> Cas
     reasons = compare(module, test.expected, result.envelope)
     diff = envelope_diff(test.expected, result.envelope) if reasons and not is_contract(test.expected) else ""
     return CaseResult(test.name, not reasons, reasons, diff, result, test.expected)
-
-
-async def run_goldens(module: Module, options: RunOptions) -> AsyncIterator[CaseResult]:
-    for test in module.tests:
-        yield await run_case(module, test, options)

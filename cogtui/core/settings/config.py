@@ -2,6 +2,7 @@
 
     theme: cogtui-dark
     watch: true                 # reload when module files change on disk
+    animations: false
     keymap: {run: ctrl+r}       # binding id -> keys
     provider: replay            # default provider
     model: null
@@ -10,32 +11,53 @@
       openai: {model: gpt-4o-mini, base_url: http://localhost:11434/v1, vision: false}
       replay: {interval: 0.01}
 
-API keys never live here (only in the environment): a key found in the file is
-ignored with a warning. A broken file yields defaults and a message, never a crash.
+The file is validated into a typed `Config`. A setting of the wrong type, an
+unknown setting, or an API key found in the file is reported with its line and
+column and ignored (keys belong in the environment only). A file that does not
+parse yields defaults and a located message, never a crash, and it is never
+rewritten: saving a setting edits the file in place (settings/config_file.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cogtui.core.settings.config_file import SettingNotSaved, save_setting
 from cogtui.core.settings.locations import config_file
 
+if TYPE_CHECKING:
+    from cogtui.core.files.sourcemap import SourceFile
+
+__all__ = ["SECRET_KEYS", "SETTINGS", "Config", "SettingNotSaved", "load_config", "save_setting"]
+
 SECRET_KEYS = ("api_key", "apikey", "key", "token", "secret", "password")
+
+# Every top-level setting: its expected kind, as the message names it.
+SETTINGS: dict[str, str] = {
+    "theme": "a theme name",
+    "watch": "true or false",
+    "animations": "true or false",
+    "keymap": "a mapping of binding id to keys",
+    "provider": "a provider name",
+    "model": "a model name or null",
+    "providers": "a mapping of provider name to its settings",
+}
 
 
 @dataclass
 class Config:
     theme: str | None = None
     watch: bool = True
+    animations: bool = False
     keymap: dict[str, str] = field(default_factory=dict)
     provider: str | None = None
     model: str | None = None
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
     path: Path | None = None
-    problems: list[str] = field(default_factory=list)
-    raw: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
+    raw: dict[str, Any] = field(default_factory=dict)  # the file as parsed, for reference
 
     def provider_settings(self, name: str) -> dict[str, Any]:
         return dict(self.providers.get(name) or {})
@@ -52,58 +74,80 @@ def load_config(path: Path | None = None) -> Config:
         src = parse_yaml(read_text(path), path)
     except ParseFailure as exc:
         d = exc.diagnostic
-        cfg.problems.append(f"{path}:{d.line}:{d.column}: {d.message}; using defaults")
+        where = f"{path}:{d.line}:{d.column}" if d.line is not None else str(path)
+        cfg.problems.append(f"{where}: {d.message}; using defaults (the file is left as it is)")
         return cfg
-    raw = src.value if isinstance(src.value, dict) else {}
-    if src.value is not None and not isinstance(src.value, dict):
-        cfg.problems.append(f"{path}: the config must be a mapping; using defaults")
-    cfg.raw = raw
-    if isinstance(raw.get("theme"), str):
-        cfg.theme = raw["theme"]
-    if isinstance(raw.get("watch"), bool):
-        cfg.watch = raw["watch"]
-    if isinstance(raw.get("keymap"), dict):
-        cfg.keymap = {str(k): str(v) for k, v in raw["keymap"].items() if isinstance(v, str)}
-    for key in ("provider", "model"):
-        if isinstance(raw.get(key), str):
-            setattr(cfg, key, raw[key])
-    if isinstance(raw.get("providers"), dict):
-        for name, settings in raw["providers"].items():
-            if not isinstance(settings, dict):
-                continue
-            clean = {}
-            for k, v in settings.items():
-                if str(k).lower() in SECRET_KEYS:
-                    cfg.problems.append(
-                        f"{path}: providers.{name}.{k} ignored: keys belong in the environment, never in files"
-                    )
-                else:
-                    clean[str(k)] = v
-            cfg.providers[str(name)] = clean
+    if src.value is None:
+        return cfg
+    if not isinstance(src.value, dict):
+        cfg.problems.append(f"{path}:1:1: the config must be a mapping of settings; using defaults")
+        return cfg
+    cfg.raw = src.value
+    _Reader(cfg, src).read(src.value)
     return cfg
 
 
-def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
-    """Set one top-level key, keeping the rest of the file (comments are lost only in that file's rewrite).
+class _Reader:
+    """Fills a Config from a parsed mapping, reporting every value it cannot use where it is."""
 
-    A file that cannot be read or does not parse as a mapping is left exactly as it is (ValueError or
-    OSError): rewriting it from scratch would throw the user's other settings away.
-    """
-    import yaml
+    def __init__(self, cfg: Config, src: SourceFile) -> None:
+        self.cfg, self.src = cfg, src
 
-    path = path or config_file()
-    raw: dict[str, Any] = {}
-    if path.exists():
-        try:
-            loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise ValueError(f"{path} does not parse ({type(exc).__name__}); fix it, then choose again") from None
-        if loaded is not None and not isinstance(loaded, dict):
-            raise ValueError(f"{path} is not a mapping of settings; fix it, then choose again")
-        raw = loaded or {}
-    raw[key] = value
-    from cogtui.core.files.editor_snapshot import atomic_write
+    def problem(self, parts: tuple[str, ...], message: str, key: bool = False) -> None:
+        line, col = self.src.locate(parts, key=key)
+        self.cfg.problems.append(f"{self.src.path}:{line}:{col}: {message}")
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, yaml.safe_dump(raw, sort_keys=False, allow_unicode=True).encode("utf-8"))
-    return path
+    def read(self, raw: dict[Any, Any]) -> None:
+        cfg = self.cfg
+        for name, value in raw.items():
+            key = str(name)
+            if key not in SETTINGS:
+                self.problem((key,), f"unknown setting {key!r} ignored (known: {', '.join(SETTINGS)})", key=True)
+            elif key in ("theme", "provider") and isinstance(value, str):
+                setattr(cfg, key, value)
+            elif key == "model" and (value is None or isinstance(value, str)):
+                cfg.model = value
+            elif key in ("watch", "animations") and isinstance(value, bool):
+                setattr(cfg, key, value)
+            elif key == "keymap" and isinstance(value, dict):
+                cfg.keymap = self.keymap(value)
+            elif key == "providers" and isinstance(value, dict):
+                cfg.providers = self.providers(value)
+            else:
+                self.problem((key,), f"{key} must be {SETTINGS[key]}, not {_kind(value)}; ignored")
+
+    def keymap(self, value: dict[Any, Any]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for binding, keys in value.items():
+            if isinstance(keys, str):
+                out[str(binding)] = keys
+            else:
+                self.problem(("keymap", str(binding)), f"keymap.{binding} must be keys as text; ignored")
+        return out
+
+    def providers(self, value: dict[Any, Any]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for name, settings in value.items():
+            if not isinstance(settings, dict):
+                self.problem(("providers", str(name)), f"providers.{name} must be a mapping; ignored")
+                continue
+            clean: dict[str, Any] = {}
+            for k, v in settings.items():
+                if str(k).lower() in SECRET_KEYS:
+                    self.problem(
+                        ("providers", str(name), str(k)),
+                        f"providers.{name}.{k} ignored: keys belong in the environment, never in files",
+                        key=True,
+                    )
+                else:
+                    clean[str(k)] = v
+            out[str(name)] = clean
+        return out
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(
+        type(value), type(value).__name__
+    )

@@ -102,10 +102,6 @@ class MigrationPlan:
     def ok(self) -> bool:
         return not self.errors
 
-    @property
-    def changes_anything(self) -> bool:
-        return self.ok and bool(self.files)
-
     def counts(self) -> dict[str, int]:
         out = {"create": 0, "modify": 0, "delete": 0}
         for f in self.files:

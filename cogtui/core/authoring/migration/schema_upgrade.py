@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, PathT
+from cogtui.core.files.json_pointer import value_at
 from cogtui.core.module.standard_parts import V22_SCHEMA_URL, error_schema, extensions_schema, meta_schema
 from cogtui.core.module.tiers import TIER_DEFAULTS
 
@@ -46,29 +47,15 @@ class OverflowSettings:
 def resolve_local(value: Any, path: PathT) -> PathT:
     """Follow local `#/...` refs from `path` to the schema object they name (bounded, for cycles)."""
     for _ in range(16):
-        node = _get(value, path)
+        node = value_at(value, path)
         ref = node.get("$ref") if isinstance(node, dict) else None
         if not (isinstance(ref, str) and ref.startswith("#/")):
             return path
         target = tuple(_unescape(t) for t in ref[2:].split("/"))
-        if _get(value, target) is None:
+        if value_at(value, target) is None:
             return path
         path = target
     return path
-
-
-def _get(value: Any, path: PathT) -> Any:
-    node = value
-    for part in path:
-        if isinstance(node, list):
-            if not (isinstance(part, int) and part < len(node)):
-                return None
-            node = node[part]
-        elif isinstance(node, dict) and part in node:
-            node = node[part]
-        else:
-            return None
-    return node
 
 
 def _unescape(token: str) -> str:
@@ -84,7 +71,7 @@ def string_only(schema: Any, root: Any, depth: int = 0) -> bool:
         return False
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
-        return string_only(_get(root, tuple(_unescape(t) for t in ref[2:].split("/"))), root, depth + 1)
+        return string_only(value_at(root, tuple(_unescape(t) for t in ref[2:].split("/"))), root, depth + 1)
     if schema.get("type") == "string" or schema.get("type") == ["string"]:
         return True
     for key in ("oneOf", "anyOf"):
@@ -184,7 +171,7 @@ def _overflow(doc: JsonDoc, target: PathT, tier: str, notes: list[str]) -> Overf
     ext_path = resolve_local(doc.value, (*props_path, "extensions"))
     ext = doc.get(ext_path)
     ins_path = resolve_local(doc.value, (*ext_path, "properties", "insights")) if isinstance(ext, dict) else ()
-    insights = _get(doc.value, ins_path) if ins_path else None
+    insights = value_at(doc.value, ins_path) if ins_path else None
     if not isinstance(insights, dict):
         raise SchemaUpgradeError(
             "data.extensions exists but has no insights array schema; rename the field or "
@@ -200,7 +187,7 @@ def _overflow(doc: JsonDoc, target: PathT, tier: str, notes: list[str]) -> Overf
         notes.append(
             f"overflow.max_items is {max_items}, the schema's insights maxItems ({tier} default: {default_max})"
         )
-    items = _get(doc.value, resolve_local(doc.value, (*ins_path, "items"))) if "items" in insights else None
+    items = value_at(doc.value, resolve_local(doc.value, (*ins_path, "items"))) if "items" in insights else None
     required = items.get("required") if isinstance(items, dict) else None
     requires_mapping = isinstance(required, list) and "suggested_mapping" in required
     if not requires_mapping:

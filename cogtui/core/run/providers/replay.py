@@ -68,7 +68,6 @@ class ReplayProvider:
         self.chunk_size = max(1, chunk_size)
         env = os.environ.get("COGTUI_REPLAY_INTERVAL")
         self.interval = interval if interval is not None else (float(env) if env else 0.01)
-        self.last_source = ""
 
     def capabilities(self) -> dict[str, Any]:
         return capability_doc(self.name, True, self.media_categories(), 100)
@@ -79,7 +78,7 @@ class ReplayProvider:
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         if request.module is None:
             raise ValueError("the replay provider needs the module")
-        answer, self.last_source = choose_answer(request.module, request.input)
+        answer, _source = choose_answer(request.module, request.input)
         text = json.dumps(answer, ensure_ascii=False, indent=2)
         for i in range(0, len(text), self.chunk_size):
             if self.interval:
