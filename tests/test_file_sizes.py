@@ -13,7 +13,6 @@ PENDING_SPLITS = {
     "core/run/media_fetch.py": "hostile",
     "core/history/store.py": "history",
     "core/run/runner.py": "contract-a",
-    "core/rules/contract_checks.py": "contract-b",
     "tui/screens/migrate.py": "tui-b",
     "tui/screens/editor.py": "tui-b",
 }
