@@ -2,9 +2,10 @@
 
     .venv/bin/python bench/bench_tui.py [--modules 1000] [--skip-stream]
 
-Targets: first screen with modules shown within 1.5x a bare Textual app's
-first frame; filtering a 1,000-module tree < 50 ms per keystroke; a file
-written by another program to the updated status on screen, p95 < 300 ms;
+Targets: first screen with modules shown within 1.25x a bare Textual app's
+first frame (issue 16); filtering a 1,000-module tree < 50 ms per keystroke; a
+file broken, and one fixed, by another program to the new status on screen,
+p95 <= 250 ms each way (issue 16; measured through Pilot, headless);
 memory with 1,000 modules < 200 MB; streaming pane input latency < 50 ms
 while receiving 5,000 chunks/s; a 1 MB output handled.
 """
@@ -113,7 +114,7 @@ async def filter_latency(root: Path) -> list[float]:
     from cogtui.tui.app import CogtuiApp
 
     app = CogtuiApp(paths=[str(root)], watch=False)
-    out = []
+    out: list[tuple[bool, float]] = []  # (broken?, ms)
     async with app.run_test(size=(120, 40)) as pilot:
         while len(app.store.reports) < len(app.store.entries):
             await pilot.pause(0.1)
@@ -133,7 +134,7 @@ async def filter_latency(root: Path) -> list[float]:
     return out
 
 
-async def watch_latency(root: Path, writes: int) -> list[float]:
+async def watch_latency(root: Path, writes: int) -> list[tuple[bool, float]]:
     from cogtui.tui.app import CogtuiApp
 
     app = CogtuiApp(paths=[str(root)], watch=True)
@@ -141,7 +142,7 @@ async def watch_latency(root: Path, writes: int) -> list[float]:
     manifest = module / "module.yaml"
     good = manifest.read_text(encoding="utf-8")
     bad = good.replace("tier: decision", "tier: bogus")
-    out = []
+    out: list[tuple[bool, float]] = []  # (broken?, ms)
     async with app.run_test(size=(120, 40)) as pilot:
         while len(app.store.reports) < len(app.store.entries):
             await pilot.pause(0.1)
@@ -156,7 +157,7 @@ async def watch_latency(root: Path, writes: int) -> list[float]:
                     break
                 await asyncio.sleep(0.002)
             await pilot.pause()  # the browser repaints on the same message
-            out.append((time.perf_counter() - t) * 1000)
+            out.append((want_errors, (time.perf_counter() - t) * 1000))
             await pilot.pause(0.15)
     return out
 
@@ -263,7 +264,7 @@ def main() -> None:
         ours = first_frame(STARTUP_COGTUI, [bundled], env, args.repeat)
         results["bare Textual app, first frame (process)_s (median)"] = bare
         results["cogtui, first frame with modules (process)_s (median)"] = ours
-        results["ratio (target <= 1.5)"] = round(ours / bare, 2)
+        results["ratio (target <= 1.25)"] = round(ours / bare, 2)
         root = generate(Path(tmp) / "mods", args.modules)
         results[f"first frame with {args.modules} modules (process)_s (median)"] = first_frame(
             STARTUP_COGTUI, [str(root)], env, 3
@@ -271,9 +272,11 @@ def main() -> None:
         lat = asyncio.run(filter_latency(root))
         results["filter keystroke, median ms"] = round(statistics.median(lat), 1)
         results["filter keystroke, max ms"] = round(max(lat), 1)
-        w = asyncio.run(watch_latency(root, 20))
-        results["file write -> status on screen, median ms"] = round(statistics.median(w), 1)
-        results["file write -> status on screen, p95 ms"] = round(sorted(w)[int(len(w) * 0.95) - 1], 1)
+        w = asyncio.run(watch_latency(root, 40))
+        for broken, label in ((True, "broken -> diagnostic"), (False, "fixed -> valid")):
+            ms = sorted(v for b, v in w if b == broken)
+            results[f"file {label} on screen, median ms"] = round(statistics.median(ms), 1)
+            results[f"file {label} on screen, p95 ms (target <= 250)"] = round(ms[int(len(ms) * 0.95) - 1], 1)
         proc = subprocess.run(
             [sys.executable, "-c", MEMORY, str(root)], env=env, capture_output=True, text=True, timeout=300
         )

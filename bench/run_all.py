@@ -1,43 +1,92 @@
-"""Every benchmark, one after another, with its default sizes (`make bench`).
+"""Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [core runtime history migrate tui dashboard]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard]
 
-Each script runs in its own process (so one's imports and caches do not
-flatter the next) and prints its figures as it goes; copy them into
-BENCHMARKS.md with the date and machine. A failing script is reported and
-the rest still run; the exit status says whether all of them finished.
+By default each script runs at a reduced size chosen so that the whole set
+finishes in under three minutes on the reference machine (BENCHMARKS.md);
+`--full` runs each at its own default size (the sizes BENCHMARKS.md quotes
+for the scale figures). Each script runs in its own process (so one's imports
+and caches do not flatter the next) and prints its figures as it goes. A
+failing script is reported and the rest still run; the exit status says
+whether all of them finished.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("core", "runtime", "history", "migrate", "tui", "dashboard")
+ORDER = ("core", "schema", "runtime", "streams", "startup", "history", "migrate", "tui", "tmux", "dashboard")
+QUICK: dict[str, list[str]] = {
+    "core": ["--count", "200", "--repeat", "3"],
+    "schema": ["--repeat", "5"],
+    "runtime": ["--runs", "50"],
+    "streams": ["--repeat", "3"],
+    "startup": ["--repeat", "9"],
+    "history": ["--runs", "10000", "--single", "300", "--repeat", "3"],
+    "migrate": ["--count", "100", "--repeat", "2"],
+    "tui": ["--modules", "300", "--repeat", "5", "--skip-stream"],
+    "tmux": ["--writes", "10", "--repeat", "3"],
+    "dashboard": ["--runs", "10000", "--repeat", "3"],
+}
+_AT_MOST = re.compile(r"\(target\s*(<=|<)\s*([0-9.]+)")
+
+
+def verdict(key: str, value: Any) -> str:
+    """'met' / 'MISSED' for a `(target <= N)` figure; '' when the target is not a simple bound."""
+    bound = _AT_MOST.search(key)
+    if bound is None or not isinstance(value, (int, float)):
+        return ""
+    limit = float(bound.group(2))
+    ok = value <= limit if bound.group(1) == "<=" else value < limit
+    return "met" if ok else "MISSED"
+
+
+def run_one(name: str, full: bool) -> tuple[int, dict[str, Any]]:
+    script = HERE / f"bench_{name}.py"
+    proc = subprocess.Popen(
+        [sys.executable, str(script), *([] if full else QUICK.get(name, []))], stdout=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    results: dict[str, Any] = {}
+    for line in proc.stdout:
+        print(line, end="", flush=True)
+        if line.startswith('{"bench"'):
+            results = json.loads(line).get("results", {})
+    return proc.wait(), results
 
 
 def main(argv: list[str]) -> int:
-    chosen = argv or list(ORDER)
+    full = "--full" in argv
+    chosen = [a for a in argv if a != "--full"] or list(ORDER)
     unknown = [name for name in chosen if name not in ORDER]
     if unknown:
         print(f"unknown benchmark(s): {', '.join(unknown)}; choose from {', '.join(ORDER)}", file=sys.stderr)
         return 2
-    failed = []
+    failed: list[str] = []
+    targets: list[str] = []
+    started_all = time.perf_counter()
     for name in chosen:
-        script = HERE / f"bench_{name}.py"
-        print(f"\n=== {script.name}", flush=True)
+        print(f"\n=== bench_{name}.py", flush=True)
         started = time.perf_counter()
-        code = subprocess.run([sys.executable, str(script)], check=False).returncode
+        code, results = run_one(name, full)
         print(
-            f"=== {script.name}: {'ok' if code == 0 else f'exit status {code}'} "
-            f"in {time.perf_counter() - started:.0f} s",
-            flush=True,
+            f"=== bench_{name}.py: {'ok' if code == 0 else f'exit status {code}'} in {time.perf_counter() - started:.0f} s"
         )
         if code != 0:
             failed.append(name)
+        for key, value in results.items():
+            if "target" in key:
+                mark = verdict(key, value)
+                targets.append(f"  {name:9} {key}: {value}" + (f"  [{mark}]" if mark else ""))
+    print(f"\n=== figures with a target ({time.perf_counter() - started_all:.0f} s in all)")
+    print("\n".join(targets) or "  (none)")
     if failed:
         print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

@@ -126,6 +126,15 @@ def test_v0_assembly_rewrites_refs_and_renames_clashing_defs() -> None:
     assert "$id" not in root["input"] and any("$id" in n for n in notes)
 
 
+def test_a_created_schema_json_declares_its_draft() -> None:
+    plain = {"type": "object", "properties": {"a": {"type": "string"}}}
+    assert assemble_v0(plain, plain, [])["$schema"] == "http://json-schema.org/draft-07/schema#"
+    tuple_2020 = {"type": "array", "prefixItems": [{"type": "string"}]}
+    assert assemble_v0(plain, tuple_2020, [])["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    own = {**plain, "$schema": "http://json-schema.org/draft-04/schema#"}
+    assert assemble_v0(own, own, [])["$schema"] == "http://json-schema.org/draft-04/schema#"
+
+
 def test_envelope_section_satisfies_v005_and_appends_verbatim() -> None:
     section = envelope_section(OverflowSettings(True, 5, True))
     assert describes_envelope(section)

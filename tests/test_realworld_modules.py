@@ -161,7 +161,7 @@ def test_a_v2_module_without_schema_json_is_reported(tmp_path: Path) -> None:
     manifest = files["module.yaml"]
     assert isinstance(manifest, dict)
     manifest.pop("io", None)
-    assert _codes(tmp_path, files, v22=False).get("S008") == "error"
+    assert _codes(tmp_path, files, v22=False).get("S010") == "error"
 
 
 # ---------------------------------------------------------------- the command line

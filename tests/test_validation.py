@@ -282,10 +282,39 @@ def s007_outside(tmp: Path) -> Case:
     return Case(build(tmp, {"schema.json": text}), "S007", "schema.json", *pos(text, '"../outside.json#/x"'))
 
 
+def s001_regex(tmp: Path) -> Case:
+    s = schema()
+    s["input"]["properties"]["code"] = {"type": "string", "pattern": "([a-z]"}
+    text = schema_text(s)
+    return Case(build(tmp, {"schema.json": text}), "S001", "schema.json", *pos(text, '"([a-z]"'))
+
+
 def s008(tmp: Path) -> Case:
+    s = schema()
+    s["input"]["properties"]["code"] = {"type": "string", "pattern": "(a+)+$"}
+    text = schema_text(s)
+    return Case(build(tmp, {"schema.json": text}), "S008", "schema.json", *pos(text, '"(a+)+$"'))
+
+
+def s008_pattern_properties(tmp: Path) -> Case:
+    s = schema()
+    s["input"]["patternProperties"] = {"^(\\w+\\s?)*$": {"type": "string"}}
+    text = schema_text(s)
+    return Case(build(tmp, {"schema.json": text}), "S008", "schema.json", *pos(text, "{", '"^(\\\\w+\\\\s?)*$": '))
+
+
+def s009(tmp: Path) -> Case:
+    s = schema()
+    s.pop("$schema", None)
+    s["input"]["properties"]["box"] = {"type": "array", "prefixItems": [{"type": "integer"}]}
+    text = schema_text(s)
+    return Case(build(tmp, {"schema.json": text}), "S009", "schema.json", *pos(text, "[", '"prefixItems": '))
+
+
+def s010(tmp: Path) -> Case:
     text = manifest(drop=("io",))
     return Case(
-        build(tmp, {"module.yaml": text, "schema.json": None}), "S008", "module.yaml", 2, 1
+        build(tmp, {"module.yaml": text, "schema.json": None}), "S010", "module.yaml", 2, 1
     )  # line 1 is a comment
 
 
@@ -497,7 +526,11 @@ BUILDERS: list[Callable[[Path], Case]] = [
     s006,
     s007,
     s007_outside,
+    s001_regex,
     s008,
+    s008_pattern_properties,
+    s009,
+    s010,
     v000,
     v001,
     v002,

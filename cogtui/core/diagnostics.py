@@ -102,7 +102,9 @@ S004 | error | the input schema is missing
 S005 | error | the data (output) schema is missing
 S006 | warning | schema.json has both data and output; output is ignored
 S007 | error | a $ref points outside the module (remote refs are never fetched)
-S008 | error | a v2.1/v2.2/v2.5 module has no schema.json
+S008 | warning | a pattern can backtrack catastrophically in other runtimes
+S009 | warning | a schema keyword belongs to another draft than the one the schema is read as
+S010 | error | a v2.1/v2.2/v2.5 module has no schema.json
 V000 | error | the module is not in v2.2 format (with --v22)
 V001 | error | schema.json has no meta schema
 V002 | error | the meta schema does not require confidence, risk and explain

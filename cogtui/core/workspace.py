@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,3 +150,77 @@ class Workspace:
     ) -> Iterator[ModuleReport]:
         """Every module's report; `jobs` > 1 (the default on multi-core machines) validates large sets in parallel."""
         yield from check_many(self.entries(include_shadowed), v22, jobs, strict)
+
+
+# ---------------------------------------------------------------- a cache of reports
+# Keyed by what is on disk: (path, size, mtime) of every file a module was built from, and of each
+# folder holding one (so an added or removed file counts). The TUI keeps one for its lifetime; its
+# watcher calls `invalidate` for what it saw change (a rewrite within the file system's timestamp
+# resolution can keep size and mtime). Checks of unsaved editor buffers bypass it (`check_path`).
+
+Fingerprint = tuple[tuple[str, int, int], ...]
+FINGERPRINT_LIMIT = 2000  # entries; a bigger folder is not cached
+_SKIPPED = frozenset({".git", "node_modules", "__pycache__"})
+
+
+def fingerprint(folder: Path) -> Fingerprint | None:
+    """(path, size, mtime_ns) of the folder and everything under it (links not followed); None if unlistable."""
+    out: list[tuple[str, int, int]] = []
+    pending = [str(folder)]
+    try:
+        st = os.stat(folder)
+        out.append((str(folder), st.st_size, st.st_mtime_ns))
+        while pending:
+            with os.scandir(pending.pop()) as it:
+                for item in it:
+                    st = item.stat(follow_symlinks=False)
+                    out.append((item.path, st.st_size, st.st_mtime_ns))
+                    if item.is_dir(follow_symlinks=False) and item.name not in _SKIPPED:
+                        pending.append(item.path)
+                    if len(out) > FINGERPRINT_LIMIT:
+                        return None
+    except OSError:
+        return None
+    out.sort()
+    return tuple(out)
+
+
+class ReportCache:
+    """Module reports that stay valid while their files do (thread-safe: the TUI checks in workers)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._reports: dict[tuple[Path, bool], tuple[Fingerprint, ModuleReport]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def check(self, path: Path, v22: bool = False, entry: ModuleEntry | None = None) -> ModuleReport:
+        """The cached report while nothing the module was built from changed; a fresh one otherwise."""
+        key = (Path(path).absolute(), v22)
+        with self._lock:
+            cached = self._reports.get(key)
+        if cached is not None:
+            fp, report = cached
+            if fingerprint(key[0]) == fp:
+                self.hits += 1
+                return report if entry is None or report.entry is entry else _with_entry(report, entry)
+        self.misses += 1
+        before = fingerprint(key[0])
+        report = check_path(path, v22, entry)
+        if report.module is not None and before is not None and fingerprint(key[0]) == before:
+            with self._lock:  # cached only when nothing changed while it was being checked
+                self._reports[key] = (before, report)
+        return report
+
+    def invalidate(self, paths: Iterable[Path]) -> None:
+        """Forget every module at or under one of `paths` (or holding one of them)."""
+        targets = [Path(p).absolute() for p in paths]
+        with self._lock:
+            for key in list(self._reports):
+                folder = key[0]
+                if any(t == folder or t.is_relative_to(folder) or folder.is_relative_to(t) for t in targets):
+                    del self._reports[key]
+
+
+def _with_entry(report: ModuleReport, entry: ModuleEntry) -> ModuleReport:
+    return ModuleReport(report.path, report.module, report.diagnostics, entry)

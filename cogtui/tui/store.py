@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,7 @@ from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, d
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
-    from cogtui.core.workspace import ModuleReport
+    from cogtui.core.workspace import ModuleReport, ReportCache
 
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
@@ -49,6 +50,13 @@ class ModuleStore:
         cwd = cwd or Path.cwd()
         sp = SearchPath.from_environment(extra, cwd=cwd)
         return cls(sp, discover(sp), cwd=cwd)
+
+    @cached_property
+    def report_cache(self) -> ReportCache:
+        """Reports keyed by what is on disk (core/workspace.py); first used by a validation worker."""
+        from cogtui.core.workspace import ReportCache
+
+        return ReportCache()
 
     def rediscover(self) -> None:
         """Find modules again (a new module, a deleted folder); reports of vanished modules are dropped."""

@@ -45,15 +45,14 @@ def validate_entries(
     stamps = app.store.request(e.path if isinstance(e, ModuleEntry) else e for e in todo)
 
     def work() -> None:
-        from cogtui.core.workspace import check_path  # imported in the worker, after the first frame
-
+        cache = app.store.report_cache  # imports the core in the worker, after the first frame
         worker = get_current_worker()
         batch = []
         for entry in todo:
             if worker.is_cancelled:
                 return
             path = entry.path if isinstance(entry, ModuleEntry) else entry
-            batch.append(check_path(path, entry=entry if isinstance(entry, ModuleEntry) else None))
+            batch.append(cache.check(path, entry=entry if isinstance(entry, ModuleEntry) else None))
             if len(batch) >= BATCH:
                 app.post_message(ReportsReady(batch, stamps=stamps))
                 batch = []
@@ -102,6 +101,7 @@ def watch_search_path(app: CogtuiApp) -> None:
             *roots, debounce=DEBOUNCE_MS, step=STEP_MS, recursive=True, watch_filter=lambda _change, p: not ignored(p)
         ):
             touched, structural = modules_touched(app, (p for _, p in changes))
+            app.store.report_cache.invalidate(Path(p) for _, p in changes)
             if structural:
                 app.post_message(ReportsReady([], rediscover=True))
                 app.call_later(app.validate_unreported, touched)  # new modules and the changed ones, not all

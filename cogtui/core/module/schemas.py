@@ -10,21 +10,22 @@ references are never fetched.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-import jsonschema
-import referencing
-import referencing.exceptions
-import referencing.jsonschema
-from jsonschema.exceptions import ValidationError
-
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.module_folder import is_file
 from cogtui.core.module.model import Schemas
+from cogtui.core.module.schema_engine import (
+    CompiledSchema,
+    SchemaError,
+    SchemaUnusable,
+    compile_schema,
+    draft_label,
+    draft_of,
+    metaschema_errors,
+)
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
@@ -32,61 +33,20 @@ if TYPE_CHECKING:
 
 PARTS = ("input", "data", "meta", "error")
 
-# jsonschema ships no type information: its validator classes are `Any` to mypy.
-_DRAFTS: dict[str, Any] = {
-    "http://json-schema.org/draft-04/schema": jsonschema.Draft4Validator,
-    "http://json-schema.org/draft-06/schema": jsonschema.Draft6Validator,
-    "http://json-schema.org/draft-07/schema": jsonschema.Draft7Validator,
-    "https://json-schema.org/draft/2019-09/schema": jsonschema.Draft201909Validator,
-    "https://json-schema.org/draft/2020-12/schema": jsonschema.Draft202012Validator,
-}
+# The schema cannot be used (an unresolvable $ref, an invalid pattern): callers catch this.
+RefError = SchemaUnusable
 
-
-def validator_class(root: dict[str, Any] | None) -> Any:
-    """The draft a document declares in $schema; Draft 2020-12 otherwise (docs/spec-decisions.md)."""
-    uri = root.get("$schema") if isinstance(root, dict) else None
-    if isinstance(uri, str):
-        return _DRAFTS.get(uri.rstrip("#"), jsonschema.Draft202012Validator)
-    return jsonschema.Draft202012Validator
-
-
-@cache
-def metaschema_validator(cls: Any) -> Any:
-    if cls is jsonschema.Draft202012Validator:
-        return cls(flat_metaschema_2020_12())
-    return cls(cls.META_SCHEMA)
-
-
-def flat_metaschema_2020_12() -> dict[str, Any]:
-    """The 2020-12 metaschema with its vocabularies merged and `$dynamicRef: #meta` as `$ref: #`.
-
-    The same constraints as the official document, without dynamic-scope
-    resolution across seven vocabulary documents: about five times faster to
-    evaluate, which `validate --all` over a large search path needs.
-    tests/test_schemas.py checks that both agree.
-    """
-    from jsonschema_specifications import REGISTRY
-
-    base = "https://json-schema.org/draft/2020-12/"
-    main = REGISTRY.contents(base + "schema")
-    flat: dict[str, Any] = {"type": ["object", "boolean"], "properties": {}, "$defs": {}}
-    for ref in main["allOf"]:
-        vocab = REGISTRY.contents(base + ref["$ref"])
-        flat["properties"].update(vocab.get("properties", {}))
-        flat["$defs"].update(vocab.get("$defs", {}))
-    flat["properties"].update(main.get("properties", {}))
-
-    def static(node: Any) -> Any:
-        if isinstance(node, dict):
-            if node.get("$dynamicRef") == "#meta":
-                return {"$ref": "#"}
-            return {k: static(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [static(v) for v in node]
-        return node
-
-    flattened: dict[str, Any] = static(flat)
-    return flattened
+__all__ = [
+    "PARTS",
+    "RefError",
+    "SchemaError",
+    "SchemaUnusable",
+    "draft_label",
+    "draft_of",
+    "load_schemas",
+    "metaschema_errors",
+    "schemas_for",
+]
 
 
 def file_uri(path: Path) -> str:
@@ -206,92 +166,78 @@ def _unescape(token: str) -> str:
 
 
 class ModuleSchemas:
-    """Compiled validators for one module's parts, built on first use."""
+    """Compiled validators for one module's parts, built on first use (schema_engine.py)."""
 
     def __init__(self, module: Module) -> None:
         self.module = module
-        self._validators: dict[str, Any] = {}
-        self._registry: referencing.Registry | None = None
+        self._validators: dict[str, CompiledSchema | SchemaUnusable | None] = {}
+        self._documents: dict[str, Any] | None = None
 
-    def _build_registry(self) -> referencing.Registry:
+    def draft(self, part: str | None = None) -> str:
+        """The draft the part's document declares (the module's schema.json when no part is named)."""
+        loc = self.module.schemas.locations.get(part) if part else None
+        src = self.module.sources.get(loc[0]) if loc is not None else None
+        return draft_of(src.value if src is not None else self.module.schemas.root)
+
+    def _known_documents(self) -> dict[str, Any]:
+        if self._documents is None:
+            docs: dict[str, Any] = {}
+            for path, _pointer in self.module.schemas.locations.values():
+                src = self.module.sources.get(path)
+                contents = src.value if src is not None else self.module.schemas.root
+                docs[file_uri(path)] = contents
+                if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
+                    docs.setdefault(contents["$id"].split("#", 1)[0], contents)
+            self._documents = docs
+        return self._documents
+
+    def _retrieve(self, uri: str) -> Any:
+        docs = self._known_documents()
+        base = uri.split("#", 1)[0]
+        if base in docs:
+            return docs[base]
+        parsed = urlparse(base)
+        if parsed.scheme != "file":
+            raise LookupError(f"{uri} is outside the module: remote references are never fetched")
         root = self.module.path.resolve()
-        spec = referencing.jsonschema.specification_with(
-            _spec_id(validator_class(self.module.schemas.root)), default=referencing.jsonschema.DRAFT202012
-        )
-        resources: list[tuple[str, referencing.Resource[Any]]] = []
-        seen: set[Path] = set()
-        for path, _pointer in self.module.schemas.locations.values():
-            if path in seen:
-                continue
-            seen.add(path)
-            src = self.module.sources.get(path)
-            contents = src.value if src is not None else self.module.schemas.root
-            resource = spec.create_resource(contents)
-            resources.append((file_uri(path), resource))
-            if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
-                resources.append((contents["$id"].rstrip("#"), resource))
+        target = Path(unquote(parsed.path)).resolve()
+        if not target.is_relative_to(root) or not is_file(target):
+            raise LookupError(f"{uri} is not a file inside the module")
+        import json
 
-        def retrieve(uri: str) -> referencing.Resource[Any]:
-            parsed = urlparse(uri)
-            if parsed.scheme != "file":
-                raise referencing.exceptions.NoSuchResource(uri)
-            target = Path(unquote(parsed.path)).resolve()
-            try:
-                target.relative_to(root)
-            except ValueError:
-                raise referencing.exceptions.NoSuchResource(uri) from None
-            import json
+        return json.loads(target.read_text(encoding="utf-8"))
 
-            try:
-                return spec.create_resource(json.loads(target.read_text(encoding="utf-8")))
-            except (OSError, ValueError):
-                raise referencing.exceptions.NoSuchResource(uri) from None
+    def validator(self, part: str) -> CompiledSchema | None:
+        """The part's compiled schema; None when the module has no such part. Raises SchemaUnusable."""
+        if part not in self._validators:
+            loc = self.module.schemas.locations.get(part)
+            built: CompiledSchema | SchemaUnusable | None = None
+            if loc is not None:
+                path, pointer = loc
+                frag = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in pointer)
+                try:
+                    built = compile_schema(
+                        {"$ref": f"{file_uri(path)}#{frag}"}, draft=self.draft(part), retrieve=self._retrieve
+                    )
+                except SchemaUnusable as exc:
+                    built = exc
+            self._validators[part] = built
+        found = self._validators[part]
+        if isinstance(found, SchemaUnusable):
+            raise found
+        return found
 
-        return referencing.Registry(retrieve=retrieve).with_resources(resources)  # type: ignore[call-arg]
-
-    def validator(self, part: str) -> Any | None:
-        if part in self._validators:
-            return self._validators[part]
-        loc = self.module.schemas.locations.get(part)
-        validator = None
-        if loc is not None:
-            if self._registry is None:
-                self._registry = self._build_registry()
-            path, pointer = loc
-            frag = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in pointer)
-            cls = validator_class(self.module.schemas.root)
-            validator = cls({"$ref": f"{file_uri(path)}#{frag}"}, registry=self._registry)
-        self._validators[part] = validator
-        return validator
-
-    def iter_errors(self, part: str, instance: Any) -> Iterator[ValidationError]:
-        """Validation errors of `instance` against the part; unresolvable refs surface as RefError."""
+    def errors(self, part: str, instance: Any) -> list[SchemaError]:
+        """Why `instance` does not satisfy the part (empty when it does). Raises SchemaUnusable."""
         validator = self.validator(part)
-        if validator is None:
-            return iter(())
-        return _safe_iter(validator, instance)
+        return validator.errors(instance) if validator is not None else []
+
+    def iter_errors(self, part: str, instance: Any) -> list[SchemaError]:
+        return self.errors(part, instance)
 
     def is_valid(self, part: str, instance: Any) -> bool:
-        return next(iter(self.iter_errors(part, instance)), None) is None
-
-
-class RefError(Exception):
-    def __init__(self, ref: str, detail: str) -> None:
-        super().__init__(f"$ref {ref!r} does not resolve: {detail}")
-        self.ref = ref
-
-
-def _safe_iter(validator: Any, instance: Any) -> Iterator[ValidationError]:
-    try:
-        yield from validator.iter_errors(instance)
-    except referencing.exceptions.Unresolvable as exc:
-        raise RefError(getattr(exc, "ref", "?"), str(exc)) from None
-    except RecursionError:
-        raise RefError("?", "recursive $ref") from None
-
-
-def _spec_id(cls: Any) -> str:
-    return str(cls.META_SCHEMA.get("$schema", "https://json-schema.org/draft/2020-12/schema"))
+        validator = self.validator(part)
+        return validator is None or validator.is_valid(instance)
 
 
 def schemas_for(module: Module) -> ModuleSchemas:

@@ -10,10 +10,10 @@ from typing import Any
 
 from cogtui.core.files.json_pointer import array_at, resolve_pointer
 from cogtui.core.module.model import ModuleFormat
-from cogtui.core.module.schemas import PARTS, metaschema_validator, validator_class
 from cogtui.core.rules.contract_base import PathT
 from cogtui.core.rules.contract_v22 import ENVELOPE_WORDS, V22Checks
 from cogtui.core.rules.golden_checks import GoldenChecks
+from cogtui.core.rules.schema_checks import check_schema_documents
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
@@ -60,7 +60,7 @@ class ContractRules(V22Checks, GoldenChecks):
         has_file = bool(files and (files.schema or files.input_schema or files.output_schema))
         if self.m.format.is_v2 and files is not None and not files.schema and not self.m.manifest.get("io"):
             self.add_at(
-                "S008",
+                "S010",
                 f"the {self.m.format.value} module has no schema.json, so nothing it returns can be checked",
                 files.manifest,
                 hint="Add schema.json with input, data (and meta, error) schemas; `cogn migrate` can write one.",
@@ -86,33 +86,7 @@ class ContractRules(V22Checks, GoldenChecks):
                 files.schema if files else None,
                 ("output",),
             )
-        cls = validator_class(s.root)
-        meta_validator = metaschema_validator(cls)
-        for part in PARTS:
-            schema = getattr(s, part)
-            if schema is None:
-                continue
-            for err in meta_validator.iter_errors(schema):
-                ok = False
-                self.add_part(
-                    "S001",
-                    f"{part} schema: {err.message}",
-                    part,
-                    tuple(err.absolute_path),
-                    hint=f"Checked against {cls.__name__.replace('Validator', '')}.",
-                )
-        for name in ("$defs", "definitions"):
-            defs = s.root.get(name)
-            if isinstance(defs, dict) and self.m.files and self.m.files.schema:
-                for def_name, sub in defs.items():
-                    for err in meta_validator.iter_errors(sub):
-                        ok = False
-                        self.add_at(
-                            "S001",
-                            f"{name}.{def_name}: {err.message}",
-                            self.m.files.schema,
-                            (name, def_name, *err.absolute_path),
-                        )
+        ok = check_schema_documents(self) and ok
         return self.check_refs() and ok
 
     def check_refs(self) -> bool:

@@ -19,6 +19,7 @@ from cogtui.core.rules.media_rules import check_media, find_media
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
+    from cogtui.core.module.schema_engine import SchemaError
 
 KINDS = ("envelope", "chunk", "stream", "input")  # what a document checked by `cogn check` can be
 
@@ -115,30 +116,21 @@ def check_input(doc: Any, module: Module | None) -> list[Violation]:
     return out
 
 
-def input_violation(err: Any) -> Violation:
+def input_violation(err: SchemaError) -> Violation:
     """E1002 for a missing required field, E1003 for a type mismatch, E1001 otherwise; naming the field."""
-    path = tuple(err.absolute_path)
-    if err.validator == "required":
-        missing = _missing_field(err)
+    path = err.path
+    if err.keyword == "required":
+        missing = err.missing
         where = dotted((*path, missing)) if missing else dotted(path)
         return Violation(
             "E1002", "input.required", (*path, missing) if missing else path, f"missing required field {where}"
         )
-    if err.validator == "type":
+    if err.keyword == "type":
+        expected = err.expected if not isinstance(err.expected, list) or len(err.expected) != 1 else err.expected[0]
         return Violation(
-            "E1003",
-            "input.type",
-            path,
-            f"{dotted(path)}: expected {err.validator_value}, got {type(err.instance).__name__}",
+            "E1003", "input.type", path, f"{dotted(path)}: expected {expected}, got {type(err.instance).__name__}"
         )
-    return Violation("E1001", f"input.{err.validator}", path, f"{dotted(path)}: {err.message}")
-
-
-def _missing_field(err: Any) -> str | None:
-    msg = str(err.message)
-    if msg.startswith("'") and "' is a required property" in msg:
-        return msg[1 : msg.index("' is a required property")]
-    return None
+    return Violation("E1001", f"input.{err.keyword}", path, f"{dotted(path)}: {err.message}")
 
 
 def check_document(doc: Any, kind: str | None = None, module: Module | None = None) -> CheckResult:

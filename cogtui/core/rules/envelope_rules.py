@@ -356,17 +356,13 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
         Violation(
             "E3005" if strict and _is_enum_error(e) else "E3001",
             f"schema.{part}",
-            (*path, *e.absolute_path),
-            f"{dotted((*path, *e.absolute_path))}: {e.message}",
+            (*path, *e.path),
+            f"{dotted((*path, *e.path))}: {e.message}",
         )
         for e in errors
     ]
 
 
 def _is_enum_error(err: Any) -> bool:
-    """A value outside an enum, directly or as the reason every branch of a oneOf/anyOf failed."""
-    if err.validator in ("enum", "const"):
-        return True
-    if err.validator in ("oneOf", "anyOf") and err.context:
-        return any(sub.validator in ("enum", "const") for sub in err.context)
-    return False
+    """A value outside an enum or const."""
+    return bool(err.keyword in ("enum", "const"))

@@ -48,7 +48,7 @@ class GoldenChecks(RuleBase):
                     else:
                         code = "L003" if not self.m.format.is_v2 else "T003"
                         for err in sch.iter_errors("data", e.output):
-                            self.stale(code, e.output_path, ("data", *err.absolute_path), short_message(err), e.output)
+                            self.stale(code, e.output_path, ("data", *err.path), short_message(err), e.output)
         except RefError as exc:
             self.add_at("S002", str(exc), self.m.files.schema if self.m.files else None)
 
@@ -56,12 +56,12 @@ class GoldenChecks(RuleBase):
         if value is UNPARSED or self.m.schemas.input is None:
             return
         for err in sch.iter_errors("input", value):
-            where = dotted(("input", *err.absolute_path))
+            where = dotted(("input", *err.path))
             self.add_at(
                 "T001",
                 f"{path.name}: {where} does not match the input schema: {short_message(err)}",
                 path,
-                tuple(err.absolute_path),
+                tuple(err.path),
             )
 
     def stale(self, code: str, path: Path, where: PathT, message: str, doc: Any) -> None:
@@ -103,6 +103,4 @@ class GoldenChecks(RuleBase):
             if part == "data" and value.get("ok") is not True:
                 continue
             for err in sch.iter_errors(part, section):
-                self.stale(
-                    "T003" if part == "data" else "T002", path, (part, *err.absolute_path), short_message(err), value
-                )
+                self.stale("T003" if part == "data" else "T002", path, (part, *err.path), short_message(err), value)

@@ -33,24 +33,36 @@ def unknown_parts(expected: dict[str, Any]) -> list[str]:
     return [str(k) for k in expected["$validate"] if k not in PARTS]
 
 
-def validator(module: Module, schema: Any) -> Any:
-    from cogtui.core.module.schemas import validator_class
+class _Contract:
+    """A `$validate` schema compiled with the module's draft."""
 
-    cls = validator_class(module.schemas.root)
-    return cls(schema)
+    def __init__(self, module: Module, schema: Any) -> None:
+        from cogtui.core.module.schema_engine import compile_schema, draft_of
+
+        self.compiled = compile_schema(schema, draft=draft_of(module.schemas.root))
+
+    def iter_errors(self, instance: Any) -> list[Any]:
+        return list(self.compiled.errors(instance))
+
+    def is_valid(self, instance: Any) -> bool:
+        return not self.compiled.errors(instance)
+
+
+def validator(module: Module, schema: Any) -> _Contract:
+    return _Contract(module, schema)
 
 
 def schema_problems(module: Module, expected: dict[str, Any]) -> Iterator[tuple[str, tuple[str | int, ...], str]]:
     """(part, path inside the schema, message) for every `$validate` schema that is not valid JSON Schema."""
-    from cogtui.core.module.schemas import metaschema_validator, validator_class
+    from cogtui.core.module.schema_engine import draft_of, metaschema_errors
 
-    meta_validator = metaschema_validator(validator_class(module.schemas.root))
+    draft = draft_of(module.schemas.root)
     for part, schema in contract_parts(expected).items():
         if not isinstance(schema, (dict, bool)):
             yield part, (), f"$validate.{part} must be a JSON Schema (an object or a boolean)"
             continue
-        for err in meta_validator.iter_errors(schema):
-            yield part, tuple(err.absolute_path), f"$validate.{part}: {err.message}"
+        for err in metaschema_errors(schema, draft):
+            yield part, tuple(err.path), f"$validate.{part}: {err.message}"
 
 
 def judge(module: Module, expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
@@ -68,22 +80,18 @@ def judge(module: Module, expected: dict[str, Any], actual: dict[str, Any]) -> l
             reasons.append(f"$validate.{part} cannot be used: {type(exc).__name__}")
             continue
         for err in errors[:10]:
-            where = dotted((part, *err.absolute_path))
+            where = dotted((part, *err.path))
             reasons.append(f"{where} does not satisfy $validate.{part}: {short_message(err)}")
     return reasons
 
 
 def short_message(err: Any) -> str:
-    """A jsonschema message without a dump of the instance: the rule that failed, and a short excerpt."""
+    """A schema error without a dump of the instance: the keyword that failed, and a short excerpt."""
     from cogtui.core.rules.excerpt import excerpt
 
-    rule = err.validator
-    value = err.validator_value
+    rule = err.keyword
     if rule == "required":
-        missing = [name for name in value if isinstance(err.instance, dict) and name not in err.instance]
-        return f"missing required {', '.join(map(str, missing)) or 'property'}"
+        return f"missing required {err.missing or 'property'}"
     if rule in ("type", "enum", "const", "minimum", "maximum", "maxLength", "minLength", "maxItems", "minItems"):
-        return f"{rule} {excerpt(value, 60)} (found {excerpt(err.instance)})"
-    if rule == "additionalProperties" and isinstance(err.instance, dict):
-        return f"additional properties are not allowed (found {excerpt(err.instance)})"
+        return f"{rule} {excerpt(err.expected, 60)} (found {excerpt(err.instance)})"
     return f"{rule} failed (found {excerpt(err.instance)})"

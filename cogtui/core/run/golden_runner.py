@@ -77,9 +77,7 @@ def compare(module: Module, expected: dict[str, Any], actual: dict[str, Any]) ->
         return ["data is missing"]
     try:
         for err in schemas_for(module).iter_errors("data", data):
-            reasons.append(
-                f"data does not match the schema at {'.'.join(map(str, err.absolute_path)) or '$'}: {err.message}"
-            )
+            reasons.append(f"data does not match the schema at {'.'.join(map(str, err.path)) or '$'}: {err.message}")
     except RefError as exc:
         reasons.append(str(exc))
     if module.tier == "exec":

@@ -114,7 +114,9 @@ def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -
 def _is_missing_rationale(v: Violation) -> bool:
     # The envelope rule and the schema's `required` both report a missing rationale: still one problem (D22).
     return v.rule == "data.rationale.required" or (
-        v.rule == "schema.data" and v.path == ("data",) and v.message.endswith("'rationale' is a required property")
+        v.rule == "schema.data"
+        and v.path == ("data",)
+        and v.message.endswith(("'rationale' is a required property", '"rationale" is a required property'))
     )
 
 

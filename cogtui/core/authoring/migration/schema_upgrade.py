@@ -14,8 +14,10 @@ from typing import Any
 
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, PathT
 from cogtui.core.files.json_pointer import value_at
+from cogtui.core.module.schema_engine import DRAFT7, DRAFT2020, DRAFT_URIS
 from cogtui.core.module.standard_parts import V22_SCHEMA_URL, error_schema, extensions_schema, meta_schema
 from cogtui.core.module.tiers import TIER_DEFAULTS
+from cogtui.core.rules.schema_checks import foreign_keywords
 
 JSON_SCHEMA_DRAFTS = (
     "json-schema.org/draft-04/",
@@ -210,9 +212,7 @@ def assemble_v0(
     """One schema.json document from v0's input and output schema files (before `upgrade_schema`)."""
     parts = {"input": copy.deepcopy(input_schema), "data": copy.deepcopy(output_schema)}
     files = {input_name: "input", output_name: "data"}
-    drafts = {p.get("$schema") for p in parts.values()}
-    draft = next(iter(drafts)) if len(drafts) == 1 else None
-    root_url = draft if isinstance(draft, str) and any(d in draft for d in JSON_SCHEMA_DRAFTS) else V22_SCHEMA_URL
+    root_url = created_schema_url(parts)
     defs: dict[str, Any] = {}
     renames: dict[str, dict[tuple[str, str], str]] = {}
     for name, schema in parts.items():
@@ -254,6 +254,22 @@ def assemble_v0(
         root["$defs"] = {k: rewrite(v, owners.get(k, "data")) for k, v in defs.items()}
         notes.append("schema.json: the schema files' definitions are gathered under $defs and their $refs rewritten")
     return root
+
+
+def created_schema_url(parts: dict[str, Any]) -> str:
+    """The `$schema` of a schema.json migration creates: always a JSON Schema draft (D7).
+
+    The parts' own draft when they agree on one; otherwise Draft-07, the spec's
+    default, unless they use keywords only 2019-09/2020-12 define, which keep
+    their meaning under 2020-12.
+    """
+    drafts = {p.get("$schema") for p in parts.values()}
+    draft = next(iter(drafts)) if len(drafts) == 1 else None
+    if isinstance(draft, str) and any(d in draft for d in JSON_SCHEMA_DRAFTS):
+        return draft
+    if any(foreign_keywords(p, DRAFT7) for p in parts.values()):
+        return DRAFT_URIS[DRAFT2020]
+    return DRAFT_URIS[DRAFT7]
 
 
 def _rewrite_ref(ref: str, owner: str, files: dict[str, str], renames: dict[str, dict[tuple[str, str], str]]) -> str:

@@ -1,4 +1,4 @@
-"""Anthropic through its official SDK, streaming with `messages.stream`.
+"""Anthropic through its official SDK; the stream's events are read raw (anthropic_events.py).
 
 ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. The SDK's own retries
 are off: the runner retries every provider the same way. This SDK version
@@ -13,11 +13,13 @@ is not a JSON event object is the server's fault, reported with what it sent;
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import AsyncIterator
 from typing import Any
 
+from cogtui.core.run.providers.anthropic_events import RawTally, sse_events
 from cogtui.core.run.providers.base import (
     Finish,
     ModelRequest,
@@ -82,28 +84,34 @@ class AnthropicProvider:
 
         received = False
         try:
+            tally = RawTally()
             async with (
                 self._client(request.timeout) as client,
-                client.messages.stream(
+                client.messages.with_streaming_response.create(
                     model=self.model,
                     max_tokens=request.max_tokens,
                     system=request.system,
                     messages=self._messages(request),
-                ) as stream,
+                    stream=True,
+                ) as response,
             ):
-                stopped = False
-                async for event in stream:
-                    if event.type == "text":
+                async for name, data in sse_events(response.iter_lines()):
+                    if name == "error" or (isinstance(data, dict) and data.get("type") == "error"):
+                        err = data.get("error", data) if isinstance(data, dict) else data
+                        raise stream_error(err, received, "the Anthropic stream")
+                    if not isinstance(data, dict):  # JSON, but no event object: the server's fault (D37)
+                        raise malformed_stream_data(
+                            json.dumps(data, ensure_ascii=False), received, "the Anthropic stream"
+                        )
+                    text = tally.take(data)
+                    if text:
                         received = True
-                        yield TextDelta(event.text)
-                    elif event.type == "message_stop":
-                        stopped = True
-                if not stopped:  # a clean end without message_stop: cut, never retried (D37)
-                    raise unterminated_stream(received, "the Anthropic stream", "message_stop")
-                final = await stream.get_final_message()
-                yield Usage(final.usage.input_tokens or 0, final.usage.output_tokens or 0)
-                if final.stop_reason:
-                    yield Finish(final.stop_reason, token_limit=final.stop_reason == "max_tokens")
+                        yield TextDelta(text)
+            if not tally.stopped:  # a clean end without message_stop: cut, never retried (D37)
+                raise unterminated_stream(received, "the Anthropic stream", "message_stop")
+            yield Usage(tally.input_tokens, tally.output_tokens)
+            if tally.stop_reason:
+                yield Finish(tally.stop_reason, token_limit=tally.stop_reason == "max_tokens")
         except anthropic.APIStatusError as exc:
             if exc.status_code < 400:  # an `error` event inside the 200 stream
                 body = exc.body

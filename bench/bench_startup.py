@@ -1,0 +1,101 @@
+"""Start-up and import budget of the headless commands, against the interpreter floor.
+
+    .venv/bin/python bench/bench_startup.py [--repeat 15]
+
+The floor is `python -c pass` with the project's interpreter (site and the
+editable install's import hook included). Each command runs as a process;
+the figure is the median wall time of `--repeat` runs, interleaved with the
+floor so that load on a shared machine hits both alike. The import budget is
+`python -X importtime`: the cumulative import time of the modules each
+command loads, and the heaviest third-party ones.
+Targets (issue 16): one-module `cogn validate` <= 3x the floor; `cogn
+validate --all` on the bundled modules <= 4x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchutil import machine, report
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = ROOT / "modules"
+COMMANDS: dict[str, list[str]] = {
+    "validate one module": ["-m", "cogtui.cli", "validate", str(MODULES / "code-reviewer")],
+    "validate --all (bundled)": ["-m", "cogtui.cli", "validate", "--all", "--path", str(MODULES)],
+    "list": ["-m", "cogtui.cli", "list", "--path", str(MODULES)],
+    "run (replay)": [
+        *("-m", "cogtui.cli", "run", str(MODULES / "code-reviewer"), "--provider", "replay", "--no-history"),
+        *("--input", str(MODULES / "code-reviewer" / "tests" / "case1.input.json")),
+    ],
+}
+TARGETS = {"validate one module": 3.0, "validate --all (bundled)": 4.0}
+WATCHED = ("yaml", "jsonschema_rs", "jsonschema", "referencing", "anthropic", "httpx", "textual", "rich")
+
+
+def wall(args: list[str], env: dict[str, str]) -> float:
+    t = time.perf_counter()
+    subprocess.run([sys.executable, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - t
+
+
+def import_budget(args: list[str], env: dict[str, str]) -> dict[str, float]:
+    """Milliseconds: all imports, and each watched package where it is first imported (cumulative)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", *args], env=env, capture_output=True, text=True, check=False
+    )
+    total = 0.0
+    found: dict[str, float] = {}
+    for line in proc.stderr.splitlines():
+        fields = line.split("|")
+        if not line.startswith("import time:") or len(fields) != 3 or not fields[1].strip().isdigit():
+            continue
+        cumulative_ms = int(fields[1]) / 1000
+        name = fields[2][1:]  # one space after the bar; more is nesting
+        if not name.startswith(" "):
+            total += cumulative_ms
+        module = name.strip()
+        if module in WATCHED and module not in found:
+            found[module] = cumulative_ms
+    return {"all imports": round(total, 1), **{k: round(v, 1) for k, v in sorted(found.items(), key=lambda kv: -kv[1])}}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeat", type=int, default=15)
+    args = ap.parse_args()
+    results: dict[str, Any] = {"load average (1 min)": round(os.getloadavg()[0], 1)}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "HOME": tmp, "COGNITIVE_MODULES_PATH": "", "COGTUI_DATA_DIR": tmp, "NO_COLOR": "1"}
+        for cmd in COMMANDS.values():
+            wall(cmd, env)  # warm the file cache and .pyc files
+        floor: list[float] = []
+        times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+        for _ in range(args.repeat):
+            floor.append(wall(["-c", "pass"], env))
+            for name, cmd in COMMANDS.items():
+                times[name].append(wall(cmd, env))
+        base = statistics.median(floor)
+        results["floor: python -c pass_s (median)"] = base
+        for name in COMMANDS:
+            med = statistics.median(times[name])
+            results[f"{name}_s (median)"] = med
+            target = TARGETS.get(name)
+            label = f"{name}: ratio to the floor" + (f" (target <= {target:g})" if target else "")
+            results[label] = round(med / base, 2)
+        for name, cmd in COMMANDS.items():
+            results[f"{name}: imports, ms"] = import_budget(cmd, env)
+    report("startup", results, machine())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,260 @@
+"""The one JSON Schema interface every caller uses: compile a schema for its draft, list errors.
+
+`compile_schema(schema, draft=..., retrieve=...)` returns a `CompiledSchema`
+whose `errors(instance)` are plain `SchemaError`s (instance path, schema path,
+keyword, a short message). A schema that cannot be used at all (a `$ref` that
+does not resolve, a `pattern` that is not a regular expression) raises
+`SchemaUnusable` naming where in the schema the problem sits.
+
+The engine is `jsonschema-rs` (Rust): it imports in a few milliseconds,
+validates many times faster than `jsonschema`, supports Draft 4, 6, 7,
+2019-09 and 2020-12, and its regex engine matches plain patterns in linear
+time and stops backtracking patterns (back-references, look-around) after a
+step budget. A pattern that exceeds the budget on a value is treated as not
+matching, with a message that says so (docs/spec-decisions.md D50). When the
+Rust engine is not installed (or `COGTUI_SCHEMA_ENGINE=jsonschema`), the
+pure-Python `jsonschema` takes over through the same interface
+(`schema_engine_py.py`); it refuses patterns it cannot run safely.
+
+The draft comes from the document's `$schema`; without one (or with a
+Cognitive Modules URL there) it is Draft-07, the spec's normative reference
+(SPEC-v2.5 §13; D7 as amended).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Protocol
+
+PathT = tuple[str | int, ...]
+
+DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020 = "draft-04", "draft-06", "draft-07", "2019-09", "2020-12"
+DEFAULT_DRAFT = DRAFT7
+DRAFT_URIS: dict[str, str] = {
+    DRAFT4: "http://json-schema.org/draft-04/schema#",
+    DRAFT6: "http://json-schema.org/draft-06/schema#",
+    DRAFT7: "http://json-schema.org/draft-07/schema#",
+    DRAFT2019: "https://json-schema.org/draft/2019-09/schema",
+    DRAFT2020: "https://json-schema.org/draft/2020-12/schema",
+}
+_BY_URI = {uri.rstrip("#").replace("https://", "http://"): name for name, uri in DRAFT_URIS.items()}
+
+# Steps a backtracking pattern may take on one value before it counts as not matching.
+BACKTRACK_LIMIT = 100_000
+MESSAGE_LIMIT = 200
+
+
+def draft_of(root: Any) -> str:
+    """The draft a schema document declares in `$schema`; Draft-07 when it names none."""
+    uri = root.get("$schema") if isinstance(root, dict) else None
+    if isinstance(uri, str):
+        return _BY_URI.get(uri.strip().rstrip("#").replace("https://", "http://"), DEFAULT_DRAFT)
+    return DEFAULT_DRAFT
+
+
+def draft_label(draft: str) -> str:
+    return "Draft " + draft.removeprefix("draft-")
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaError:
+    """One reason an instance does not satisfy a schema."""
+
+    path: PathT  # where in the instance
+    schema_path: PathT  # the keyword's place in the schema
+    keyword: str  # "required", "type", "pattern", ...
+    message: str  # short: long values are cut to an excerpt
+    missing: str | None = None  # `required`: the property that is missing
+    expected: Any = None  # the keyword's value (`type`: the expected types)
+    instance: Any = None  # the value that failed
+    runaway: bool = False  # a pattern stopped at its backtracking budget
+
+
+class SchemaUnusable(Exception):
+    """The schema itself cannot be used: an unresolvable `$ref`, an invalid or unsafe pattern."""
+
+    def __init__(self, kind: str, detail: str, schema_path: PathT = (), ref: str = "?") -> None:
+        super().__init__(detail)
+        self.kind = kind  # "ref" | "regex"
+        self.detail = detail
+        self.schema_path = schema_path
+        self.ref = ref
+
+
+class CompiledSchema(Protocol):
+    def errors(self, instance: Any) -> list[SchemaError]: ...
+    def is_valid(self, instance: Any) -> bool: ...
+
+
+Retrieve = Callable[[str], Any]
+
+
+def engine_name() -> str:
+    return "jsonschema" if _use_python_engine() else "jsonschema-rs"
+
+
+@cache
+def _use_python_engine() -> bool:
+    if os.environ.get("COGTUI_SCHEMA_ENGINE", "").strip().lower() == "jsonschema":
+        return True
+    try:
+        import jsonschema_rs  # noqa: F401
+    except ImportError:  # no wheel for this platform: the pure-Python engine takes over
+        return True
+    return False
+
+
+def compile_schema(schema: Any, *, draft: str = DEFAULT_DRAFT, retrieve: Retrieve | None = None) -> CompiledSchema:
+    """A validator for `schema` under `draft`. `retrieve(uri)` supplies referenced documents (or raises)."""
+    if _use_python_engine():
+        from cogtui.core.module.schema_engine_py import compile_python
+
+        return compile_python(schema, draft, retrieve)
+    return _RustSchema(schema, draft, retrieve)
+
+
+def metaschema_errors(schema: Any, draft: str) -> list[SchemaError]:
+    """How `schema` breaks its draft's metaschema (paths inside `schema`)."""
+    if _use_python_engine():
+        from cogtui.core.module.schema_engine_py import python_metaschema
+
+        return python_metaschema(draft).errors(schema)
+    return _rust_metaschema(draft).errors(schema)
+
+
+@cache
+def _rust_metaschema(draft: str) -> CompiledSchema:
+    uri = DRAFT_URIS[draft]
+    return _RustSchema({"$schema": uri, "$ref": uri}, draft, None)
+
+
+class _RustSchema:
+    def __init__(self, schema: Any, draft: str, retrieve: Retrieve | None) -> None:
+        import jsonschema_rs as rs
+
+        cls = {
+            DRAFT4: rs.Draft4Validator,
+            DRAFT6: rs.Draft6Validator,
+            DRAFT7: rs.Draft7Validator,
+            DRAFT2019: rs.Draft201909Validator,
+            DRAFT2020: rs.Draft202012Validator,
+        }[draft]
+
+        def fetch(uri: str) -> Any:
+            if retrieve is None:
+                raise LookupError(f"{uri} is not available (remote references are never fetched)")
+            return with_known_draft(retrieve(uri), draft)
+
+        try:
+            self._validator = cls(
+                with_known_draft(schema, draft),
+                validate_formats=False,
+                retriever=fetch,
+                pattern_options=rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
+            )
+        except rs.ValidationError as exc:
+            raise _unusable(exc) from None
+        except (ValueError, TypeError) as exc:  # a schema value Rust cannot take (e.g. a huge integer)
+            raise SchemaUnusable("schema", f"the schema cannot be compiled: {exc}") from None
+
+    def errors(self, instance: Any) -> list[SchemaError]:
+        return [_convert(e) for e in self._validator.iter_errors(instance)]
+
+    def is_valid(self, instance: Any) -> bool:
+        return bool(self._validator.is_valid(instance))
+
+
+def with_known_draft(document: Any, draft: str) -> Any:
+    """The document with a `$schema` that is not a JSON Schema draft (a Cognitive Modules URL) set to `draft`."""
+    if isinstance(document, dict) and "$schema" in document:
+        uri = document["$schema"]
+        if not isinstance(uri, str) or uri.strip().rstrip("#").replace("https://", "http://") not in _BY_URI:
+            return {**document, "$schema": DRAFT_URIS[draft]}
+    return document
+
+
+def _unusable(exc: Any) -> SchemaUnusable:
+    where = tuple(exc.instance_path)
+    message = str(exc.message)
+    if message.endswith('is not a "regex"'):
+        return SchemaUnusable("regex", f"{excerpt(exc.instance)} is not a valid regular expression", where)
+    ref = "?"
+    if "Resource '" in message:
+        ref = message.split("Resource '", 1)[1].split("'", 1)[0]
+    elif "Pointer '" in message:
+        ref = "#" + message.split("Pointer '", 1)[1].split("'", 1)[0]
+    return SchemaUnusable("ref", f"$ref {ref!r} does not resolve: {message.splitlines()[0]}", where, ref)
+
+
+def _convert(err: Any) -> SchemaError:
+    kind = err.kind
+    keyword = str(kind.name)
+    path = tuple(err.instance_path)
+    schema_path = tuple(err.schema_path)
+    instance = err.instance
+    kind_name = type(kind).__name__
+    if kind_name in ("BacktrackLimitExceeded", "RegexEngineFailure"):
+        pattern = schema_path[-1] if keyword == "patternProperties" else _pattern_at(err)
+        return SchemaError(
+            path,
+            schema_path,
+            "pattern",
+            f"{excerpt(instance)} could not be matched against {excerpt(pattern)} within "
+            f"{BACKTRACK_LIMIT:,} backtracking steps; treated as not matching",
+            instance=instance,
+            runaway=True,
+        )
+    missing = str(kind.property) if kind_name == "Required" else None
+    expected: Any = None
+    if kind_name == "Type":
+        expected = list(kind.types)
+    elif kind_name == "Enum":
+        expected = list(kind.options)
+    elif hasattr(kind, "limit"):
+        expected = kind.limit
+    return SchemaError(path, schema_path, keyword, shorten(str(err.message), instance), missing, expected, instance)
+
+
+def _pattern_at(err: Any) -> str:
+    message = str(err.message)
+    return message.rsplit(" does not match ", 1)[-1].strip('"') if " does not match " in message else "?"
+
+
+def excerpt(value: Any, limit: int = 60) -> str:
+    """A value as JSON, cut to `limit` characters: messages never dump a whole document."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def shorten(message: str, instance: Any) -> str:
+    """The engine's message with its leading copy of the instance replaced by an excerpt."""
+    if len(message) <= MESSAGE_LIMIT:
+        return message
+    full = excerpt(instance, limit=10**9)
+    if message.startswith(full):
+        return excerpt(instance) + message[len(full) :][:MESSAGE_LIMIT]
+    return message[: MESSAGE_LIMIT - 1] + "…"
+
+
+def iter_patterns(schema: Any, at: PathT = ()) -> Iterable[tuple[PathT, str]]:
+    """Every `pattern` and `patternProperties` key in a schema document, with its path."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "pattern" and isinstance(value, str):
+                yield (*at, key), value
+            elif key == "patternProperties" and isinstance(value, dict):
+                for name, sub in value.items():
+                    yield (*at, key, name), name
+                    yield from iter_patterns(sub, (*at, key, name))
+            elif key not in ("const", "enum", "examples", "default"):
+                yield from iter_patterns(value, (*at, key))
+    elif isinstance(schema, list):
+        for i, value in enumerate(schema):
+            yield from iter_patterns(value, (*at, i))

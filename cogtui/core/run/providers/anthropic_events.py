@@ -1,0 +1,59 @@
+"""The Anthropic stream read as raw server-sent events: text, usage and how it ended, nothing else.
+
+The SDK's `messages.stream()` rebuilds a message snapshot on every event (its
+text grows by concatenation, so each delta cost more than the one before), and
+even its raw event stream builds a typed object per event. Here each SSE line
+is read once and each event's JSON decoded once into a dict: constant work per
+delta, about what the OpenAI-compatible path costs (BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+
+async def sse_events(lines: AsyncIterator[str]) -> AsyncIterator[tuple[str, Any]]:
+    """(event name, decoded data) per server-sent event; a `ValueError` for data that is not JSON."""
+    name = ""
+    data: list[str] = []
+    async for line in lines:
+        if not line:
+            if data:
+                yield name, json.loads("\n".join(data))
+            name, data = "", []
+        elif line.startswith("data:"):
+            data.append(line[6:] if line.startswith("data: ") else line[5:])
+        elif line.startswith("event:"):
+            name = line[6:].strip()
+    if data:  # a last event without its blank line
+        yield name, json.loads("\n".join(data))
+
+
+class RawTally:
+    """Fed every event in order; `take` returns the event's text, if it carries any."""
+
+    def __init__(self) -> None:
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.stop_reason: str | None = None
+        self.stopped = False  # message_stop arrived
+
+    def take(self, data: Any) -> str | None:
+        kind = data["type"]
+        if kind == "content_block_delta":
+            delta = data["delta"]
+            return delta.get("text") if delta.get("type") == "text_delta" else None
+        if kind == "message_start":
+            usage = data["message"].get("usage") or {}
+            self.input_tokens = usage.get("input_tokens") or 0
+            self.output_tokens = usage.get("output_tokens") or 0
+        elif kind == "message_delta":
+            self.stop_reason = (data.get("delta") or {}).get("stop_reason") or self.stop_reason
+            usage = data.get("usage") or {}
+            self.output_tokens = usage.get("output_tokens") or self.output_tokens
+            self.input_tokens = usage.get("input_tokens") or self.input_tokens  # cumulative when present
+        elif kind == "message_stop":
+            self.stopped = True
+        return None
