@@ -22,7 +22,19 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("core", "schema", "runtime", "streams", "startup", "history", "migrate", "tui", "tmux", "dashboard")
+ORDER = (
+    "core",
+    "schema",
+    "runtime",
+    "streams",
+    "startup",
+    "history",
+    "history_scale",
+    "migrate",
+    "tui",
+    "tmux",
+    "dashboard",
+)
 QUICK: dict[str, list[str]] = {
     "core": ["--count", "200", "--repeat", "3"],
     "schema": ["--repeat", "5"],
@@ -30,6 +42,7 @@ QUICK: dict[str, list[str]] = {
     "streams": ["--repeat", "3"],
     "startup": ["--repeat", "9"],
     "history": ["--runs", "10000", "--single", "300", "--repeat", "3"],
+    "history_scale": ["--runs", "20000", "--repeat", "3"],
     "migrate": ["--count", "100", "--repeat", "2"],
     "tui": ["--modules", "300", "--repeat", "5", "--skip-stream"],
     "tmux": ["--writes", "10", "--repeat", "3"],

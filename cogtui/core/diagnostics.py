@@ -32,6 +32,11 @@ class Diagnostic:
     column: int | None
     hint: str = ""
 
+    def __post_init__(self) -> None:
+        # Validators quote the value they judged: a whole golden or envelope would fill the screen.
+        object.__setattr__(self, "message", short_values(self.message))
+        object.__setattr__(self, "hint", short_values(self.hint))
+
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["severity"] = self.severity.value
@@ -44,6 +49,69 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[Any, ...]:
         return (str(self.file or ""), self.line or 0, self.column or 0, self.severity.rank, self.code)
+
+
+EXCERPT_CHARS = 60  # a quoted object, array or string longer than this is shortened
+
+
+def _closing(text: str, start: int) -> int:
+    """Index of the bracket closing the one at `start` (quotes respected), or -1."""
+    pairs = {"{": "}", "[": "]"}
+    stack: list[str] = []
+    quote = ""
+    index = start
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in pairs:
+            stack.append(pairs[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+            if not stack:
+                return index
+        index += 1
+    return -1
+
+
+def _cut(value: str, closer: str) -> str:
+    head = value[: EXCERPT_CHARS - 4]
+    comma = head.rfind(", ")
+    if comma > EXCERPT_CHARS // 3:
+        head = head[:comma]
+    return f"{head}, …{closer}" if closer else f"{head}…"
+
+
+def short_values(message: str) -> str:
+    """`message` with every quoted object, array or string longer than EXCERPT_CHARS cut to a short excerpt.
+
+    `{'verdict': 'approve', 'summary': '…', …} is not valid under any of the given schemas` instead of the
+    whole object; the rest of the message is untouched.
+    """
+    if len(message) <= EXCERPT_CHARS:
+        return message
+    out: list[str] = []
+    index = 0
+    while index < len(message):
+        char = message[index]
+        end = _closing(message, index) if char in "{[" else -1
+        if char in "'\"" and (index == 0 or not message[index - 1].isalnum()):
+            end = message.find(char, index + 1)
+            while end > 0 and message[end - 1] == "\\":
+                end = message.find(char, end + 1)
+        if end > index and end - index + 1 > EXCERPT_CHARS:
+            span = message[index : end + 1]
+            out.append(_cut(span[:-1], "") + span[-1] if char in "'\"" else _cut(span[:-1], span[-1]))
+            index = end + 1
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def format_location(file: Path | None, line: int | None, column: int | None) -> str:
