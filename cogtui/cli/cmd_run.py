@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .output import Printer, err
+from .output import Printer, deprecation_notice, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -92,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             Printer().json(failure("E4006", str(exc)))
         return 2
+    deprecation_notice(module)
     try:
         provider = make_provider(args.provider, args.model)
     except UnknownProvider as exc:

@@ -152,7 +152,7 @@ M002 | error | version is not a semantic version
 M003 | error | tier is not exec, decision or exploration
 M004 | error | schema_strictness is not high, medium or low
 M005 | error | enums.strategy is not strict or extensible
-M006 | error | excludes is empty
+M006 | warning | excludes is empty
 M007 | error | a manifest field has the wrong type
 M008 | info | the manifest has a field the spec does not define
 M009 | warning | the manifest name differs from the folder name
@@ -172,6 +172,7 @@ S006 | warning | schema.json has both data and output; output is ignored
 S007 | error | a $ref points outside the module (remote refs are never fetched)
 S008 | warning | a pattern can backtrack catastrophically in other runtimes
 S009 | warning | a schema keyword belongs to another draft than the one the schema is read as
+S010 | error | a v2.1/v2.2/v2.5 module has no schema.json
 V000 | error | the module is not in v2.2 format (with --v22)
 V001 | error | schema.json has no meta schema
 V002 | error | the meta schema does not require confidence, risk and explain
@@ -183,9 +184,10 @@ V007 | warning | overflow.require_suggested_mapping disagrees with the insights 
 V008 | warning | the tier is incoherent with schema_strictness, overflow or enums
 V009 | warning | overflow is enabled but the data schema has no extensions.insights
 V010 | warning | the enum strategy disagrees with the extensible enums in the schema
+V011 | error | module.yaml has no overflow or enums (with --v22)
 T001 | error | a golden test or example input does not match the input schema
-T002 | error | a golden test's expected output is not a valid envelope
-T003 | error | an expected output's data does not match the data schema
+T002 | error | a golden test's expected output is not a valid envelope (a warning in v2.x unless --strict)
+T003 | error | an expected output's data does not match the data schema (a warning in v2.x unless --strict)
 T004 | error | a test listed in module.yaml does not exist
 T005 | error | a test path escapes the module folder
 T006 | error | a tests entry is not of the form `input -> expected`

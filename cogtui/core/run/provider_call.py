@@ -74,7 +74,10 @@ async def timed(
             now = loop.time()
             wait = min(heartbeat - (now - last_emit), silence_limit - (now - last_data))
             try:
-                item = await asyncio.wait_for(queue.get(), timeout=max(wait, 0.0))
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns the item and swallows a
+                # cancellation that lands while the item is being handed over, so a cancelled run went on.
+                async with asyncio.timeout(max(wait, 0.0)):
+                    item = await queue.get()
             except TimeoutError:
                 now = loop.time()
                 if now - last_data >= silence_limit:
