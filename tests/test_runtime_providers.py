@@ -174,9 +174,9 @@ async def test_usage_counts_every_call_of_the_run(llm_server: Any, proto: str) -
 
 
 @both
-async def test_529_three_times_is_e4002(llm_server: Any, proto: str) -> None:
+async def test_529_three_times_is_e4001(llm_server: Any, proto: str) -> None:
     _, result = await run(llm_server, proto, error(529), error(529), error(529), json.dumps(model_answer(REVIEW_OUT)))
-    err = assert_failure(result.envelope, "E4002")
+    err = assert_failure(result.envelope, "E4001")
     assert err["details"]["attempts"] == 3 and err["details"]["status"] == 529
     assert len(llm_server.requests) == 3 and llm_server.pending == 1
 

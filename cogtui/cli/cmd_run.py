@@ -14,7 +14,7 @@ from typing import Any
 
 from cogtui.core.files.terminal_text import terminal_json
 
-from .output import Printer, err
+from .output import Printer, deprecation_notice, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             Printer().json(failure("E4006", str(exc)))
         return 2
+    deprecation_notice(module)
     try:
         provider = make_provider(args.provider, args.model)
     except UnknownProvider as exc:

@@ -102,3 +102,14 @@ def err(message: str) -> None:
     """Usage errors and fatal messages, on stderr."""
     p = Printer(sys.stderr)
     p.line(f"cogn: {message}", "error")
+
+
+def deprecation_notice(module: Any) -> None:
+    """One line on stderr for a v1 or v2.1 module (v0 has its own diagnostic, M014), naming the migrate command."""
+    fmt = getattr(getattr(module, "format", None), "value", None)
+    if fmt in ("v1", "v2.1"):
+        Printer(sys.stderr).line(
+            f"note: {module.name} is in the {fmt} format, which is deprecated; "
+            f"upgrade it with `cogn migrate {module.name}` (preview: --dry-run)",
+            "warning",
+        )

@@ -17,27 +17,13 @@ from cogtui.core.module.tiers import (
     LOOSEST_MAX_INSIGHTS,
     RISK_LEVELS,
 )
+from cogtui.core.rules.envelope_shape import code_matches_schema, risk_object_level
 from cogtui.core.rules.error_codes import is_wellformed_code
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
 
 PathT = tuple[str | int, ...]
-
-TOP_LEVEL = {
-    "ok",
-    "meta",
-    "data",
-    "error",
-    "partial_data",
-    "version",
-    "module",
-    "provider",
-    "trace_id",
-    "model",
-    "latency_ms",
-    "usage",
-}
 
 
 @dataclass(frozen=True)
@@ -94,7 +80,7 @@ def check_meta(
     if "risk" not in meta:
         if require_all:
             out.append(Violation("E3001", "meta.risk.required", (*path, "risk"), "meta.risk is required"))
-    elif meta["risk"] not in RISK_LEVELS:
+    elif meta["risk"] not in RISK_LEVELS and risk_object_level(meta["risk"]) is None:  # §6.1 object form (D39)
         out.append(
             Violation(
                 "E3001",
@@ -137,9 +123,7 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
         out.append(Violation("E3001", "envelope.ok.required", (*path, "ok"), "ok is required"))
     elif not isinstance(env["ok"], bool):
         out.append(Violation("E3001", "envelope.ok.type", (*path, "ok"), "ok must be true or false"))
-    for key in env:
-        if key not in TOP_LEVEL:
-            out.append(Violation("E3001", "envelope.unknown", (*path, key), f"unexpected top-level field {key!r}"))
+    # Extra top-level fields are warnings (envelope_shape.shape_notes), not violations (D39).
     for key in ("version", "module", "provider", "trace_id", "model"):
         if key in env and not isinstance(env[key], str):
             out.append(Violation("E3001", f"envelope.{key}.type", (*path, key), f"{key} must be a string"))
@@ -153,7 +137,10 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
     elif ok is False:
         out.extend(_check_failure(env, module, path))
     if module is not None and isinstance(env.get("meta"), dict):
-        out.extend(_schema_violations(module, "meta", env["meta"], (*path, "meta")))
+        meta = env["meta"]
+        level = risk_object_level(meta.get("risk"))
+        # The object form counts as its level against a v2.2 meta schema's string enum (D39).
+        out.extend(_schema_violations(module, "meta", {**meta, "risk": level} if level else meta, (*path, "meta")))
     return out
 
 
@@ -236,7 +223,19 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
                 Violation("E3001", f"error.{key}.type", (*path, "error", key), f"error.{key} has the wrong type")
             )
     if module is not None and module.schemas.error is not None:
-        out.extend(_schema_violations(module, "error", err, (*path, "error")))
+        found = _schema_violations(module, "error", err, (*path, "error"))
+        code_path = (*path, "error", "code")
+        if any(v.path == code_path for v in found) and code_matches_schema(
+            code,
+            lambda form: (
+                not any(
+                    v.path == code_path
+                    for v in _schema_violations(module, "error", {**err, "code": form}, (*path, "error"))
+                )
+            ),
+        ):
+            found = [v for v in found if v.path != code_path]  # the other spelling of the code fits (D36)
+        out.extend(found)
     return out
 
 
@@ -351,7 +350,19 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
         errors = list(schemas_for(module).iter_errors(part, instance))
     except RefError as exc:
         return [Violation("E3001", f"schema.{part}.ref", path, str(exc))]
+    strict = part == "data" and module.contract.enum_strategy.value == "strict"
     return [
-        Violation("E3001", f"schema.{part}", (*path, *e.path), f"{dotted((*path, *e.path))}: {e.message}")
+        # Under strict enums a value outside the enum is E3005 INVALID_ENUM, not a generic schema failure.
+        Violation(
+            "E3005" if strict and _is_enum_error(e) else "E3001",
+            f"schema.{part}",
+            (*path, *e.path),
+            f"{dotted((*path, *e.path))}: {e.message}",
+        )
         for e in errors
     ]
+
+
+def _is_enum_error(err: Any) -> bool:
+    """A value outside an enum or const."""
+    return bool(err.keyword in ("enum", "const"))

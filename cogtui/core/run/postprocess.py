@@ -24,6 +24,7 @@ from typing import Any
 
 from cogtui.core.module.model import Module
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
+from cogtui.core.rules.envelope_shape import normalise_shape
 from cogtui.core.run.envelope_builder import failure
 from cogtui.core.run.normalize import repair, to_envelope
 
@@ -62,12 +63,14 @@ def _of(violations: list[Violation], code: str) -> list[Violation]:
 
 
 def _schema(violations: list[Violation]) -> list[Violation]:
-    return [v for v in violations if v.code not in ROUTED]
+    """What the repair pass may fix: schema failures, enum values included (SPEC-v2.2 §4.1 rule 3)."""
+    return [v for v in violations if v.code not in ROUTED or (v.code == "E3005" and v.rule.startswith("schema."))]
 
 
 def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -> Outcome:
     env, wrapped = to_envelope(answer, _auto_wrap(module), module.schemas.data, module.schemas.root)
-    out = Outcome(env, wrapped=wrapped)
+    env, shape_warnings = normalise_shape(env, module)  # extra fields, object risk, legacy/module codes
+    out = Outcome(env, shape_warnings, wrapped=wrapped)
     if not validate:
         env, out.repairs = repair(env, None, None)  # meta must still exist for routing
         out.envelope = env
@@ -75,7 +78,9 @@ def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -
     env = _trim_insights(env, module, out.warnings)
     violations = check_envelope(env, module)
     # The repair pass never touches insights or `{custom}` values, so E3004/E3005 are judged on the answer as given.
-    early = _overflow_failure(env, module, violations) or _enum_failure(env, violations)
+    early = _overflow_failure(env, module, violations) or _enum_failure(
+        env, [v for v in violations if v.rule == "enums.strict"]
+    )
     if early is not None:
         out.envelope = early
         return out
@@ -87,6 +92,9 @@ def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -
     if schema:
         if env.get("ok") is True and all(_is_missing_rationale(v) for v in schema):
             out.envelope = failure("E3003", "the model's answer has no rationale", partial_data=_partial(env))
+            return out
+        if all(v.code == "E3005" for v in schema):  # only values outside a strict enum: INVALID_ENUM
+            out.envelope = _enum_failure(env, schema) or env
             return out
         first = schema[0]
         out.envelope = failure(

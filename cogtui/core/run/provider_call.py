@@ -101,7 +101,10 @@ async def timed(
                 raise deadline.error(received[0])  # type: ignore[union-attr]
             wait = min(heartbeat - (now - last_emit), silence_limit - (now - last_data), left)
             try:
-                item = await asyncio.wait_for(queue.get(), timeout=max(wait, 0.0))
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns the item and swallows a
+                # cancellation that lands while the item is being handed over, so a cancelled run went on.
+                async with asyncio.timeout(max(wait, 0.0)):
+                    item = await queue.get()
             except TimeoutError:
                 now = loop.time()
                 if deadline is not None and deadline.remaining() <= 0:

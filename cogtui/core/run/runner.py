@@ -26,7 +26,7 @@ from cogtui.core.run.field_stream import FieldStreamer
 from cogtui.core.run.postprocess import postprocess
 from cogtui.core.run.prompt import estimate_tokens, inject_results, input_text, render_calls, system_prompt, user_prompt
 from cogtui.core.run.provider_call import HEARTBEAT, Deadline, RetryPolicy, timed
-from cogtui.core.run.providers.base import Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
+from cogtui.core.run.providers.base import Finish, Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.subagents import Resolver, check_call_graph, child_input
 
 CORRECTIVE = "Your previous reply could not be parsed as JSON. Reply again with ONLY the JSON object, nothing else."
@@ -386,6 +386,16 @@ class RunSession:
             yield self._progress(100 * (i + 1) / (len(calls) + 1), "subagent", f"{call.text} finished: {status}")
         yield inject_results(body, results)
 
+    def _token_limit(self, finish: Finish, provider_name: str) -> dict[str, Any]:
+        """Output cut by the token limit: E2003 with what was parsed, never a parse retry (D38)."""
+        return failure(
+            "E2003",
+            f"the model's answer was cut off by the token limit (stop reason {finish.reason!r}, "
+            f"max_tokens {self.opts.max_tokens})",
+            partial_data=self.partial_data(),
+            details={"provider": provider_name, "stop_reason": finish.reason, "max_tokens": self.opts.max_tokens},
+        )
+
     async def _call(self, request: ModelRequest) -> AsyncIterator[RunEvent]:
         provider = self.opts.provider
         attempt = 0
@@ -394,6 +404,7 @@ class RunSession:
             attempt += 1
             self.attempts += 1
             call_usage: Usage | None = None
+            finish: Finish | None = None
             try:
                 async for item in timed(
                     provider.stream(request), self.opts.heartbeat, self.opts.stream_timeout, received, self.deadline
@@ -411,6 +422,8 @@ class RunSession:
                             yield self._delta(fld, payload) if kind == "delta" else self._snapshot(fld, payload)
                     elif isinstance(item, Usage):
                         call_usage = item  # a server may repeat its running total: the last one counts
+                    elif isinstance(item, Finish):
+                        finish = item
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
                 if call_usage is not None:
                     self.usage = (
@@ -421,6 +434,8 @@ class RunSession:
                             self.usage.output_tokens + call_usage.output_tokens,
                         )
                     )
+                if finish is not None and finish.token_limit:
+                    raise _Failed(self._token_limit(finish, provider.name))
                 return
             except ProviderError as exc:
                 if exc.retryable and not received[0] and attempt < self.opts.retry.attempts:

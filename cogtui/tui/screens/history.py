@@ -30,9 +30,9 @@ from ..richstyle import themed
 from ..widgets.text_views import CodeView
 
 register(
-    KeySpec("history.rerun", "r", "rerun", "Re-run input", main=True),
-    KeySpec("history.mark", "space", "mark", "Mark to compare", main=True),
-    KeySpec("history.compare", "d", "compare", "Diff with mark", main=True),
+    KeySpec("history.rerun", "r", "rerun", "Re-run", main=True),
+    KeySpec("history.mark", "space", "mark", "Mark", main=True),
+    KeySpec("history.compare", "d", "compare", "Diff marked", main=True),
     KeySpec("history.copy", "ctrl+y", "copy", "Copy envelope"),
     KeySpec("history.close", "escape", "close", "Back", main=True),
 )

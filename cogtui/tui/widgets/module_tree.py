@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -111,6 +112,14 @@ class ModuleTree(Tree[NodeItem]):
                     self.module_nodes[entry.path] = node
         self._restore_cursor(keep_cursor)
 
+    class Rebuilt(Message):
+        """The tree was rebuilt and its cursor put back: the selection may have changed without a
+        NodeHighlighted (the cursor stayed on the same line, or no module is left)."""
+
+        def __init__(self, entry: ModuleEntry | None) -> None:
+            super().__init__()
+            self.entry = entry
+
     def _restore_cursor(self, item: NodeItem | None) -> None:
         # Node lines exist only after the tree has laid itself out again.
         def restore() -> None:
@@ -118,6 +127,7 @@ class ModuleTree(Tree[NodeItem]):
                 self.move_cursor(self.module_nodes[item.entry.path])
             else:
                 self.select_first_module()
+            self.post_message(self.Rebuilt(self.cursor_entry))
 
         self.call_after_refresh(restore)
 
