@@ -29,6 +29,7 @@ test: $(STAMP_DEV)
 	$(BIN)/ruff check cogtui tests bench tools
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	.ci/ensure-postgres
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest
 

@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard hostile]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -22,7 +22,20 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("core", "schema", "runtime", "streams", "startup", "history", "migrate", "tui", "tmux", "dashboard")
+ORDER = (
+    "core",
+    "schema",
+    "runtime",
+    "streams",
+    "startup",
+    "history",
+    "history_scale",
+    "migrate",
+    "tui",
+    "tmux",
+    "dashboard",
+    "hostile",
+)
 QUICK: dict[str, list[str]] = {
     "core": ["--count", "200", "--repeat", "3"],
     "schema": ["--repeat", "5"],
@@ -30,6 +43,7 @@ QUICK: dict[str, list[str]] = {
     "streams": ["--repeat", "3"],
     "startup": ["--repeat", "9"],
     "history": ["--runs", "10000", "--single", "300", "--repeat", "3"],
+    "history_scale": ["--runs", "20000", "--repeat", "3"],
     "migrate": ["--count", "100", "--repeat", "2"],
     "tui": ["--modules", "300", "--repeat", "5", "--skip-stream"],
     "tmux": ["--writes", "10", "--repeat", "3"],

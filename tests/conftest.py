@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,8 @@ from llmserver import ScriptedLLMServer
 def _private_cache_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """No test reads or writes the user's real cache folder (the theme cache lives there)."""
     monkeypatch.setenv("COGTUI_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cogtui-cache"))
+    # Nor a team's shared history: a developer's COGTUI_HISTORY_URL never reaches a test.
+    monkeypatch.delenv("COGTUI_HISTORY_URL", raising=False)
 
 
 @pytest.fixture
@@ -24,6 +27,30 @@ def llm_server() -> Iterator[ScriptedLLMServer]:
     with ScriptedLLMServer() as server:
         yield server
     assert server.errors == [], "ScriptedLLMServer hit internal errors:\n" + "\n".join(server.errors)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[Any]:
+    """A real PostgreSQL server for this test process (one per xdist worker), stopped at the end.
+    If it cannot start, every test that uses it errors: PostgreSQL tests are never skipped."""
+    from pgserver import PostgresServer
+
+    server = PostgresServer()
+    try:
+        yield server.start()
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], str]:
+    """Makes fresh, empty history locations on one backend: a SQLite file path, or a
+    new database on the real PostgreSQL server. The history suite runs on both."""
+    if request.param == "sqlite":
+        names = iter(range(1, 1_000_000))
+        return lambda: str(tmp_path / f"store{next(names)}" / "history.sqlite3")
+    server = request.getfixturevalue("pg_server")
+    return server.new_database  # type: ignore[no-any-return]
 
 
 @pytest.fixture

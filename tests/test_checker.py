@@ -173,7 +173,6 @@ TRIGGERS: list[Trigger] = [
     T("envelope.object", "E3001", "envelope", "just a string"),
     T("envelope.ok.required", "E3001", "envelope", env(ok=DROP)),
     T("envelope.ok.type", "E3001", "envelope", env(ok="yes")),
-    T("envelope.unknown", "E3001", "envelope", env(extra=1)),
     T("envelope.version.type", "E3001", "envelope", env(version=2)),
     T("envelope.meta.required", "E3001", "envelope", env(meta=DROP)),
     T("meta.object", "E3001", "envelope", env(meta=[])),
@@ -185,7 +184,7 @@ TRIGGERS: list[Trigger] = [
     T("meta.confidence.range", "E3001", "envelope", env(meta=meta(confidence=-0.01))),
     T("meta.risk.required", "E3001", "envelope", env(meta=meta(risk=DROP))),
     T("meta.risk.enum", "E3001", "envelope", env(meta=meta(risk="severe"))),
-    T("meta.risk.enum", "E3001", "envelope", env(meta=meta(risk={"level": "low"}))),
+    T("meta.risk.enum", "E3001", "envelope", env(meta=meta(risk={"level": "severe"}))),
     T("meta.explain.required", "E3001", "envelope", env(meta=meta(explain=DROP))),
     T("meta.explain.type", "E3001", "envelope", env(meta=meta(explain=5))),
     T("meta.explain.length", "E3001", "envelope", env(meta=meta(explain="é" * 281))),
@@ -221,8 +220,8 @@ TRIGGERS: list[Trigger] = [
     T("enums.strict", "E3005", "envelope", env(data=data(label={"custom": "regression", "reason": "new"})), "exec"),
     T("tier.exec.confidence", "E2001", "envelope", env(meta=meta(confidence=0.89)), "exec"),
     T("tier.exec.risk", "E2001", "envelope", env(meta=meta(risk="medium")), "exec"),
-    T("strictness.high.required", "E3001", "envelope", env(), "high"),  # high: `note` is required too (D43)
-    T("meta.risk.aggregate", "E3001", "envelope", env(data=data(changes=[{"risk": "high"}]))),  # D37
+    T("strictness.high.required", "E3001", "envelope", env(), "high"),  # high: `note` is required too (D59)
+    T("meta.risk.aggregate", "E3001", "envelope", env(data=data(changes=[{"risk": "high"}]))),  # D53
     T("schema.data", "E3001", "envelope", env(data=data(label=5)), "decision"),
     T("schema.meta", "E3001", "envelope", env(meta=meta(explain="x" * 21)), "tight"),
     T("schema.error", "E3001", "envelope", FAIL, "tight"),
@@ -623,9 +622,9 @@ def test_detect_kind() -> None:
 def test_result_json_shape() -> None:
     result = check_document(env(meta=meta(confidence=1.5), extra=1))
     out = result.to_json()
-    assert set(out) == {"kind", "valid", "codes", "violations"}
+    assert set(out) == {"kind", "valid", "codes", "violations", "warnings"}
     assert out["kind"] == "envelope" and out["valid"] is False and out["codes"] == ["E3001"]
-    assert {v["rule"] for v in out["violations"]} == {"meta.confidence.range", "envelope.unknown"}
-    paths = {v["rule"]: v["path"] for v in out["violations"]}
-    assert paths == {"meta.confidence.range": "meta.confidence", "envelope.unknown": "extra"}
+    assert [v["path"] for v in out["violations"]] == ["meta.confidence"]
+    # An extra top-level field is a warning, not a violation (D39).
+    assert [(w["rule"], w["path"]) for w in out["warnings"]] == [("envelope.shape", "extra")]
     json.dumps(out)

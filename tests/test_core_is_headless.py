@@ -13,7 +13,7 @@ from modkit import GOOD_EXPECTED, clean_v22, make_module
 
 REPO = Path(__file__).resolve().parents[1]
 CORE = REPO / "cogtui" / "core"
-FORBIDDEN = ("textual", "anthropic", "httpx")
+FORBIDDEN = ("textual", "anthropic", "httpx", "psycopg")
 _IMPORT_TEXTUAL = re.compile(r"^\s*(from|import)\s+textual\b", re.M)
 
 

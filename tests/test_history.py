@@ -1,81 +1,33 @@
-"""Run history on real SQLite files: round trips, aggregation, atomicity, concurrency, damage."""
+"""The history suite, run on a real SQLite file and on a real PostgreSQL server (the `new_store` fixture):
+round trips, aggregation, atomicity, schema versions. Concurrency is in test_history_concurrency.py,
+what only SQLite has (files, damage) in test_history_sqlite.py."""
 
 from __future__ import annotations
 
-import os
-import signal
-import sqlite3
-import subprocess
-import sys
-import tempfile
-import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import fields, replace
-from pathlib import Path
 from typing import Any
 
 import pytest
+from history_kit import T0, columns, fail_env, insight, ok_env, raw, run, with_insights
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cogtui.core.history.store import History, HistoryError, RunRecord, field_path, iso_utc
-from cogtui.core.settings import locations as paths
+from cogtui.core.history.store import SCHEMA_VERSION, History, HistoryError, RunRecord, field_path, iso_utc
 
-REPO = Path(__file__).resolve().parent.parent
-T0 = 1_700_000_000.0
-
-
-def ok_env(data: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "ok": True,
-        "meta": {"confidence": 0.9, "risk": "low", "explain": "fine"},
-        "data": {"rationale": "r", **data},
-    }
-
-
-def fail_env(partial: dict[str, Any] | None, code: str = "E3001") -> dict[str, Any]:
-    return {
-        "ok": False,
-        "meta": {"confidence": 0.4, "risk": "medium", "explain": "no"},
-        "error": {"code": code, "message": "bad"},
-        **({} if partial is None else {"partial_data": partial}),
-    }
-
-
-def insight(mapping: str | None, text: str = "t", evidence: str | None = None) -> dict[str, Any]:
-    extra = {"suggested_mapping": mapping, "evidence": evidence}
-    return {"text": text, **{k: v for k, v in extra.items() if v is not None}}
-
-
-def with_insights(*items: dict[str, Any], **data: Any) -> dict[str, Any]:
-    return ok_env({**data, "extensions": {"insights": list(items)}})
-
-
-def run(module: str = "m", envelope: dict[str, Any] | None = None, started_at: float = T0, **kw: Any) -> RunRecord:
-    env = envelope or ok_env({})
-    base: dict[str, Any] = dict(
-        module=module,
-        module_version="1.0.0",
-        module_format="v2.2",
-        provider="anthropic",
-        model="claude",
-        input={"code": "x = 1", "ü": [1, 2]},
-        args="--x",
-        envelope=env,
-        started_at=started_at,
-        ttfc_ms=12.5,
-        total_ms=300.0,
-        usage={"input_tokens": 10, "output_tokens": 20},
-        outcome="ok" if env["ok"] else "error",
-    )
-    return RunRecord(**{**base, **kw})
+NewStore = Callable[[], str]
 
 
 @pytest.fixture
-def hist(tmp_path: Path) -> Iterator[History]:
-    h = History(tmp_path / "data" / "history.sqlite3")
+def store(new_store: NewStore) -> str:
+    return new_store()
+
+
+@pytest.fixture
+def hist(store: str) -> Iterator[History]:
+    h = History(store)
     yield h
     h.close()
 
@@ -109,15 +61,15 @@ def test_newest_first_filter_count_modules(hist: History) -> None:
     assert hist.modules() == ["a", "b", "c"]
 
 
-def test_context_manager_and_closed(tmp_path: Path) -> None:
-    with History(tmp_path / "h.sqlite3") as h:
+def test_context_manager_and_closed(store: str) -> None:
+    with History(store) as h:
         h.record(run())
     with pytest.raises(HistoryError, match=r"closed.*cogtui bug"):
         h.count()
     h.close()  # twice is fine
-    with History(tmp_path / "h.sqlite3") as h, pytest.raises(ValueError):
+    with History(store) as h, pytest.raises(ValueError):
         h.record(run(outcome="done"))  # rejected before anything is written
-    with History(tmp_path / "h.sqlite3") as h:
+    with History(store) as h:
         assert h.count() == 1
 
 
@@ -127,19 +79,13 @@ def test_threads_share_one_history(hist: History) -> None:
     assert hist.count() == 200 and hist.insights()["insights"][0]["count"] == 200
 
 
-def test_no_secret_fields(hist: History, tmp_path: Path) -> None:
+def test_no_secret_fields(hist: History, store: str) -> None:
     # usage holds token *counts*; nothing else may look like a key or a token.
     suspicious = [f.name for f in fields(RunRecord) if ("key" in f.name or "token" in f.name) and f.name != "usage"]
     assert suspicious == []
-    hist.record(run())
-    reader = sqlite3.connect(tmp_path / "data" / "history.sqlite3")  # the file as any other program sees it
-    try:
-        for table in ("runs", "insights", "custom_enums"):
-            cols = [c[1] for c in reader.execute(f"PRAGMA table_info({table})")]
-            assert cols, f"no table {table}"
-            assert not [c for c in cols if "key" in c or "token" in c]
-    finally:
-        reader.close()
+    for table in ("runs", "insights", "custom_enums"):
+        cols = columns(store, table)
+        assert cols and not [c for c in cols if "key" in c or "token" in c]
 
 
 def test_insights_grouping(hist: History) -> None:
@@ -262,137 +208,69 @@ def test_timeline(hist: History) -> None:
         hist.insight_timeline(buckets=0)
 
 
-def test_paths_and_open_default_honour_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("COGTUI_DATA_DIR", str(tmp_path / "d"))
-    assert paths.history_path() == tmp_path / "d" / "history.sqlite3"
-    assert paths.backups_dir() == tmp_path / "d" / "backups"
-    with History.open_default() as h:
-        h.record(run())
-        assert h.path == tmp_path / "d" / "history.sqlite3"
-    assert (tmp_path / "d" / "history.sqlite3").is_file()
-    assert not (tmp_path / "d" / "backups").exists()  # paths are computed, not created
-    monkeypatch.delenv("COGTUI_CONFIG_FILE", raising=False)
-    assert paths.config_file() == paths.config_dir() / "config.yaml"
-    monkeypatch.setenv("COGTUI_CONFIG_FILE", str(tmp_path / "c.yaml"))
-    assert paths.config_file() == tmp_path / "c.yaml"
+def test_timeline_over_days_uses_hourly_totals_exactly_on_hour_starts(hist: History) -> None:
+    """Slices wider than an hour come from the hourly totals; with every insight on an hour's
+    start they are exact, so they must match the counts computed by hand."""
+    h0 = 1_699_999_200.0  # an hour's start (divisible by 3600)
+    hours = [0, 1, 5, 23, 24, 47, 48, 95, 96]
+    for k in hours:
+        hist.record(run("m", with_insights(insight("a"), insight("b")), h0 + k * 3600))
+    hist.record(run("n", with_insights(insight("a")), h0 + 50 * 3600))
+    tl = hist.insight_timeline(buckets=4)  # 96 hours in 4 slices of 24
+    assert [t for t, _ in tl] == [h0 + i * 24 * 3600 for i in range(4)]
+    assert [n for _, n in tl] == [8, 4, 3, 4]  # hours 0,1,5,23 | 24,47 | 48 and n at 50 | 95,96 (end edge)
+    assert sum(n for _, n in hist.insight_timeline("n", buckets=3)) == 1
 
 
-def test_corrupt_file_is_a_clear_error(tmp_path: Path) -> None:
-    bad = tmp_path / "history.sqlite3"
-    bad.write_bytes(b"this is not a database, just text " * 200)
-    with pytest.raises(HistoryError) as info:
-        History(bad)
-    assert str(bad) in str(info.value) and "move it aside" in str(info.value)
-    assert info.value.path == bad
-
-
-def test_unusable_paths_are_clear_errors(tmp_path: Path) -> None:
-    (tmp_path / "dir.sqlite3").mkdir()
-    (tmp_path / "file").write_text("")
-    for bad in (tmp_path / "dir.sqlite3", tmp_path / "file" / "h.sqlite3"):
-        with pytest.raises(HistoryError, match=str(bad)):
-            History(bad)
-
-
-def test_newer_schema_refused(tmp_path: Path) -> None:
-    p = tmp_path / "h.sqlite3"
-    History(p).close()
-    with sqlite3.connect(p) as conn:
-        conn.execute("PRAGMA user_version = 99")
-    with pytest.raises(HistoryError, match="newer cogtui"):
-        History(p)
-
-
-WRITER = """
-import sys, time
-from pathlib import Path
-from cogtui.core.history.store import History, RunRecord
-path, tag, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-h = History(path)
-print("ready", flush=True)
-sys.stdin.readline()  # the parent says go: every writer starts at once
-i = 0
-while count < 0 or i < count:
-    items = [{"text": f"{tag}{i}-{k}", "suggested_mapping": f"m{k % 7}"} for k in range(i % 25)]
-    data = {"rationale": "r", "xs": [{"kind": {"custom": f"c{k}", "reason": "r"}} for k in range(i % 4)],
-            "extensions": {"insights": items}, "blob": "x" * 2000}
-    env = {"ok": True, "meta": {"confidence": 1, "risk": "low", "explain": ""}, "data": data}
-    h.record(RunRecord(tag, None, None, "p", None, {"i": i}, None, env, time.time(), None, None, None, "ok"))
-    i += 1
-h.close()
-"""
-
-
-def _writer(path: Path, tag: str, count: int) -> subprocess.Popen[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", WRITER, str(path), tag, str(count)],
-        env=env,
-        text=True,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+def test_running_totals_match_the_rows(hist: History, store: str) -> None:
+    for i in range(30):
+        env = with_insights(*(insight(f"m{k % 3}" if k % 4 else None) for k in range(i % 5)), e={"custom": f"v{i % 2}"})
+        hist.record(run(f"mod{i % 3}", env, T0 + i * 1000))
+    stats = dict(((m, k), n) for m, k, n in raw(store, "SELECT module, mapping_key, n FROM insight_stats"))
+    rows = raw(
+        store,
+        "SELECT module, CASE WHEN suggested_mapping IS NULL THEN '' ELSE '=' || suggested_mapping END, COUNT(*) "
+        "FROM insights GROUP BY 1, 2",
     )
-    assert proc.stdout is not None and proc.stdout.readline().strip() == "ready", proc.communicate()[1]
-    return proc
+    assert stats == {(m, k): n for m, k, n in rows} and stats
+    total = raw(store, "SELECT COUNT(*) FROM insights")[0][0]
+    assert raw(store, "SELECT SUM(n) FROM insight_hours WHERE module <> ''")[0][0] == total
+    assert raw(store, "SELECT SUM(n) FROM insight_hours WHERE module = ''")[0][0] == total
+    assert raw(store, "SELECT SUM(n) FROM enum_stats") == raw(store, "SELECT COUNT(*) FROM custom_enums")
 
 
-def _go(*procs: subprocess.Popen[str]) -> None:
-    for p in procs:
-        assert p.stdin is not None
-        p.stdin.write("go\n")
-        p.stdin.flush()
+def test_newer_schema_refused(store: str) -> None:
+    History(store).close()
+    if store.startswith("postgresql://"):
+        raw(store, "UPDATE cogtui_schema SET version = 99")
+    else:
+        raw(store, "PRAGMA user_version = 99")
+    with pytest.raises(HistoryError, match="newer cogtui"):
+        History(store)
 
 
-def _check_whole(path: Path) -> int:
-    """Every run present has all its insight and enum rows; returns the run count."""
-    conn = sqlite3.connect(path)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        runs = conn.execute("SELECT id, input FROM runs").fetchall()
-        ins = Counter(r for (r,) in conn.execute("SELECT run_id FROM insights"))
-        enums = Counter(r for (r,) in conn.execute("SELECT run_id FROM custom_enums"))
-        for rid, input_json in runs:
-            i = int(input_json.split(":")[1].rstrip("}"))
-            assert ins[rid] == i % 25 and enums[rid] == i % 4, f"run {rid} is incomplete"
-        assert sum(ins.values()) == sum(ins[r] for r, _ in runs)  # no orphans
-        return len(runs)
-    finally:
-        conn.close()
-
-
-def test_killed_mid_write_leaves_whole_runs(tmp_path: Path) -> None:
-    path = tmp_path / "h.sqlite3"
-    proc = _writer(path, "k", -1)
-    _go(proc)
-    time.sleep(0.3)  # a few hundred runs in: the kill lands inside a transaction most of the time
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
-    assert proc.returncode == -signal.SIGKILL
-    assert _check_whole(path) > 0
-    with History(path) as h:  # and cogtui can carry on with it
+def test_schema_is_current_and_reopening_changes_nothing(store: str) -> None:
+    with History(store) as h:
         h.record(run())
-        assert h.insights()["insights"]
+    with History(store) as h:  # a second open finds the schema current and migrates nothing
+        assert h.count() == 1
+    version = raw(
+        store, "SELECT version FROM cogtui_schema" if store.startswith("postgresql") else "PRAGMA user_version"
+    )
+    assert version == [(SCHEMA_VERSION,)]
 
 
-def test_two_writer_processes(tmp_path: Path) -> None:
-    path = tmp_path / "fresh" / "h.sqlite3"
-    # Opened together, so both also race to create the schema.
-    procs = [_writer(path, tag, 300) for tag in ("a", "b")]
-    # Hold the write lock while they start: both must wait (busy_timeout), not fail.
-    blocker = sqlite3.connect(path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")
-    _go(*procs)
-    time.sleep(0.3)
-    blocker.execute("COMMIT")
-    blocker.close()
-    for p in procs:
-        _, err = p.communicate(timeout=120)
-        assert p.returncode == 0, err
-    assert _check_whole(path) == 600
-    with History(path) as h:
-        assert h.count("a") == h.count("b") == 300
+def test_nul_characters_survive_or_are_replaced_visibly(hist: History, store: str) -> None:
+    env = with_insights(insight("a\x00b", "t\x00"), note="x\x00y")
+    rid = hist.record(run("m\x00", env, input={"k": "v\x00"}))
+    back = hist.get(rid)
+    assert back is not None and back.input_hash == run(input={"k": "v\x00"}).input_hash
+    if store.startswith("postgresql://"):  # PostgreSQL text cannot hold U+0000 (D60)
+        assert back.module == "m\ufffd" and back.envelope["data"]["note"] == "x\ufffdy"
+        assert hist.insights()["insights"][0]["suggested_mapping"] == "a\ufffdb"
+    else:
+        assert back.module == "m\x00" and back.envelope == env
+    assert hist.count() == 1
 
 
 KEYS = st.sampled_from(["a", "b", "kind", "issues", "category", "ü"])
@@ -432,15 +310,17 @@ RUNS = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(RUNS)
-def test_aggregation_matches_python(spec: list[Any]) -> None:
+def test_aggregation_matches_python(new_store: NewStore, spec: list[Any]) -> None:
     counts: Counter[str | None] = Counter()
     mods: dict[str | None, set[str]] = defaultdict(set)
     seen: dict[str | None, list[float]] = defaultdict(list)
     enum_counts: Counter[tuple[str, str, str]] = Counter()
     reasons: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
-    with tempfile.TemporaryDirectory() as d, History(Path(d) / "h.sqlite3") as h:
+    with History(new_store()) as h:  # a fresh store for every example
         for module, ok, top, ins, (ext_enum, _), t in spec:
             data = {k: v for k, (v, _) in top.items()}
             data["extensions"] = {"insights": [insight(m, text) for m, text in ins], "x": ext_enum}

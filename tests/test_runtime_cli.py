@@ -123,7 +123,7 @@ def test_stream_ndjson_lines_pass_check_stream(tmp_path: Path) -> None:
     assert check_stream(chunks, example("incident-narrator")) == []
     kinds = [chunk_kind(c) for c in chunks]
     assert kinds[0] == "meta" and kinds[-1] == "final" and kinds.count("delta") >= 3
-    # response.buffer_size: 512 (D40): every delta but a field's last carries at least 512 bytes
+    # response.buffer_size: 512 (D56): every delta but a field's last carries at least 512 bytes
     by_field: dict[str, list[str]] = {}
     for c in chunks:
         if chunk_kind(c) == "delta":

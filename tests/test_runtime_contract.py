@@ -173,7 +173,7 @@ async def test_exec_gate(llm_server: Any, meta: dict[str, Any], ok: bool) -> Non
         return
     err = assert_failure(result.envelope, "E2001")
     assert (err["details"]["confidence"], err["details"]["risk"]) == (meta["confidence"], meta["risk"])
-    assert module.failure["partial_allowed"] is False  # json-patch-generator withholds partial data (D41)
+    assert module.failure["partial_allowed"] is False  # json-patch-generator withholds partial data (D57)
     assert "partial_data" not in result.envelope
 
 

@@ -3,7 +3,7 @@
 - The field streamer never raises, whatever text arrives, however it is cut.
 - The prompt text shows media as placeholders, never their base64 data.
 - The runner and `cogn check` judge insights with the same rules.
-- NaN, Infinity and overflowing numbers are not JSON: E1000, or the corrective retry when it is on (D35).
+- NaN, Infinity and overflowing numbers are not JSON: E1000, or the corrective retry when it is on (D51).
 - A bare v2.1 payload with a business field called `data` is wrapped whole.
 """
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,8 @@ from rtkit import (
     MODULES,
     OPENAI_KEY,
     PROTOCOLS,
+    Scripted,
+    allow_scripted,
     assert_failure,
     assert_valid_success,
     cli_env,
@@ -37,12 +37,13 @@ from rtkit import (
     options,
     provider,
     set_keys,
+    sse,
 )
 
 from cogtui.core.rules.chunk_rules import check_stream
 from cogtui.core.run.runner import CORRECTIVE, CORRECTIVE_EMPTY
 
-RETRY = frozenset({"corrective_retry"})  # the opt-in second call (D35)
+RETRY = frozenset({"corrective_retry"})  # the opt-in second call (D51)
 
 both = pytest.mark.parametrize("proto", PROTOCOLS)
 VAR = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -52,22 +53,10 @@ REVIEW_IN, REVIEW_OUT = golden("code-reviewer")
 ANSWER = json.dumps(model_answer(REVIEW_OUT))
 
 
-@dataclass
-class Scripted:
-    """A reply rendered by `render(request)` into llmserver plan steps (bytes, pauses, None to cut)."""
-
-    render: Callable[[RecordedRequest], list[Any]]
-
-
 @pytest.fixture(autouse=True)
 def _setup(monkeypatch: pytest.MonkeyPatch) -> None:
     set_keys(monkeypatch)
-    original = llmserver._plan
-
-    def plan(reply: Any, proto: Any, req: RecordedRequest) -> list[Any]:
-        return reply.render(req) if isinstance(reply, Scripted) else original(reply, proto, req)
-
-    monkeypatch.setattr(llmserver, "_plan", plan)
+    allow_scripted(monkeypatch)
 
 
 async def run(srv: Any, proto: str, *replies: Any, **opts: Any) -> tuple[list[dict[str, Any]], Any]:
@@ -77,11 +66,6 @@ async def run(srv: Any, proto: str, *replies: Any, **opts: Any) -> tuple[list[di
     dumped = json.dumps(result.envelope) + json.dumps(chunks)
     assert ANTHROPIC_KEY not in dumped and OPENAI_KEY not in dumped
     return chunks, result
-
-
-def sse(obj: Any, event: str | None = None) -> bytes:
-    data = obj if isinstance(obj, str) else json.dumps(obj)
-    return (f"event: {event}\n" if event else "").encode() + f"data: {data}\n\n".encode()
 
 
 # ---------------------------------------------------------------- API keys with stray characters
@@ -200,10 +184,14 @@ async def test_overloaded_event_before_text_is_retried(llm_server: Any) -> None:
     assert len(llm_server.requests) == 2 and [c["progress"]["stage"] for c in chunks if "progress" in c] == ["retry"]
 
 
-@pytest.mark.parametrize(("kind", "status"), [("overloaded_error", 529), ("api_error", 500), ("rate_limit_error", 429)])
-async def test_error_events_until_the_last_attempt_are_e4002(llm_server: Any, kind: str, status: int) -> None:
+@pytest.mark.parametrize(
+    ("kind", "status", "code"),
+    [("overloaded_error", 529, "E4001"), ("api_error", 500, "E4001"), ("rate_limit_error", 429, "E4002")],
+)
+async def test_error_events_until_the_last_attempt(llm_server: Any, kind: str, status: int, code: str) -> None:
+    """5xx after the last retry is E4001 provider unavailable; E4002 is rate limiting only (D37)."""
     _, result = await run(llm_server, "anthropic", *[anthropic_error_event(kind, f"scripted {kind}")] * 3, ANSWER)
-    err = assert_failure(result.envelope, "E4002")
+    err = assert_failure(result.envelope, code)
     assert err["details"]["status"] == status and err["details"]["attempts"] == 3
     assert f"scripted {kind}" in err["message"] and llm_server.pending == 1
 
@@ -230,7 +218,7 @@ async def test_invalid_request_event_is_not_retried(llm_server: Any) -> None:
         anthropic_error_event("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"),
         ANSWER,
     )
-    err = assert_failure(result.envelope, "E4000")
+    err = assert_failure(result.envelope, "E1004")  # a client error keeps its own code, never E4000 (D37)
     assert "(400)" in err["message"] and "prompt is too long" in err["message"] and len(llm_server.requests) == 1
 
 
@@ -258,15 +246,12 @@ def json_body(raw: bytes, status: int = 200) -> Scripted:
     )
 
 
-async def test_junk_events_are_skipped(llm_server: Any) -> None:
+async def test_odd_objects_are_skipped(llm_server: Any) -> None:
+    """JSON objects with odd fields carry nothing usable and are skipped; non-objects are errors (test_provider_codes)."""
     junk = [
-        sse([]),
-        sse('"text"'),
-        sse(17),
         sse({"choices": [1, None, {"delta": []}, {"delta": {"content": 5}}]}),
         sse({"choices": {"0": {}}}),
         sse({"choices": [], "usage": "lots"}),
-        b"data: {not json\n\n",
     ]
     _, result = await run(llm_server, "openai", openai_stream(*junk))
     assert_valid_success(result.envelope, REVIEWER)
@@ -321,13 +306,13 @@ async def test_a_context_error_in_the_stream_is_e4003(llm_server: Any, err: dict
     assert out["message"] == err["message"] and len(llm_server.requests) == 1
 
 
-async def test_a_server_error_in_the_stream_is_retried_then_e4002(llm_server: Any) -> None:
+async def test_a_server_error_in_the_stream_is_retried_then_e4001(llm_server: Any) -> None:
     failing = openai_stream(
         sse({"error": {"message": "The server had an error while processing your request.", "type": "server_error"}}),
         upto=0,
     )
     _, result = await run(llm_server, "openai", failing, failing, failing, ANSWER)
-    err = assert_failure(result.envelope, "E4002")
+    err = assert_failure(result.envelope, "E4001")
     assert "The server had an error" in err["message"] and err["details"]["status"] == 500
     assert err["details"]["attempts"] == 3 and llm_server.pending == 1
 

@@ -168,15 +168,15 @@ async def test_usage_counts_every_call_of_the_run(llm_server: Any, proto: str) -
     first = text("Let me think about this diff first...", input_tokens=100, output_tokens=7)
     second = text(json.dumps(model_answer(REVIEW_OUT)), input_tokens=150, output_tokens=40)
     chunks, result = await run(llm_server, proto, first, second, fixes=frozenset({"corrective_retry"}))
-    assert result.ok and len(llm_server.requests) == 2  # the corrective retry (opt-in, D35)
+    assert result.ok and len(llm_server.requests) == 2  # the corrective retry (opt-in, D51)
     assert result.usage == {"input_tokens": 250, "output_tokens": 47, "total_tokens": 297}
     assert chunks[-1]["usage"] == result.usage
 
 
 @both
-async def test_529_three_times_is_e4002(llm_server: Any, proto: str) -> None:
+async def test_529_three_times_is_e4001(llm_server: Any, proto: str) -> None:
     _, result = await run(llm_server, proto, error(529), error(529), error(529), json.dumps(model_answer(REVIEW_OUT)))
-    err = assert_failure(result.envelope, "E4002")
+    err = assert_failure(result.envelope, "E4001")
     assert err["details"]["attempts"] == 3 and err["details"]["status"] == 529
     assert len(llm_server.requests) == 3 and llm_server.pending == 1
 

@@ -81,5 +81,10 @@ def test_error_codes_accept_legacy_and_module_codes() -> None:
     assert not check_document(env).valid
 
 
-def test_risk_object_is_rejected() -> None:
-    assert not check_document(_env(risk={"custom": "severe", "reason": "r"})).valid
+def test_risk_object_forms() -> None:
+    """D13 as revised by D39: the level or extensible object forms are valid; anything else is not."""
+    assert check_document(_env(risk={"custom": "severe", "reason": "r"})).valid
+    assert check_document(_env(risk={"level": "low", "source": "changes"})).valid
+    assert not check_document(_env(risk={"reason": "r"})).valid
+    assert not check_document(_env(risk={"level": "critical"})).valid
+    assert not check_document(_env(risk="critical")).valid

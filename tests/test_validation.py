@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ import yaml
 from modkit import MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
 
 from cogtui.core.diagnostics import CATALOGUE, Diagnostic, Severity
+from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.validate_module import validate_module, validate_path
 
@@ -117,6 +119,62 @@ def p005(tmp: Path) -> Case:
 
 def p006(tmp: Path) -> Case:
     return Case(build(tmp, {"MODULE.md": "# Title\n\nno frontmatter here\n"}, clean_v1), "P006", "MODULE.md", 1, 1)
+
+
+def p007(tmp: Path) -> Case:
+    # A "billion laughs" alias bomb in the manifest: refused at the node that crosses the limit.
+    rows = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    rows += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    text = manifest() + "\n".join(rows) + "\n"
+    return Case(build(tmp, {"module.yaml": text}), "P007", "module.yaml", *pos(text, "&l4"))
+
+
+def p007_frontmatter(tmp: Path) -> Case:
+    rows = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    rows += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    text = "---\nname: mod\n" + "\n".join(rows) + "\n---\nbody\n"
+    return Case(build(tmp, {"MODULE.md": text}, clean_v1), "P007", "MODULE.md", *pos(text, "&l4"))
+
+
+# ---------------------------------------------------------------- confined files (docs/security.md)
+
+
+def f001(tmp: Path) -> Case:
+    secret = tmp / "secret.txt"
+    secret.write_text("TRIPWIRE\n")
+    root = build(tmp / "m", {"prompt.md": None})
+    (root / "prompt.md").symlink_to(secret)
+    return Case(root, "F001", "prompt.md", 1, 1)
+
+
+def f001_golden(tmp: Path) -> Case:
+    secret = tmp / "secret.json"
+    secret.write_text("{}")
+    root = build(tmp / "m", {})
+    (root / "tests").mkdir(exist_ok=True)
+    (root / "tests" / "leak.input.json").symlink_to(secret)
+    (root / "tests" / "leak.expected.json").write_text("{}")
+    return Case(root, "F001", "tests/leak.input.json", 1, 1)
+
+
+def f002(tmp: Path) -> Case:
+    root = build(tmp, {"schema.json": None})
+    os.mkfifo(root / "schema.json")
+    return Case(root, "F002", "schema.json", 1, 1)
+
+
+def f003(tmp: Path) -> Case:
+    root = build(tmp, {})
+    with open(root / "prompt.md", "ab") as fh:  # sparse: large on paper only
+        fh.truncate(MAX_MODULE_FILE_BYTES + 1)
+    return Case(root, "F003", "prompt.md", 1, 1)
+
+
+def f004(tmp: Path) -> Case:
+    root = build(tmp, {"prompt.md": None})
+    (root / "prompt.md").symlink_to(root / "loop.md")
+    (root / "loop.md").symlink_to(root / "prompt.md")
+    return Case(root, "F004", "prompt.md", None, None)
 
 
 # ---------------------------------------------------------------- manifest
@@ -316,6 +374,13 @@ def s009(tmp: Path) -> Case:
     return Case(build(tmp, {"schema.json": text}), "S009", "schema.json", *pos(text, "[", '"prefixItems": '))
 
 
+def s010(tmp: Path) -> Case:
+    text = manifest(drop=("io",))
+    return Case(
+        build(tmp, {"module.yaml": text, "schema.json": None}), "S010", "module.yaml", 2, 1
+    )  # line 1 is a comment
+
+
 # ---------------------------------------------------------------- the v2.2 contract
 
 
@@ -391,6 +456,13 @@ def v010(tmp: Path) -> Case:
     return Case(root, "V010", "schema.json", *pos(sch, "{", '"data": {', '"oneOf": [', "},"))
 
 
+def v011(tmp: Path) -> Case:
+    text = manifest(drop=("overflow", "enums"))
+    return Case(
+        build(tmp, {"module.yaml": text}), "V011", "module.yaml", 2, 1, v22=True
+    )  # the mapping starts on line 2
+
+
 # ---------------------------------------------------------------- golden tests and examples
 
 
@@ -403,7 +475,14 @@ def t002(tmp: Path) -> Case:
     exp = copy.deepcopy(clean_v22()["tests/case1.expected.json"])
     exp["meta"]["confidence"] = 1.5
     text = json.dumps(exp, indent=2)
-    return Case(build(tmp, {"tests/case1.expected.json": text}), "T002", "tests/case1.expected.json", *pos(text, "1.5"))
+    # Stale test data in a v2.x module: a warning (an error with --strict, tests/test_realworld_modules.py).
+    return Case(
+        build(tmp, {"tests/case1.expected.json": text}),
+        "T002",
+        "tests/case1.expected.json",
+        *pos(text, "1.5"),
+        severity=Severity.WARNING,
+    )
 
 
 def t003(tmp: Path) -> Case:
@@ -411,7 +490,11 @@ def t003(tmp: Path) -> Case:
     exp["data"]["label"] = 12345
     text = json.dumps(exp, indent=2)
     return Case(
-        build(tmp, {"tests/case1.expected.json": text}), "T003", "tests/case1.expected.json", *pos(text, "12345")
+        build(tmp, {"tests/case1.expected.json": text}),
+        "T003",
+        "tests/case1.expected.json",
+        *pos(text, "12345"),
+        severity=Severity.WARNING,
     )
 
 
@@ -477,6 +560,13 @@ BUILDERS: list[Callable[[Path], Case]] = [
     p004_manifest,
     p005,
     p006,
+    p007,
+    p007_frontmatter,
+    f001,
+    f001_golden,
+    f002,
+    f003,
+    f004,
     m001,
     m001_tier,
     m002,
@@ -511,6 +601,7 @@ BUILDERS: list[Callable[[Path], Case]] = [
     s008,
     s008_pattern_properties,
     s009,
+    s010,
     v000,
     v001,
     v002,
@@ -522,6 +613,7 @@ BUILDERS: list[Callable[[Path], Case]] = [
     v008,
     v009,
     v010,
+    v011,
     t001,
     t002,
     t003,
@@ -602,15 +694,23 @@ def test_v22_flags_v21(tmp_path: Path) -> None:
     assert "V000" not in {d.code for d in validate_module(module)}
 
 
-@pytest.mark.parametrize("builder", [v005, v006, v007, v008, v009, v010], ids=lambda b: b.__name__)
-def test_v22_raises_contract_warnings_to_errors(builder: Callable[[Path], Case], tmp_path: Path) -> None:
-    case = builder(tmp_path)
+def test_v22_raises_the_prompt_check_to_an_error(tmp_path: Path) -> None:
+    """Checklist item 3 (prompt.md describes the envelope) is an error with --v22 (D14)."""
+    case = v005(tmp_path)
     module = load_module(case.root)
     lax = [d for d in validate_module(module) if d.code == case.code]
     strict = [d for d in validate_module(module, v22=True) if d.code == case.code]
     assert lax and all(d.severity is Severity.WARNING for d in lax)
     assert strict and all(d.severity is Severity.ERROR for d in strict)
     assert [(d.file, d.line, d.column) for d in lax] == [(d.file, d.line, d.column) for d in strict]
+
+
+@pytest.mark.parametrize("builder", [v006, v007, v008, v009, v010], ids=lambda b: b.__name__)
+def test_v22_keeps_checks_outside_the_checklist_warnings(builder: Callable[[Path], Case], tmp_path: Path) -> None:
+    """--v22 errors exactly on the five checklist items; V006-V010 stay warnings (D14)."""
+    case = builder(tmp_path)
+    strict = [d for d in validate_module(load_module(case.root), v22=True) if d.code == case.code]
+    assert strict and all(d.severity is Severity.WARNING for d in strict)
 
 
 def test_v22_keeps_other_severities(tmp_path: Path) -> None:

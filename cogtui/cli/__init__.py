@@ -61,6 +61,11 @@ def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _path_option(parser, suppress=False)
+    parser.add_argument(
+        "--theme",
+        metavar="NAME",
+        help="TUI theme for this session (default: config.yaml's, or cogtui-ansi on a terminal without truecolor)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         cmd = sub.add_parser(name, help=help_text, description=help_text)

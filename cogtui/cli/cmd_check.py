@@ -22,6 +22,7 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.rules.document_checker import UnusableDocument, check_document, parse_document
+    from cogtui.core.rules.envelope_rules import dotted
 
     try:
         raw = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()  # noqa: SIM115
@@ -49,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         p.json(result.to_json())
         return 0 if result.valid else 1
+    for w in result.warnings:
+        p.parts(("  ", None), ("warning", "warning"), (f" {dotted(w.path)}", "bold"), (f"  {w.message}", None))
     if result.valid:
         p.parts(("✓ ", "ok"), (f"valid {result.kind}", "ok"), (f" ({args.file})", "dim"))
         return 0

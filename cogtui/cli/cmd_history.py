@@ -1,4 +1,5 @@
-"""`cogn history [NAME] [--json] [--limit N]` and `cogn insights [--module NAME] [--json]`."""
+"""`cogn history [NAME] [--json] [--limit N]`, `cogn history export [--module M] [--since T]`,
+`cogn history import FILE` (the last two in cmd_history_transfer.py)."""
 
 from __future__ import annotations
 
@@ -21,29 +22,68 @@ def run_limit(text: str) -> int:
     return value
 
 
+TRANSFERS = ("export", "import")
+
+
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("module", nargs="?", metavar="NAME", help="only this module's runs")
+    p.description = (
+        "List recorded runs (cogn history [NAME]); export them as NDJSON (cogn history export [--module M] "
+        "[--since T] > runs.ndjson); import NDJSON runs (cogn history import runs.ndjson, or - for stdin)."
+    )
+    p.add_argument("module", nargs="?", metavar="NAME", help="only this module's runs; or export / import")
+    p.add_argument("file", nargs="?", metavar="FILE", help="import: the NDJSON file (- for stdin)")
     p.add_argument("--limit", type=run_limit, default=50, metavar="N", help="how many runs (default 50)")
+    p.add_argument("--module", dest="module_filter", metavar="M", help="export: only this module's runs")
+    p.add_argument("--since", metavar="T", help="export: runs started at or after T (ISO-8601 or epoch seconds)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    action = args.module if args.module in TRANSFERS else None
+    if action == "import" and not args.file:
+        return "cogn history import needs a file: cogn history import runs.ndjson (or - for stdin)"
+    if action != "import" and args.file:
+        return f"unexpected argument {args.file!r}"
+    if action != "export" and (args.module_filter is not None or args.since is not None):
+        return "--module and --since go with export: cogn history export --module M --since T"
+    return None
 
 
 def _when(ts: float) -> str:
     """Local time for people reading a table (the JSON output has UTC ISO-8601)."""
     try:
         return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
-    except (OverflowError, ValueError, OSError):
+    except (OverflowError, ValueError, OSError, TypeError):
+        return str(ts)  # a nonsense clock value is shown, not fatal
+
+
+def _utc(ts: float) -> str:
+    try:
+        return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()
+    except (OverflowError, ValueError, OSError, TypeError):
         return str(ts)  # a nonsense clock value is shown, not fatal
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = _usage_problem(args)
+    if problem:
+        err(problem)
+        return 2
+    if args.module in TRANSFERS:
+        from . import cmd_history_transfer as transfer
+
+        return transfer.export(args) if args.module == "export" else transfer.import_(args)
     from cogtui.core.history.store import History, HistoryError
 
     try:
         with History.open_default() as history:
             runs = history.runs(args.module, limit=args.limit)
+            skipped = list(history.skipped)
     except HistoryError as exc:
         err(str(exc))
         return 2
+    for problem in skipped:  # damaged rows: skipped, said, never a crash
+        err(f"warning: {problem}")
     p = Printer()
     if args.json:
         p.json(
@@ -57,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
                         "provider": r.provider,
                         "model": r.model,
                         "input_hash": r.input_hash,
-                        "started_at": dt.datetime.fromtimestamp(r.started_at, dt.UTC).isoformat(),
+                        "started_at": _utc(r.started_at),
                         "ttfc_ms": r.ttfc_ms,
                         "total_ms": r.total_ms,
                         "usage": r.usage,

@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .output import Printer, err
+from cogtui.core.files.terminal_text import terminal_json
+
+from .output import Printer, deprecation_notice, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -30,6 +32,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-validate", action="store_true", help="skip output validation and contract rules")
     p.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)"
+    )
+    p.add_argument(
+        "--deadline",
+        type=float,
+        metavar="S",
+        help="end the whole run after S seconds with E2002 (default: run_deadline in config.yaml, else 600)",
     )
     p.add_argument("--no-history", action="store_true", help="do not record this run")
     p.add_argument(
@@ -79,7 +87,7 @@ def sse_frame(chunk: dict[str, Any]) -> str:
         event = "final"
     else:
         event = "error"
-    return f"event: {event}\ndata: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+    return f"event: {event}\ndata: {terminal_json(chunk)}\n\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,6 +117,7 @@ def run(args: argparse.Namespace) -> int:
         for problem in problems:
             err(problem)
         return 2
+    deprecation_notice(module)
     try:
         provider = make_provider(args.provider, args.model)
     except UnknownProvider as exc:
@@ -128,6 +137,9 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         except NotAModule:
             return None
 
+    from cogtui.core.settings.config import load_config
+
+    cfg = load_config()
     options = RunOptions(
         provider,
         args=args.args,
@@ -137,15 +149,15 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         resolver=resolver,
         fixes=args.fixes,
         strict=args.strict,
+        deadline=args.deadline if args.deadline is not None else cfg.run_deadline,
+        media_roots=cfg.media_roots,
     )
     session = RunSession(module, input_value, options)
     out = sys.stdout
     try:
         async for ev in session.events():
             if args.stream and not ev.path:
-                out.write(
-                    sse_frame(ev.chunk) if args.stream == "sse" else json.dumps(ev.chunk, ensure_ascii=False) + "\n"
-                )
+                out.write(sse_frame(ev.chunk) if args.stream == "sse" else terminal_json(ev.chunk) + "\n")
                 out.flush()
     except asyncio.CancelledError:
         result = session.result
@@ -160,7 +172,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
             }
             if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
                 chunk["partial_data"] = env["partial_data"]
-            out.write(sse_frame(chunk) if args.stream == "sse" else json.dumps(chunk, ensure_ascii=False) + "\n")
+            out.write(sse_frame(chunk) if args.stream == "sse" else terminal_json(chunk) + "\n")
         _record(module, input_value, args, session)
         raise
     finally:

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from .output import Printer, err
+from .output import Printer, deprecation_notice, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2
+    if not args.all:
+        deprecation_notice(modules[0])
     return asyncio.run(_run(modules, provider, ws, args))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .output import Printer, err
+from .output import Printer, deprecation_notice, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -13,8 +13,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--all", action="store_true", help="validate every module on the search path")
     p.add_argument(
-        "--v22", action="store_true", help="strict v2.2: legacy formats fail, contract warnings become errors"
+        "--v22", action="store_true", help="the v2.2 checklist: legacy formats and the five checklist items fail"
     )
+    p.add_argument("--strict", action="store_true", help="stale golden tests and examples are errors, not warnings")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -26,13 +27,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     ws = Workspace.from_environment(args.paths)
     if args.all:
-        reports = list(ws.validate_all(v22=args.v22))
+        reports = list(ws.validate_all(v22=args.v22, strict=args.strict))
     else:
         path = ws.resolve(args.target)
         if path is None:
             err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
             return 2
-        reports = [check_path(path, args.v22)]
+        reports = [check_path(path, args.v22, strict=args.strict)]
+        deprecation_notice(reports[0].module)
     failed = any(r.errors for r in reports)
     if args.json:
         out = [r.to_json() for r in reports]

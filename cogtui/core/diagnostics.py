@@ -32,6 +32,11 @@ class Diagnostic:
     column: int | None
     hint: str = ""
 
+    def __post_init__(self) -> None:
+        # Validators quote the value they judged: a whole golden or envelope would fill the screen.
+        object.__setattr__(self, "message", short_values(self.message))
+        object.__setattr__(self, "hint", short_values(self.hint))
+
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["severity"] = self.severity.value
@@ -44,6 +49,69 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[Any, ...]:
         return (str(self.file or ""), self.line or 0, self.column or 0, self.severity.rank, self.code)
+
+
+EXCERPT_CHARS = 60  # a quoted object, array or string longer than this is shortened
+
+
+def _closing(text: str, start: int) -> int:
+    """Index of the bracket closing the one at `start` (quotes respected), or -1."""
+    pairs = {"{": "}", "[": "]"}
+    stack: list[str] = []
+    quote = ""
+    index = start
+    while index < len(text):
+        char = text[index]
+        if quote:
+            if char == "\\":
+                index += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"":
+            quote = char
+        elif char in pairs:
+            stack.append(pairs[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+            if not stack:
+                return index
+        index += 1
+    return -1
+
+
+def _cut(value: str, closer: str) -> str:
+    head = value[: EXCERPT_CHARS - 4]
+    comma = head.rfind(", ")
+    if comma > EXCERPT_CHARS // 3:
+        head = head[:comma]
+    return f"{head}, …{closer}" if closer else f"{head}…"
+
+
+def short_values(message: str) -> str:
+    """`message` with every quoted object, array or string longer than EXCERPT_CHARS cut to a short excerpt.
+
+    `{'verdict': 'approve', 'summary': '…', …} is not valid under any of the given schemas` instead of the
+    whole object; the rest of the message is untouched.
+    """
+    if len(message) <= EXCERPT_CHARS:
+        return message
+    out: list[str] = []
+    index = 0
+    while index < len(message):
+        char = message[index]
+        end = _closing(message, index) if char in "{[" else -1
+        if char in "'\"" and (index == 0 or not message[index - 1].isalnum()):
+            end = message.find(char, index + 1)
+            while end > 0 and message[end - 1] == "\\":
+                end = message.find(char, end + 1)
+        if end > index and end - index + 1 > EXCERPT_CHARS:
+            span = message[index : end + 1]
+            out.append(_cut(span[:-1], "") + span[-1] if char in "'\"" else _cut(span[:-1], span[-1]))
+            index = end + 1
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
 
 
 def format_location(file: Path | None, line: int | None, column: int | None) -> str:
@@ -79,12 +147,17 @@ P003 | error | a file the module needs is missing or unreadable
 P004 | error | a file has the wrong top-level shape (for example a list where a mapping is expected)
 P005 | error | a file is not valid UTF-8
 P006 | error | MODULE.md or module.md has no YAML frontmatter
+P007 | error | a YAML document is over the size or alias-expansion limit
+F001 | error | a module file leads outside the module folder (symlink or path)
+F002 | error | a module file is not a regular file (FIFO, socket, device)
+F003 | error | a module file is over the size limit
+F004 | error | a module file is a symlink loop
 M001 | error | a required manifest field is missing
 M002 | error | version is not a semantic version
 M003 | error | tier is not exec, decision or exploration
 M004 | error | schema_strictness is not high, medium or low
 M005 | error | enums.strategy is not strict or extensible
-M006 | error | excludes is empty
+M006 | warning | excludes is empty
 M007 | error | a manifest field has the wrong type
 M008 | info | the manifest has a field the spec does not define
 M009 | warning | the manifest name differs from the folder name
@@ -105,6 +178,7 @@ S006 | warning | schema.json has both data and output; output is ignored
 S007 | error | a $ref points outside the module (remote refs are never fetched)
 S008 | warning | a pattern can backtrack catastrophically in other runtimes
 S009 | warning | a schema keyword belongs to another draft than the one the schema is read as
+S010 | error | a v2.1/v2.2/v2.5 module has no schema.json
 V000 | error | the module is not in v2.2 format (with --v22)
 V001 | error | schema.json has no meta schema
 V002 | error | the meta schema does not require confidence, risk and explain
@@ -116,9 +190,10 @@ V007 | warning | overflow.require_suggested_mapping disagrees with the insights 
 V008 | warning | the tier is incoherent with schema_strictness, overflow or enums
 V009 | warning | overflow is enabled but the data schema has no extensions.insights
 V010 | warning | the enum strategy disagrees with the extensible enums in the schema
+V011 | error | module.yaml has no overflow or enums (with --v22)
 T001 | error | a golden test or example input does not match the input schema
-T002 | error | a golden test's expected output is not a valid envelope
-T003 | error | an expected output's data does not match the data schema
+T002 | error | a golden test's expected output is not a valid envelope (a warning in v2.x unless --strict)
+T003 | error | an expected output's data does not match the data schema (a warning in v2.x unless --strict)
 T004 | error | a test listed in module.yaml does not exist
 T005 | error | a test path escapes the module folder
 T006 | error | a tests entry is not of the form `input -> expected`

@@ -75,39 +75,41 @@ class ModuleReport:
         }
 
 
-def check_path(path: Path, v22: bool = False, entry: ModuleEntry | None = None) -> ModuleReport:
+def check_path(path: Path, v22: bool = False, entry: ModuleEntry | None = None, strict: bool = False) -> ModuleReport:
     try:
         module = load_module(path)
     except NotAModule as exc:
         return ModuleReport(path, None, [diag("P003", str(exc), path)], entry)
     except OSError as exc:  # a folder that vanished or cannot be listed mid-scan
         return ModuleReport(path, None, [diag("P003", f"cannot read {path}: {exc}", path)], entry)
-    return ModuleReport(path, module, validate_module(module, v22), entry)
+    return ModuleReport(path, module, validate_module(module, v22, strict), entry)
 
 
-def _check_batch(batch: list[tuple[ModuleEntry, bool]]) -> list[ModuleReport]:
-    return [check_path(entry.path, v22, entry).summary() for entry, v22 in batch]
+def _check_batch(batch: list[tuple[ModuleEntry, bool, bool]]) -> list[ModuleReport]:
+    return [check_path(entry.path, v22, entry, strict).summary() for entry, v22, strict in batch]
 
 
 # Below this many modules a process pool costs more than it saves.
 PARALLEL_THRESHOLD = 150
 
 
-def check_many(entries: list[ModuleEntry], v22: bool = False, jobs: int | None = None) -> Iterator[ModuleReport]:
+def check_many(
+    entries: list[ModuleEntry], v22: bool = False, jobs: int | None = None, strict: bool = False
+) -> Iterator[ModuleReport]:
     """Reports in entry order; large sets are validated in worker processes (summaries only)."""
     if jobs is None:
         env_jobs = os.environ.get("COGTUI_JOBS", "")
         jobs = int(env_jobs) if env_jobs.isdigit() else min(os.cpu_count() or 1, 8)
     if jobs <= 1 or len(entries) < PARALLEL_THRESHOLD:
         for entry in entries:
-            yield check_path(entry.path, v22, entry)
+            yield check_path(entry.path, v22, entry, strict)
         return
     import multiprocessing  # only here: keeps one-module commands fast to start
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     size = max(1, len(entries) // (jobs * 4))
-    batches = [[(e, v22) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
+    batches = [[(e, v22, strict) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform == "linux" else "spawn"
     try:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
@@ -115,7 +117,7 @@ def check_many(entries: list[ModuleEntry], v22: bool = False, jobs: int | None =
                 yield from reports
     except (OSError, BrokenProcessPool):  # no processes allowed here: do it in-line
         for entry in entries:
-            yield check_path(entry.path, v22, entry)
+            yield check_path(entry.path, v22, entry, strict)
 
 
 @dataclass
@@ -144,10 +146,10 @@ class Workspace:
         return list(self.index.entries) if include_shadowed else self.index.winners
 
     def validate_all(
-        self, v22: bool = False, include_shadowed: bool = False, jobs: int | None = None
+        self, v22: bool = False, include_shadowed: bool = False, jobs: int | None = None, strict: bool = False
     ) -> Iterator[ModuleReport]:
         """Every module's report; `jobs` > 1 (the default on multi-core machines) validates large sets in parallel."""
-        yield from check_many(self.entries(include_shadowed), v22, jobs)
+        yield from check_many(self.entries(include_shadowed), v22, jobs, strict)
 
 
 # ---------------------------------------------------------------- a cache of reports

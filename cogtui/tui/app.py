@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.command import CommandPalette, Provider
 from textual.screen import Screen
 from textual.signal import Signal
 
 from cogtui.core.settings.config import Config, load_config, save_setting
+from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
 from .commands import ModuleCommands, ThemeCommands, theme_of
+from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings
 from .messages import ReportsReady, ThemesChanged
 from .store import ModuleStore
@@ -40,9 +43,14 @@ class CogtuiApp(App[None]):
         cwd: Path | None = None,
         review: Path | None = None,
         watch: bool | None = None,
+        theme: str | None = None,
+        detect_terminal: bool = False,
     ) -> None:
+        """`theme` is for this session only (`--theme`); `detect_terminal` picks the ANSI theme without truecolor."""
         super().__init__()
         self.config = config or load_config()
+        self.session_theme = theme  # never saved to config.yaml
+        self.terminal_note = ""
         self.store = ModuleStore.from_paths(paths or [], cwd)
         self.review = review
         self.watching = self.config.watch if watch is None else watch
@@ -50,12 +58,37 @@ class CogtuiApp(App[None]):
         self._theme_before_preview: str | None = None
         self.animation_level = "full" if self.config.animations else "none"
         # Themes before the first stylesheet pass: switching theme after mount re-applies every rule.
+        if detect_terminal:
+            self.pick_theme_for_terminal(theme)
         self._theme_problems = self.install_themes(announce=False)
         self.set_keymap(self.config.keymap)  # before mount too: a later change recomposes the footer
+        self.keys_in_order = KeyPipeline(self, super().on_event)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys from the terminal go through the pipeline: each settles before the next is dispatched."""
+        if KeyPipeline.takes(event):
+            await self.keys_in_order.receive(event)
+        else:
+            await super().on_event(event)
+
+    @on(KeySettled)
+    def _key_settled(self, message: KeySettled) -> None:
+        self.keys_in_order.marker_arrived(message)
 
     # ------------------------------------------------------------ start
 
+    def pick_theme_for_terminal(self, requested: str | None) -> None:
+        depth = colour_depth(os.environ, self.console.color_system)
+        choice = start_theme(requested, self.config.theme, depth, self.is_ansi_theme)
+        self.session_theme, self.terminal_note = choice.name, choice.note
+
+    def is_ansi_theme(self, name: str) -> bool:
+        theme = self.available_themes.get(name)
+        return name == ANSI_THEME or (theme is not None and theme.ansi)
+
     def on_mount(self) -> None:
+        if self.terminal_note:
+            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
         for problem in self._theme_problems:
             self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         for problem in self.config.problems:
@@ -94,7 +127,7 @@ class CogtuiApp(App[None]):
         problems = list(loaded.problems)
         if self._theme_before_preview is not None:
             return problems  # the palette's preview owns the theme until it closes
-        wanted = self.config.theme or DEFAULT_THEME
+        wanted = self.session_theme or self.config.theme or DEFAULT_THEME
         if wanted in self.available_themes:
             if self.theme == wanted:
                 self.mutate_reactive(App.theme)  # same name, maybe new colours: apply them again
@@ -224,6 +257,11 @@ class CogtuiApp(App[None]):
 
 def run_app(args: argparse.Namespace) -> int:
     review = getattr(args, "review", None)
-    app = CogtuiApp(paths=list(getattr(args, "paths", []) or []), review=Path(review) if review else None)
+    app = CogtuiApp(
+        paths=list(getattr(args, "paths", []) or []),
+        review=Path(review) if review else None,
+        theme=getattr(args, "theme", None),
+        detect_terminal=True,
+    )
     app.run()
     return 0

@@ -27,8 +27,10 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from cogtui.core.files.merge3 import HunkKind, Side
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor_merge import HunkView, MergeModal
 from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
 from cogtui.tui.widgets.file_diff import FileDiffModal
 
@@ -88,13 +90,14 @@ async def test_a_deleted_file_keeps_its_text_and_save_writes_it_back(module_dir:
             schema.write_text(original)
             schema.unlink()
 
-        await until(pilot, lambda: buffer(screen, "schema.json").stale, "the deleted mark", retry=delete_again)
-        assert area(screen, "schema.json").text == original and "⚠" in tab_label(screen, "schema.json")
+        await until(pilot, lambda: buffer(screen, "schema.json").deleted, "the deleted mark", retry=delete_again)
+        assert area(screen, "schema.json").text == original and "✗" in tab_label(screen, "schema.json")
+        assert "deleted on disk" in status(screen)
         await pilot.press("ctrl+s")
-        assert isinstance(app.screen, ChoiceModal)  # the disk changed (the file is gone): nothing happens silently
-        await click(pilot, "#choice-overwrite")
+        assert isinstance(app.screen, ChoiceModal)  # the file is gone: nothing happens silently
+        await click(pilot, "#choice-recreate")
         await pilot.pause()
-        assert schema.read_text() == original and not buffer(screen, "schema.json").stale
+        assert schema.read_text() == original and not buffer(screen, "schema.json").deleted
 
 
 async def test_a_change_under_edits_keeps_them_and_marks_the_tab(module_dir: Path) -> None:
@@ -117,7 +120,7 @@ async def test_save_over_a_changed_file_asks_and_cancel_keeps_both(module_dir: P
         screen, buffer_text, disk_text = await edited_and_changed_on_disk(app, pilot, module_dir)
         await pilot.press("ctrl+s")
         assert isinstance(app.screen, ChoiceModal)
-        assert app.focused is not None and app.focused.id == "choice-diff"  # enter alone discards nothing
+        assert app.focused is not None and app.focused.id == "choice-merge"  # enter alone discards nothing
         await pilot.press("escape")
         assert app.screen is screen
         assert (module_dir / "module.yaml").read_text() == disk_text
@@ -136,17 +139,80 @@ async def test_conflict_reload_takes_the_disk_version(module_dir: Path) -> None:
         await until(pilot, lambda: "M003" in codes(screen), "the reloaded file's M003")
 
 
-async def test_conflict_overwrite_writes_the_buffer(module_dir: Path) -> None:
+async def test_conflict_merge_keeps_both_changes_by_default(module_dir: Path) -> None:
+    """Issue 12: overwrite silently reverted the other program's change. The merge keeps it unless told not to."""
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
-        screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
+        screen, _buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
         await pilot.press("ctrl+s")
-        await click(pilot, "#choice-overwrite")
+        assert app.focused is not None and app.focused.id == "choice-merge"
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, MergeModal), "the merge view")
+        hunks = list(app.screen.query(HunkView))
+        assert [h.hunk.kind for h in hunks] == [HunkKind.MINE, HunkKind.THEIRS]
+        assert [h.side for h in hunks] == [Side.MINE, Side.THEIRS]
+        await pilot.press("ctrl+s")
         await pilot.pause()
-        assert (module_dir / "module.yaml").read_text() == buffer_text
+        saved = (module_dir / "module.yaml").read_text()
+        assert "version: 2.2.7" in saved and BOGUS in saved  # yours and theirs
+        assert area(screen, "module.yaml").text == saved
         assert not screen.has_unsaved_changes() and "⚠" not in tab_label(screen, "module.yaml")
         await pilot.press("ctrl+s")  # the disk now matches: saving again asks nothing
         assert app.screen is screen
+
+
+async def test_conflict_merge_keep_mine_per_hunk_is_explicit(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, buffer_text, _disk = await edited_and_changed_on_disk(app, pilot, module_dir)
+        await pilot.press("ctrl+s", "enter")
+        await until(pilot, lambda: isinstance(app.screen, MergeModal), "the merge view")
+        await pilot.press("down", "m")  # the second hunk (theirs: the tier) back to mine
+        assert [h.side for h in app.screen.query(HunkView)] == [Side.MINE, Side.MINE]
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert (module_dir / "module.yaml").read_text() == buffer_text
+
+
+async def test_conflict_merge_keep_theirs_and_cancel(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, buffer_text, disk_text = await edited_and_changed_on_disk(app, pilot, module_dir)
+        await pilot.press("ctrl+s", "enter")
+        await until(pilot, lambda: isinstance(app.screen, MergeModal), "the merge view")
+        await pilot.press("escape")  # cancel: nothing written, nothing lost
+        await pilot.pause()
+        assert app.screen is screen and (module_dir / "module.yaml").read_text() == disk_text
+        assert area(screen, "module.yaml").text == buffer_text
+        await pilot.press("ctrl+s", "enter")
+        await until(pilot, lambda: isinstance(app.screen, MergeModal), "the merge view again")
+        await pilot.press("T", "ctrl+s")
+        await pilot.pause()
+        assert (module_dir / "module.yaml").read_text() == disk_text == area(screen, "module.yaml").text
+
+
+async def test_a_deleted_file_can_be_closed_and_reload_never_empties_it(module_dir: Path) -> None:
+    schema = module_dir / "schema.json"
+    original = schema.read_text()
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir, schema)
+
+        def delete_again() -> None:
+            schema.write_text(original)
+            schema.unlink()
+
+        schema.unlink()
+        await until(pilot, lambda: buffer(screen, "schema.json").deleted, "the deleted mark", retry=delete_again)
+        await pilot.press("ctrl+l")  # reload: there is nothing to reload from
+        assert isinstance(app.screen, ChoiceModal)
+        assert {b.id for b in app.screen.query("Button")} == {"choice-recreate", "choice-close", "cancel"}
+        await pilot.press("escape")
+        assert area(screen, "schema.json").text == original  # never emptied
+        await pilot.press("ctrl+l")
+        await click(pilot, "#choice-close")
+        await until(pilot, lambda: all(b.rel != "schema.json" for b in screen.buffers.values()), "the tab to close")
+        assert not schema.exists() and not screen.query("#" + "file-2")
 
 
 async def test_conflict_show_diff_then_asks_again(module_dir: Path) -> None:

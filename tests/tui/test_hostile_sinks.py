@@ -186,6 +186,9 @@ async def test_new_module_and_browser_with_a_hostile_search_path(
         await until(lambda: any(n.startswith("Created ") for n in seen), pilot)
         created = next(n for n in seen if n.startswith("Created "))
         assert created == f"Created {app.store.display(root / 'fresh-module')}" and "[b]" in created
+        # The new module opens in the editor: let it finish mounting before the app shuts down.
+        await until(lambda: type(app.screen).__name__ == "EditorScreen" and bool(app.screen.query("Footer")), pilot)
+        await pilot.pause()
 
 
 async def test_app_notifications_about_config_and_themes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

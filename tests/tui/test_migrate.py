@@ -81,7 +81,7 @@ async def test_m_previews_a_module_pages_files_and_switches_layout(
         files = screen.query_one("#migrate-files", OptionList)
         assert files.option_count == 1 + len(plan.files)
         prompts = [str(files.get_option_at_index(i).prompt) for i in range(files.option_count)]
-        assert "+ module.yaml UTF-8·LF" in prompts and "- prompt.txt UTF-8·LF" in prompts
+        assert "+ module.yaml" in prompts and "- prompt.txt" in prompts  # UTF-8 with LF goes unsaid (80 columns)
 
         diff = screen.query_one(DiffView)
         await pilot.press("j")

@@ -1,4 +1,4 @@
-"""Every screen at 80×24 and 120×36, snapshotted with pytest-textual-snapshot.
+"""Every screen at 80×24 and 120×40, in the default and the ANSI theme, snapshotted with pytest-textual-snapshot.
 
 The scenes (how each screen is reached and held still) are those of `make screenshots`
 (tools/screenshots.py); the data is fixed here. Modules are copied into tmp_path and the
@@ -14,8 +14,10 @@ Regenerate after a deliberate UI change, then review the SVG diffs like code:
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -24,14 +26,19 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, TabbedContent
 from tuikit import copy_modules, isolate, make_app
 
 from cogtui.core.history.store import History, RunRecord
+from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor_merge import MergeModal
+from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.module_tree import ModuleTree
 from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 36), id="120x36")]
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+THEMES = [pytest.param(None, id="default"), pytest.param("cogtui-ansi", id="ansi")]
 MODULE_NAMES = ("code-reviewer", "legacy-summarizer", "product-ideas", "release-notes")
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
 
@@ -183,10 +190,62 @@ async def migration_side_by_side(pilot: Pilot[None], stage: Stage) -> None:
     await settle(pilot)
 
 
+async def editor_contract(pilot: Pilot[None], stage: Stage) -> None:
+    """The editor's read-only contract tab: code-reviewer's schema as a tree with the goldens behind each field."""
+    await SCENES["editor"].drive(pilot, stage)
+    screen = pilot.app.screen
+    screen.query_one(TabbedContent).active = "contract"
+    tree = screen.query_one(ContractTree)
+    tree.focus()
+    await until(pilot, lambda: tree.option_count > 10, "the contract tree")
+    await settle(pilot)
+
+
+async def editor_merge(pilot: Pilot[None], stage: Stage) -> None:
+    """A save over a file another program changed: the three-way merge view (one hunk each side)."""
+    await SCENES["editor"].drive(pilot, stage)
+    screen = pilot.app.screen
+    assert isinstance(screen, EditorScreen)
+    manifest = stage.module("code-reviewer") / "module.yaml"
+    changed = manifest.read_text(encoding="utf-8").replace("max_input_tokens: 16000", "max_input_tokens: 32000")
+
+    def write() -> None:
+        manifest.write_text(changed, encoding="utf-8")
+
+    write()
+    buffer = next(b for b in screen.buffers.values() if b.rel == "module.yaml")
+    await until(pilot, lambda: buffer.stale or write(), "the changed-on-disk mark")
+    await pilot.press("ctrl+s", "enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, MergeModal), "the merge view")
+    await settle(pilot)
+
+
+async def editor_tabs(pilot: Pilot[None], stage: Stage) -> None:
+    """The tab list (f2): every open file with its marks and problem count."""
+    await SCENES["editor"].drive(pilot, stage)
+    await pilot.press("f2")
+    await until(pilot, lambda: isinstance(pilot.app.screen, TabPickerModal), "the tab list")
+    await settle(pilot)
+
+
+async def editor_find(pilot: Pilot[None], stage: Stage) -> None:
+    """ctrl+f `deny` enter: the first match selected, the count in the find bar."""
+    await SCENES["editor"].drive(pilot, stage)
+    await pilot.press("ctrl+f")
+    await until(pilot, lambda: pilot.app.screen.query_one("#find-input", Input).has_focus, "the find bar")
+    no_blink(pilot.app.screen.query_one("#find-input", Input))
+    await pilot.press(*"deny", "enter")
+    await settle(pilot)
+
+
 ALL_SCENES = {
     **SCENES,
     "filter": Scene("filter", browser_filter),
     "migration-split": Scene("migration-split", migration_side_by_side),
+    "editor-contract": Scene("editor-contract", editor_contract),
+    "editor-merge": Scene("editor-merge", editor_merge),
+    "editor-tabs": Scene("editor-tabs", editor_tabs),
+    "editor-find": Scene("editor-find", editor_find),
 }
 PREPARE: dict[str, Callable[[Stage], Stage]] = {
     "history": two_runs,
@@ -200,6 +259,10 @@ SNAPSHOTS = (
     "palette",
     "new-module",
     "editor",
+    "editor-contract",
+    "editor-merge",
+    "editor-tabs",
+    "editor-find",
     "migration",
     "review",
     "run-idle",
@@ -213,16 +276,42 @@ SNAPSHOTS = (
 # ------------------------------------------------------------------ the snapshots
 
 
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("name", SNAPSHOTS)
-def test_screen(name: str, size: tuple[int, int], stage: Stage, tmp_path: Path, snap_compare: Any) -> None:
+def test_screen(
+    name: str, size: tuple[int, int], theme: str | None, stage: Stage, tmp_path: Path, snap_compare: Any
+) -> None:
     scene = ALL_SCENES[name]
     stage = PREPARE.get(name, lambda s: s)(stage)
-    app = make_app(stage.root, tmp_path, review=stage.plan_file if scene.review else None)
+    app = make_app(stage.root, tmp_path, review=stage.plan_file if scene.review else None, theme=theme)
     assert snap_compare(app, terminal_size=size, run_before=partial(scene.drive, stage=stage))
 
 
 def test_migration_side_by_side(stage: Stage, tmp_path: Path, snap_compare: Any) -> None:
     """At 120 columns only: 80 is too narrow to be worth a side-by-side snapshot."""
     run_before = partial(ALL_SCENES["migration-split"].drive, stage=stage)
-    assert snap_compare(make_app(stage.root, tmp_path), terminal_size=(120, 36), run_before=run_before)
+    assert snap_compare(make_app(stage.root, tmp_path), terminal_size=(120, 40), run_before=run_before)
+
+
+def screen_rows(svg: str) -> list[str]:
+    """The text of each terminal row of an SVG screenshot."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for match in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+        rows.setdefault(float(match.group(2)), []).append((float(match.group(1)), html.unescape(match.group(3))))
+    return ["".join(t for _x, t in sorted(parts)).replace("\xa0", " ") for _y, parts in sorted(rows.items())]
+
+
+@pytest.mark.parametrize("name", SNAPSHOTS)
+async def test_fits_80x24(name: str, stage: Stage, tmp_path: Path) -> None:
+    """Issue 12: at 80×24 no screen cuts its header or a key label (the footer's keys all fit)."""
+    scene = ALL_SCENES[name]
+    stage = PREPARE.get(name, lambda s: s)(stage)
+    app = make_app(stage.root, tmp_path, review=stage.plan_file if scene.review else None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await scene.drive(pilot, stage)
+        for key in app.screen.query("FooterKey"):  # by CSS type name: the class is not public API
+            assert key.region.right <= 80, f"{name}: a footer key ends at column {key.region.right}"
+        rows = screen_rows(app.export_screenshot())  # blank rows have no text: [0] is the header, [-1] the footer
+        assert "…" not in rows[0], f"{name}: the header is cut: {rows[0]!r}"
+        assert "…" not in rows[-1], f"{name}: the footer is cut: {rows[-1]!r}"

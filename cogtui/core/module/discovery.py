@@ -186,4 +186,25 @@ def resolve(target: str, index: ModuleIndex, cwd: Path | None = None) -> Path | 
         return candidate
     if is_file(candidate) and candidate.name in (MANIFEST_V2, MANIFEST_V1, MANIFEST_V0):
         return candidate.parent
-    return None
+    return by_manifest_name(target, index)
+
+
+_NAME_LINE = re.compile(r"^name:\s*(['\"]?)([^'\"#\n]+?)\1\s*(?:#.*)?$", re.M)
+
+
+def manifest_name(entry: ModuleEntry) -> str | None:
+    """The `name:` a manifest declares (top level; the first 64 KB), without loading the module."""
+    from cogtui.core.files.sourcemap import ParseFailure, read_text
+
+    try:
+        text = read_text(entry.path / entry.manifest)[:65536]
+    except ParseFailure:
+        return None
+    found = _NAME_LINE.search(text)
+    return found.group(2).strip() if found else None
+
+
+def by_manifest_name(target: str, index: ModuleIndex) -> Path | None:
+    """`cogn run NAME` where NAME is the manifest's `name` and the folder is called otherwise (M009)."""
+    matches = [e.path for e in index.winners if manifest_name(e) == target]
+    return matches[0] if len(matches) == 1 else None

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from cogtui.core.files.json_extract import loads_finite
 from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_chunk
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
+from cogtui.core.rules.envelope_shape import shape_notes
 from cogtui.core.rules.media_rules import check_media, find_media
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ class UnusableDocument(Exception):
 class CheckResult:
     kind: str
     violations: list[Violation] = field(default_factory=list)
+    warnings: list[Violation] = field(default_factory=list)  # tolerated shapes (D39, D41): valid, but noted
 
     @property
     def valid(self) -> bool:
@@ -41,12 +43,15 @@ class CheckResult:
         return sorted({v.code for v in self.violations})
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "valid": self.valid,
             "codes": self.codes,
             "violations": [v.to_json() for v in self.violations],
         }
+        if self.warnings:  # tolerated shapes only; absent otherwise, so the output keeps its old shape
+            out["warnings"] = [w.to_json() for w in self.warnings]
+        return out
 
 
 def parse_document(text: str) -> Any:
@@ -145,4 +150,9 @@ def check_document(doc: Any, kind: str | None = None, module: Module | None = No
         return CheckResult(kind, check_chunk(doc, module))
     if kind == "input":
         return CheckResult(kind, check_input(doc, module))
-    return CheckResult("envelope", check_envelope(doc, module))
+    notes = [Violation(_note_code(p), "envelope.shape", p, message) for p, message in shape_notes(doc, module)]
+    return CheckResult("envelope", check_envelope(doc, module), notes)
+
+
+def _note_code(path: tuple[str | int, ...]) -> str:
+    return "E3001" if path[:1] != ("error",) else "E4000"

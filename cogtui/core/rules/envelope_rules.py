@@ -7,7 +7,6 @@ checker reports them; the runner uses the same rules on model output.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cogtui.core.module.tiers import (
@@ -17,45 +16,15 @@ from cogtui.core.module.tiers import (
     LOOSEST_MAX_INSIGHTS,
     RISK_LEVELS,
 )
+from cogtui.core.rules.declared_rules import check_risk_aggregation, check_strictness, unknown_tag
+from cogtui.core.rules.envelope_shape import code_matches_schema, risk_object_level
 from cogtui.core.rules.error_codes import is_wellformed_code
+from cogtui.core.rules.violation import PathT as PathT
+from cogtui.core.rules.violation import Violation as Violation
+from cogtui.core.rules.violation import dotted as dotted
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
-
-PathT = tuple[str | int, ...]
-
-TOP_LEVEL = {
-    "ok",
-    "meta",
-    "data",
-    "error",
-    "partial_data",
-    "version",
-    "module",
-    "provider",
-    "trace_id",
-    "model",
-    "latency_ms",
-    "usage",
-}
-
-
-@dataclass(frozen=True)
-class Violation:
-    code: str  # an E-code
-    rule: str  # a stable rule id, e.g. "meta.confidence.range"
-    path: PathT
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "rule": self.rule, "path": dotted(self.path), "message": self.message}
-
-
-def dotted(path: PathT) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "$"
 
 
 def _is_number(v: object) -> TypeGuard[int | float]:
@@ -94,7 +63,7 @@ def check_meta(
     if "risk" not in meta:
         if require_all:
             out.append(Violation("E3001", "meta.risk.required", (*path, "risk"), "meta.risk is required"))
-    elif meta["risk"] not in RISK_LEVELS:
+    elif meta["risk"] not in RISK_LEVELS and risk_object_level(meta["risk"]) is None:  # §6.1 object form (D39)
         out.append(
             Violation(
                 "E3001",
@@ -137,9 +106,7 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
         out.append(Violation("E3001", "envelope.ok.required", (*path, "ok"), "ok is required"))
     elif not isinstance(env["ok"], bool):
         out.append(Violation("E3001", "envelope.ok.type", (*path, "ok"), "ok must be true or false"))
-    for key in env:
-        if key not in TOP_LEVEL:
-            out.append(Violation("E3001", "envelope.unknown", (*path, key), f"unexpected top-level field {key!r}"))
+    # Extra top-level fields are warnings (envelope_shape.shape_notes), not violations (D39).
     for key in ("version", "module", "provider", "trace_id", "model"):
         if key in env and not isinstance(env[key], str):
             out.append(Violation("E3001", f"envelope.{key}.type", (*path, key), f"{key} must be a string"))
@@ -153,7 +120,10 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
     elif ok is False:
         out.extend(_check_failure(env, module, path))
     if module is not None and isinstance(env.get("meta"), dict):
-        out.extend(_schema_violations(module, "meta", env["meta"], (*path, "meta")))
+        meta = env["meta"]
+        level = risk_object_level(meta.get("risk"))
+        # The object form counts as its level against a v2.2 meta schema's string enum (D39).
+        out.extend(_schema_violations(module, "meta", {**meta, "risk": level} if level else meta, (*path, "meta")))
     return out
 
 
@@ -187,8 +157,6 @@ def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> l
             Violation("E3001", "data.rationale.type", (*path, "data", "rationale"), "data.rationale must be a string")
         )
     out.extend(check_insights(data, module, (*path, "data")))
-    from cogtui.core.rules.declared_rules import check_risk_aggregation, check_strictness
-
     out.extend(check_risk_aggregation(env.get("meta"), data, path))
     if module is not None:
         out.extend(_schema_violations(module, "data", data, (*path, "data")))
@@ -244,7 +212,19 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
         and module.schemas.error is not None
         and module.failure.get("must_return_error_schema") is not False
     ):
-        out.extend(_schema_violations(module, "error", err, (*path, "error")))
+        found = _schema_violations(module, "error", err, (*path, "error"))
+        code_path = (*path, "error", "code")
+        if any(v.path == code_path for v in found) and code_matches_schema(
+            code,
+            lambda form: (
+                not any(
+                    v.path == code_path
+                    for v in _schema_violations(module, "error", {**err, "code": form}, (*path, "error"))
+                )
+            ),
+        ):
+            found = [v for v in found if v.path != code_path]  # the other spelling of the code fits (D36)
+        out.extend(found)
     return out
 
 
@@ -314,8 +294,6 @@ def custom_enum_values(value: Any, path: PathT = (), tag: str = "custom") -> Ite
 def check_enum_strategy(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
     if module.contract.enum_strategy.value != "strict":
         return []
-    from cogtui.core.rules.declared_rules import unknown_tag
-
     tag = unknown_tag(module)
     return [
         Violation(
@@ -359,7 +337,19 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
         errors = list(schemas_for(module).iter_errors(part, instance))
     except RefError as exc:
         return [Violation("E3001", f"schema.{part}.ref", path, str(exc))]
+    strict = part == "data" and module.contract.enum_strategy.value == "strict"
     return [
-        Violation("E3001", f"schema.{part}", (*path, *e.path), f"{dotted((*path, *e.path))}: {e.message}")
+        # Under strict enums a value outside the enum is E3005 INVALID_ENUM, not a generic schema failure.
+        Violation(
+            "E3005" if strict and _is_enum_error(e) else "E3001",
+            f"schema.{part}",
+            (*path, *e.path),
+            f"{dotted((*path, *e.path))}: {e.message}",
+        )
         for e in errors
     ]
+
+
+def _is_enum_error(err: Any) -> bool:
+    """A value outside an enum or const."""
+    return bool(err.keyword in ("enum", "const"))

@@ -111,10 +111,23 @@ def recoverable(code: str) -> bool:
     return entry is not None and entry.recoverable != "no"
 
 
-def error_meta(code: str, explain: str) -> dict[str, object]:
-    """The meta block error-codes.md prescribes for a failure with this code."""
+def legacy_name(code: str) -> str | None:
+    """The legacy string of a numeric code in the mapping table (E1001 -> INVALID_INPUT), if it has one."""
+    return next((name for name, num in LEGACY_CODES.items() if num == code), None)
+
+
+def code_forms(code: str) -> set[str]:
+    """Both spellings of a code per the mapping table: {"E1001", "INVALID_INPUT"} for either (D36)."""
     numeric = normalize_code(code)
-    layer = numeric[1] if _NUMERIC.match(numeric) else "4"
-    if layer == "2":
-        return {"confidence": 0.3, "risk": "medium", "explain": explain[:280]}
-    return {"confidence": 0.0, "risk": "high", "explain": explain[:280]}
+    legacy = legacy_name(numeric)
+    return {code, numeric} | ({legacy} if legacy else set())
+
+
+def error_meta(code: str, explain: str) -> dict[str, object]:
+    """The meta block of a failure the runtime makes: confidence 0.0, risk high, explain from the message (D35).
+
+    error-codes.md allows 0.0-0.5 and medium for some E2 codes; those are for a model that judges its own
+    failure. A failure the runtime reports claims no confidence at all.
+    """
+    text = " ".join(explain.split()) or normalize_code(code)
+    return {"confidence": 0.0, "risk": "high", "explain": text[:280]}

@@ -324,13 +324,13 @@ def _required_hint(name: str) -> str:
     }.get(name, "")
 
 
-def validate_module(module: Module, v22: bool = False) -> list[Diagnostic]:
-    """All diagnostics for a module, sorted by file and position."""
+def validate_module(module: Module, v22: bool = False, strict: bool = False) -> list[Diagnostic]:
+    """All diagnostics for a module, sorted by file and position; `strict` makes stale goldens errors."""
     from cogtui.core.rules.contract_checks import ContractRules
 
     out: list[Diagnostic] = list(module.load_diagnostics)
     ManifestRules(module, out).run()
-    ContractRules(module, out, v22).run()
+    ContractRules(module, out, v22, strict).run()
     return sorted(_dedupe(out), key=Diagnostic.sort_key)
 
 
@@ -345,11 +345,11 @@ def _dedupe(items: list[Diagnostic]) -> list[Diagnostic]:
     return result
 
 
-def validate_path(path: Path | str, v22: bool = False) -> tuple[Module, list[Diagnostic]]:
+def validate_path(path: Path | str, v22: bool = False, strict: bool = False) -> tuple[Module, list[Diagnostic]]:
     from cogtui.core.module.loader import load_module
 
     module = load_module(path)
-    return module, validate_module(module, v22)
+    return module, validate_module(module, v22, strict)
 
 
 __all__ = ["ModuleFormat", "validate_module", "validate_path"]

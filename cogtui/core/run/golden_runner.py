@@ -1,6 +1,7 @@
 """Golden tests: run each input, compare the envelope with the expected one at the contract level.
 
-The rule (docs/golden-tests.md):
+A contract golden (`{"$validate": {part: schema}}`) is judged by its schemas
+(rules/golden_contract.py). For a full envelope, the rule (docs/golden-tests.md):
 - `ok` must match, and for failures `error.code` must match (legacy and
   numeric spellings of one code are equal);
 - a success's data must validate against the data schema;
@@ -22,6 +23,7 @@ from cogtui.core.files.json_pointer import deref, object_at
 from cogtui.core.module.model import UNPARSED, GoldenTest, Module
 from cogtui.core.module.schemas import RefError, schemas_for
 from cogtui.core.rules.error_codes import normalize_code
+from cogtui.core.rules.golden_contract import is_contract, judge
 from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
 from cogtui.core.run.runner import RunOptions, RunResult, run_module
 
@@ -56,7 +58,9 @@ def _is_enum_or_bool(schema: Any, root: dict[str, Any]) -> bool:
 
 
 def compare(module: Module, expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
-    """Why `actual` does not satisfy `expected` (empty when it does)."""
+    """Why `actual` does not satisfy `expected` (empty when it does); a contract golden is judged by its schemas."""
+    if is_contract(expected):
+        return judge(module, expected, actual)
     reasons: list[str] = []
     if expected.get("ok") != actual.get("ok"):
         err = actual.get("error") or {}
@@ -128,5 +132,5 @@ async def run_case(module: Module, test: GoldenTest, options: RunOptions) -> Cas
     # A golden test checks the module; it is not an invocation (invocation.user_invocable: false still tests).
     result = await run_module(module, test.input, dataclasses.replace(options, caller=TEST))
     reasons = compare(module, test.expected, result.envelope)
-    diff = envelope_diff(test.expected, result.envelope) if reasons else ""
+    diff = envelope_diff(test.expected, result.envelope) if reasons and not is_contract(test.expected) else ""
     return CaseResult(test.name, not reasons, reasons, diff, result, test.expected)

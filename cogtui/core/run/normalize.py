@@ -4,7 +4,7 @@ SPEC-v2.2 §4.1-4.2 and §6.3. The repair pass fixes format only, exactly the
 spec's list: missing meta fields get conservative defaults, explain is
 truncated to 280 characters from the start, enum values are normalised for
 case and whitespace. It never rewrites a business value. Anything more
-(clamping, reading "85%", hyphens) is an opt-in fix (output_fixes.py, D35).
+(clamping, reading "85%", hyphens) is an opt-in fix (output_fixes.py, D51).
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ def _error_explain(env: dict[str, Any]) -> str:
 
 
 def _norm(value: str, hyphens: bool = False) -> str:
-    """Case and whitespace (SPEC-v2.2 §4.1): trimmed, lower case, inner whitespace as `_` (D35)."""
+    """Case and whitespace (SPEC-v2.2 §4.1): trimmed, lower case, inner whitespace as `_` (D51)."""
     return re.sub(r"[\s\-]+" if hyphens else r"\s+", "_", value.strip()).lower()
 
 

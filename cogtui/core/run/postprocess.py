@@ -24,6 +24,7 @@ from typing import Any
 
 from cogtui.core.module.model import Module
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
+from cogtui.core.rules.envelope_shape import normalise_shape
 from cogtui.core.run.envelope_builder import failure, is_envelope
 from cogtui.core.run.normalize import repair, to_envelope
 
@@ -41,7 +42,7 @@ class Outcome:
 
 
 def wrap_refusal(module: Module) -> str | None:
-    """The compat field that forbids wrapping a bare v2.1 payload, or None (SPEC-v2.2 §6.2, D36)."""
+    """The compat field that forbids wrapping a bare v2.1 payload, or None (SPEC-v2.2 §6.2, D52)."""
     if not module.format.has_envelope_contract:
         return None  # v0, v1, v2.1 answers are bare payloads by design
     for key in ("accepts_v21_payload", "runtime_auto_wrap"):
@@ -67,7 +68,8 @@ def _of(violations: list[Violation], code: str) -> list[Violation]:
 
 
 def _schema(violations: list[Violation]) -> list[Violation]:
-    return [v for v in violations if v.code not in ROUTED]
+    """What the repair pass may fix: schema failures, enum values included (SPEC-v2.2 §4.1 rule 3)."""
+    return [v for v in violations if v.code not in ROUTED or (v.code == "E3005" and v.rule.startswith("schema."))]
 
 
 def postprocess(
@@ -85,7 +87,8 @@ def postprocess(
             )
         )
     env, wrapped = to_envelope(answer, True, module.schemas.data, module.schemas.root)
-    out = Outcome(env, wrapped=wrapped)
+    env, shape_warnings = normalise_shape(env, module)  # extra fields, object risk, legacy/module codes
+    out = Outcome(env, shape_warnings, wrapped=wrapped)
     if not validate:
         env, out.repairs = repair(env, None, None, fixes, out.fixes)  # meta must still exist for routing
         out.envelope = env
@@ -97,7 +100,9 @@ def postprocess(
         return out
     violations = check_envelope(env, module)
     # The repair pass never touches insights or `{custom}` values, so E3004/E3005 are judged on the answer as given.
-    early = _overflow_failure(env, module, violations) or _enum_failure(env, violations)
+    early = _overflow_failure(env, module, violations) or _enum_failure(
+        env, [v for v in violations if v.rule == "enums.strict"]
+    )
     if early is not None:
         out.envelope = early
         return out
@@ -109,6 +114,9 @@ def postprocess(
     if schema:
         if env.get("ok") is True and all(_is_missing_rationale(v) for v in schema):
             out.envelope = failure("E3003", "the model's answer has no rationale", partial_data=_partial(env))
+            return out
+        if all(v.code == "E3005" for v in schema):  # only values outside a strict enum: INVALID_ENUM
+            out.envelope = _enum_failure(env, schema) or env
             return out
         first = schema[0]
         out.envelope = failure(

@@ -217,4 +217,4 @@ def user_prompt(module: Module, prompt_body: str, input_value: Any, media_note: 
 
 def estimate_tokens(text: str) -> int:
     """About four bytes of UTF-8 per token; CJK text costs about one token per character."""
-    return max((len(text.encode("utf-8")) + 3) // 4, sum(1 for ch in text if ord(ch) > 0x2E80))
+    return max((len(text.encode("utf-8", "surrogatepass")) + 3) // 4, sum(1 for ch in text if ord(ch) > 0x2E80))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cogtui.core.run.provider_call import RetryPolicy
@@ -17,6 +18,8 @@ class RunOptions:
     validate: bool = True
     stream_requested: bool = False  # the client asked for chunks (--stream, the TUI)
     stream_timeout: float = 60.0
+    media_roots: tuple[Path, ...] = ()  # folders besides the module's that media `type: file` may read
+    deadline: float | None = 600.0  # seconds for the whole run (config.yaml run_deadline, --deadline)
     heartbeat: float = 15.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     resolver: Resolver | None = None

@@ -31,8 +31,8 @@ from cogtui.core.run.manifest_policy import (
 from cogtui.core.run.output_fixes import CORRECTIVE_RETRY, effective_fixes
 from cogtui.core.run.postprocess import postprocess
 from cogtui.core.run.prompt import inject_results, render_calls, system_prompt, user_prompt
-from cogtui.core.run.provider_call import HEARTBEAT, timed
-from cogtui.core.run.providers.base import Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
+from cogtui.core.run.provider_call import HEARTBEAT, Deadline, timed
+from cogtui.core.run.providers.base import Finish, Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.run_types import RunEvent, RunFailed, RunOptions, RunResult
 from cogtui.core.run.subagents import check_call_graph, child_input
 
@@ -63,6 +63,7 @@ class RunSession:
         self.repairs: list[str] = []
         response = module.response
         self.shaper = ChunkShaper(self.chunks, module.contract.response_chunk_type.value, response.get("buffer_size"))
+        self.deadline = Deadline(options.deadline)
 
     # ------------------------------------------------------------ the pipeline
 
@@ -141,11 +142,13 @@ class RunSession:
 
     async def _pipeline(self) -> AsyncIterator[RunEvent | dict[str, Any]]:
         m = self.module
-        if any(d.severity.value == "error" and d.code.startswith("P") for d in m.load_diagnostics):
-            bad = next(d for d in m.load_diagnostics if d.severity.value == "error" and d.code.startswith("P"))
+        unreadable = [d for d in m.load_diagnostics if d.severity.value == "error" and d.code[:1] in ("P", "F")]
+        if unreadable:
+            # A refused file (outside the folder, a FIFO, too large: F-codes) is a policy block (D-confined).
+            bad = next((d for d in unreadable if d.code.startswith("F")), unreadable[0])
             raise _Failed(
                 failure(
-                    "E4000",
+                    "E4007" if bad.code.startswith("F") else "E4000",
                     f"module {m.name} cannot run: {bad.message} ({bad.location})",
                     suggestion=f"Run `cogn validate {m.name}` and fix the errors first.",
                 )
@@ -156,7 +159,7 @@ class RunSession:
         from cogtui.core.run.media_fetch import MediaError, resolve_all
 
         try:
-            media = await resolve_all(self.input, m)
+            media = await resolve_all(self.input, m, roots=self.opts.media_roots)
         except MediaError as exc:
             raise _Failed(
                 failure(
@@ -209,7 +212,7 @@ class RunSession:
         yield outcome.envelope
 
     async def _answer(self, request: ModelRequest) -> AsyncIterator[RunEvent | dict[str, Any]]:
-        """The model's JSON object; one corrective call more only when the corrective_retry fix is on (D35)."""
+        """The model's JSON object; one corrective call more only when the corrective_retry fix is on (D51)."""
         from cogtui.core.files.json_extract import extract_json
 
         retry = CORRECTIVE_RETRY in self.fixes
@@ -278,6 +281,16 @@ class RunSession:
             yield self.chunks.progress(100 * (i + 1) / (len(calls) + 1), "subagent", f"{call.text} finished: {status}")
         yield inject_results(body, results)
 
+    def _token_limit(self, finish: Finish, provider_name: str) -> dict[str, Any]:
+        """Output cut by the token limit: E2003 with what was parsed, never a parse retry (D38)."""
+        return failure(
+            "E2003",
+            f"the model's answer was cut off by the token limit (stop reason {finish.reason!r}, "
+            f"max_tokens {self.opts.max_tokens})",
+            partial_data=self.chunks.partial_data(),
+            details={"provider": provider_name, "stop_reason": finish.reason, "max_tokens": self.opts.max_tokens},
+        )
+
     async def _call(self, request: ModelRequest) -> AsyncIterator[RunEvent]:
         provider = self.opts.provider
         attempt = 0
@@ -286,9 +299,10 @@ class RunSession:
             attempt += 1
             self.attempts += 1
             call_usage: Usage | None = None
+            finish: Finish | None = None
             try:
                 async for item in timed(
-                    provider.stream(request), self.opts.heartbeat, self.opts.stream_timeout, received
+                    provider.stream(request), self.opts.heartbeat, self.opts.stream_timeout, received, self.deadline
                 ):
                     if item is HEARTBEAT:
                         yield RunEvent({})
@@ -303,6 +317,8 @@ class RunSession:
                                     yield ev
                     elif isinstance(item, Usage):
                         call_usage = item  # a server may repeat its running total: the last one counts
+                    elif isinstance(item, Finish):
+                        finish = item
                 for ev in self.shaper.flush():
                     yield ev
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
@@ -315,6 +331,8 @@ class RunSession:
                             self.usage.output_tokens + call_usage.output_tokens,
                         )
                     )
+                if finish is not None and finish.token_limit:
+                    raise _Failed(self._token_limit(finish, provider.name))
                 return
             except ProviderError as exc:
                 for ev in self.shaper.flush():  # what arrived belongs in partial_data
@@ -327,7 +345,7 @@ class RunSession:
                     yield self.chunks.progress(
                         0, "retry", f"{exc.message}; retrying in {delay:.1f} s (attempt {attempt + 1})"
                     )
-                    await asyncio.sleep(delay)
+                    await asyncio.sleep(max(0.0, min(delay, self.deadline.remaining())))
                     continue
                 code = exc.code
                 if received[0] and code in ("E4001", "E4002"):

@@ -5,9 +5,16 @@ The replay provider answers with one when no golden test or example fits.
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from typing import TYPE_CHECKING, Any
 
 from cogtui.core.files.json_pointer import deref, object_at
+from cogtui.core.rules.golden_contract import contract_parts
+
+if TYPE_CHECKING:
+    from cogtui.core.module.model import Module
+
+DEFAULT_META = {"confidence": 0.5, "risk": "medium", "explain": "Replay: an instance generated from a contract golden."}
 
 _PLACEHOLDER = {
     "rationale": "Replay: no golden test or example matched this input; this is a minimal instance of the data schema."
@@ -65,3 +72,66 @@ def minimal_instance(schema: Any, root: dict[str, Any] | None = None, name: str 
     if kind == "boolean":
         return False
     return None
+
+
+def contract_instance(module: Module, expected: dict[str, Any]) -> dict[str, Any]:
+    """An envelope satisfying a contract golden: each part from the module's schema merged with the contract's."""
+    parts = contract_parts(expected)
+    root = module.schemas.root
+    ok_schema = parts.get("ok", {"const": True})
+    ok = minimal_instance(ok_schema) if isinstance(ok_schema, dict) else True
+    meta = _instance(merge_schemas(module.schemas.meta, parts.get("meta"), root), root, DEFAULT_META)
+    if ok is False:
+        error = _instance(
+            merge_schemas(module.schemas.error, parts.get("error"), root),
+            root,
+            {"code": "E4000", "message": "Replay: a failure generated from a contract golden."},
+        )
+        return {"ok": False, "meta": meta, "error": error}
+    data = _instance(merge_schemas(module.schemas.data, parts.get("data"), root), root, {})
+    data.setdefault("rationale", "Replay: an instance generated from a contract golden.")
+    if not module.format.has_envelope_contract:
+        return data  # v0/v1/v2.1 modules answer with the bare payload; the runtime wraps it
+    return {"ok": True, "meta": meta, "data": data}
+
+
+_AT_LEAST = ("minItems", "minimum", "minLength", "minProperties", "exclusiveMinimum")
+_AT_MOST = ("maxItems", "maximum", "maxLength", "maxProperties", "exclusiveMaximum")
+
+
+def merge_schemas(base: Any, extra: Any, root: dict[str, Any], depth: int = 0) -> Any:
+    """One schema asking for both (enough for generating an instance, not a general allOf)."""
+    base = deref(base, root) if isinstance(base, dict) else base
+    if not isinstance(extra, dict) or depth > 16:
+        return base
+    if not isinstance(base, dict):
+        return extra
+    out = dict(base)
+    for key, value in extra.items():
+        old = out.get(key)
+        if key == "required" and isinstance(value, list) and isinstance(old, list):
+            out[key] = [*old, *[v for v in value if v not in old]]
+        elif key == "properties" and isinstance(value, dict) and isinstance(old, dict):
+            out[key] = {**old, **{k: merge_schemas(old.get(k), v, root, depth + 1) for k, v in value.items()}}
+        elif key == "items" and isinstance(value, dict) and isinstance(old, dict):
+            out[key] = merge_schemas(old, value, root, depth + 1)
+        elif key in _AT_LEAST and isinstance(old, (int, float)) and isinstance(value, (int, float)):
+            out[key] = max(old, value)
+        elif key in _AT_MOST and isinstance(old, (int, float)) and isinstance(value, (int, float)):
+            out[key] = min(old, value)
+        elif key in ("const", "enum"):
+            out.pop("oneOf", None)  # the contract pins the value: the module's alternatives no longer matter
+            out.pop("anyOf", None)
+            out[key] = value
+        else:
+            out[key] = value
+    return out
+
+
+def _instance(schema: Any, root: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    made = minimal_instance(schema, root) if isinstance(schema, dict) else None
+    out: dict[str, Any] = copy.deepcopy(defaults)
+    if isinstance(made, dict):
+        # A required property with no schema comes out as None: the default fills it.
+        out.update({k: v for k, v in made.items() if v is not None or k not in out})
+    return out

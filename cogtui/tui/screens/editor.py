@@ -24,16 +24,23 @@ from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from cogtui.core.diagnostics import Diagnostic, counts
-from cogtui.core.files.editor_snapshot import changed_on_disk
+from cogtui.core.files.module_listing import module_files
 from cogtui.core.files.sourcemap import file_overlay
+from cogtui.core.module.contract_map import contract_map
 from cogtui.core.module.loader import NotAModule, load_module
+from cogtui.core.module.model import Module
 from cogtui.core.workspace import ModuleReport, check_path
 
 from .. import keys
 from ..keys import KeySpec, bindings
 from ..watching import DEBOUNCE_MS, STEP_MS, ignored, validate_entries
+from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
+from ..widgets.find_bar import FindBar
+from ..widgets.marked_text_area import MarkedTextArea, marks_for
 from .editor_buffers import FileBuffer, language_for, relative_name, status_markup
+from .editor_disk import DiskFlow
+from .editor_navigation import CONTRACT_PANE, Navigator
 from .editor_saving import SaveFlow
 from .modals import ConfirmModal
 
@@ -44,6 +51,10 @@ if TYPE_CHECKING:
 keys.register(
     KeySpec("editor.next_file", "ctrl+pagedown,alt+right", "next_file", "Next file", priority=True),
     KeySpec("editor.prev_file", "ctrl+pageup,alt+left", "prev_file", "Previous file", priority=True),
+    KeySpec("editor.prev_diagnostic", "shift+f8", "prev_diagnostic", "Previous problem"),
+    KeySpec("editor.find", "ctrl+f", "find", "Find", priority=True),
+    KeySpec("editor.find_next", "f3", "find_next", "Find next"),
+    KeySpec("editor.tabs", "ctrl+tab,f2", "pick_tab", "Files", main=True, priority=True),
 )
 
 # Long enough to let a word be typed without a validation per key, short enough to feel live.
@@ -55,7 +66,11 @@ class EditorScreen(Screen[None]):
         "editor.save",
         "editor.external",
         "editor.next_diagnostic",
+        "editor.prev_diagnostic",
         "editor.diagnostics",
+        "editor.find",
+        "editor.find_next",
+        "editor.tabs",
         "editor.reload",
         "editor.next_file",
         "editor.prev_file",
@@ -64,7 +79,11 @@ class EditorScreen(Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "editor.tcss"
     # The opened file's editor, not the first focusable widget (the tab bar).
     AUTO_FOCUS = "TextArea.-start-file, DiagnosticsPanel"
-    HELP = "Edit a module's files. Problems update as you type; `f8` jumps to the next one."
+    HELP = (
+        "Edit a module's files. Problems update as you type and are marked in the gutter; `f8` / `shift+f8` "
+        "move between this file's problems, `ctrl+f` finds, `f2` lists every open file. The contract tab "
+        "shows the schema as a tree with the goldens behind each field."
+    )
 
     class Validated(Message):
         """The module validated with the unsaved buffers overlaid."""
@@ -90,7 +109,10 @@ class EditorScreen(Screen[None]):
         self.buffers: dict[str, FileBuffer] = {}  # by pane id, in tab order
         self._by_path: dict[Path, FileBuffer] = {}
         self._validate_timer: Timer | None = None
+        self.module: Module | None = None
+        self.navigator = Navigator(self)
         self.saving = SaveFlow(self)
+        self.disk = DiskFlow(self)
         self._open_buffers()
 
     @property
@@ -107,8 +129,9 @@ class EditorScreen(Screen[None]):
         except (NotAModule, OSError) as exc:
             self.open_problem = str(exc)
             return
-        self.module_name = module.name
-        files = list(module.all_files)  # the manifest comes first
+        self.module_name, self.module = module.name, module
+        # The loader's files first (the manifest leads), then every other file of the folder (MODULE.md, notes).
+        files = list(module_files(self.module_path, module.all_files).files)
         if self.focus_file is not None and self.focus_file not in files and self.focus_file.is_file():
             files.append(self.focus_file)
         for index, path in enumerate(files):
@@ -131,7 +154,7 @@ class EditorScreen(Screen[None]):
                         id=f"{buf.pane_id}-problem",
                         classes="editor-problem" + ("" if buf.read_only else " -hidden"),
                     )
-                    yield TextArea.code_editor(
+                    yield MarkedTextArea.code_editor(
                         text,
                         language=language_for(buf.path) if buf.highlighted else None,
                         read_only=buf.read_only,
@@ -140,10 +163,16 @@ class EditorScreen(Screen[None]):
                         id=f"{buf.pane_id}-text",
                         classes="-start-file" if buf is start else None,
                     )
+            if self.module is not None:
+                with TabPane("contract", id=CONTRACT_PANE):
+                    yield ContractTree(id=f"{CONTRACT_PANE}-tree")
         if not self.buffers:
             yield Static(
                 escape(f"Cannot open this module: {self.open_problem or 'it has no files'}"), id="editor-empty"
             )
+        find = FindBar(id="find-bar")
+        find.display = False
+        yield find
         yield DiagnosticsPanel(self.module_path, id="editor-problems")
         yield Footer()
 
@@ -154,7 +183,9 @@ class EditorScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        self._update_status()
+        self.update_status()
+        if self.module is not None:
+            self.query_one(ContractTree).show_map(contract_map(self.module))
         self.validate_now()
         self._watch_disk()
 
@@ -168,8 +199,8 @@ class EditorScreen(Screen[None]):
 
     # ------------------------------------------------------------ lookups
 
-    def area(self, buf: FileBuffer) -> TextArea:
-        return self.query_one(f"#{buf.pane_id}-text", TextArea)
+    def area(self, buf: FileBuffer) -> MarkedTextArea:
+        return self.query_one(f"#{buf.pane_id}-text", MarkedTextArea)
 
     def current(self) -> FileBuffer | None:
         if not self.buffers:
@@ -178,6 +209,14 @@ class EditorScreen(Screen[None]):
 
     def buffer_for(self, path: Path) -> FileBuffer | None:
         return self._by_path.get(path) or self._by_path.get(path.resolve())
+
+    def close_buffer(self, buf: FileBuffer) -> None:
+        """Close one tab (its text is gone): a file deleted on disk that the user chose not to recreate."""
+        self.buffers.pop(buf.pane_id, None)
+        for path in [p for p, b in self._by_path.items() if b is buf]:
+            del self._by_path[path]
+        self.query_one(TabbedContent).remove_pane(buf.pane_id)
+        self.validate_now()
 
     def has_unsaved_changes(self) -> bool:
         return any(buf.modified for buf in self.buffers.values())
@@ -191,15 +230,15 @@ class EditorScreen(Screen[None]):
         problem.update(buf.problem_markup())
         problem.set_class(not buf.read_only, "-hidden")
         self.area(buf).read_only = buf.read_only
-        self._update_status()
+        self.update_status()
 
-    def _update_status(self) -> None:
+    def update_status(self) -> None:
         markup = status_markup(self.module_name, self.current(), counts(self.diagnostics))
         self.query_one("#editor-status", Static).update(markup)
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self) -> None:
-        self._update_status()
+        self.update_status()
 
     # ------------------------------------------------------------ validation as you type
 
@@ -235,10 +274,16 @@ class EditorScreen(Screen[None]):
     @on(Validated)
     def _validated(self, message: Validated) -> None:
         self.diagnostics = list(message.report.diagnostics)
-        if message.report.module is not None:
-            self.module_name = message.report.module.name
+        module = message.report.module
+        if module is not None:
+            self.module_name = module.name
+            if self.query(ContractTree):
+                self.query_one(ContractTree).show_map(contract_map(module))
         self.query_one(DiagnosticsPanel).show(self.diagnostics)
-        self._update_status()
+        for buf in self.buffers.values():
+            rows = [(d.line - 1, d.severity) for d in self.navigator.file_problems(buf) if d.line]
+            self.area(buf).set_marks(marks_for(rows))
+        self.update_status()
 
     def tell_app(self) -> None:
         """Revalidate this module from disk for the browser (the app's one handler applies the report).
@@ -265,64 +310,7 @@ class EditorScreen(Screen[None]):
 
     @on(DiskChanged)
     def _disk_changed(self, message: DiskChanged) -> None:
-        touched = {buf.pane_id: buf for p in message.paths if (buf := self.buffer_for(p)) is not None}
-        reloaded: list[str] = []
-        conflicted: list[str] = []
-        deleted: list[str] = []
-        for buf in touched.values():
-            # From the text itself: a keystroke whose Changed message is still queued must count as an edit.
-            buf.modified = not buf.read_only and self.area(buf).text != buf.saved_lf
-            on_disk_differs = buf.snapshot is None or changed_on_disk(buf.snapshot)
-            if on_disk_differs and not buf.path.exists() and buf.snapshot is not None and buf.snapshot.exists:
-                # Keep the text: an empty reload would hide that the file is gone; save writes it back.
-                if not buf.stale:
-                    deleted.append(buf.rel)
-                buf.stale = True
-                self.refresh_buffer(buf)
-            elif buf.modified:
-                # Keep the edits; save will offer reload / overwrite / diff.
-                if on_disk_differs and not buf.stale:
-                    conflicted.append(buf.rel)
-                buf.stale = on_disk_differs
-                self.refresh_buffer(buf)
-            elif on_disk_differs:
-                self.reload_buffer(buf)
-                reloaded.append(buf.rel)
-        if reloaded:
-            self.say(f"Reloaded {', '.join(reloaded)} (changed on disk)", timeout=3)
-        if conflicted:
-            self.say(
-                f"{', '.join(conflicted)} changed on disk; your edits are kept. "
-                "Save (ctrl+s) to choose which version wins.",
-                severity="warning",
-                timeout=8,
-            )
-        if deleted:
-            self.say(
-                f"{', '.join(deleted)} deleted on disk; the editor keeps the text (ctrl+s writes it back).",
-                severity="warning",
-                timeout=8,
-            )
-        others = len(touched) < len(message.paths)  # files the editor has no tab for (a new test, a folder)
-        if reloaded or conflicted or deleted or others:
-            self.validate_now()
-            self.tell_app()
-
-    def reload_buffer(self, buf: FileBuffer) -> None:
-        """Load the disk version into the tab, keeping the cursor and scroll position where they still fit."""
-        area = self.area(buf)
-        row, column = area.cursor_location
-        scroll_y = area.scroll_y
-        with area.prevent(TextArea.Changed):  # reloading is not an edit, and validation follows anyway
-            area.load_text(buf.load())
-        language = language_for(buf.path) if buf.highlighted else None
-        if area.language != language:  # it grew past (or shrank below) the highlighting limit
-            area.language = language
-        document = area.document
-        row = min(row, document.line_count - 1)
-        area.move_cursor((row, min(column, len(document.get_line(row)))))
-        area.scroll_to(y=scroll_y, animate=False)
-        self.refresh_buffer(buf)
+        self.disk.changed(message.paths)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.group in ("editor-validate", "editor-watch"):
@@ -336,27 +324,13 @@ class EditorScreen(Screen[None]):
         self.jump_to(message.diagnostic)
 
     def jump_to(self, diagnostic: Diagnostic) -> None:
-        buf = self.buffer_for(diagnostic.file) if diagnostic.file is not None else None
-        if buf is None:
-            self.say(f"{diagnostic.code}: {diagnostic.location} is not a file open here.", severity="warning")
-            return
-        self.query_one(TabbedContent).active = buf.pane_id
-        area = self.area(buf)
-        document = area.document
-        row = min(max((diagnostic.line or 1) - 1, 0), document.line_count - 1)
-        column = min(max((diagnostic.column or 1) - 1, 0), len(document.get_line(row)))
-        area.move_cursor((row, column))
-        area.focus()
-        # The pane was hidden until now: scroll once it has a size.
-        self.call_after_refresh(area.scroll_cursor_visible, center=True)
-        self._update_status()
+        self.navigator.jump_to(diagnostic)
 
     def action_next_diagnostic(self) -> None:
-        diagnostic = self.query_one(DiagnosticsPanel).highlight_next()
-        if diagnostic is None:
-            self.say("No problems.", timeout=2)
-            return
-        self.jump_to(diagnostic)
+        self.navigator.step_problem(1)
+
+    def action_prev_diagnostic(self) -> None:
+        self.navigator.step_problem(-1)
 
     def action_focus_diagnostics(self) -> None:
         panel = self.query_one(DiagnosticsPanel)
@@ -364,20 +338,29 @@ class EditorScreen(Screen[None]):
             panel.highlighted = 0
         panel.focus()
 
-    def _switch_file(self, step: int) -> None:
-        order = list(self.buffers)
-        buf = self.current()
-        if buf is None:
-            return
-        target = self.buffers[order[(order.index(buf.pane_id) + step) % len(order)]]
-        self.query_one(TabbedContent).active = target.pane_id
-        self.area(target).focus()
-
     def action_next_file(self) -> None:
-        self._switch_file(1)
+        self.navigator.switch(1)
 
     def action_prev_file(self) -> None:
-        self._switch_file(-1)
+        self.navigator.switch(-1)
+
+    def action_pick_tab(self) -> None:
+        self.navigator.pick()
+
+    def action_find(self) -> None:
+        self.navigator.open_find()
+
+    def action_find_next(self) -> None:
+        self.navigator.find_again()
+
+    @on(FindBar.Find)
+    def _find(self, message: FindBar.Find) -> None:
+        self.navigator.find(message.query)
+
+    @on(FindBar.Closed)
+    def _find_closed(self) -> None:
+        if (buf := self.current()) is not None:
+            self.area(buf).focus()
 
     # ------------------------------------------------------------ saving, reloading, $EDITOR (editor_saving.py)
 

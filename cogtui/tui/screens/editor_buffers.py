@@ -12,6 +12,7 @@ from pathlib import Path
 
 from textual.markup import escape
 
+from cogtui.core.files.disk_state import BufferState
 from cogtui.core.files.editor_snapshot import FileSnapshot
 from cogtui.core.files.sourcemap import ParseFailure
 from cogtui.core.files.text_codec import to_lf
@@ -60,6 +61,15 @@ class FileBuffer:
     problem: str = ""  # why the buffer is read-only; "" when editable
     modified: bool = False
     stale: bool = False  # the disk changed while the buffer had edits; save resolves it
+    deleted: bool = False  # the file is gone from disk; the text stays until recreated or closed
+
+    @property
+    def state(self) -> BufferState:
+        return BufferState(self.modified, self.stale, self.deleted)
+
+    @state.setter
+    def state(self, state: BufferState) -> None:
+        self.modified, self.stale, self.deleted = state.modified, state.stale, state.deleted
 
     @property
     def read_only(self) -> bool:
@@ -75,7 +85,7 @@ class FileBuffer:
 
     def load(self) -> str:
         """Read the file again; returns the text for the editor and resets modified/stale."""
-        self.modified = self.stale = False
+        self.modified = self.stale = self.deleted = False
         try:
             self.snapshot = FileSnapshot.read(self.path)
         except ParseFailure as failure:
@@ -97,12 +107,14 @@ class FileBuffer:
         return f"[$warning]read-only:[/] {escape(self.problem)}" if self.problem else ""
 
     def label(self) -> str:
-        """Tab label markup: the path, `●` when modified, `⚠` when the disk changed under the edits."""
+        """Tab label markup: the path, `●` modified, `⚠` the disk changed under the edits, `✗` deleted on disk."""
         marks = ""
         if self.modified:
             marks += " [$accent]●[/]"
         if self.stale:
             marks += " [$warning]⚠[/]"
+        if self.deleted:
+            marks += " [$error]✗[/]"
         if self.read_only:
             marks += " [$text-muted](ro)[/]"
         return escape(self.rel) + marks
@@ -129,9 +141,14 @@ def status_markup(module_name: str, buf: FileBuffer | None, counts: tuple[int, i
     parts = [f"[b]{escape(module_name)}[/]"]
     if buf is not None:
         parts.append(escape(buf.rel) + (" [$accent]●[/]" if buf.modified else ""))
-    parts.append(f"[$error]✗ {errors}[/]" if errors else "✗ 0")
-    parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "⚠ 0")
+    if errors or warnings:
+        parts.append(f"[$error]✗ {errors}[/]" if errors else "✗ 0")
+        parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "⚠ 0")
+    else:
+        parts.append("[$success]✓ valid[/]")
     if buf is not None:  # the flags before the encoding: a narrow terminal cuts the end of the line
+        if buf.deleted:
+            parts.append("[$error]deleted on disk[/]")
         if buf.stale:
             parts.append("[$warning]changed on disk[/]")
         if buf.read_only:
@@ -139,4 +156,4 @@ def status_markup(module_name: str, buf: FileBuffer | None, counts: tuple[int, i
         parts.append(escape(buf.style_label))
         if language_for(buf.path) is not None and not buf.highlighted:
             parts.append("[$text-muted]large: no highlighting[/]")
-    return "  ·  ".join(parts)
+    return " · ".join(parts)

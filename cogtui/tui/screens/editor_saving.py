@@ -1,9 +1,12 @@
 """Saving, reloading and $EDITOR for the editor screen: the flows that must never lose a version.
 
-A save checks the disk first: when another program changed the file since it
-was loaded, the user chooses reload (drops the buffer), overwrite (drops the
-disk version) or show diff (then asks again). Nothing is discarded without
-that explicit choice.
+What happens is the core's decision (`core/files/disk_state`): a save checks
+the disk first. When another program changed the file since it was loaded,
+the user chooses merge (a three-way view: yours, theirs, base, keep-mine or
+keep-theirs per hunk), show diff (then asks again) or reload (drops the
+buffer). When the file was deleted, the user recreates it from the buffer or
+closes the tab; reload never empties a buffer. Nothing is discarded without
+an explicit choice.
 """
 
 from __future__ import annotations
@@ -11,20 +14,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from cogtui.core.files.disk_state import ReloadStep, SaveStep, observe, on_reload, on_save
 from cogtui.core.files.editor_snapshot import FileSnapshot, changed_on_disk, save_text
+from cogtui.core.files.merge3 import merge3
 from cogtui.core.files.sourcemap import ParseFailure
 from cogtui.core.files.text_codec import to_lf, unified_diff
 
 from ..widgets.file_diff import FileDiffModal
 from .editor_buffers import FileBuffer, with_newlines
 from .editor_external import run_external_editor
+from .editor_merge import MergeModal
 from .modals import ChoiceModal, ConfirmModal
 
 if TYPE_CHECKING:
     from .editor import EditorScreen
 
-# The first button has the focus, so enter alone never discards a version: "Show diff" leads.
-CONFLICT_CHOICES = [("diff", "Show diff"), ("overwrite", "Overwrite"), ("reload", "Reload")]
+# The first button has the focus, so enter alone never discards a version: "Merge" leads.
+CONFLICT_CHOICES = [("merge", "Merge…"), ("diff", "Show diff"), ("reload", "Reload")]
+DELETED_CHOICES = [("recreate", "Recreate from buffer"), ("close", "Close tab")]
 
 
 class SaveFlow:
@@ -36,14 +43,17 @@ class SaveFlow:
     # ------------------------------------------------------------ save
 
     def save(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
-        """Save `buf`; `then` runs once the buffer and the disk agree (saved, or reloaded by choice)."""
+        """Save `buf`; `then` runs once the buffer and the disk agree (saved, merged, or reloaded by choice)."""
         if buf.read_only or buf.snapshot is None:
             self.screen.say(f"{buf.rel} is read-only: {buf.problem}", severity="warning")
             return
-        if changed_on_disk(buf.snapshot):
+        step = on_save(observe(buf.path, buf.snapshot))
+        if step is SaveStep.MERGE:
             self.resolve_conflict(buf, then)
-            return
-        self.write(buf, then)
+        elif step is SaveStep.RECREATE_OR_CLOSE:
+            self.deleted(buf, then)
+        else:
+            self.write(buf, then)
 
     def resolve_conflict(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
         screen = self.screen
@@ -56,16 +66,59 @@ class SaveFlow:
                 self.reload_now(buf, f"Reloaded {buf.rel} from disk; your edits were discarded")
                 if then is not None:
                     then()
-            elif choice == "overwrite":
-                self.write(buf, then)
+            elif choice == "merge":
+                self.merge(buf, then)
             else:
                 screen.say(f"{buf.rel} not saved: it changed on disk.", severity="warning", timeout=4)
 
         body = (
-            "Another program changed this file since it was loaded. Reload discards your edits; "
-            "Overwrite replaces the version on disk with yours."
+            "Another program changed this file since it was loaded. Merge shows each change (yours, theirs, "
+            "and the base) to keep either side; Reload discards your edits."
         )
         screen.app.push_screen(ChoiceModal(f"{buf.rel} changed on disk", body, CONFLICT_CHOICES), decided)
+
+    def merge(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
+        """The three-way view: base (what the buffer was loaded from), yours (the buffer), theirs (the disk)."""
+        screen = self.screen
+        try:
+            theirs = FileSnapshot.read(buf.path)
+        except ParseFailure as failure:
+            screen.say(f"{buf.rel} on disk cannot be read: {failure.diagnostic.message}", severity="error")
+            return
+        if not theirs.exists:
+            self.deleted(buf, then)
+            return
+        merge = merge3(buf.saved_lf, screen.area(buf).text, to_lf(theirs.text))
+
+        def merged(text: str | None) -> None:
+            if text is None:
+                screen.say(f"{buf.rel} not saved: merge cancelled.", severity="warning", timeout=4)
+            elif changed_on_disk(theirs):  # changed again while the merge was open: merge with the newest
+                screen.say(f"{buf.rel} changed on disk again; merge once more.", severity="warning")
+                self.merge(buf, then)
+            else:
+                buf.snapshot, buf.saved_lf = theirs, to_lf(theirs.text)
+                screen.disk.replace_text(buf, text)
+                self.write(buf, then)
+
+        screen.app.push_screen(MergeModal(buf.rel, merge), merged)
+
+    def deleted(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
+        """The file is gone: recreate it from the buffer, or close the tab; escape keeps both as they are."""
+        screen = self.screen
+
+        def decided(choice: str | None) -> None:
+            if choice == "recreate":
+                self.write(buf, then)
+            elif choice == "close":
+                screen.close_buffer(buf)
+                screen.say(f"Closed {buf.rel} (deleted on disk).", timeout=3)
+
+        body = (
+            "Another program deleted this file. The editor still holds its text: recreate the file from it, "
+            "or close the tab (the text is then gone)."
+        )
+        screen.app.push_screen(ChoiceModal(f"{buf.rel} was deleted on disk", body, DELETED_CHOICES), decided)
 
     def diff(self, buf: FileBuffer) -> str:
         try:
@@ -85,7 +138,7 @@ class SaveFlow:
             screen.say(f"Could not save {buf.rel}: {detail}", severity="error", timeout=8)
             return
         buf.saved_lf = text
-        buf.modified = buf.stale = False
+        buf.modified = buf.stale = buf.deleted = False
         screen.refresh_buffer(buf)
         screen.say(f"Saved {buf.rel}", timeout=2)
         screen.validate_now()
@@ -96,7 +149,12 @@ class SaveFlow:
     # ------------------------------------------------------------ reload
 
     def reload(self, buf: FileBuffer) -> None:
-        if not buf.modified:
+        buf.modified = not buf.read_only and self.screen.area(buf).text != buf.saved_lf
+        step = on_reload(buf.state, observe(buf.path, buf.snapshot))
+        if step is ReloadStep.RECREATE_OR_CLOSE:
+            self.deleted(buf)
+            return
+        if step is ReloadStep.RELOAD:
             self.reload_now(buf, f"Reloaded {buf.rel}")
             return
         self.after_confirm(
@@ -108,7 +166,7 @@ class SaveFlow:
         )
 
     def reload_now(self, buf: FileBuffer, note: str) -> None:
-        self.screen.reload_buffer(buf)
+        self.screen.disk.reload_buffer(buf)
         self.screen.say(note, timeout=3)
         self.screen.validate_now()
 

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from cogtui.core.files.json_pointer import object_at
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
 
@@ -29,9 +30,9 @@ from ..richstyle import themed
 from ..widgets.text_views import CodeView
 
 register(
-    KeySpec("history.rerun", "r", "rerun", "Re-run input", main=True),
-    KeySpec("history.mark", "space", "mark", "Mark to compare", main=True),
-    KeySpec("history.compare", "d", "compare", "Diff with mark", main=True),
+    KeySpec("history.rerun", "r", "rerun", "Re-run", main=True),
+    KeySpec("history.mark", "space", "mark", "Mark", main=True),
+    KeySpec("history.compare", "d", "compare", "Diff marked", main=True),
     KeySpec("history.copy", "ctrl+y", "copy", "Copy envelope"),
     KeySpec("history.close", "escape", "close", "Back", main=True),
 )
@@ -117,7 +118,7 @@ class HistoryScreen(Screen[None]):
                 outcome_text(self.app, run),
                 f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
                 f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-",
-                Text(f"{run.provider}/{run.model or '-'}"),
+                Text(visible(f"{run.provider}/{run.model or '-'}", True)),
                 key=key,
             )
         table.focus()

@@ -13,7 +13,7 @@ as markup.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,8 +29,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.authoring.promote import PromotionError, plan_enum_promotion, plan_mapping_promotion
-from cogtui.core.history.store import History, HistoryError
-from cogtui.core.settings import locations as paths
+from cogtui.core.history.dashboard import DashboardData, latest_run_id, read_dashboard
+from cogtui.core.history.store import HistoryError
 
 from .. import navigation as nav
 from ..keys import KeySpec, bindings, register
@@ -48,6 +48,7 @@ register(
     KeySpec("insights.close", "escape", "close", "Back", main=True),
 )
 
+POLL_SECONDS = 3.0  # how often the dashboard checks whether other writers (cogn run, other TUIs) added runs
 ALL_MODULES = "\x00all"  # the filter's "all modules" value: no module name can contain NUL
 TIMELINE_BUCKETS = 48
 EXAMPLES = 5
@@ -60,35 +61,6 @@ NO_RUNS_HINT = (
 
 def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
-
-
-@dataclass(frozen=True)
-class DashboardData:
-    """One consistent read of the history for one module filter (None: all modules)."""
-
-    module: str | None
-    history_exists: bool
-    modules: list[str] = field(default_factory=list)
-    insights: list[dict[str, Any]] = field(default_factory=list)
-    custom_enums: list[dict[str, Any]] = field(default_factory=list)
-    timeline: list[tuple[float, int]] = field(default_factory=list)
-
-
-def read_dashboard(module: str | None) -> DashboardData:
-    """Read what the dashboard shows. A missing history file is not created: no runs yet is a state, not an error."""
-    path = paths.history_path()
-    if not path.exists():
-        return DashboardData(module, history_exists=False)
-    with History(path) as history:
-        aggregate = history.insights(module, examples=EXAMPLES)
-        return DashboardData(
-            module,
-            True,
-            history.modules(),
-            aggregate["insights"],
-            aggregate["custom_enums"],
-            history.insight_timeline(module, TIMELINE_BUCKETS),
-        )
 
 
 @dataclass(frozen=True)
@@ -144,6 +116,7 @@ class InsightsScreen(Screen[None]):
         super().__init__()
         self.module = module  # the filter: None for all modules
         self.filled = False  # True once the tables show the current filter's data (tests and the benchmark wait on it)
+        self.shown_latest_id = 0  # the newest run id the shown data was read at
         self._module_names: list[str] | None = None
 
     @property
@@ -170,6 +143,23 @@ class InsightsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(InsightTable).focus()
         self.load()
+        self.set_interval(POLL_SECONDS, self._poll)
+
+    class NewRuns(Message):
+        """Another writer recorded runs since the dashboard was read."""
+
+    @work(thread=True, exclusive=True, group="insights-poll", exit_on_error=False)
+    def _poll(self) -> None:
+        try:
+            latest = latest_run_id()
+        except HistoryError:
+            return  # the next load reports it
+        if self.filled and latest != self.shown_latest_id:
+            self.post_message(self.NewRuns())
+
+    @on(NewRuns)
+    def _new_runs(self) -> None:
+        self.load()
 
     # ------------------------------------------------------------ loading
 
@@ -180,7 +170,7 @@ class InsightsScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="insights-load", exit_on_error=False)
     def _read(self, module: str | None) -> None:
         try:
-            data = read_dashboard(module)
+            data = read_dashboard(module, EXAMPLES, TIMELINE_BUCKETS)
         except HistoryError as exc:
             self.post_message(self.LoadFailed(str(exc)))
             return
@@ -220,6 +210,7 @@ class InsightsScreen(Screen[None]):
             f"{plural(values, 'custom enum value')}  ·  {data.module or 'all modules'}"
         )
         self._show_detail()
+        self.shown_latest_id = data.latest_id
         self.filled = True
 
     @on(LoadFailed)

@@ -24,15 +24,14 @@ from textual.widgets import ContentSwitcher, Footer, OptionList, ProgressBar, St
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from cogtui.core.authoring.migration import MigrationPlan, UndoResult, backups_for
+from cogtui.core.authoring.migration import MigrationPlan, UndoResult
 from cogtui.core.authoring.migration.review import ReviewPlan
-from cogtui.core.settings.locations import backups_dir
 
 from ..keys import bindings
-from ..watching import validate_entries
 from ..widgets.diff_view import DiffView
 from . import migrate_model as view
 from . import migrate_work as workers
+from .migrate_apply import ApplyFlow
 from .migrate_model import ModuleSlot
 from .migrate_pages import DiffPane, SummaryPane
 from .migrate_work import ApplyOutcome
@@ -42,9 +41,6 @@ if TYPE_CHECKING:
 
 SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` overrides it
 OVERVIEW = "overview"
-READ_ONLY = (
-    "Read-only review: a saved plan cannot be applied or undone here. Run `cogn migrate NAME` where the module lives."
-)
 
 
 class MigrationScreen(Screen[None]):
@@ -112,6 +108,7 @@ class MigrationScreen(Screen[None]):
         self.split_choice: bool | None = None  # None: by terminal width
         self.problem: str | None = None  # why the plan file could not be reviewed
         self._files_for: tuple[object, ...] | None = None  # what the file list was filled for
+        self.applying = ApplyFlow(self)
 
     @classmethod
     def for_modules(cls, paths: list[Path], to: str = "2.2") -> MigrationScreen:
@@ -163,7 +160,7 @@ class MigrationScreen(Screen[None]):
             progress = self.query_one(ProgressBar)
             progress.update(total=len(self.slots), progress=0)
             progress.remove_class("-hidden")
-        self._draw()
+        self.draw()
         workers.plan_modules(self, [(i, s.path) for i, s in enumerate(self.slots) if s.path], self.to)
 
     def on_resize(self) -> None:
@@ -197,19 +194,19 @@ class MigrationScreen(Screen[None]):
             if self.current is None and done % 25 and done != len(self.slots):
                 return
         if self.current in (None, message.index):
-            self._draw(force=True)
+            self.draw(force=True)
 
     def _list_planned(self, index: int, first_time: bool) -> None:
         modules = self.query_one("#migrate-modules", OptionList)
         modules.replace_option_prompt(OVERVIEW, view.overview_prompt(self.slots))
         plan = self.slots[index].plan
         if index in self.listed:
-            self._refresh_module_prompt(index)
+            self.refresh_module_prompt(index)
         elif first_time and plan is not None and not plan.already_current:
             self.listed.append(index)
             modules.add_option(Option(view.module_prompt(self.slots[index]), id=f"slot-{index}"))
 
-    def _refresh_module_prompt(self, index: int) -> None:
+    def refresh_module_prompt(self, index: int) -> None:
         if self.multi and index in self.listed:
             modules = self.query_one("#migrate-modules", OptionList)
             modules.replace_option_prompt(f"slot-{index}", view.module_prompt(self.slots[index]))
@@ -227,79 +224,15 @@ class MigrationScreen(Screen[None]):
         if self.multi:
             for index in range(len(self.slots)):
                 self._list_planned(index, True)
-        self._draw(force=True)
+        self.draw(force=True)
 
     @on(Applied)
     def _applied(self, message: Applied) -> None:
-        migrated: list[ModuleSlot] = []
-        for outcome in message.outcomes:
-            slot = self.slots[outcome.index]
-            slot.busy = None
-            if outcome.result is not None:
-                slot.applied, slot.undone, slot.failure = outcome.result, None, None
-                migrated.append(slot)
-                if outcome.note:
-                    self.notify(
-                        outcome.note,
-                        title=f"{slot.name} validated",
-                        timeout=12,
-                        markup=False,
-                        severity="warning" if "error" in outcome.note else "information",
-                    )
-            else:
-                slot.failure = outcome.error
-                self.notify(
-                    outcome.error or "failed",
-                    title=f"Could not migrate {slot.name}",
-                    severity="error",
-                    timeout=12,
-                    markup=False,
-                )
-            self._refresh_module_prompt(outcome.index)
-        if migrated:
-            title, text = view.applied_notice(migrated, backups_dir())
-            self.notify(text, title=title, timeout=10, markup=False)
-        if paths := [s.path for s in migrated if s.path is not None]:
-            validate_entries(self.cog, paths, group="revalidate")
-        self._draw(force=True)
+        self.applying.applied(message)
 
     @on(Undone)
     def _undone(self, message: Undone) -> None:
-        slot = self.slots[message.index]
-        if message.result is None:
-            slot.busy, slot.failure = None, message.error
-            self.notify(
-                message.error or "failed",
-                title=f"Could not undo {slot.name}",
-                severity="error",
-                timeout=12,
-                markup=False,
-            )
-        else:
-            slot.applied, slot.undone, slot.failure = None, message.result, None
-            slot.busy = "planning"  # the plan is made again from the restored files
-            self.notify(
-                f"Restored from {message.result.backup_dir}.",
-                title=f"Undid the migration of {slot.name}",
-                timeout=10,
-                markup=False,
-            )
-            if message.result.edited_since:
-                self.notify(
-                    "Edited after the migration (kept in the backup's edited/): "
-                    + ", ".join(message.result.edited_since),
-                    severity="warning",
-                    timeout=12,
-                    markup=False,
-                )
-            if slot.path is not None:
-                validate_entries(self.cog, [slot.path], group="revalidate")
-                if self.preset is None:
-                    workers.plan_modules(self, [(message.index, slot.path)], self.to)
-                else:  # a promotion is not planned again: undone is where it ends
-                    slot.busy = None
-        self._refresh_module_prompt(message.index)
-        self._draw(force=True)
+        self.applying.undone(message)
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -310,7 +243,7 @@ class MigrationScreen(Screen[None]):
             slot.busy = None if slot.busy in ("applying", "undoing") else slot.busy
         error = f"{event.worker.name}: {event.worker.error}"
         self.notify(error, title="Internal error", severity="error", timeout=12, markup=False)
-        self._draw(force=True)
+        self.draw(force=True)
 
     # ------------------------------------------------------------ selection
 
@@ -335,7 +268,7 @@ class MigrationScreen(Screen[None]):
             position = modules.get_option_index(OVERVIEW if index is None else f"slot-{index}")
             if modules.highlighted != position:
                 modules.highlighted = position
-        self._draw()
+        self.draw()
 
     def _file_count(self, index: int | None) -> int:
         plan = self.slots[index].plan if index is not None and self.slots else None
@@ -373,7 +306,7 @@ class MigrationScreen(Screen[None]):
         self.split_choice = not diff.split
         diff.split = self.split_choice
         self.notify("Side by side" if diff.split else "Unified diff", timeout=2)
-        self._draw()
+        self.draw()
 
     def action_close(self) -> None:
         if any(s.busy in ("applying", "undoing") for s in self.slots):
@@ -384,76 +317,17 @@ class MigrationScreen(Screen[None]):
         else:
             self.dismiss()
 
-    # ------------------------------------------------------------ apply and undo
+    # ------------------------------------------------------------ apply and undo (migrate_apply.py)
 
     def action_apply(self) -> None:
-        if self.review_file is not None:
-            self.notify(READ_ONLY, title="Not applied", severity="warning", timeout=8)
-            return
-        request = view.apply_request(self.slots, self.listed, self.current, self.to_label)
-        if isinstance(request, str):
-            self.notify(request, title="Nothing applied", severity="warning", timeout=6, markup=False)
-            return
-        from .modals import ConfirmModal
-
-        if self.preset is not None:
-            files = ", ".join(f.path for f in self.preset.files)
-            request = view.ApplyRequest(
-                self.title_text or "Apply the change?",
-                f"Write {files} of {self.preset.module}? The files are backed up first, "
-                "the module is validated afterwards, and u undoes it.",
-                request.indices,
-            )
-        self.app.push_screen(
-            ConfirmModal(request.title, request.body, confirm="Apply"),
-            lambda ok: self._start_apply(request.indices) if ok else None,
-        )
-
-    def _start_apply(self, indices: list[int]) -> None:
-        jobs = [(i, live) for i in indices if self.slots[i].can_apply and (live := self.slots[i].live) is not None]
-        for i, _ in jobs:
-            self.slots[i].busy = "applying"
-            self._refresh_module_prompt(i)
-        self._draw(force=True)
-        workers.apply_plans(self, jobs, promotion=self.preset is not None)
+        self.applying.apply()
 
     def action_undo(self) -> None:
-        if self.review_file is not None:
-            self.notify(READ_ONLY, title="Not undone", severity="warning", timeout=8)
-            return
-        if self.current is None or not self.slots:
-            self.notify("Choose a module (J/K) to undo its migration.", severity="warning")
-            return
-        index, slot = self.current, self.slots[self.current]
-        if slot.busy:
-            self.notify(f"{slot.name} is still {slot.busy}; wait for it to finish.", severity="warning", markup=False)
-            return
-        if slot.applied is not None:  # the exact inverse of what was just applied here: no need to ask
-            self._start_undo(index)
-            return
-        backups = backups_for(slot.name)
-        if not backups:
-            self.notify(f"There is no migration of {slot.name} to undo.", severity="warning", markup=False)
-            return
-        from .modals import ConfirmModal
-
-        body = f"Restore {slot.path} from the backup {backups[-1].name}? Files edited since are kept in the backup."
-        self.app.push_screen(
-            ConfirmModal(f"Undo the last migration of {slot.name}?", body, confirm="Undo", danger=True),
-            lambda ok: self._start_undo(index) if ok else None,
-        )
-
-    def _start_undo(self, index: int) -> None:
-        slot = self.slots[index]
-        if slot.path is not None:
-            slot.busy = "undoing"
-            self._refresh_module_prompt(index)
-            self._draw(force=True)
-            workers.undo_module(self, index, slot.name, slot.path)
+        self.applying.undo()
 
     # ------------------------------------------------------------ drawing
 
-    def _draw(self, force: bool = False) -> None:
+    def draw(self, force: bool = False) -> None:
         """Draw the selected page: the overview, a module's summary, or one file's diff."""
         slot = self.slots[self.current] if self.current is not None and self.slots else None
         plan = slot.plan if slot is not None else None

@@ -138,7 +138,9 @@ def summary_prompt(plan: ReviewPlan | None) -> Content:
 
 def file_prompt(file: ReviewFile) -> Content:
     sign, style = ACTION_BADGES.get(file.action, ("?", "$text-muted"))
-    style_label = f" {file.encoding}·{file.newline}"
+    # The usual UTF-8 with LF goes unsaid (the diff heading shows it): at 80 columns the name needs the room.
+    usual = file.encoding.upper().replace("_", "-") in ("UTF-8", "UTF8") and file.newline == "LF"
+    style_label = "" if usual else f" {file.encoding}·{file.newline}"
     return Content.assemble((sign, f"bold {style}"), " ", file.path, (style_label, "$text-muted"))
 
 

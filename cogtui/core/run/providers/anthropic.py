@@ -6,16 +6,22 @@ rides on `httpx2`, whose transport errors are not `httpx`'s, and a stream cut
 mid-way surfaces as a raw transport error rather than an `anthropic` one, and
 an `error` event inside the 200 stream (overloaded mid-answer) as an
 `APIStatusError` whose status is 200: its body's error type says what it was.
+A stream that ends without `message_stop` is E2010 (never retried); data that
+is not a JSON event object is the server's fault, reported with what it sent;
+`stop_reason: max_tokens` is a `Finish` the runner turns into E2003.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 from cogtui.core.run.providers.anthropic_events import RawTally, sse_events
 from cogtui.core.run.providers.base import (
+    Finish,
     ModelRequest,
     ProviderError,
     ProviderEvent,
@@ -23,9 +29,11 @@ from cogtui.core.run.providers.base import (
     Usage,
     api_key,
     capability_doc,
+    malformed_stream_data,
     parse_retry_after,
     status_error,
     stream_error,
+    unterminated_stream,
 )
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
@@ -91,11 +99,19 @@ class AnthropicProvider:
                     if name == "error" or (isinstance(data, dict) and data.get("type") == "error"):
                         err = data.get("error", data) if isinstance(data, dict) else data
                         raise stream_error(err, received, "the Anthropic stream")
+                    if not isinstance(data, dict):  # JSON, but no event object: the server's fault (D37)
+                        raise malformed_stream_data(
+                            json.dumps(data, ensure_ascii=False), received, "the Anthropic stream"
+                        )
                     text = tally.take(data)
                     if text:
                         received = True
                         yield TextDelta(text)
+            if not tally.stopped:  # a clean end without message_stop: cut, never retried (D37)
+                raise unterminated_stream(received, "the Anthropic stream", "message_stop")
             yield Usage(tally.input_tokens, tally.output_tokens)
+            if tally.stop_reason:
+                yield Finish(tally.stop_reason, token_limit=tally.stop_reason == "max_tokens")
         except anthropic.APIStatusError as exc:
             if exc.status_code < 400:  # an `error` event inside the 200 stream
                 body = exc.body
@@ -114,6 +130,10 @@ class AnthropicProvider:
                 retryable=not received,
                 received_text=received,
             ) from None
+        except ValueError as exc:  # data that is not JSON (json.JSONDecodeError keeps what was sent)
+            raise malformed_stream_data(getattr(exc, "doc", ""), received, "the Anthropic stream") from None
+        except (TypeError, AttributeError, KeyError, IndexError) as exc:  # JSON, but not an event object
+            raise malformed_stream_data(_event_excerpt(exc), received, "the Anthropic stream") from None
         except httpx2.TimeoutException:
             raise ProviderError("E2011", "the Anthropic stream went silent", received_text=received) from None
         except httpx2.TransportError as exc:
@@ -136,3 +156,16 @@ def _message(exc: Any) -> str:
 def _cause(exc: BaseException) -> str:
     cause = exc.__cause__ or exc.__context__
     return f"{type(cause).__name__}: {cause}" if cause else str(exc) or type(exc).__name__
+
+
+_JSON_KINDS = {"list": "a JSON array", "str": "a JSON string", "int": "a JSON number", "float": "a JSON number"}
+# The SDK's words for an event it cannot type: "Unexpected event runtime type, after deserialising twice - [] - <class 'list'>".
+_SDK_EVENT = re.compile(r" - (.*) - <class '(\w+)'>", re.S)
+
+
+def _event_excerpt(exc: BaseException) -> str:
+    """What the server sent where an event object belongs, as far as the SDK tells it."""
+    found = _SDK_EVENT.search(str(exc))
+    if found is None:
+        return "JSON that is not an event object"
+    return f"{_JSON_KINDS.get(found.group(2), 'JSON')} {found.group(1)[:200]}"

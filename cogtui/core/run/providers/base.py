@@ -49,6 +49,14 @@ class TextDelta:
 
 
 @dataclass(frozen=True)
+class Finish:
+    """Why the model stopped; `token_limit` when output was cut by max_tokens / finish_reason length."""
+
+    reason: str
+    token_limit: bool = False
+
+
+@dataclass(frozen=True)
 class Usage:
     input_tokens: int = 0
     output_tokens: int = 0
@@ -61,7 +69,7 @@ class Usage:
         }
 
 
-ProviderEvent = TextDelta | Usage
+ProviderEvent = TextDelta | Usage | Finish
 
 
 # Printable ASCII: anything else in a key makes the HTTP library reject the header and quote it, key included.
@@ -106,7 +114,7 @@ class Provider(Protocol):
     async def aclose(self) -> None: ...
 
 
-# Capability names a module may list under runtime_requirements.preferred_capabilities (D38).
+# Capability names a module may list under runtime_requirements.preferred_capabilities (D54).
 KNOWN_FEATURES = ("json_mode", "long_context", "streaming", "vision", "documents")
 
 
@@ -133,18 +141,57 @@ def capability_doc(
 
 
 def status_error(status: int, message: str, retry_after: float | None = None) -> ProviderError:
-    """Map an HTTP status to the runtime's codes.
+    """Map an HTTP status to the runtime's codes (error-codes.md, D20 as revised by D37).
 
-    429, 5xx and 529 (overloaded) are retried and end as E4002 after the last attempt
-    (the issue's rule); 401/403 are E4001; a context-length rejection is E4003.
+    429 is rate limiting (E4002); 5xx and 529 (overloaded) mean the provider cannot serve now (E4001);
+    both are retried. Client errors keep their own meaning and are never retried: 401 E4001 (bad
+    credentials), 403 E4007, 404 E4001 (no such model or endpoint), 408 E2002, 413 and context-length
+    rejections E4003, 400/422 E1004 (the provider refused a value in the request), any other 4xx E4001.
     """
-    if status == 429 or status >= 500:
+    if status == 429:
         return ProviderError("E4002", message, retryable=True, retry_after=retry_after, status=status)
-    if status in (401, 403):
-        return ProviderError("E4001", f"authentication failed ({status}): {message}", status=status)
+    if status >= 500:
+        return ProviderError(
+            "E4001",
+            f"provider unavailable ({status}): {message}",
+            retryable=True,
+            retry_after=retry_after,
+            status=status,
+        )
     if status == 413 or ("context" in message.lower() and "length" in message.lower()):
         return ProviderError("E4003", message, status=status)
-    return ProviderError("E4000", f"provider rejected the request ({status}): {message}", status=status)
+    if status == 401:
+        return ProviderError("E4001", f"authentication failed ({status}): {message}", status=status)
+    if status == 403:
+        return ProviderError("E4007", f"the provider refused access ({status}): {message}", status=status)
+    if status == 404:
+        return ProviderError(
+            "E4001", f"the provider has no such model or endpoint ({status}): {message}", status=status
+        )
+    if status == 408:
+        return ProviderError("E2002", f"the provider timed out ({status}): {message}", status=status)
+    if status in (400, 422):
+        return ProviderError("E1004", f"the provider rejected the request ({status}): {message}", status=status)
+    return ProviderError("E4001", f"the provider refused the request ({status}): {message}", status=status)
+
+
+def malformed_stream_data(payload: str, received: bool, where: str) -> ProviderError:
+    """Stream data that is not a JSON object: the provider's fault, reported with what it sent (D37).
+
+    Before any text it is E4001 (retried: the server is misbehaving); after text it broke the answer, E2010.
+    """
+    excerpt = payload.strip()[:200] or "(empty)"
+    message = f"{where} sent data that is not a JSON object: {excerpt!r}"
+    if received:
+        return ProviderError("E2010", message, received_text=True)
+    return ProviderError("E4001", message, retryable=True)
+
+
+def unterminated_stream(received: bool, where: str, terminator: str) -> ProviderError:
+    """A stream that ended cleanly without its terminator: E2010, never retried (D37)."""
+    return ProviderError(
+        "E2010", f"{where} ended without {terminator}: the answer may be incomplete", received_text=received
+    )
 
 
 def api_key(var: str) -> str | None:

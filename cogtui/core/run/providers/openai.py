@@ -1,10 +1,12 @@
 """Any OpenAI-compatible chat-completions endpoint (OpenAI, DeepSeek, Ollama, vLLM, llama.cpp) over httpx + SSE.
 
 OPENAI_API_KEY (optional for local servers) and OPENAI_BASE_URL are honoured.
-A stream that ends without `[DONE]` or a finish_reason was cut: E2010. An
-`{"error": ...}` object in the stream (or in a 200 JSON body) maps as its HTTP
-twin would; any other malformed output is skipped, or is the server's fault
-(E4001), never an internal error.
+A stream that ends without `[DONE]` or a finish_reason was cut: E2010, never
+retried. An `{"error": ...}` object or an SSE `error` event in the stream (or an
+error in a 200 JSON body) maps as its HTTP twin would; data that is not a JSON
+object is the server's fault (E4001, E2010 after text), reported with what it
+sent, never an internal error. `finish_reason: length` is a `Finish` the runner
+turns into E2003.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cogtui.core.run.providers.base import (
+    Finish,
     ModelRequest,
     ProviderError,
     ProviderEvent,
@@ -22,9 +25,11 @@ from cogtui.core.run.providers.base import (
     Usage,
     api_key,
     capability_doc,
+    malformed_stream_data,
     parse_retry_after,
     status_error,
     stream_error,
+    unterminated_stream,
 )
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -94,12 +99,20 @@ class OpenAIProvider:
                     )
                 if resp.headers.get("content-type", "").startswith("application/json"):
                     # A server that ignored stream: true.
-                    text, usage = _whole_answer(await resp.aread(), self.base_url)
+                    text, usage, reason = _whole_answer(await resp.aread(), self.base_url)
                     yield TextDelta(text)
                     yield usage
+                    if reason:
+                        yield Finish(reason, token_limit=reason == "length")
                     return
+                event = ""
                 async for line in resp.aiter_lines():
+                    if line.startswith("event:"):
+                        event = line[6:].strip()
+                        continue
                     if not line.startswith("data:"):
+                        if not line:
+                            event = ""  # a blank line ends the SSE event
                         continue
                     payload = line[5:].strip()
                     if payload == "[DONE]":
@@ -108,19 +121,21 @@ class OpenAIProvider:
                     try:
                         obj = json.loads(payload)
                     except ValueError:
-                        continue
-                    if not isinstance(obj, dict):
-                        continue  # `data: []` and the like carry nothing we can use
-                    if obj.get("error"):  # the server failed mid-stream: say what it said
-                        raise stream_error(obj["error"], received, f"the stream from {self.base_url}")
+                        obj = None
+                    if not isinstance(obj, dict):  # junk is the server's fault: say what it sent (D37)
+                        raise malformed_stream_data(payload, received, f"the stream from {self.base_url}")
+                    if obj.get("error") or event == "error":  # the server failed mid-stream: say what it said
+                        raise stream_error(obj.get("error") or obj, received, f"the stream from {self.base_url}")
                     for choice in _dicts(obj.get("choices")):
                         delta = choice.get("delta")
                         content = delta.get("content") if isinstance(delta, dict) else None
                         if isinstance(content, str) and content:
                             received = True
                             yield TextDelta(content)
-                        if choice.get("finish_reason"):
+                        stop = choice.get("finish_reason")
+                        if stop:
                             finished = True
+                            yield Finish(str(stop), token_limit=stop == "length")
                     if isinstance(obj.get("usage"), dict):
                         yield _usage(obj["usage"])
         except httpx.TimeoutException:
@@ -134,12 +149,7 @@ class OpenAIProvider:
                 received_text=received,
             ) from None
         if not finished:
-            raise ProviderError(
-                "E2010" if received else "E4001",
-                f"the stream from {self.base_url} ended before [DONE]",
-                retryable=not received,
-                received_text=received,
-            )
+            raise unterminated_stream(received, f"the stream from {self.base_url}", "[DONE]")
 
     async def aclose(self) -> None:
         return None
@@ -158,7 +168,7 @@ def _usage(raw: Any) -> Usage:
     return Usage(_count(raw.get("prompt_tokens")), _count(raw.get("completion_tokens")))
 
 
-def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage]:
+def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage, str]:
     """The text and usage of a non-streamed completion; a body that is not one is the server's fault (E4001)."""
     try:
         obj = json.loads(raw)
@@ -175,7 +185,8 @@ def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage]:
     message = choices[0].get("message")
     content = message.get("content") if isinstance(message, dict) else None
     # No content (a refusal, a tool call) is an empty answer: the runner's corrective retry handles it.
-    return (content if isinstance(content, str) else ""), _usage(obj.get("usage"))
+    reason = choices[0].get("finish_reason")
+    return (content if isinstance(content, str) else ""), _usage(obj.get("usage")), str(reason or "")
 
 
 def _error_message(raw: bytes, status: int) -> str:

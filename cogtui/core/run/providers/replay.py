@@ -14,10 +14,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cogtui.core.module.model import UNPARSED, Module
+from cogtui.core.rules.golden_contract import is_contract
 from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.prompt import estimate_tokens
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage, capability_doc
-from cogtui.core.run.schema_instance import minimal_instance
+from cogtui.core.run.schema_instance import contract_instance, minimal_instance
 
 
 def canonical(value: Any) -> str:
@@ -29,6 +30,8 @@ def choose_answer(module: Module, input_value: Any) -> tuple[dict[str, Any], str
     key = canonical(input_value)
     for test in module.tests:
         if test.input is not UNPARSED and canonical(test.input) == key and isinstance(test.expected, dict):
+            if is_contract(test.expected):  # a contract golden: an instance generated to satisfy it (D42)
+                return contract_instance(module, test.expected), f"golden {test.name} (contract)"
             return _strip_runtime(test.expected), f"golden {test.name}"
     examples = [e for e in module.examples if isinstance(e.output, dict)]
     for ex in examples:

@@ -1,0 +1,149 @@
+"""The insights queries, the same statements on SQLite and PostgreSQL.
+
+Insights and custom enum values get their own rows when a run is recorded, and
+running totals per group (rollups.py) in the same transaction, so "which
+suggested mappings keep coming back?" reads one row per (module, mapping),
+not a million envelopes; examples are an index walk over the insight rows.
+The timeline counts insight rows in SQL when its slices are narrower than an
+hour, and the hourly totals when they are wider (each hour falls wholly into
+the slice where it starts).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogtui.core.history.backend import Tx
+from cogtui.core.history.records import iso_utc
+from cogtui.core.history.rollups import ALL_MODULES, HOUR, text_of
+
+MAX_REASONS = 5
+
+
+def where_module(module: str | None) -> tuple[str, list[Any]]:
+    return ("WHERE module = ?", [module]) if module is not None else ("", [])
+
+
+EXAMPLE_BATCH = 50  # mappings per statement: one round trip to a database server instead of one per mapping
+
+
+def examples(tx: Tx, mappings: list[str | None], module: str | None, n: int) -> dict[str | None, list[dict[str, Any]]]:
+    """The latest `n` insights of each mapping: for each, an index walk backwards over ts, no sort;
+    the walks are sent together (UNION ALL). (`= ?` / `IS NULL` rather than `IS ?` so the planner
+    always sees an equality.)"""
+    found: dict[str | None, list[tuple[Any, ...]]] = {m: [] for m in mappings}
+    if n > 0:
+        for start in range(0, len(mappings), EXAMPLE_BATCH):
+            parts, params = [], []
+            for i, mapping in enumerate(mappings[start : start + EXAMPLE_BATCH]):
+                cond, cond_params = (
+                    ("suggested_mapping IS NULL", []) if mapping is None else ("suggested_mapping = ?", [mapping])
+                )
+                if module is not None:
+                    cond, cond_params = cond + " AND module = ?", [*cond_params, module]
+                parts.append(
+                    f"SELECT * FROM (SELECT {start + i} AS g, ts, id, text, evidence, module FROM insights WHERE {cond} "
+                    f"ORDER BY ts DESC, id DESC LIMIT ?) AS e{i}"
+                )
+                params += [*cond_params, n]
+            for g, *row in tx.rows(" UNION ALL ".join(parts), params):
+                found[mappings[g]].append(tuple(row))
+    return {  # UNION ALL promises no order: newest first again (ties: the later recorded)
+        m: [
+            {"text": t, "evidence": e, "module": mod, "ts": iso_utc(ts)}
+            for ts, _, t, e, mod in sorted(rows, reverse=True)
+        ]
+        for m, rows in found.items()
+    }
+
+
+def custom_enums(rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Roll (module, field, value, reason, count) rows up to one entry per value."""
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for mod, field, value, reason, n in rows:
+        g = groups.setdefault((mod, field, value), {"count": 0, "reasons": []})
+        g["count"] += n
+        if reason is not None:
+            g["reasons"].append((reason, n))
+    ordered = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], kv[0]))
+    return [
+        {
+            "module": mod,
+            "field": field,
+            "value": value,
+            "count": g["count"],
+            "reasons": [r for r, _ in sorted(g["reasons"], key=lambda rn: (-rn[1], rn[0]))[:MAX_REASONS]],
+        }
+        for (mod, field, value), g in ordered
+    ]
+
+
+def insights(tx: Tx, module: str | None, n_examples: int) -> dict[str, Any]:
+    """The `cogn insights --json` document (see History.insights)."""
+    where, params = where_module(module)
+    groups: dict[str | None, dict[str, Any]] = {}
+    # One row per (module, mapping); rolling up across modules in Python
+    # is a few hundred steps and lets one covering index serve both filters.
+    for key, mod, n, first, last in tx.rows(
+        f"SELECT mapping_key, module, n, first_ts, last_ts FROM insight_stats {where}", params
+    ):
+        mapping = text_of(key)
+        g = groups.setdefault(mapping, {"count": 0, "modules": set(), "first": first, "last": last})
+        g["count"] += int(n)
+        g["modules"].add(mod)
+        g["first"], g["last"] = min(g["first"], first), max(g["last"], last)
+    ordered = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], kv[0] is None, kv[0] or ""))
+    latest = examples(tx, [mapping for mapping, _ in ordered], module, n_examples)
+    out = [
+        {
+            "suggested_mapping": mapping,
+            "count": g["count"],
+            "modules": sorted(g["modules"]),
+            "examples": latest[mapping],
+            "first_seen": iso_utc(g["first"]),
+            "last_seen": iso_utc(g["last"]),
+        }
+        for mapping, g in ordered
+    ]
+    enum_rows = tx.rows(f"SELECT module, field, value, reason_key, n FROM enum_stats {where}", params)
+    return {
+        "insights": out,
+        "custom_enums": custom_enums([(m, f, v, text_of(r), int(n)) for m, f, v, r, n in enum_rows]),
+    }
+
+
+def timeline(tx: Tx, module: str | None, buckets: int) -> list[tuple[float, int]]:
+    """See History.insight_timeline."""
+    where, params = where_module(module)
+    lo, hi = tx.rows(f"SELECT MIN(first_ts), MAX(last_ts) FROM insight_stats {where}", params)[0]
+    if lo is None:
+        return []
+    width = (hi - lo) / buckets if hi > lo else 1.0
+    counts = [0] * buckets
+    if width >= HOUR:
+        for hour, n in tx.rows(
+            "SELECT hour, n FROM insight_hours WHERE module = ?", [ALL_MODULES if module is None else module]
+        ):
+            counts[min(max(0, int((hour * HOUR - lo) // width)), buckets - 1)] += int(n)
+        return [(lo + i * width, counts[i]) for i in range(buckets)]
+    d = tx.dialect
+    # LEAST(..., buckets - 1): the last insight sits exactly on the end edge.
+    bucket = f"{d.least}({d.floor_int.format('(ts - ?) / ?')}, ?)"
+    for b, n in tx.rows(
+        f"SELECT {bucket} AS b, COUNT(*) FROM insights {where} GROUP BY b", [lo, width, buckets - 1, *params]
+    ):
+        counts[max(0, int(b))] += int(n)
+    return [(lo + i * width, counts[i]) for i in range(buckets)]
+
+
+# A skip scan over runs_by_module_time: one index probe per module, not a pass over every run.
+MODULES = """WITH RECURSIVE m(module) AS (
+    SELECT MIN(module) FROM runs
+    UNION ALL
+    SELECT (SELECT MIN(module) FROM runs WHERE module > m.module) FROM m WHERE m.module IS NOT NULL
+) SELECT module FROM m WHERE module IS NOT NULL"""
+
+
+def modules(tx: Tx) -> list[str]:
+    # One order on every backend, whatever its collation; a damaged cell (a blob) is shown as text.
+    return sorted(r[0] if isinstance(r[0], str) else str(r[0]) for r in tx.rows(MODULES))

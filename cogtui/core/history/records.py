@@ -1,0 +1,242 @@
+"""A run as history keeps it, and the one place where it becomes table rows and back.
+
+`encode_run` turns a `RunRecord` into the `runs` row plus the derived
+`insights` and `custom_enums` rows; `decode_run` turns a `runs` row back into a
+`RunRecord`. Both backends (SQLite and PostgreSQL) store and read exactly these
+tuples, so a change to how rows are written or read is made here once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cogtui.core.rules.envelope_rules import PathT, custom_enum_values, insights_of
+
+OUTCOMES = ("ok", "error", "interrupted")
+
+
+class HistoryError(Exception):
+    """The history cannot be used; the message names the store (a file or a redacted URL) and what to do."""
+
+    def __init__(self, path: Path | str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def _encodable(text: str) -> str:
+    """Text SQLite and UTF-8 can store: lone surrogates become the JSON escape \\udXXX (same string decoded)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
+def canonical_json(value: Any) -> str:
+    # default=str: an input holding a non-JSON value (a Path, a datetime) is
+    # still recorded, as its text, rather than failing the run's bookkeeping.
+    return _encodable(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str))
+
+
+def dumps(value: Any) -> str:
+    return _encodable(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def digest(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def iso_utc(ts: float) -> str:
+    """Epoch seconds as ISO-8601 UTC with milliseconds, e.g. 2024-05-01T12:00:00.000Z."""
+    try:
+        return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    except (OverflowError, ValueError, OSError):
+        return str(ts)  # a nonsense clock value is shown, not fatal
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One run as history stores it. There is deliberately no field for
+    credentials: whatever the provider needed stays in the environment."""
+
+    module: str
+    module_version: str | None
+    module_format: str | None
+    provider: str
+    model: str | None
+    input: Any
+    args: str | None
+    envelope: dict[str, Any]
+    started_at: float  # epoch seconds
+    ttfc_ms: float | None  # time to first chunk
+    total_ms: float | None
+    usage: dict[str, int] | None
+    outcome: str  # "ok" | "error" | "interrupted"
+    session_id: str | None = None
+    id: int | None = None  # set when read back
+    # The input's digest when the input itself is not known (an imported production
+    # envelope carries only its digest); read back from the store for every run.
+    input_digest: str | None = field(default=None, compare=False)
+
+    @property
+    def input_hash(self) -> str:
+        """Same input, same hash: lets the UI group re-runs of one input."""
+        return self.input_digest or digest(self.input)
+
+    @property
+    def error_code(self) -> str | None:
+        if not isinstance(self.envelope, dict) or self.envelope.get("ok") is True:
+            return None
+        err = self.envelope.get("error")
+        code = err.get("code") if isinstance(err, dict) else None
+        return code if isinstance(code, str) else None
+
+    @property
+    def key(self) -> str:
+        """What makes two records the same run (import skips a run whose key is stored):
+        module, input digest, provider, model, time to the millisecond and the envelope."""
+        return run_digest(self.module, self.input_hash, self.provider, self.model, self.started_at, self.envelope)
+
+
+def run_digest(module: str, input_hash: str, provider: str, model: str | None, started_at: float, envelope: Any) -> str:
+    return digest([module, input_hash, provider, model, iso_utc(started_at), envelope])
+
+
+def _text(value: Any) -> str | None:
+    # Models put odd things in string slots; keep them readable, not dropped.
+    return value if value is None or isinstance(value, str) else dumps(value)
+
+
+def field_path(path: PathT) -> str:
+    """("issues", 0, "category") -> "issues[].category": every array item is one field."""
+    out = ""
+    for part in path:
+        out += "[]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+Rows = list[tuple[str | None, str, str | None]]
+
+
+def derived_rows(envelope: Any) -> tuple[Rows, Rows]:
+    """What the aggregation needs from one envelope, read from `data` of a success
+    or `partial_data` of a failure: (suggested_mapping, text, evidence) for each
+    insight object, and (field, value, reason) for each `{custom, reason}` outside
+    `extensions`."""
+    payload = (
+        envelope.get("data" if envelope.get("ok") is True else "partial_data") if isinstance(envelope, dict) else None
+    )
+    if not isinstance(payload, dict):
+        return [], []
+    items = insights_of(payload)
+    insights: Rows = [
+        (_text(it.get("suggested_mapping")), _text(it.get("text")) or "", _text(it.get("evidence")))
+        for it in (items if isinstance(items, list) else [])
+        if isinstance(it, dict)
+    ]
+    enums: Rows = [
+        (field_path(p), _text(obj.get("custom")) or "", _text(obj.get("reason")))
+        for p, obj in custom_enum_values(payload)
+        if p[:1] != ("extensions",)
+    ]
+    return insights, enums
+
+
+# The `runs` columns as written, in this order (input_hash, error_code and run_digest
+# are derived: for filtering and de-duplicating in SQL).
+WRITE_COLUMNS = (
+    "module",
+    "module_version",
+    "module_format",
+    "provider",
+    "model",
+    "input",
+    "input_hash",
+    "args",
+    "envelope",
+    "error_code",
+    "started_at",
+    "ttfc_ms",
+    "total_ms",
+    "usage",
+    "outcome",
+    "session_id",
+    "run_digest",
+)
+JSON_COLUMNS = frozenset({"input", "envelope", "usage"})
+# The `runs` columns as read: RunRecord's field order, then the stored input digest.
+READ_COLUMNS = (
+    "module",
+    "module_version",
+    "module_format",
+    "provider",
+    "model",
+    "input",
+    "args",
+    "envelope",
+    "started_at",
+    "ttfc_ms",
+    "total_ms",
+    "usage",
+    "outcome",
+    "session_id",
+    "id",
+    "input_hash",
+)
+
+
+def encode_run(run: RunRecord) -> tuple[tuple[Any, ...], Rows, Rows]:
+    """The `runs` row (WRITE_COLUMNS, JSON columns as text) and the derived rows.
+    Serialised before the transaction, so the write lock is held only for inserts."""
+    if run.outcome not in OUTCOMES:
+        raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {run.outcome!r}")
+    row = (
+        run.module,
+        run.module_version,
+        run.module_format,
+        run.provider,
+        run.model,
+        canonical_json(run.input),
+        run.input_hash,
+        run.args,
+        dumps(run.envelope),
+        run.error_code,
+        float(run.started_at),
+        run.ttfc_ms,
+        run.total_ms,
+        None if run.usage is None else dumps(run.usage),
+        run.outcome,
+        run.session_id,
+        run.key,
+    )
+    return (row, *derived_rows(run.envelope))
+
+
+def decode_run(row: tuple[Any, ...]) -> RunRecord:
+    """A `runs` row (READ_COLUMNS, JSON columns as text) as a RunRecord."""
+    (module, version, fmt, provider, model, input_json, args, envelope_json, *rest) = row
+    started_at, ttfc_ms, total_ms, usage_json, outcome, session_id, rid, input_hash = rest
+    return RunRecord(
+        module,
+        version,
+        fmt,
+        provider,
+        model,
+        json.loads(input_json),
+        args,
+        json.loads(envelope_json),
+        started_at,
+        ttfc_ms,
+        total_ms,
+        None if usage_json is None else json.loads(usage_json),
+        outcome,
+        session_id,
+        rid,
+        input_hash,
+    )

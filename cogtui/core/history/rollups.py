@@ -1,0 +1,120 @@
+"""Running totals written in the same transaction as the runs they count, so the dashboard's
+aggregates cost one row per group instead of a pass over every insight ever recorded.
+
+    insight_stats   (module, mapping) -> count, first and last time seen
+    enum_stats      (module, field, value, reason) -> count
+    insight_hours   (module, hour) -> count   (the timeline's source for spans of days; module ''
+                    holds every module's total, so the all-modules timeline reads one row per hour)
+
+NULL cannot be part of a primary key on both backends alike, so a nullable
+mapping or reason is kept as a key: "" for none, "=" + the text otherwise.
+Writers upsert their totals in one sorted order, so two PostgreSQL
+transactions touching the same groups queue instead of deadlocking.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from cogtui.core.history.backend import Tx
+from cogtui.core.history.records import Rows
+
+HOUR = 3600.0
+ALL_MODULES = ""  # insight_hours' module for the total of all modules (a module name is never empty)
+
+TABLES = [
+    """CREATE TABLE insight_stats (module TEXT NOT NULL, mapping_key TEXT NOT NULL, n BIGINT NOT NULL,
+        first_ts {real} NOT NULL, last_ts {real} NOT NULL, PRIMARY KEY (module, mapping_key))""",
+    """CREATE TABLE enum_stats (module TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL,
+        reason_key TEXT NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (module, field, value, reason_key))""",
+    """CREATE TABLE insight_hours (module TEXT NOT NULL, hour BIGINT NOT NULL, n BIGINT NOT NULL,
+        PRIMARY KEY (module, hour))""",
+]
+
+
+def key_of(text: str | None) -> str:
+    return "" if text is None else "=" + text
+
+
+def text_of(key: str) -> str | None:
+    return None if key == "" else key[1:]
+
+
+def hour_of(ts: float) -> int:
+    return math.floor(ts / HOUR)
+
+
+@dataclass
+class Totals:
+    """What one write transaction adds to the running totals."""
+
+    insights: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # -> [n, first, last]
+    enums: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
+    hours: Counter[tuple[str, int]] = field(default_factory=Counter)
+
+    def add(self, module: str, ts: float, insights: Rows, enums: Rows) -> None:
+        for mapping, _, _ in insights:
+            g = self.insights.setdefault((module, key_of(mapping)), [0, ts, ts])
+            g[0], g[1], g[2] = g[0] + 1, min(g[1], ts), max(g[2], ts)
+        if insights:
+            self.hours[(module, hour_of(ts))] += len(insights)
+            self.hours[(ALL_MODULES, hour_of(ts))] += len(insights)
+        for field_, value, reason in enums:
+            self.enums[(module, field_ or "", value, key_of(reason))] += 1
+
+    def write(self, tx: Tx) -> None:
+        d = tx.dialect
+        if self.insights:
+            tx.many(
+                "INSERT INTO insight_stats (module, mapping_key, n, first_ts, last_ts) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (module, mapping_key) DO UPDATE SET n = insight_stats.n + excluded.n, "
+                f"first_ts = {d.least}(insight_stats.first_ts, excluded.first_ts), "
+                f"last_ts = {d.greatest}(insight_stats.last_ts, excluded.last_ts)",
+                [(m, k, int(n), first, last) for (m, k), (n, first, last) in sorted(self.insights.items())],
+            )
+        if self.enums:
+            tx.many(
+                "INSERT INTO enum_stats (module, field, value, reason_key, n) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (module, field, value, reason_key) DO UPDATE SET n = enum_stats.n + excluded.n",
+                [(*k, n) for k, n in sorted(self.enums.items())],
+            )
+        if self.hours:
+            tx.many(
+                "INSERT INTO insight_hours (module, hour, n) VALUES (?, ?, ?) "
+                "ON CONFLICT (module, hour) DO UPDATE SET n = insight_hours.n + excluded.n",
+                [(*k, n) for k, n in sorted(self.hours.items())],
+            )
+
+
+def rebuild(tx: Tx) -> None:
+    """Recompute every total from the insight and enum rows (a migration, or after a bulk load
+    that wrote rows directly)."""
+    d = tx.dialect
+    for table in ("insight_stats", "enum_stats", "insight_hours"):
+        tx.run(f"DELETE FROM {table}")
+    mapping_key = "CASE WHEN suggested_mapping IS NULL THEN '' ELSE '=' || suggested_mapping END"
+    tx.run(
+        "INSERT INTO insight_stats (module, mapping_key, n, first_ts, last_ts) "
+        f"SELECT module, {mapping_key}, COUNT(*), MIN(ts), MAX(ts) FROM insights GROUP BY module, {mapping_key}"
+    )
+    reason_key = "CASE WHEN reason IS NULL THEN '' ELSE '=' || reason END"
+    tx.run(
+        "INSERT INTO enum_stats (module, field, value, reason_key, n) "
+        f"SELECT module, field, value, {reason_key}, COUNT(*) FROM custom_enums GROUP BY module, field, value, {reason_key}"
+    )
+    hour = d.floor.format(f"ts / {HOUR}")
+    tx.run(
+        f"INSERT INTO insight_hours (module, hour, n) SELECT module, {hour}, COUNT(*) FROM insights GROUP BY module, {hour}"
+    )
+    tx.run(
+        "INSERT INTO insight_hours (module, hour, n) SELECT ?, hour, SUM(n) FROM insight_hours GROUP BY hour",
+        [ALL_MODULES],
+    )
+
+
+def create(tx: Tx) -> None:
+    for statement in TABLES:
+        tx.run(statement.format(real=tx.dialect.real))
+    rebuild(tx)

@@ -1,0 +1,54 @@
+"""What every contract rule shares: the module, the output list, and locating a diagnostic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogtui.core.diagnostics import Diagnostic, Severity, diag
+from cogtui.core.files.module_folder import exists
+from cogtui.core.module.model import Module
+
+PathT = tuple[str | int, ...]
+
+
+class RuleBase:
+    def __init__(self, module: Module, out: list[Diagnostic], v22: bool, strict: bool = False) -> None:
+        self.m = module
+        self.out = out
+        self.v22 = v22
+        self.strict = strict
+
+    # ------------------------------------------------------------ locating
+
+    def add_at(
+        self,
+        code: str,
+        message: str,
+        file: Path | None,
+        parts: PathT = (),
+        hint: str = "",
+        severity: Severity | None = None,
+    ) -> None:
+        src = self.m.sources.get(file) if file is not None else None
+        line: int | None
+        col: int | None
+        if src is not None:
+            line, col = src.locate(parts)
+        elif file is not None and exists(file):
+            line, col = 1, 1
+        else:
+            line = col = None
+        self.out.append(diag(code, message, file, line, col, hint, severity))
+
+    def add_part(
+        self, code: str, message: str, part: str, inner: PathT = (), hint: str = "", severity: Severity | None = None
+    ) -> None:
+        loc = self.m.schemas.locations.get(part)
+        file = loc[0] if loc else (self.m.files.schema if self.m.files else None)
+        base = loc[1] if loc else ()
+        self.add_at(code, message, file, (*base, *inner), hint, severity)
+
+    @property
+    def v_severity(self) -> Severity | None:
+        """--v22 makes checklist item 3 (the prompt describes the envelope) an error; see D14."""
+        return Severity.ERROR if self.v22 else None
