@@ -18,10 +18,11 @@ from textual.signal import Signal
 from cogtui.core.settings.config import Config, load_config, save_setting
 from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
+from . import navigation
 from .commands import ModuleCommands, ThemeCommands, theme_of
 from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings
-from .messages import ReportsReady, ThemesChanged
+from .messages import Navigate, ReportsReady, ThemesChanged
 from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
@@ -197,6 +198,10 @@ class CogtuiApp(App[None]):
             gc.freeze()
 
     # ------------------------------------------------------------ actions
+
+    @on(Navigate)
+    def _navigate(self, message: Navigate) -> None:
+        navigation.go(self, message.place)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

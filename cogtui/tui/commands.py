@@ -4,41 +4,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from . import navigation as nav
-
-if TYPE_CHECKING:
-    from .app import CogtuiApp
+from .workbench import workbench
 
 
 class ModuleCommands(Provider):
-    def _app(self) -> CogtuiApp:
-        return cast("CogtuiApp", self.app)
-
     def commands(self) -> list[tuple[str, Callable[[], Any], str]]:
-        app = self._app()
+        app, bench = self.app, workbench(self.app)
         out: list[tuple[str, Callable[[], Any], str]] = [
-            ("Validate all modules", app.validate_all, "re-check every module on the search path"),
+            ("Validate all modules", bench.validate_all, "re-check every module on the search path"),
             ("New module…", partial(nav.new_module, app), "create a v2.2 module from a template"),
             (
                 "Migrate all modules…",
                 partial(nav.migrate_all, app),
                 "preview and apply upgrades of every legacy module",
             ),
-            ("Switch theme…", app.action_pick_theme, "preview themes as you move; the choice is saved"),
+            ("Switch theme…", partial(app.run_action, "pick_theme"), "preview themes as you move; the choice is saved"),
             ("Toggle file watching", partial(nav.toggle_watching, app), "reload when module files change on disk"),
             (
                 "Insights dashboard",
                 partial(nav.insights, app, None),
                 "overflow insights and custom enum values from run history",
             ),
-            ("Keys and help", app.action_help, "the bindings of this screen"),
-            ("Quit", app.action_quit, "leave cogtui"),
+            ("Keys and help", partial(app.run_action, "help"), "the bindings of this screen"),
+            ("Quit", partial(app.run_action, "quit"), "leave cogtui"),
         ]
-        for entry in app.store.winners:
+        for entry in bench.store.winners:
             out.append((f"Open {entry.name}", partial(nav.open_module, app, entry.path), "edit the module's files"))
             out.append((f"Run {entry.name}", partial(nav.run_module, app, entry.path), "run with streaming output"))
             out.append((f"Migrate {entry.name}", partial(nav.migrate, app, [entry.path]), "preview the upgrade plan"))
@@ -66,8 +61,8 @@ class ThemeCommands(Provider):
     """Themes; the app previews the highlighted one (see CogtuiApp._preview_theme)."""
 
     def commands(self) -> list[tuple[str, Callable[[], Any]]]:
-        app = cast("CogtuiApp", self.app)
-        return [(name, partial(app.choose_theme, name)) for name in sorted(app.available_themes)]
+        choose = workbench(self.app).choose_theme
+        return [(name, partial(choose, name)) for name in sorted(self.app.available_themes)]
 
     async def discover(self) -> Hits:
         for name, command in self.commands():
@@ -83,6 +78,6 @@ class ThemeCommands(Provider):
 def theme_of(hit: Any, app: Any) -> str | None:
     """The theme a palette hit would choose, or None when it is not a theme hit."""
     command = getattr(hit, "command", None)
-    if isinstance(command, partial) and command.func == app.choose_theme and command.args:
+    if isinstance(command, partial) and command.func == workbench(app).choose_theme and command.args:
         return str(command.args[0])
     return None

@@ -1,14 +1,20 @@
-"""App-level messages: workers post them, one handler on the app applies them."""
+"""App-level messages: workers and screens post them, one handler on the app applies each.
+
+`Navigate` carries a place (a small frozen dataclass per screen one can go to):
+screens never import each other or the app to open a screen.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from cogtui.core.authoring.migration.plan import MigrationPlan
     from cogtui.core.workspace import ModuleReport
 
 
@@ -30,3 +36,65 @@ class ReportsReady(Message):
 
 class ThemesChanged(Message):
     """A file in the user's theme folder changed: the app reloads the themes in its handler."""
+
+
+# ------------------------------------------------------------ going places
+
+
+@dataclass(frozen=True)
+class EditModule:
+    path: Path
+    file: Path | None = None  # the tab to open first (else the manifest)
+
+
+@dataclass(frozen=True)
+class RunModule:
+    path: Path
+    input_value: Any = None  # the input to start from (else the module's own choice)
+    autorun: bool = False
+
+
+@dataclass(frozen=True)
+class GoldenTests:
+    path: Path
+
+
+@dataclass(frozen=True)
+class RunHistory:
+    path: Path
+
+
+@dataclass(frozen=True)
+class Insights:
+    module: str | None  # None: every module
+
+
+@dataclass(frozen=True)
+class Migration:
+    paths: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class PlanPreview:
+    """Any MigrationPlan (a promotion from the insights dashboard) shown and applied like a migration."""
+
+    plan: MigrationPlan
+    title: str = "Review the change"
+
+
+@dataclass(frozen=True)
+class NewModule:
+    pass
+
+
+Place = EditModule | RunModule | GoldenTests | RunHistory | Insights | Migration | PlanPreview | NewModule
+
+
+class Navigate(Message):
+    """Go to a place: screens post it to the app (`self.app.post_message`), whose one handler pushes the screen
+    (navigation.go). Posted straight to the app, it is queued ahead of the key pipeline's marker for the key
+    that asked for it, so the next key typed goes to the new screen (key_pipeline.py)."""
+
+    def __init__(self, place: Place) -> None:
+        super().__init__()
+        self.place = place

@@ -1,87 +1,125 @@
-"""Going places: every screen the browser, the palette and other screens open, in one module."""
+"""Going places: the one place that pushes screens for the app's `Navigate` handler, the palette and tests.
+
+Screens post `Navigate(place)` (messages.py); the app calls `go`. Nothing
+here imports the app: the app is reached through the `Workbench` protocol.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from .messages import (
+    EditModule,
+    GoldenTests,
+    Insights,
+    Migration,
+    NewModule,
+    Place,
+    PlanPreview,
+    ReportsReady,
+    RunHistory,
+    RunModule,
+)
+from .workbench import workbench
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from cogtui.core.authoring.migration.plan import MigrationPlan
 
-    from .app import CogtuiApp
+
+def go(app: App[Any], place: Place) -> None:
+    match place:
+        case EditModule(path, file):
+            open_module(app, path, file)
+        case RunModule(path, input_value, autorun):
+            run_module(app, path, input_value, autorun)
+        case GoldenTests(path):
+            goldens(app, path)
+        case RunHistory(path):
+            history(app, path)
+        case Insights(module):
+            insights(app, module)
+        case Migration(paths):
+            migrate(app, list(paths))
+        case PlanPreview(plan, title):
+            preview_plan(app, plan, title)
+        case NewModule():
+            new_module(app)
 
 
-def open_module(app: CogtuiApp, path: Path, file: Path | None = None) -> None:
+def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:
     from .screens.editor import EditorScreen
 
     app.push_screen(EditorScreen(path, focus_file=file))
 
 
-def run_module(app: CogtuiApp, path: Path) -> None:
+def run_module(app: App[Any], path: Path, input_value: Any = None, autorun: bool = False) -> None:
     from .screens.run import RunScreen
 
-    app.push_screen(RunScreen(path))
+    app.push_screen(RunScreen(path, input_value=input_value, autorun=autorun))
 
 
-def goldens(app: CogtuiApp, path: Path) -> None:
+def goldens(app: App[Any], path: Path) -> None:
     from .screens.goldens import GoldensScreen
 
     app.push_screen(GoldensScreen(path))
 
 
-def history(app: CogtuiApp, path: Path) -> None:
+def history(app: App[Any], path: Path) -> None:
     from .screens.history import HistoryScreen
 
     app.push_screen(HistoryScreen(path))
 
 
-def insights(app: CogtuiApp, module: str | None) -> None:
+def insights(app: App[Any], module: str | None) -> None:
     from .screens.insights import InsightsScreen
 
     app.push_screen(InsightsScreen(module))
 
 
-def migrate(app: CogtuiApp, paths: list[Path]) -> None:
+def migrate(app: App[Any], paths: list[Path]) -> None:
     from .screens.migrate import MigrationScreen
 
     app.push_screen(MigrationScreen.for_modules(paths))
 
 
-def migrate_all(app: CogtuiApp) -> None:
-    migrate(app, [e.path for e in app.store.winners])
+def migrate_all(app: App[Any]) -> None:
+    migrate(app, [e.path for e in workbench(app).store.winners])
 
 
-def new_module(app: CogtuiApp) -> None:
+def new_module(app: App[Any]) -> None:
     from .screens.modals import NewModuleModal
+
+    bench = workbench(app)
 
     def created(path: Path | None) -> None:
         if path is None:
             return
-        from .messages import ReportsReady
-
         app.post_message(ReportsReady([], rediscover=True))
-        app.call_later(app.validate_all)
-        app.notify(f"Created {app.store.display(path)}", title="New module", markup=False)
-        if app.watching:
-            app.call_later(app.start_watching)
+        app.call_later(bench.validate_all)
+        app.notify(f"Created {bench.store.display(path)}", title="New module", markup=False)
+        if bench.watching:
+            app.call_later(bench.start_watching)
         app.call_later(open_module, app, path)
 
-    app.push_screen(NewModuleModal(app.store.search_path), created)
+    app.push_screen(NewModuleModal(bench.store.search_path), created)
 
 
-def toggle_watching(app: CogtuiApp) -> None:
-    app.watching = not app.watching
-    if app.watching:
-        app.start_watching()
+def toggle_watching(app: App[Any]) -> None:
+    bench = workbench(app)
+    bench.watching = not bench.watching
+    if bench.watching:
+        bench.start_watching()
     else:
         app.workers.cancel_group(app, "fs-watch")
-    app.notify("Watching files" if app.watching else "Not watching files")
-    app.persist("watch", app.watching)
+    app.notify("Watching files" if bench.watching else "Not watching files")
+    bench.persist("watch", bench.watching)
 
 
-def preview_plan(app: CogtuiApp, plan: MigrationPlan, title: str = "Review the change") -> None:
-    """Show any MigrationPlan (a migration, or a promotion from the insights dashboard) in the migration
-    preview; applying it uses the same confirm/apply/undo flow."""
+def preview_plan(app: App[Any], plan: MigrationPlan, title: str = "Review the change") -> None:
+    """Show any MigrationPlan in the migration preview; applying it uses the same confirm/apply/undo flow."""
     from .screens.migrate import MigrationScreen
 
     app.push_screen(MigrationScreen.for_plan(plan, title=title))

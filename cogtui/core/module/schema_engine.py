@@ -14,7 +14,8 @@ step budget. A pattern that exceeds the budget on a value is treated as not
 matching, with a message that says so (docs/spec-decisions.md D50). When the
 Rust engine is not installed (or `COGTUI_SCHEMA_ENGINE=jsonschema`), the
 pure-Python `jsonschema` takes over through the same interface
-(`schema_engine_py.py`); it refuses patterns it cannot run safely.
+(`schema_engine_py.py`); it refuses patterns it cannot run safely. The
+types both engines share live in `schema_types.py` and are re-exported here.
 
 The draft comes from the document's `$schema`; without one (or with a
 Cognitive Modules URL there) it is Draft-07, the spec's normative reference
@@ -23,74 +24,58 @@ Cognitive Modules URL there) it is Draft-07, the spec's normative reference
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
-PathT = tuple[str | int, ...]
+from cogtui.core.module.schema_types import (
+    BACKTRACK_LIMIT,
+    DEFAULT_DRAFT,
+    DRAFT4,
+    DRAFT6,
+    DRAFT7,
+    DRAFT2019,
+    DRAFT2020,
+    DRAFT_URIS,
+    MESSAGE_LIMIT,
+    CompiledSchema,
+    PathT,
+    Retrieve,
+    SchemaError,
+    SchemaUnusable,
+    draft_label,
+    draft_of,
+    excerpt,
+    iter_patterns,
+    shorten,
+    with_known_draft,
+)
 
-DRAFT4, DRAFT6, DRAFT7, DRAFT2019, DRAFT2020 = "draft-04", "draft-06", "draft-07", "2019-09", "2020-12"
-DEFAULT_DRAFT = DRAFT7
-DRAFT_URIS: dict[str, str] = {
-    DRAFT4: "http://json-schema.org/draft-04/schema#",
-    DRAFT6: "http://json-schema.org/draft-06/schema#",
-    DRAFT7: "http://json-schema.org/draft-07/schema#",
-    DRAFT2019: "https://json-schema.org/draft/2019-09/schema",
-    DRAFT2020: "https://json-schema.org/draft/2020-12/schema",
-}
-_BY_URI = {uri.rstrip("#").replace("https://", "http://"): name for name, uri in DRAFT_URIS.items()}
-
-# Steps a backtracking pattern may take on one value before it counts as not matching.
-BACKTRACK_LIMIT = 100_000
-MESSAGE_LIMIT = 200
-
-
-def draft_of(root: Any) -> str:
-    """The draft a schema document declares in `$schema`; Draft-07 when it names none."""
-    uri = root.get("$schema") if isinstance(root, dict) else None
-    if isinstance(uri, str):
-        return _BY_URI.get(uri.strip().rstrip("#").replace("https://", "http://"), DEFAULT_DRAFT)
-    return DEFAULT_DRAFT
-
-
-def draft_label(draft: str) -> str:
-    return "Draft " + draft.removeprefix("draft-")
-
-
-@dataclass(frozen=True, slots=True)
-class SchemaError:
-    """One reason an instance does not satisfy a schema."""
-
-    path: PathT  # where in the instance
-    schema_path: PathT  # the keyword's place in the schema
-    keyword: str  # "required", "type", "pattern", ...
-    message: str  # short: long values are cut to an excerpt
-    missing: str | None = None  # `required`: the property that is missing
-    expected: Any = None  # the keyword's value (`type`: the expected types)
-    instance: Any = None  # the value that failed
-    runaway: bool = False  # a pattern stopped at its backtracking budget
-
-
-class SchemaUnusable(Exception):
-    """The schema itself cannot be used: an unresolvable `$ref`, an invalid or unsafe pattern."""
-
-    def __init__(self, kind: str, detail: str, schema_path: PathT = (), ref: str = "?") -> None:
-        super().__init__(detail)
-        self.kind = kind  # "ref" | "regex"
-        self.detail = detail
-        self.schema_path = schema_path
-        self.ref = ref
-
-
-class CompiledSchema(Protocol):
-    def errors(self, instance: Any) -> list[SchemaError]: ...
-    def is_valid(self, instance: Any) -> bool: ...
-
-
-Retrieve = Callable[[str], Any]
+__all__ = [
+    "BACKTRACK_LIMIT",
+    "DEFAULT_DRAFT",
+    "DRAFT4",
+    "DRAFT6",
+    "DRAFT7",
+    "DRAFT2019",
+    "DRAFT2020",
+    "DRAFT_URIS",
+    "MESSAGE_LIMIT",
+    "CompiledSchema",
+    "PathT",
+    "Retrieve",
+    "SchemaError",
+    "SchemaUnusable",
+    "compile_schema",
+    "draft_label",
+    "draft_of",
+    "engine_name",
+    "excerpt",
+    "iter_patterns",
+    "metaschema_errors",
+    "shorten",
+    "with_known_draft",
+]
 
 
 def engine_name() -> str:
@@ -164,15 +149,6 @@ class _RustSchema:
         return bool(self._validator.is_valid(instance))
 
 
-def with_known_draft(document: Any, draft: str) -> Any:
-    """The document with a `$schema` that is not a JSON Schema draft (a Cognitive Modules URL) set to `draft`."""
-    if isinstance(document, dict) and "$schema" in document:
-        uri = document["$schema"]
-        if not isinstance(uri, str) or uri.strip().rstrip("#").replace("https://", "http://") not in _BY_URI:
-            return {**document, "$schema": DRAFT_URIS[draft]}
-    return document
-
-
 def _unusable(exc: Any) -> SchemaUnusable:
     where = tuple(exc.instance_path)
     message = str(exc.message)
@@ -220,45 +196,8 @@ def _pattern_at(err: Any) -> str:
     return message.rsplit(" does not match ", 1)[-1].strip('"') if " does not match " in message else "?"
 
 
-def excerpt(value: Any, limit: int = 60) -> str:
-    """A value as JSON, cut to `limit` characters: messages never dump a whole document."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def shorten(message: str, instance: Any) -> str:
-    """The engine's message with its leading copy of the instance replaced by an excerpt."""
-    if len(message) <= MESSAGE_LIMIT:
-        return message
-    full = excerpt(instance, limit=10**9)
-    if message.startswith(full):
-        return excerpt(instance) + message[len(full) :][:MESSAGE_LIMIT]
-    return message[: MESSAGE_LIMIT - 1] + "…"
-
-
-def iter_patterns(schema: Any, at: PathT = ()) -> Iterable[tuple[PathT, str]]:
-    """Every `pattern` and `patternProperties` key in a schema document, with its path."""
-    if isinstance(schema, dict):
-        for key, value in schema.items():
-            if key == "pattern" and isinstance(value, str):
-                yield (*at, key), value
-            elif key == "patternProperties" and isinstance(value, dict):
-                for name, sub in value.items():
-                    yield (*at, key, name), name
-                    yield from iter_patterns(sub, (*at, key, name))
-            elif key not in ("const", "enum", "examples", "default"):
-                yield from iter_patterns(value, (*at, key))
-    elif isinstance(schema, list):
-        for i, value in enumerate(schema):
-            yield from iter_patterns(value, (*at, i))
-
-
 def _python_engine() -> Any:
-    """The fallback engine, loaded by name only when needed: it builds on this module's types, so a plain
-    import here would make the two modules import each other."""
-    import importlib
+    """The fallback engine, imported only when it is used (it is rarely needed)."""
+    from cogtui.core.module import schema_engine_py
 
-    return importlib.import_module("cogtui.core.module.schema_engine_py")
+    return schema_engine_py

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from cogtui.core.module.regex_safety import backtracking_hazard
-from cogtui.core.module.schema_engine import (
+from cogtui.core.module.schema_types import (
     DRAFT4,
     DRAFT6,
     DRAFT7,

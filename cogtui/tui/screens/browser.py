@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -14,15 +14,21 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static, Tree
 
-from .. import navigation as nav
 from ..keys import bindings
-from ..messages import ReportsReady
+from ..messages import (
+    EditModule,
+    GoldenTests,
+    Insights,
+    Migration,
+    Navigate,
+    NewModule,
+    ReportsReady,
+    RunHistory,
+    RunModule,
+)
 from ..widgets.module_detail import ModuleDetail
 from ..widgets.module_tree import ModuleItem, ModuleTree
-
-if TYPE_CHECKING:
-    from ..app import CogtuiApp
-
+from ..workbench import Workbench, workbench
 
 DETAIL_DELAY = 0.08
 
@@ -65,13 +71,13 @@ class BrowserScreen(Screen[None]):
     _detail_timer: Timer | None = None
 
     @property
-    def cog(self) -> CogtuiApp:
-        return cast("CogtuiApp", self.app)
+    def bench(self) -> Workbench:
+        return workbench(self.app)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="browser-main"):
             with Vertical(id="browser-left"):
-                yield ModuleTree(self.cog.store, id="tree")
+                yield ModuleTree(self.bench.store, id="tree")
             yield ModuleDetail(id="detail")
         yield Static(id="status")
 
@@ -81,7 +87,7 @@ class BrowserScreen(Screen[None]):
         tree.focus()
         # The footer composes a widget per key: mounted after the first frame, so the modules show sooner.
         self.call_after_refresh(self._mount_footer)
-        self.cog.modules_changed.subscribe(self, self._modules_changed)
+        self.bench.modules_changed.subscribe(self, self._modules_changed)
         self._update_status()
 
     async def _mount_footer(self) -> None:
@@ -102,7 +108,7 @@ class BrowserScreen(Screen[None]):
             self._show(entry.path)
 
     def _update_status(self) -> None:
-        store = self.cog.store
+        store = self.bench.store
         total, errors, warnings = store.totals()
         done = sum(1 for e in store.winners if store.report(e.path) is not None)
         parts = [f"{total} module{'s' * (total != 1)}"]
@@ -110,11 +116,11 @@ class BrowserScreen(Screen[None]):
             parts.append(f"validating {done}/{total}")
         parts.append(f"[$error]✗ {errors}[/]" if errors else "[$success]0 errors[/]")
         parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "0 warnings")
-        parts.append("watching files" if self.cog.watching else "[$text-muted]not watching[/]")
+        parts.append("watching files" if self.bench.watching else "[$text-muted]not watching[/]")
         self.query_one("#status", Static).update("  ·  ".join(parts))
 
     def _show(self, path: Path) -> None:
-        store = self.cog.store
+        store = self.bench.store
         report = store.report(path)
         self.query_one(ModuleDetail).show(report.module if report else None, report, store.entry_for(path), store)
 
@@ -186,34 +192,34 @@ class BrowserScreen(Screen[None]):
 
     def action_open(self) -> None:
         if (path := self._selected_path()) is not None:
-            nav.open_module(self.cog, path)
+            self.app.post_message(Navigate(EditModule(path)))
 
     def action_run(self) -> None:
         if (path := self._selected_path()) is not None:
-            nav.run_module(self.cog, path)
+            self.app.post_message(Navigate(RunModule(path)))
 
     def action_migrate(self) -> None:
         if (path := self._selected_path()) is not None:
-            nav.migrate(self.cog, [path])
+            self.app.post_message(Navigate(Migration((path,))))
 
     def action_goldens(self) -> None:
         if (path := self._selected_path()) is not None:
-            nav.goldens(self.cog, path)
+            self.app.post_message(Navigate(GoldenTests(path)))
 
     def action_history(self) -> None:
         if (path := self._selected_path()) is not None:
-            nav.history(self.cog, path)
+            self.app.post_message(Navigate(RunHistory(path)))
 
     def action_insights(self) -> None:
-        nav.insights(self.cog, None)
+        self.app.post_message(Navigate(Insights(None)))
 
     def action_new_module(self) -> None:
-        nav.new_module(self.cog)
+        self.app.post_message(Navigate(NewModule()))
 
     def action_validate_all(self) -> None:
         # Through the app's one handler (it rediscovers and tells every screen), then validate all.
-        self.cog.post_message(ReportsReady([], rediscover=True))
-        self.cog.call_later(self.cog.validate_all)
+        self.app.post_message(ReportsReady([], rediscover=True))
+        self.app.call_later(self.bench.validate_all)
         self.notify("Validating every module…")
 
     def action_copy_path(self) -> None:

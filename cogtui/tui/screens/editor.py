@@ -10,7 +10,6 @@ messages; the handlers below own every state change (AGENTS.md invariant 8).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,25 +26,24 @@ from cogtui.core.diagnostics import Diagnostic, counts
 from cogtui.core.files.module_listing import module_files
 from cogtui.core.files.sourcemap import file_overlay
 from cogtui.core.module.contract_map import contract_map
+from cogtui.core.module.file_changes import is_scratch_file
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.workspace import ModuleReport, check_path
 
 from .. import keys
 from ..keys import KeySpec, bindings
-from ..watching import DEBOUNCE_MS, STEP_MS, ignored, validate_entries
+from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
 from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
 from ..widgets.marked_text_area import MarkedTextArea, marks_for
+from ..workbench import Workbench, workbench
 from .editor_buffers import FileBuffer, language_for, relative_name, status_markup
 from .editor_disk import DiskFlow
 from .editor_navigation import CONTRACT_PANE, Navigator
 from .editor_saving import SaveFlow
 from .modals import ConfirmModal
-
-if TYPE_CHECKING:
-    from ..app import CogtuiApp
 
 # Priority: TextArea (a ScrollView) binds ctrl+pageup/pagedown to horizontal paging.
 keys.register(
@@ -111,13 +109,13 @@ class EditorScreen(Screen[None]):
         self._validate_timer: Timer | None = None
         self.module: Module | None = None
         self.navigator = Navigator(self)
-        self.saving = SaveFlow(self)
         self.disk = DiskFlow(self)
+        self.saving = SaveFlow(self, self.disk)
         self._open_buffers()
 
     @property
-    def cog(self) -> CogtuiApp:
-        return cast("CogtuiApp", self.app)
+    def bench(self) -> Workbench:
+        return workbench(self.app)
 
     def say(self, text: str, severity: SeverityLevel = "information", timeout: float = 3) -> None:
         """Notify with the text as written: paths and messages may contain [brackets]."""
@@ -290,8 +288,8 @@ class EditorScreen(Screen[None]):
 
         Not when the app watches the search path: its watcher sees the same write and revalidates once.
         """
-        if not self.cog.watching:
-            validate_entries(self.cog, [self.module_path], group="revalidate")
+        if not self.bench.watching:
+            validate_entries(self.app, [self.module_path], group="revalidate")
 
     # ------------------------------------------------------------ files changed by any program
 
@@ -304,7 +302,7 @@ class EditorScreen(Screen[None]):
             recursive=True,
             debounce=DEBOUNCE_MS,
             step=STEP_MS,
-            watch_filter=lambda _change, path: not ignored(path),
+            watch_filter=lambda _change, path: not is_scratch_file(path),
         ):
             self.post_message(self.DiskChanged(frozenset(Path(p) for _change, p in changes)))
 

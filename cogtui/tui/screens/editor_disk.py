@@ -18,22 +18,22 @@ from cogtui.core.files.disk_state import DiskStep, after_disk_change, observe
 from .editor_buffers import FileBuffer, language_for
 
 if TYPE_CHECKING:
-    from .editor import EditorScreen
+    from .editor_view import EditorView
 
 
 class DiskFlow:
-    def __init__(self, screen: EditorScreen) -> None:
-        self.screen = screen
+    def __init__(self, editor: EditorView) -> None:
+        self.editor = editor
 
     def changed(self, paths: frozenset[Path]) -> None:
-        screen = self.screen
-        touched = {buf.pane_id: buf for p in paths if (buf := screen.buffer_for(p)) is not None}
+        editor = self.editor
+        touched = {buf.pane_id: buf for p in paths if (buf := editor.buffer_for(p)) is not None}
         reloaded: list[str] = []
         conflicted: list[str] = []
         deleted: list[str] = []
         for buf in touched.values():
             # From the text itself: a keystroke whose Changed message is still queued must count as an edit.
-            buf.modified = not buf.read_only and screen.area(buf).text != buf.saved_lf
+            buf.modified = not buf.read_only and editor.area(buf).text != buf.saved_lf
             transition = after_disk_change(buf.state, observe(buf.path, buf.snapshot))
             if transition.step is DiskStep.RELOAD:
                 self.reload_buffer(buf)
@@ -45,18 +45,18 @@ class DiskFlow:
             elif transition.step is DiskStep.MARK_DELETED:
                 deleted.append(buf.rel)
             if transition.step is not DiskStep.NOTHING:
-                screen.refresh_buffer(buf)
+                editor.refresh_buffer(buf)
         if reloaded:
-            screen.say(f"Reloaded {', '.join(reloaded)} (changed on disk)", timeout=3)
+            editor.say(f"Reloaded {', '.join(reloaded)} (changed on disk)", timeout=3)
         if conflicted:
-            screen.say(
+            editor.say(
                 f"{', '.join(conflicted)} changed on disk; your edits are kept. "
                 "Save (ctrl+s) to merge the two versions.",
                 severity="warning",
                 timeout=8,
             )
         if deleted:
-            screen.say(
+            editor.say(
                 f"{', '.join(deleted)} deleted on disk; the editor keeps the text. "
                 "Save (ctrl+s) to recreate it or close the tab.",
                 severity="warning",
@@ -64,12 +64,12 @@ class DiskFlow:
             )
         others = len(touched) < len(paths)  # files the editor has no tab for (a new test, a folder)
         if reloaded or conflicted or deleted or others:
-            screen.validate_now()
-            screen.tell_app()
+            editor.validate_now()
+            editor.tell_app()
 
     def reload_buffer(self, buf: FileBuffer) -> None:
         """Load the disk version into the tab, keeping the cursor and scroll position where they still fit."""
-        area = self.screen.area(buf)
+        area = self.editor.area(buf)
         row, column = area.cursor_location
         scroll_y = area.scroll_y
         with area.prevent(TextArea.Changed):  # reloading is not an edit, and validation follows anyway
@@ -81,11 +81,11 @@ class DiskFlow:
         row = min(row, document.line_count - 1)
         area.move_cursor((row, min(column, len(document.get_line(row)))))
         area.scroll_to(y=scroll_y, animate=False)
-        self.screen.refresh_buffer(buf)
+        self.editor.refresh_buffer(buf)
 
     def replace_text(self, buf: FileBuffer, text: str) -> None:
         """Put `text` (a merge result) in the tab, keeping the cursor where it still fits."""
-        area = self.screen.area(buf)
+        area = self.editor.area(buf)
         row, column = area.cursor_location
         with area.prevent(TextArea.Changed):
             area.load_text(text)

@@ -21,7 +21,7 @@ from .editor_buffers import FileBuffer
 from .editor_picker import TabPickerModal
 
 if TYPE_CHECKING:
-    from .editor import EditorScreen
+    from .editor_view import EditorView
 
 CONTRACT_PANE = "contract"
 
@@ -31,52 +31,52 @@ def _where(d: Diagnostic) -> tuple[int, int]:
 
 
 class Navigator:
-    def __init__(self, screen: EditorScreen) -> None:
-        self.screen = screen
+    def __init__(self, editor: EditorView) -> None:
+        self.editor = editor
         self.last_jump: Diagnostic | None = None
         self.find_query = ""
 
     # ------------------------------------------------------------ problems
 
     def jump_to(self, diagnostic: Diagnostic) -> None:
-        screen = self.screen
-        buf = screen.buffer_for(diagnostic.file) if diagnostic.file is not None else None
+        editor = self.editor
+        buf = editor.buffer_for(diagnostic.file) if diagnostic.file is not None else None
         if buf is None:
-            screen.say(f"{diagnostic.code}: {diagnostic.location} is not a file open here.", severity="warning")
+            editor.say(f"{diagnostic.code}: {diagnostic.location} is not a file open here.", severity="warning")
             return
-        screen.query_one(TabbedContent).active = buf.pane_id
-        area = screen.area(buf)
+        editor.screen.query_one(TabbedContent).active = buf.pane_id
+        area = editor.area(buf)
         document = area.document
         row = min(_where(diagnostic)[0], document.line_count - 1)
         column = min(_where(diagnostic)[1], len(document.get_line(row)))
         area.move_cursor((row, column))
         area.focus()
         self.last_jump = diagnostic
-        panel = screen.query_one(DiagnosticsPanel)
+        panel = editor.screen.query_one(DiagnosticsPanel)
         if diagnostic in panel.diagnostics:
             panel.highlighted = panel.diagnostics.index(diagnostic)
         # The pane was hidden until now: scroll once it has a size.
-        screen.call_after_refresh(area.scroll_cursor_visible, center=True)
-        screen.update_status()
+        editor.screen.call_after_refresh(area.scroll_cursor_visible, center=True)
+        editor.update_status()
 
     def file_problems(self, buf: FileBuffer) -> list[Diagnostic]:
-        mine = [d for d in self.screen.diagnostics if d.file is not None and self.screen.buffer_for(d.file) is buf]
+        mine = [d for d in self.editor.diagnostics if d.file is not None and self.editor.buffer_for(d.file) is buf]
         return sorted(mine, key=_where)
 
     def step_problem(self, step: int) -> None:
         """The next (or previous) problem in the open file, after the cursor, wrapping."""
-        screen = self.screen
-        buf = screen.current()
+        editor = self.editor
+        buf = editor.current()
         if buf is None:
-            screen.say("Open a file tab to move between its problems.", timeout=2)
+            editor.say("Open a file tab to move between its problems.", timeout=2)
             return
         problems = self.file_problems(buf)
         if not problems:
-            elsewhere = len(screen.diagnostics)
+            elsewhere = len(editor.diagnostics)
             tail = f"; {elsewhere} in other files (ctrl+g lists them)" if elsewhere else "."
-            screen.say(f"No problems in {buf.rel}{tail}", timeout=3)
+            editor.say(f"No problems in {buf.rel}{tail}", timeout=3)
             return
-        cursor = screen.area(buf).cursor_location
+        cursor = editor.area(buf).cursor_location
         if self.last_jump in problems and _where(self.last_jump) == cursor:
             index = (problems.index(self.last_jump) + step) % len(problems)
         elif step > 0:
@@ -88,26 +88,26 @@ class Navigator:
     # ------------------------------------------------------------ find
 
     def open_find(self) -> None:
-        screen = self.screen
-        buf = screen.current()
-        selected = screen.area(buf).selected_text if buf is not None else ""
-        screen.query_one(FindBar).open(selected if selected and "\n" not in selected else self.find_query)
+        editor = self.editor
+        buf = editor.current()
+        selected = editor.area(buf).selected_text if buf is not None else ""
+        editor.screen.query_one(FindBar).open(selected if selected and "\n" not in selected else self.find_query)
 
     def find(self, query: str) -> None:
-        screen = self.screen
-        bar = screen.query_one(FindBar)
+        editor = self.editor
+        bar = editor.screen.query_one(FindBar)
         self.find_query = query
-        buf = screen.current()
+        buf = editor.current()
         if buf is None or not query:
             bar.say("")
             return
-        area = screen.area(buf)
+        area = editor.area(buf)
         lines = area.text.split("\n")
         row, column = area.selection.end
         match = find_next(lines, query, row, column)
         if match is None:
             bar.say("not found")
-            screen.say(f"{query!r} not found in {buf.rel}", timeout=2)
+            editor.say(f"{query!r} not found in {buf.rel}", timeout=2)
             return
         area.selection = Selection((match.row, match.start), (match.row, match.end))
         area.scroll_cursor_visible(center=True)
@@ -123,38 +123,38 @@ class Navigator:
     # ------------------------------------------------------------ tabs
 
     def pane_order(self) -> list[str]:
-        order = list(self.screen.buffers)
-        if self.screen.query(f"#{CONTRACT_PANE}"):
+        order = list(self.editor.buffers)
+        if self.editor.screen.query(f"#{CONTRACT_PANE}"):
             order.append(CONTRACT_PANE)
         return order
 
     def activate(self, pane: str) -> None:
-        screen = self.screen
-        screen.query_one(TabbedContent).active = pane
-        buf = screen.buffers.get(pane)
+        editor = self.editor
+        editor.screen.query_one(TabbedContent).active = pane
+        buf = editor.buffers.get(pane)
         if buf is not None:
-            screen.area(buf).focus()
+            editor.area(buf).focus()
         else:
-            screen.query_one(f"#{CONTRACT_PANE}-tree").focus()
+            editor.screen.query_one(f"#{CONTRACT_PANE}-tree").focus()
 
     def switch(self, step: int) -> None:
         order = self.pane_order()
         if not order:
             return
-        active = self.screen.query_one(TabbedContent).active
+        active = self.editor.screen.query_one(TabbedContent).active
         index = order.index(active) if active in order else 0
         self.activate(order[(index + step) % len(order)])
 
     def pick(self) -> None:
-        screen = self.screen
+        editor = self.editor
         counts: dict[str, int] = {}
-        for d in screen.diagnostics:
-            buf = screen.buffer_for(d.file) if d.file is not None else None
+        for d in editor.diagnostics:
+            buf = editor.buffer_for(d.file) if d.file is not None else None
             if buf is not None:
                 counts[buf.pane_id] = counts.get(buf.pane_id, 0) + 1
         entries = []
         for pane in self.pane_order():
-            buf = screen.buffers.get(pane)
+            buf = editor.buffers.get(pane)
             if buf is None:
                 entries.append((pane, Content.from_markup("[b]contract[/] [$text-muted](schema as a tree)[/]")))
                 continue
@@ -162,10 +162,10 @@ class Navigator:
             if counts.get(pane):
                 label += Content.from_markup("  [$error]$n problem(s)[/]", n=str(counts[pane]))
             entries.append((pane, label))
-        active = screen.query_one(TabbedContent).active
+        active = editor.screen.query_one(TabbedContent).active
 
         def chosen(pane: str | None) -> None:
             if pane is not None:
                 self.activate(pane)
 
-        screen.app.push_screen(TabPickerModal(entries, active), chosen)
+        editor.app.push_screen(TabPickerModal(entries, active), chosen)

@@ -22,12 +22,13 @@ from cogtui.core.files.text_codec import to_lf, unified_diff
 
 from ..widgets.file_diff import FileDiffModal
 from .editor_buffers import FileBuffer, with_newlines
+from .editor_disk import DiskFlow
 from .editor_external import run_external_editor
 from .editor_merge import MergeModal
 from .modals import ChoiceModal, ConfirmModal
 
 if TYPE_CHECKING:
-    from .editor import EditorScreen
+    from .editor_view import EditorView
 
 # The first button has the focus, so enter alone never discards a version: "Merge" leads.
 CONFLICT_CHOICES = [("merge", "Merge…"), ("diff", "Show diff"), ("reload", "Reload")]
@@ -35,17 +36,18 @@ DELETED_CHOICES = [("recreate", "Recreate from buffer"), ("close", "Close tab")]
 
 
 class SaveFlow:
-    """The editor's save / reload / external-editor flows; state changes go through the screen."""
+    """The editor's save / reload / external-editor flows; state changes go through the editor."""
 
-    def __init__(self, screen: EditorScreen) -> None:
-        self.screen = screen
+    def __init__(self, editor: EditorView, disk: DiskFlow) -> None:
+        self.editor = editor
+        self.disk = disk
 
     # ------------------------------------------------------------ save
 
     def save(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
         """Save `buf`; `then` runs once the buffer and the disk agree (saved, merged, or reloaded by choice)."""
         if buf.read_only or buf.snapshot is None:
-            self.screen.say(f"{buf.rel} is read-only: {buf.problem}", severity="warning")
+            self.editor.say(f"{buf.rel} is read-only: {buf.problem}", severity="warning")
             return
         step = on_save(observe(buf.path, buf.snapshot))
         if step is SaveStep.MERGE:
@@ -56,12 +58,12 @@ class SaveFlow:
             self.write(buf, then)
 
     def resolve_conflict(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
-        screen = self.screen
+        editor = self.editor
 
         def decided(choice: str | None) -> None:
             if choice == "diff":
                 title = f"{buf.rel}: disk (-) against your buffer (+)"
-                screen.app.push_screen(FileDiffModal(title, self.diff(buf)), lambda _: self.resolve_conflict(buf, then))
+                editor.app.push_screen(FileDiffModal(title, self.diff(buf)), lambda _: self.resolve_conflict(buf, then))
             elif choice == "reload":
                 self.reload_now(buf, f"Reloaded {buf.rel} from disk; your edits were discarded")
                 if then is not None:
@@ -69,87 +71,87 @@ class SaveFlow:
             elif choice == "merge":
                 self.merge(buf, then)
             else:
-                screen.say(f"{buf.rel} not saved: it changed on disk.", severity="warning", timeout=4)
+                editor.say(f"{buf.rel} not saved: it changed on disk.", severity="warning", timeout=4)
 
         body = (
             "Another program changed this file since it was loaded. Merge shows each change (yours, theirs, "
             "and the base) to keep either side; Reload discards your edits."
         )
-        screen.app.push_screen(ChoiceModal(f"{buf.rel} changed on disk", body, CONFLICT_CHOICES), decided)
+        editor.app.push_screen(ChoiceModal(f"{buf.rel} changed on disk", body, CONFLICT_CHOICES), decided)
 
     def merge(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
         """The three-way view: base (what the buffer was loaded from), yours (the buffer), theirs (the disk)."""
-        screen = self.screen
+        editor = self.editor
         try:
             theirs = FileSnapshot.read(buf.path)
         except ParseFailure as failure:
-            screen.say(f"{buf.rel} on disk cannot be read: {failure.diagnostic.message}", severity="error")
+            editor.say(f"{buf.rel} on disk cannot be read: {failure.diagnostic.message}", severity="error")
             return
         if not theirs.exists:
             self.deleted(buf, then)
             return
-        merge = merge3(buf.saved_lf, screen.area(buf).text, to_lf(theirs.text))
+        merge = merge3(buf.saved_lf, editor.area(buf).text, to_lf(theirs.text))
 
         def merged(text: str | None) -> None:
             if text is None:
-                screen.say(f"{buf.rel} not saved: merge cancelled.", severity="warning", timeout=4)
+                editor.say(f"{buf.rel} not saved: merge cancelled.", severity="warning", timeout=4)
             elif changed_on_disk(theirs):  # changed again while the merge was open: merge with the newest
-                screen.say(f"{buf.rel} changed on disk again; merge once more.", severity="warning")
+                editor.say(f"{buf.rel} changed on disk again; merge once more.", severity="warning")
                 self.merge(buf, then)
             else:
                 buf.snapshot, buf.saved_lf = theirs, to_lf(theirs.text)
-                screen.disk.replace_text(buf, text)
+                self.disk.replace_text(buf, text)
                 self.write(buf, then)
 
-        screen.app.push_screen(MergeModal(buf.rel, merge), merged)
+        editor.app.push_screen(MergeModal(buf.rel, merge), merged)
 
     def deleted(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
         """The file is gone: recreate it from the buffer, or close the tab; escape keeps both as they are."""
-        screen = self.screen
+        editor = self.editor
 
         def decided(choice: str | None) -> None:
             if choice == "recreate":
                 self.write(buf, then)
             elif choice == "close":
-                screen.close_buffer(buf)
-                screen.say(f"Closed {buf.rel} (deleted on disk).", timeout=3)
+                editor.close_buffer(buf)
+                editor.say(f"Closed {buf.rel} (deleted on disk).", timeout=3)
 
         body = (
             "Another program deleted this file. The editor still holds its text: recreate the file from it, "
             "or close the tab (the text is then gone)."
         )
-        screen.app.push_screen(ChoiceModal(f"{buf.rel} was deleted on disk", body, DELETED_CHOICES), decided)
+        editor.app.push_screen(ChoiceModal(f"{buf.rel} was deleted on disk", body, DELETED_CHOICES), decided)
 
     def diff(self, buf: FileBuffer) -> str:
         try:
             disk = to_lf(FileSnapshot.read(buf.path).text)
         except ParseFailure as failure:
             return f"# the version on disk cannot be read: {failure.diagnostic.message}\n"
-        return unified_diff(disk, self.screen.area(buf).text, f"disk/{buf.rel}", f"buffer/{buf.rel}")
+        return unified_diff(disk, self.editor.area(buf).text, f"disk/{buf.rel}", f"buffer/{buf.rel}")
 
     def write(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
-        screen = self.screen
+        editor = self.editor
         assert buf.snapshot is not None  # save() refuses read-only buffers
-        text = screen.area(buf).text
+        text = editor.area(buf).text
         try:
             buf.snapshot = save_text(buf.snapshot, with_newlines(text, buf.snapshot.style.newline))
         except (OSError, UnicodeError) as exc:
             detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            screen.say(f"Could not save {buf.rel}: {detail}", severity="error", timeout=8)
+            editor.say(f"Could not save {buf.rel}: {detail}", severity="error", timeout=8)
             return
         buf.saved_lf = text
         buf.modified = buf.stale = buf.deleted = False
-        screen.refresh_buffer(buf)
-        screen.say(f"Saved {buf.rel}", timeout=2)
-        screen.validate_now()
-        screen.tell_app()
+        editor.refresh_buffer(buf)
+        editor.say(f"Saved {buf.rel}", timeout=2)
+        editor.validate_now()
+        editor.tell_app()
         if then is not None:
             then()
 
     # ------------------------------------------------------------ reload
 
     def reload(self, buf: FileBuffer) -> None:
-        buf.modified = not buf.read_only and self.screen.area(buf).text != buf.saved_lf
+        buf.modified = not buf.read_only and self.editor.area(buf).text != buf.saved_lf
         step = on_reload(buf.state, observe(buf.path, buf.snapshot))
         if step is ReloadStep.RECREATE_OR_CLOSE:
             self.deleted(buf)
@@ -166,9 +168,9 @@ class SaveFlow:
         )
 
     def reload_now(self, buf: FileBuffer, note: str) -> None:
-        self.screen.disk.reload_buffer(buf)
-        self.screen.say(note, timeout=3)
-        self.screen.validate_now()
+        self.disk.reload_buffer(buf)
+        self.editor.say(note, timeout=3)
+        self.editor.validate_now()
 
     # ------------------------------------------------------------ $EDITOR
 
@@ -184,16 +186,16 @@ class SaveFlow:
         )
 
     def open_external(self, buf: FileBuffer) -> None:
-        result = run_external_editor(self.screen.app, buf.path)
+        result = run_external_editor(self.editor.app, buf.path)
         if result.problem:
-            self.screen.say(result.problem, severity="warning" if result.ran else "error", timeout=8)
+            self.editor.say(result.problem, severity="warning" if result.ran else "error", timeout=8)
         if result.ran:
             self.after_external_edit(buf)
 
     def after_external_edit(self, buf: FileBuffer) -> None:
         """The external editor returned: the disk is the truth now."""
         self.reload_now(buf, f"Reloaded {buf.rel} after $EDITOR")
-        self.screen.tell_app()
+        self.editor.tell_app()
 
     def after_confirm(
         self, title: str, body: str, confirm: str, then: Callable[[], None], danger: bool = False
@@ -204,4 +206,4 @@ class SaveFlow:
             if ok:
                 then()
 
-        self.screen.app.push_screen(ConfirmModal(title, body, confirm=confirm, danger=danger), decided)
+        self.editor.app.push_screen(ConfirmModal(title, body, confirm=confirm, danger=danger), decided)

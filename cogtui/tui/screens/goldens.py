@@ -7,7 +7,6 @@ the configured name is not a provider: a notification says so).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on, work
@@ -27,10 +26,8 @@ from cogtui.core.run.runner import RunOptions
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
+from ..workbench import Workbench, workbench
 from .run import default_provider
-
-if TYPE_CHECKING:
-    from ..app import CogtuiApp
 
 register(
     KeySpec("goldens.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
@@ -63,8 +60,8 @@ class GoldensScreen(Screen[None]):
         self._provider_warned = False
 
     @property
-    def cog(self) -> CogtuiApp:
-        return cast("CogtuiApp", self.app)
+    def bench(self) -> Workbench:
+        return workbench(self.app)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="goldens-main"):
@@ -91,7 +88,7 @@ class GoldensScreen(Screen[None]):
         table.clear()
         self.results.clear()
         total = len(self.module.tests)
-        provider_name, problem = default_provider(self.cog.config)
+        provider_name, problem = default_provider(self.bench.config)
         if problem and not self._provider_warned:
             self._provider_warned = True
             self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
@@ -117,7 +114,7 @@ class GoldensScreen(Screen[None]):
     @work(exclusive=True, group="goldens")
     async def run_all(self, provider_name: str) -> None:
         assert self.module is not None
-        app = self.cog
+        app = self.bench
         try:
             provider = make_provider(provider_name, None, app.config)
         except ValueError as exc:  # UnknownProvider, a bad setting: a message, not a crashed app

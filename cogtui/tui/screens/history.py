@@ -26,6 +26,7 @@ from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
 
 from ..keys import KeySpec, bindings, register
+from ..messages import Navigate, RunModule
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
 
@@ -161,9 +162,7 @@ class HistoryScreen(Screen[None]):
         run = self._current()
         if run is None:
             return
-        from .run import RunScreen
-
-        self.app.push_screen(RunScreen(self.module_path, input_value=run.input, autorun=True))
+        self.app.post_message(Navigate(RunModule(self.module_path, input_value=run.input, autorun=True)))
 
     def action_copy(self) -> None:
         run = self._current()

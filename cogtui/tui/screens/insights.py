@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -32,13 +32,11 @@ from cogtui.core.authoring.promote import PromotionError, plan_enum_promotion, p
 from cogtui.core.history.dashboard import DashboardData, latest_run_id, read_dashboard
 from cogtui.core.history.store import HistoryError
 
-from .. import navigation as nav
 from ..keys import KeySpec, bindings, register
+from ..messages import Navigate, PlanPreview
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
 from ..widgets.insight_tables import CustomEnumTable, InsightTable, short_date
-
-if TYPE_CHECKING:
-    from ..app import CogtuiApp
+from ..workbench import Workbench, workbench
 
 register(
     KeySpec("insights.promote", "p", "promote", "Promote", main=True),
@@ -120,8 +118,8 @@ class InsightsScreen(Screen[None]):
         self._module_names: list[str] | None = None
 
     @property
-    def cog(self) -> CogtuiApp:
-        return cast("CogtuiApp", self.app)
+    def bench(self) -> Workbench:
+        return workbench(self.app)
 
     def compose(self) -> ComposeResult:
         options = [(Text("All modules"), ALL_MODULES)] + ([(Text(self.module), self.module)] if self.module else [])
@@ -341,7 +339,7 @@ class InsightsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="insights-promote", exit_on_error=False)
     def _build_plan(self, request: PromotionRequest) -> None:
-        module = self.cog.store.load(request.module)
+        module = self.bench.store.load(request.module)
         if module is None:
             self.post_message(
                 self.PlanFailed(
@@ -363,7 +361,7 @@ class InsightsScreen(Screen[None]):
 
     @on(PlanReady)
     def _preview(self, message: PlanReady) -> None:
-        nav.preview_plan(self.cog, message.plan, title=message.title)
+        self.app.post_message(Navigate(PlanPreview(message.plan, message.title)))
 
     @on(PlanFailed)
     def _plan_failed(self, message: PlanFailed) -> None:

@@ -13,31 +13,26 @@ notice; it is the app's only screen, so escape quits.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from cogtui.core.authoring.migration import MigrationPlan, UndoResult
+from cogtui.core.authoring.migration import MigrationPlan
 from cogtui.core.authoring.migration.review import ReviewPlan
 
 from ..keys import bindings
 from ..widgets.diff_view import DiffView
+from ..workbench import Workbench, workbench
 from . import migrate_model as view
 from . import migrate_work as workers
 from .migrate_apply import ApplyFlow
 from .migrate_model import ModuleSlot
 from .migrate_pages import DiffPane, SummaryPane
-from .migrate_work import ApplyOutcome
-
-if TYPE_CHECKING:
-    from ..app import CogtuiApp
 
 SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` overrides it
 OVERVIEW = "overview"
@@ -59,30 +54,6 @@ class MigrationScreen(Screen[None]):
         "Migration preview. j/k page through the files (past the last one: the next module), J/K move between "
         "modules, s switches unified / side by side, a applies, u undoes."
     )
-
-    class Planned(Message):
-        """A module's plan is ready (posted by the planning worker)."""
-
-        def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None) -> None:
-            super().__init__()
-            self.index, self.plan, self.live = index, plan, live
-
-    class ReviewLoaded(Message):
-        """A saved plan file was read: its plans, or why it could not be."""
-
-        def __init__(self, plans: list[ReviewPlan], problem: str | None) -> None:
-            super().__init__()
-            self.plans, self.problem = plans, problem
-
-    class Applied(Message):
-        def __init__(self, outcomes: list[ApplyOutcome]) -> None:
-            super().__init__()
-            self.outcomes = outcomes
-
-    class Undone(Message):
-        def __init__(self, index: int, result: UndoResult | None, error: str | None) -> None:
-            super().__init__()
-            self.index, self.result, self.error = index, result, error
 
     def __init__(
         self,
@@ -123,8 +94,8 @@ class MigrationScreen(Screen[None]):
         return cls(preset=plan, title=title)
 
     @property
-    def cog(self) -> CogtuiApp:
-        return cast("CogtuiApp", self.app)
+    def bench(self) -> Workbench:
+        return workbench(self.app)
 
     @property
     def to_label(self) -> str:
@@ -154,7 +125,7 @@ class MigrationScreen(Screen[None]):
             return
         self._show_module_list()
         if self.preset is not None:
-            self.post_message(self.Planned(0, ReviewPlan.from_plan(self.preset), self.preset))
+            self.post_message(workers.Planned(0, ReviewPlan.from_plan(self.preset), self.preset))
             return
         if self.multi:
             progress = self.query_one(ProgressBar)
@@ -179,8 +150,8 @@ class MigrationScreen(Screen[None]):
 
     # ------------------------------------------------------------ the one handler per state change
 
-    @on(Planned)
-    def _planned(self, message: Planned) -> None:
+    @on(workers.Planned)
+    def _planned(self, message: workers.Planned) -> None:
         slot = self.slots[message.index]
         first_time = slot.plan is None
         slot.plan, slot.live, slot.busy, slot.name = message.plan, message.live, None, message.plan.module
@@ -211,8 +182,8 @@ class MigrationScreen(Screen[None]):
             modules = self.query_one("#migrate-modules", OptionList)
             modules.replace_option_prompt(f"slot-{index}", view.module_prompt(self.slots[index]))
 
-    @on(ReviewLoaded)
-    def _review_loaded(self, message: ReviewLoaded) -> None:
+    @on(workers.ReviewLoaded)
+    def _review_loaded(self, message: workers.ReviewLoaded) -> None:
         self.query_one("#migrate-pane").loading = False
         if message.problem is not None:
             self.notify(message.problem, title="Cannot review this plan", severity="error", timeout=10, markup=False)
@@ -226,12 +197,12 @@ class MigrationScreen(Screen[None]):
                 self._list_planned(index, True)
         self.draw(force=True)
 
-    @on(Applied)
-    def _applied(self, message: Applied) -> None:
+    @on(workers.Applied)
+    def _applied(self, message: workers.Applied) -> None:
         self.applying.applied(message)
 
-    @on(Undone)
-    def _undone(self, message: Undone) -> None:
+    @on(workers.Undone)
+    def _undone(self, message: workers.Undone) -> None:
         self.applying.undone(message)
 
     @on(Worker.StateChanged)

@@ -6,7 +6,8 @@ and applies what they post, through the screen's one handler per message.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from cogtui.core.authoring.migration import backups_for
 from cogtui.core.settings.locations import backups_dir
@@ -17,18 +18,57 @@ from . import migrate_work as workers
 from .migrate_model import ModuleSlot
 
 if TYPE_CHECKING:
-    from .migrate import MigrationScreen
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+    from textual.screen import Screen
+
+    from cogtui.core.authoring.migration import MigrationPlan
 
 READ_ONLY = (
     "Read-only review: a saved plan cannot be applied or undone here. Run `cogn migrate NAME` where the module lives."
 )
 
 
+class MigrationView(Protocol):
+    """What this flow uses of the migration screen (MigrationScreen implements it)."""
+
+    slots: list[ModuleSlot]
+    listed: list[int]
+    current: int | None
+    preset: MigrationPlan | None
+    review_file: Path | None
+    title_text: str | None
+    to: str
+
+    @property
+    def to_label(self) -> str: ...
+
+    @property
+    def app(self) -> App[object]: ...
+
+    @property
+    def screen(self) -> Screen[object]: ...  # the screen itself: where the workers run and post
+
+    def draw(self, force: bool = False) -> None: ...
+
+    def refresh_module_prompt(self, index: int) -> None: ...
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+
 class ApplyFlow:
-    def __init__(self, screen: MigrationScreen) -> None:
+    def __init__(self, screen: MigrationView) -> None:
         self.screen = screen
 
-    def applied(self, message: MigrationScreen.Applied) -> None:
+    def applied(self, message: workers.Applied) -> None:
         screen = self.screen
         migrated: list[ModuleSlot] = []
         for outcome in message.outcomes:
@@ -59,10 +99,10 @@ class ApplyFlow:
             title, text = view.applied_notice(migrated, backups_dir())
             screen.notify(text, title=title, timeout=10, markup=False)
         if paths := [s.path for s in migrated if s.path is not None]:
-            validate_entries(screen.cog, paths, group="revalidate")
+            validate_entries(screen.app, paths, group="revalidate")
         screen.draw(force=True)
 
-    def undone(self, message: MigrationScreen.Undone) -> None:
+    def undone(self, message: workers.Undone) -> None:
         screen = self.screen
         slot = screen.slots[message.index]
         if message.result is None:
@@ -92,9 +132,9 @@ class ApplyFlow:
                     markup=False,
                 )
             if slot.path is not None:
-                validate_entries(screen.cog, [slot.path], group="revalidate")
+                validate_entries(screen.app, [slot.path], group="revalidate")
                 if screen.preset is None:
-                    workers.plan_modules(screen, [(message.index, slot.path)], screen.to)
+                    workers.plan_modules(screen.screen, [(message.index, slot.path)], screen.to)
                 else:  # a promotion is not planned again: undone is where it ends
                     slot.busy = None
         screen.refresh_module_prompt(message.index)
@@ -131,7 +171,7 @@ class ApplyFlow:
             screen.slots[i].busy = "applying"
             screen.refresh_module_prompt(i)
         screen.draw(force=True)
-        workers.apply_plans(screen, jobs, promotion=screen.preset is not None)
+        workers.apply_plans(screen.screen, jobs, promotion=screen.preset is not None)
 
     def undo(self) -> None:
         screen = self.screen
@@ -167,4 +207,4 @@ class ApplyFlow:
             slot.busy = "undoing"
             screen.refresh_module_prompt(index)
             screen.draw(force=True)
-            workers.undo_module(screen, index, slot.name, slot.path)
+            workers.undo_module(screen.screen, index, slot.name, slot.path)

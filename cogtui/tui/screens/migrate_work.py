@@ -11,17 +11,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
+from textual.message import Message
+from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from cogtui.core.authoring.migration import ApplyResult, MigrationError, MigrationPlan, apply_plan, undo_latest
-from cogtui.core.authoring.migration.review import PlanFileError, load_plan_file
+from cogtui.core.authoring.migration import (
+    ApplyResult,
+    MigrationError,
+    MigrationPlan,
+    UndoResult,
+    apply_plan,
+    undo_latest,
+)
+from cogtui.core.authoring.migration.review import PlanFileError, ReviewPlan, load_plan_file
 
 from .migrate_model import plan_module
-
-if TYPE_CHECKING:
-    from .migrate import MigrationScreen
 
 
 @dataclass(frozen=True)
@@ -34,7 +40,35 @@ class ApplyOutcome:
     note: str | None = None  # e.g. the validation result after a promotion
 
 
-def plan_modules(screen: MigrationScreen, jobs: list[tuple[int, Path]], to: str) -> None:
+class Planned(Message):
+    """A module's plan is ready (posted by the planning worker)."""
+
+    def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None) -> None:
+        super().__init__()
+        self.index, self.plan, self.live = index, plan, live
+
+
+class ReviewLoaded(Message):
+    """A saved plan file was read: its plans, or why it could not be."""
+
+    def __init__(self, plans: list[ReviewPlan], problem: str | None) -> None:
+        super().__init__()
+        self.plans, self.problem = plans, problem
+
+
+class Applied(Message):
+    def __init__(self, outcomes: list[ApplyOutcome]) -> None:
+        super().__init__()
+        self.outcomes = outcomes
+
+
+class Undone(Message):
+    def __init__(self, index: int, result: UndoResult | None, error: str | None) -> None:
+        super().__init__()
+        self.index, self.result, self.error = index, result, error
+
+
+def plan_modules(screen: Screen[Any], jobs: list[tuple[int, Path]], to: str) -> None:
     """Plan each module in turn, posting `Planned` per module so the screen can show progress."""
 
     def work() -> None:
@@ -43,22 +77,22 @@ def plan_modules(screen: MigrationScreen, jobs: list[tuple[int, Path]], to: str)
             if worker.is_cancelled:
                 return
             plan, live = plan_module(path, to)
-            screen.post_message(screen.Planned(index, plan, live))
+            screen.post_message(Planned(index, plan, live))
 
     screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan migrations")
 
 
-def read_plan_file(screen: MigrationScreen, path: Path) -> None:
+def read_plan_file(screen: Screen[Any], path: Path) -> None:
     def work() -> None:
         try:
-            screen.post_message(screen.ReviewLoaded(load_plan_file(path), None))
+            screen.post_message(ReviewLoaded(load_plan_file(path), None))
         except PlanFileError as exc:
-            screen.post_message(screen.ReviewLoaded([], str(exc)))
+            screen.post_message(ReviewLoaded([], str(exc)))
 
     screen.run_worker(work, thread=True, group="migrate-review", exit_on_error=False, name="read plan file")
 
 
-def apply_plans(screen: MigrationScreen, jobs: list[tuple[int, MigrationPlan]], promotion: bool = False) -> None:
+def apply_plans(screen: Screen[Any], jobs: list[tuple[int, MigrationPlan]], promotion: bool = False) -> None:
     """Apply each plan (backed up, written, validated), then post every outcome in one `Applied`.
 
     A promotion is not a migration: it is applied without the `--v22` check, then validated as the module is.
@@ -82,16 +116,16 @@ def apply_plans(screen: MigrationScreen, jobs: list[tuple[int, MigrationPlan]], 
                 outcomes.append(ApplyOutcome(index, None, str(exc)))
             except Exception as exc:  # noqa: BLE001 - apply_plan rolled back; report it with the others
                 outcomes.append(ApplyOutcome(index, None, f"internal error (rolled back): {type(exc).__name__}: {exc}"))
-        screen.post_message(screen.Applied(outcomes))
+        screen.post_message(Applied(outcomes))
 
     screen.run_worker(work, thread=True, group="migrate-apply", exit_on_error=False, name="apply migrations")
 
 
-def undo_module(screen: MigrationScreen, index: int, name: str, path: Path) -> None:
+def undo_module(screen: Screen[Any], index: int, name: str, path: Path) -> None:
     def work() -> None:
         try:
-            screen.post_message(screen.Undone(index, undo_latest(name, path), None))
+            screen.post_message(Undone(index, undo_latest(name, path), None))
         except (MigrationError, OSError) as exc:
-            screen.post_message(screen.Undone(index, None, str(exc)))
+            screen.post_message(Undone(index, None, str(exc)))
 
     screen.run_worker(work, thread=True, group="migrate-undo", exit_on_error=False, name="undo migration")

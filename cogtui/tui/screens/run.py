@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -36,13 +36,14 @@ from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, m
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
+from ..messages import Navigate, RunHistory
 from ..widgets.run_pane import RunPane, RunRequest
+from ..workbench import Workbench, workbench
 from .modals import ConfirmModal
 
 if TYPE_CHECKING:
     from cogtui.core.settings.config import Config
 
-    from ..app import CogtuiApp
 
 register(
     KeySpec("run.run", "ctrl+r", "run", "Run", main=True, priority=True),
@@ -109,11 +110,11 @@ class RunScreen(Screen[None]):
         self._on_settled: list[Callable[[], object]] = []
 
     @property
-    def cog(self) -> CogtuiApp:
-        return cast("CogtuiApp", self.app)
+    def bench(self) -> Workbench:
+        return workbench(self.app)
 
     def compose(self) -> ComposeResult:
-        provider, self.provider_problem = default_provider(self.cog.config)
+        provider, self.provider_problem = default_provider(self.bench.config)
         with Horizontal(id="run-top"):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
@@ -218,12 +219,12 @@ class RunScreen(Screen[None]):
         model = self.query_one("#run-model", Input).value.strip() or None
         args = self.query_one("#run-args", Input).value or None
         try:
-            provider = make_provider(provider_name, model, self.cog.config)
+            provider = make_provider(provider_name, model, self.bench.config)
         except ValueError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
-        fixes, _ = parse_fixes(self.cog.config.output_fixes)  # config output_fixes (D51)
-        options = RunOptions(provider, args=args, stream_requested=True, resolver=self.cog.store.load, fixes=fixes)
+        fixes, _ = parse_fixes(self.bench.config.output_fixes)  # config output_fixes (D51)
+        options = RunOptions(provider, args=args, stream_requested=True, resolver=self.bench.store.load, fixes=fixes)
         request = RunRequest(self.module, input_value, args, provider_name, model)
         self.run_count += 1
         title = f"{self.run_count} · {provider_name}" + (f"/{model}" if model else "")
@@ -340,9 +341,7 @@ class RunScreen(Screen[None]):
         self.notify("Envelope copied (OSC 52)")
 
     def action_history(self) -> None:
-        from .. import navigation as nav
-
-        nav.history(self.cog, self.module_path)
+        self.app.post_message(Navigate(RunHistory(self.module_path)))
 
 
 def _run_screens(app: App[Any]) -> list[RunScreen]:

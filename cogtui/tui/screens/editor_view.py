@@ -1,0 +1,50 @@
+"""What the editor's flows (disk changes, saving, moving around) use of the editor screen: `EditorView`.
+
+EditorScreen implements it; the flows (editor_disk.py, editor_saving.py,
+editor_navigation.py) import this protocol, never the screen, so the editor's
+files import one way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+    from textual.screen import Screen
+
+    from cogtui.core.diagnostics import Diagnostic
+
+    from ..widgets.marked_text_area import MarkedTextArea
+    from .editor_buffers import FileBuffer
+
+
+class EditorView(Protocol):
+    buffers: dict[str, FileBuffer]  # by pane id, in tab order
+    diagnostics: list[Diagnostic]  # the latest validation's, every file
+
+    @property
+    def app(self) -> App[object]: ...
+
+    @property
+    def screen(self) -> Screen[object]: ...  # the editor screen itself, for queries
+
+    def area(self, buf: FileBuffer) -> MarkedTextArea: ...
+
+    def current(self) -> FileBuffer | None: ...
+
+    def buffer_for(self, path: Path) -> FileBuffer | None: ...
+
+    def close_buffer(self, buf: FileBuffer) -> None: ...
+
+    def refresh_buffer(self, buf: FileBuffer) -> None: ...
+
+    def update_status(self) -> None: ...
+
+    def say(self, text: str, severity: SeverityLevel = "information", timeout: float = 3) -> None: ...
+
+    def validate_now(self) -> None: ...
+
+    def tell_app(self) -> None: ...

@@ -1,0 +1,47 @@
+"""What screens, commands and workers may use of the app beyond Textual's `App`: the `Workbench` protocol.
+
+`CogtuiApp` implements it; nothing below the app imports `app.py` (no import
+cycle, tested by tests/test_import_cycles.py). State is read through the
+protocol; going to another screen is a `Navigate` message (messages.py) that
+the app's one handler turns into a push (navigation.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.signal import Signal
+
+    from cogtui.core.settings.config import Config
+
+    from .store import ModuleStore
+
+
+@runtime_checkable
+class Workbench(Protocol):
+    """The app's own state and the few commands every screen may ask of it."""
+
+    config: Config
+    store: ModuleStore
+    watching: bool  # whether the search path is watched for file changes
+    modules_changed: Signal[list[Path] | None]  # None: modules appeared or vanished
+
+    def validate_all(self) -> None: ...
+
+    def validate_unreported(self, touched: set[Path] | None = None) -> None: ...
+
+    def start_watching(self) -> None: ...
+
+    def persist(self, key: str, value: Any) -> object: ...
+
+    def choose_theme(self, name: str) -> None: ...
+
+
+def workbench(app: App[Any]) -> Workbench:
+    """The running app as a Workbench (a screen's `self.app`)."""
+    if not isinstance(app, Workbench):
+        raise TypeError(f"{type(app).__name__} is not a cogtui workbench")
+    return app
