@@ -136,12 +136,16 @@ def modules(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Module]:
     bad_ref["data"] = {"$ref": "#/$defs/missing-data"}
     bad_ref["meta"] = {"$ref": "#/$defs/missing-meta"}
     bad_ref["error"] = {"$ref": "#/$defs/missing-error"}
+    high_schema = _schema()
+    high_schema["data"] = copy.deepcopy(high_schema["data"])
+    high_schema["data"]["properties"]["note"] = {"type": "string"}  # optional in the schema
     image_schema = _schema(
         input={"type": "object", "properties": {"text": {"type": "string"}, "image": {"type": "object"}}}
     )
     return {
         "decision": _build(tmp, "decision", {}, _schema()),
         "exec": _build(tmp, "exec", exec_man, _schema()),
+        "high": _build(tmp, "high", {"schema_strictness": "high"}, high_schema),
         "tight": _build(tmp, "tight", {}, tight),
         "no-input": _build(tmp, "no-input", {}, no_input),
         "bad-ref": _build(tmp, "bad-ref", {}, bad_ref),
@@ -216,6 +220,8 @@ TRIGGERS: list[Trigger] = [
     T("enums.strict", "E3005", "envelope", env(data=data(label={"custom": "regression", "reason": "new"})), "exec"),
     T("tier.exec.confidence", "E2001", "envelope", env(meta=meta(confidence=0.89)), "exec"),
     T("tier.exec.risk", "E2001", "envelope", env(meta=meta(risk="medium")), "exec"),
+    T("strictness.high.required", "E3001", "envelope", env(), "high"),  # high: `note` is required too (D59)
+    T("meta.risk.aggregate", "E3001", "envelope", env(data=data(changes=[{"risk": "high"}]))),  # D53
     T("schema.data", "E3001", "envelope", env(data=data(label=5)), "decision"),
     T("schema.meta", "E3001", "envelope", env(meta=meta(explain="x" * 21)), "tight"),
     T("schema.error", "E3001", "envelope", FAIL, "tight"),

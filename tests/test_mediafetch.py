@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import ipaddress
+import os
 import shutil
 import socket
 import ssl
@@ -419,8 +420,7 @@ def test_redact_url() -> None:
 
 
 def make_cert(tmp_path: Path, name: str) -> tuple[Path, Path]:
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl CLI not available")
+    assert shutil.which("openssl"), "the TLS tests make certificates with the openssl CLI (.ci/run installs it)"
     cert, key = tmp_path / f"{name}.crt", tmp_path / f"{name}.key"
     subprocess.run(
         [
@@ -486,7 +486,12 @@ async def test_file_relative_and_absolute(tmp_path: Path) -> None:
     assert (got.mime, got.data, got.source) == ("image/png", PNG, "media/cat.png")
     outside = tmp_path / "elsewhere.png"
     outside.write_bytes(PNG)
-    assert (await resolve_media({"type": "file", "path": str(outside)}, (), module)).data == PNG
+    # An absolute path is confined too (issue 11: `/etc/shadow` was opened): only a media root opens it.
+    with pytest.raises(MediaError) as info:
+        await resolve_media({"type": "file", "path": str(outside)}, (), module)
+    assert info.value.code == "E4007"
+    got = await resolve_media({"type": "file", "path": str(outside)}, (), module, roots=(tmp_path,))
+    assert got.data == PNG
 
 
 async def test_file_escapes_refused(tmp_path: Path) -> None:
@@ -506,7 +511,8 @@ async def test_file_escapes_refused(tmp_path: Path) -> None:
     ("ref", "code", "words"),
     [
         ({"path": "nope.png"}, "E1012", "nope.png does not exist"),
-        ({"path": "/dev/zero", "media_type": "image/png"}, "E1012", "not a regular file"),
+        ({"path": "/dev/zero", "media_type": "image/png"}, "E4007", "outside the module folder"),
+        ({"path": "pipe.png"}, "E1012", "not a regular file"),
         ({"path": "a\0b.png"}, "E1012", "cannot be read"),
         ({"path": "cat.png", "media_type": "image/jpeg"}, "E1010", "image/png, not image/jpeg"),
         ({"path": "cat.xyz"}, "E1010", "cannot tell the media type"),
@@ -516,6 +522,7 @@ async def test_file_escapes_refused(tmp_path: Path) -> None:
 )
 async def test_file_failures(tmp_path: Path, ref: dict[str, str], code: str, words: str) -> None:
     module = build(tmp_path, files={"cat.png": PNG, "cat.xyz": PNG, "song.mp3": b"ID3" + bytes(20)})
+    os.mkfifo(module.path / "pipe.png")  # a FIFO inside the folder: refused, never opened blocking
     with pytest.raises(MediaError) as info:
         await resolve_media({"type": "file", **ref}, ("x",), module)
     assert info.value.code == code and words in info.value.message, info.value.message

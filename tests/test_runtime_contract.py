@@ -77,7 +77,7 @@ async def test_exactly_max_items_is_fine(llm_server: Any) -> None:
     inp, answer = with_insights("code-reviewer", insights(5))
     result = await run_answer(llm_server, example("code-reviewer"), inp, answer)
     assert_valid_success(result.envelope, example("code-reviewer"))
-    assert result.warnings == []
+    assert not [w for w in result.warnings if "insights" in w]  # nothing trimmed (provider notes aside)
 
 
 async def test_exec_tier_allows_no_insights(llm_server: Any) -> None:
@@ -173,7 +173,8 @@ async def test_exec_gate(llm_server: Any, meta: dict[str, Any], ok: bool) -> Non
         return
     err = assert_failure(result.envelope, "E2001")
     assert (err["details"]["confidence"], err["details"]["risk"]) == (meta["confidence"], meta["risk"])
-    assert result.envelope["partial_data"] == expected["data"]
+    assert module.failure["partial_allowed"] is False  # json-patch-generator withholds partial data (D57)
+    assert "partial_data" not in result.envelope
 
 
 # ---------------------------------------------------------------- rationale and v1 constraints (D22)

@@ -41,9 +41,14 @@ def _keys(monkeypatch: pytest.MonkeyPatch) -> None:
     set_keys(monkeypatch)
 
 
-async def run_text(srv: Any, module: Any, input_value: Any, *replies: str, proto: str = "openai") -> RunResult:
+RETRY = frozenset({"corrective_retry"})  # the opt-in second model call (D51)
+
+
+async def run_text(
+    srv: Any, module: Any, input_value: Any, *replies: str, proto: str = "openai", **kw: Any
+) -> RunResult:
     srv.enqueue(*replies)
-    return await run_module(module, input_value, options(provider(proto, srv)))
+    return await run_module(module, input_value, options(provider(proto, srv), **kw))
 
 
 REVIEW_IN, REVIEW_OUT = golden("code-reviewer")
@@ -108,9 +113,21 @@ async def test_prose_and_fences_around_the_envelope(llm_server: Any) -> None:
 # ---------------------------------------------------------------- the corrective retry
 
 
+async def test_unparseable_is_e1000_after_one_call_by_default(llm_server: Any) -> None:
+    """The spec's pipeline: Parse JSON fails -> PARSE_ERROR. No second model call unless asked for (D51)."""
+    first = "I think the change is fine, approve!"
+    result = await run_text(llm_server, example("code-reviewer"), REVIEW_IN, first, json.dumps(review()))
+    err = assert_failure(result.envelope, "E1000")
+    assert err["details"]["raw_output"] == first and "first_attempt" not in err["details"]
+    assert len(llm_server.requests) == 1 and llm_server.pending == 1 and result.attempts == 1
+    assert "model_calls" not in result.envelope["meta"]
+
+
 async def test_unparseable_twice_is_e1000_after_exactly_one_retry(llm_server: Any) -> None:
     first, second = "I think the change is fine, approve!", '{"ok": true, "meta": {"confidence": 0.9'
-    result = await run_text(llm_server, example("code-reviewer"), REVIEW_IN, first, second, json.dumps(review()))
+    result = await run_text(
+        llm_server, example("code-reviewer"), REVIEW_IN, first, second, json.dumps(review()), fixes=RETRY
+    )
     err = assert_failure(result.envelope, "E1000")
     assert err["details"]["raw_output"] == second
     assert err["details"]["first_attempt"] == first
@@ -128,9 +145,11 @@ async def test_corrective_retry_can_succeed_and_the_stream_still_adds_up(llm_ser
     good = json.dumps(review(), indent=2)
     truncated = good[: good.index('"rationale"') + 60]  # deltas of data.rationale start, then the text stops
     llm_server.enqueue(truncated, good)
-    chunks, result, _ = await collect(module, REVIEW_IN, options(provider(proto, llm_server)))
+    chunks, result, _ = await collect(module, REVIEW_IN, options(provider(proto, llm_server), fixes=RETRY))
     assert_valid_success(result.envelope, module)
     assert len(llm_server.requests) == 2
+    meta = result.envelope["meta"]  # the extra call is in the run record
+    assert meta["model_calls"] == 2 and any(w.startswith("corrective_retry:") for w in meta["warnings"])
     assert any(c.get("progress", {}).get("stage") == "retry" for c in chunks)
     assert check_stream(chunks, module) == []
     if proto == "anthropic":
@@ -209,11 +228,63 @@ async def test_missing_meta_is_filled(llm_server: Any) -> None:
     assert result.envelope["data"] == REVIEW_OUT["data"]
 
 
-@pytest.mark.parametrize(("given", "clamped"), [(1.7, 1.0), (-0.3, 0.0), ("85%", 0.85), ("0.4", 0.4)])
-async def test_confidence_is_clamped(llm_server: Any, given: Any, clamped: float) -> None:
+@pytest.mark.parametrize("given", [1.7, -0.3, "85%", "0.4", "high"])
+async def test_confidence_is_not_rewritten_by_the_repair_pass(llm_server: Any, given: Any) -> None:
+    """SPEC-v2.2 §4.1 fills a missing meta field; a present, wrong confidence stays wrong: E3001 (D51)."""
     result = await run_text(llm_server, example("code-reviewer"), REVIEW_IN, json.dumps(review(confidence=given)))
+    err = assert_failure(result.envelope, "E3001")
+    assert "confidence" in err["message"]
+
+
+@pytest.mark.parametrize(
+    ("given", "clamped", "fix"),
+    [
+        (1.7, 1.0, "confidence_clamp"),
+        (-0.3, 0.0, "confidence_clamp"),
+        ("85%", 0.85, "confidence_text"),
+        ("0.4", 0.4, "confidence_text"),
+    ],
+)
+async def test_confidence_fixes_when_asked_for_and_recorded(
+    llm_server: Any, given: Any, clamped: float, fix: str
+) -> None:
+    fixes = frozenset({"confidence_clamp", "confidence_text"})
+    result = await run_text(
+        llm_server, example("code-reviewer"), REVIEW_IN, json.dumps(review(confidence=given)), fixes=fixes
+    )
     assert result.ok and result.envelope["meta"]["confidence"] == pytest.approx(clamped)
     assert result.envelope["data"] == REVIEW_OUT["data"]
+    assert [w for w in result.envelope["meta"]["warnings"] if w.startswith(fix + ":")]
+    assert result.envelope["meta"]["warnings"] == list(dict.fromkeys(result.warnings))  # the run record
+
+
+async def test_fixes_are_off_under_strict_and_for_high_strictness(llm_server: Any) -> None:
+    fixes = frozenset({"confidence_clamp", "confidence_text", "corrective_retry"})
+    result = await run_text(
+        llm_server, example("code-reviewer"), REVIEW_IN, json.dumps(review(confidence=1.7)), fixes=fixes, strict=True
+    )
+    assert_failure(result.envelope, "E3001")
+    exec_module = example("json-patch-generator")  # tier exec: schema_strictness high
+    assert exec_module.contract.schema_strictness.value == "high"
+    inp, out = golden("json-patch-generator")
+    answer = model_answer(out)
+    answer["meta"]["confidence"] = 1.5
+    result = await run_text(llm_server, exec_module, inp, json.dumps(answer), "not json", fixes=fixes)
+    assert_failure(result.envelope, "E3001")
+    assert len(llm_server.requests) == 2 and llm_server.pending == 1  # one call per run: no corrective retry
+
+
+@pytest.mark.parametrize("given", ["NaN", "nan", "1e999", "inf", "-Infinity", "1e999%"])
+async def test_non_finite_confidence_text_never_becomes_one(llm_server: Any, given: str) -> None:
+    """Even with every fix on, a confidence that is no finite number is an error, never 1.0 past the exec gate."""
+    fixes = frozenset({"confidence_clamp", "confidence_text"})
+    for name in ("code-reviewer", "json-patch-generator"):
+        inp, out = golden(name)
+        answer = model_answer(out)
+        answer["meta"]["confidence"] = given
+        result = await run_text(llm_server, example(name), inp, json.dumps(answer), fixes=fixes)
+        assert not result.ok, (name, result.envelope)
+        assert assert_failure(result.envelope, "E3001")
 
 
 async def test_long_explain_is_truncated_from_the_start(llm_server: Any) -> None:

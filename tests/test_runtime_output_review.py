@@ -3,7 +3,7 @@
 - The field streamer never raises, whatever text arrives, however it is cut.
 - The prompt text shows media as placeholders, never their base64 data.
 - The runner and `cogn check` judge insights with the same rules.
-- NaN, Infinity and overflowing numbers are not JSON: they go to the corrective retry.
+- NaN, Infinity and overflowing numbers are not JSON: E1000, or the corrective retry when it is on (D51).
 - A bare v2.1 payload with a business field called `data` is wrapped whole.
 """
 
@@ -314,7 +314,7 @@ def test_check_envelope_runs_once_without_repairs(monkeypatch: pytest.MonkeyPatc
     assert len(calls) == 1
     calls.clear()
     answer = model_answer(REVIEW_OUT)
-    answer["meta"]["confidence"] = "90%"  # repaired, then judged again
+    del answer["meta"]["explain"]  # repaired (a missing meta field), then judged again
     out = pp.postprocess(answer, module)
     assert out.envelope["ok"] is True and out.repairs and len(calls) == 2
 
@@ -338,7 +338,8 @@ def test_non_finite_numbers_are_no_answer(bad: str) -> None:
 async def test_non_finite_answer_goes_to_the_corrective_retry(llm_server: Any) -> None:
     bad = GOOD.replace('"confidence": ', '"confidence": NaN, "was": ', 1)
     assert json.loads(bad)  # Python's json would have taken it
-    chunks, result, _ = await collect(example("code-reviewer"), REVIEW_IN, _opts(llm_server, bad, GOOD))
+    opts = _opts(llm_server, bad, GOOD, fixes=frozenset({"corrective_retry"}))
+    chunks, result, _ = await collect(example("code-reviewer"), REVIEW_IN, opts)
     assert_valid_success(result.envelope, example("code-reviewer"))
     assert result.attempts == 2 and user_text(llm_server.last_request, 1) == CORRECTIVE
     for chunk in chunks:
@@ -354,9 +355,9 @@ async def test_non_finite_twice_is_a_parse_error(llm_server: Any) -> None:
         json.dumps(chunk, allow_nan=False)
 
 
-def _opts(srv: Any, *replies: str) -> Any:
+def _opts(srv: Any, *replies: str, **kw: Any) -> Any:
     srv.enqueue(*replies)
-    return options(provider("anthropic", srv))
+    return options(provider("anthropic", srv), **kw)
 
 
 # ---------------------------------------------------------------- 5. a business field called `data` (D32)

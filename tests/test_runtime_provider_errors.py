@@ -43,6 +43,8 @@ from rtkit import (
 from cogtui.core.rules.chunk_rules import check_stream
 from cogtui.core.run.runner import CORRECTIVE, CORRECTIVE_EMPTY
 
+RETRY = frozenset({"corrective_retry"})  # the opt-in second call (D51)
+
 both = pytest.mark.parametrize("proto", PROTOCOLS)
 VAR = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 
@@ -332,7 +334,7 @@ async def test_an_error_in_the_stream_after_text_is_e2010(llm_server: Any) -> No
 @both
 @pytest.mark.parametrize("first", ["", "  \n\t "])
 async def test_an_empty_answer_never_becomes_an_empty_assistant_turn(llm_server: Any, proto: str, first: str) -> None:
-    _, result = await run(llm_server, proto, text(first), ANSWER)
+    _, result = await run(llm_server, proto, text(first), ANSWER, fixes=RETRY)
     assert_valid_success(result.envelope, REVIEWER)
     first_req, second = llm_server.requests
     msgs = [m for m in second.body["messages"] if m["role"] != "system"]
@@ -347,7 +349,7 @@ async def test_an_empty_answer_never_becomes_an_empty_assistant_turn(llm_server:
 
 @both
 async def test_a_prose_answer_is_still_shown_back(llm_server: Any, proto: str) -> None:
-    _, result = await run(llm_server, proto, text("Sure! Let me look."), ANSWER)
+    _, result = await run(llm_server, proto, text("Sure! Let me look."), ANSWER, fixes=RETRY)
     assert result.ok
     msgs = [m for m in llm_server.last_request.body["messages"] if m["role"] != "system"]
     assert [m["role"] for m in msgs] == ["user", "assistant", "user"]

@@ -93,7 +93,7 @@ async def test_prose_around_json(llm_server: Any, proto: str) -> None:
 @both
 async def test_malformed_json_gets_one_retry_then_e1000(llm_server: Any, proto: str) -> None:
     bad = '{"ok": true, "meta": {"confidence": 0.9,, "risk": low}, "data": }'
-    _, result = await run(llm_server, proto, bad, bad + " again")
+    _, result = await run(llm_server, proto, bad, bad + " again", fixes=frozenset({"corrective_retry"}))
     err = assert_failure(result.envelope, "E1000")
     assert err["details"]["raw_output"] == bad + " again"
     assert len(llm_server.requests) == 2
@@ -167,8 +167,8 @@ async def test_429_then_success(llm_server: Any, proto: str) -> None:
 async def test_usage_counts_every_call_of_the_run(llm_server: Any, proto: str) -> None:
     first = text("Let me think about this diff first...", input_tokens=100, output_tokens=7)
     second = text(json.dumps(model_answer(REVIEW_OUT)), input_tokens=150, output_tokens=40)
-    chunks, result = await run(llm_server, proto, first, second)
-    assert result.ok and len(llm_server.requests) == 2  # the corrective retry
+    chunks, result = await run(llm_server, proto, first, second, fixes=frozenset({"corrective_retry"}))
+    assert result.ok and len(llm_server.requests) == 2  # the corrective retry (opt-in, D51)
     assert result.usage == {"input_tokens": 250, "output_tokens": 47, "total_tokens": 297}
     assert chunks[-1]["usage"] == result.usage
 

@@ -34,6 +34,7 @@ from rtkit import (
 )
 
 from cogtui.core.rules.chunk_rules import check_stream, chunk_kind
+from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.runner import RunSession, run_module
 
 
@@ -96,8 +97,8 @@ def assert_stream_shape(chunks: list[dict[str, Any]], module: Any, degraded: boo
     # A v0/v1/v2.1 answer is a bare payload: its meta is the runtime's wrap, never streamed.
     reported = fields_of(env) if module.format.has_envelope_contract else fields_of({"data": env["data"]})
     for fld, value in reported.items():
-        if fld in ("meta.trace_id", "meta.model", "meta.latency_ms"):
-            continue
+        if fld.split(".")[0] == "meta" and fld.split(".")[1] in RUNTIME_META:
+            continue  # the runtime's own meta, written after the answer
         if isinstance(value, str):
             assert joined.get(fld, "") == value, fld  # joined deltas equal the final string
         else:
@@ -143,7 +144,11 @@ async def test_sync_result_equals_the_streamed_one(name: str, case: str) -> None
     assert rebuild(seen[-1]) == sync.envelope
 
     def stable(env: dict[str, Any]) -> dict[str, Any]:
-        return {**env, "meta": {k: v for k, v in env["meta"].items() if k not in ("trace_id", "latency_ms")}}
+        # warnings differ legitimately: streaming a sync module is degraded, and says so (D23)
+        return {
+            **env,
+            "meta": {k: v for k, v in env["meta"].items() if k not in ("trace_id", "latency_ms", "warnings")},
+        }
 
     assert stable(sync.envelope) == stable(streamed.envelope)
 
@@ -172,7 +177,9 @@ async def test_provider_stream_in_tiny_pieces(llm_server: Any, proto: str) -> No
     assert result.ok, result.envelope
     assert_stream_shape(chunks, module)
     pieces = [c["chunk"]["delta"] for c in chunks if c.get("chunk", {}).get("field") == "data.rationale"]
-    assert len(pieces) > 50 and "".join(pieces) == expected["data"]["rationale"]
+    assert "".join(pieces) == expected["data"]["rationale"]
+    # response.buffer_size: 512 gathers the 3-character pieces into chunks of at least 512 bytes
+    assert len(pieces) >= 2 and all(len(p.encode("utf-8")) >= 512 for p in pieces[:-1])
 
 
 @pytest.mark.parametrize("proto", PROTOCOLS)

@@ -131,12 +131,12 @@ async def test_fork_gets_empty_input_main_gets_the_parents(tmp_path: Path, llm_s
 async def test_a_failing_child_is_injected_not_raised(tmp_path: Path, llm_server: Any) -> None:
     mk(tmp_path, "flaky")
     parent = load_module(mk(tmp_path, "parent", ["flaky()"]))
-    llm_server.enqueue("not json at all", "still not json", answer())
+    llm_server.enqueue("not json at all", answer())
     result = await run_module(
         parent, {"text": "x"}, options(provider("openai", llm_server), resolver=resolver_for(tmp_path))
     )
     assert result.ok
-    child_env = injected(user_text(llm_server.requests[2]), "flaky()")
+    child_env = injected(user_text(llm_server.requests[1]), "flaky()")
     assert_failure(child_env, "E1000")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtui.core.settings.config import Config, SettingNotSaved, load_config, save_setting
+from cogtui.core.settings.config import SETTINGS, Config, SettingNotSaved, load_config, save_setting
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -48,7 +48,7 @@ def test_wrong_types_unknown_settings_and_keys_are_located_and_ignored(tmp_path:
         f"{path}:1:8: theme must be a theme name, not a number; ignored",
         f"{path}:2:8: watch must be true or false, not text; ignored",
         f"{path}:4:12: keymap.run.run must be keys as text; ignored",
-        f"{path}:5:1: unknown setting 'thme' ignored (known: theme, watch, animations, keymap, provider, model, providers)",
+        f"{path}:5:1: unknown setting 'thme' ignored (known: {', '.join(SETTINGS)})",
         f"{path}:8:5: providers.openai.api_key ignored: keys belong in the environment, never in files",
     ]
     assert "sk-x" not in "".join(cfg.problems)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ import yaml
 from modkit import MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
 
 from cogtui.core.diagnostics import CATALOGUE, Diagnostic, Severity
+from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.validate_module import validate_module, validate_path
 
@@ -117,6 +119,62 @@ def p005(tmp: Path) -> Case:
 
 def p006(tmp: Path) -> Case:
     return Case(build(tmp, {"MODULE.md": "# Title\n\nno frontmatter here\n"}, clean_v1), "P006", "MODULE.md", 1, 1)
+
+
+def p007(tmp: Path) -> Case:
+    # A "billion laughs" alias bomb in the manifest: refused at the node that crosses the limit.
+    rows = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    rows += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    text = manifest() + "\n".join(rows) + "\n"
+    return Case(build(tmp, {"module.yaml": text}), "P007", "module.yaml", *pos(text, "&l4"))
+
+
+def p007_frontmatter(tmp: Path) -> Case:
+    rows = ["l0: &l0 [x, x, x, x, x, x, x, x, x, x]"]
+    rows += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    text = "---\nname: mod\n" + "\n".join(rows) + "\n---\nbody\n"
+    return Case(build(tmp, {"MODULE.md": text}, clean_v1), "P007", "MODULE.md", *pos(text, "&l4"))
+
+
+# ---------------------------------------------------------------- confined files (docs/security.md)
+
+
+def f001(tmp: Path) -> Case:
+    secret = tmp / "secret.txt"
+    secret.write_text("TRIPWIRE\n")
+    root = build(tmp / "m", {"prompt.md": None})
+    (root / "prompt.md").symlink_to(secret)
+    return Case(root, "F001", "prompt.md", 1, 1)
+
+
+def f001_golden(tmp: Path) -> Case:
+    secret = tmp / "secret.json"
+    secret.write_text("{}")
+    root = build(tmp / "m", {})
+    (root / "tests").mkdir(exist_ok=True)
+    (root / "tests" / "leak.input.json").symlink_to(secret)
+    (root / "tests" / "leak.expected.json").write_text("{}")
+    return Case(root, "F001", "tests/leak.input.json", 1, 1)
+
+
+def f002(tmp: Path) -> Case:
+    root = build(tmp, {"schema.json": None})
+    os.mkfifo(root / "schema.json")
+    return Case(root, "F002", "schema.json", 1, 1)
+
+
+def f003(tmp: Path) -> Case:
+    root = build(tmp, {})
+    with open(root / "prompt.md", "ab") as fh:  # sparse: large on paper only
+        fh.truncate(MAX_MODULE_FILE_BYTES + 1)
+    return Case(root, "F003", "prompt.md", 1, 1)
+
+
+def f004(tmp: Path) -> Case:
+    root = build(tmp, {"prompt.md": None})
+    (root / "prompt.md").symlink_to(root / "loop.md")
+    (root / "loop.md").symlink_to(root / "prompt.md")
+    return Case(root, "F004", "prompt.md", None, None)
 
 
 # ---------------------------------------------------------------- manifest
@@ -220,6 +278,11 @@ def m015(tmp: Path) -> Case:
 def m016(tmp: Path) -> Case:
     text = manifest(policies={"network": "maybe"})
     return Case(build(tmp, {"module.yaml": text}), "M016", "module.yaml", *pos(text, "maybe"))
+
+
+def m020(tmp: Path) -> Case:
+    text = manifest(failure={"contract": "exceptions"})
+    return Case(build(tmp, {"module.yaml": text}), "M020", "module.yaml", *pos(text, "exceptions"))
 
 
 # ---------------------------------------------------------------- schemas
@@ -497,6 +560,13 @@ BUILDERS: list[Callable[[Path], Case]] = [
     p004_manifest,
     p005,
     p006,
+    p007,
+    p007_frontmatter,
+    f001,
+    f001_golden,
+    f002,
+    f003,
+    f004,
     m001,
     m001_tier,
     m002,
@@ -517,6 +587,7 @@ BUILDERS: list[Callable[[Path], Case]] = [
     m014,
     m015,
     m016,
+    m020,
     s001,
     s002,
     s003,

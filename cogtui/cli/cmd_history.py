@@ -53,7 +53,14 @@ def _when(ts: float) -> str:
     """Local time for people reading a table (the JSON output has UTC ISO-8601)."""
     try:
         return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M:%S")
-    except (OverflowError, ValueError, OSError):
+    except (OverflowError, ValueError, OSError, TypeError):
+        return str(ts)  # a nonsense clock value is shown, not fatal
+
+
+def _utc(ts: float) -> str:
+    try:
+        return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat()
+    except (OverflowError, ValueError, OSError, TypeError):
         return str(ts)  # a nonsense clock value is shown, not fatal
 
 
@@ -71,9 +78,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         with History.open_default() as history:
             runs = history.runs(args.module, limit=args.limit)
+            skipped = list(history.skipped)
     except HistoryError as exc:
         err(str(exc))
         return 2
+    for problem in skipped:  # damaged rows: skipped, said, never a crash
+        err(f"warning: {problem}")
     p = Printer()
     if args.json:
         p.json(
@@ -87,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
                         "provider": r.provider,
                         "model": r.model,
                         "input_hash": r.input_hash,
-                        "started_at": dt.datetime.fromtimestamp(r.started_at, dt.UTC).isoformat(),
+                        "started_at": _utc(r.started_at),
                         "ttfc_ms": r.ttfc_ms,
                         "total_ms": r.total_ms,
                         "usage": r.usage,

@@ -100,8 +100,16 @@ def run(args: argparse.Namespace) -> int:
 def migrate_path(path: Path, to: str, dry_run: bool, backup: bool) -> Outcome:
     """Plan (and unless dry_run, apply) one module; never raises, so one module cannot stop --all."""
     from cogtui.core.authoring.migration import MigrationError, apply_plan, plan_migration
+    from cogtui.core.files.journal import recover
     from cogtui.core.module.loader import NotAModule, load_module
 
+    try:
+        recovered = recover(path) if path.is_dir() else None
+    except OSError as exc:
+        return Outcome(path, path.name, "failed", f"an interrupted migration could not be recovered: {exc}")
+    if recovered is not None:
+        # Said before anything else: the folder was half-migrated, and now it is not.
+        err(f"note: an interrupted migration or undo of {path.name} was found and {recovered}")
     try:
         module = load_module(path)
     except (NotAModule, OSError) as exc:
@@ -273,9 +281,14 @@ def _undo(args: argparse.Namespace) -> int:
     if path is None:
         err(f"no migration backup of {args.undo} to undo")
         return 1
+    from cogtui.core.files.journal import recover
+
     try:
+        recovered = recover(path) if path.is_dir() else None
+        if recovered is not None:
+            err(f"note: an interrupted migration or undo of {name} was found and {recovered}")
         result = undo_latest(name, path)
-    except MigrationError as exc:
+    except (MigrationError, OSError) as exc:
         err(str(exc))
         return 1
     p = Printer()

@@ -1,4 +1,4 @@
-"""`cogn run NAME|PATH [--input FILE|-|'{json}'] [--args TEXT] [--provider P] [--model M] [--json] [--stream ndjson|sse] [--no-validate]`.
+"""`cogn run NAME|PATH [--input FILE|-|'{json}'] [--args TEXT] [--provider P] [--model M] [--json] [--stream ndjson|sse] [--no-validate] [--fix NAME] [--strict]`.
 
 Exit codes: 0 ok, 1 not ok, 2 usage errors (bad flags, unreadable input, unknown module), 130 on Ctrl-C.
 """
@@ -11,6 +11,8 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from cogtui.core.files.terminal_text import terminal_json
 
 from .output import Printer, deprecation_notice, err
 
@@ -44,7 +46,22 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)"
     )
+    p.add_argument(
+        "--deadline",
+        type=float,
+        metavar="S",
+        help="end the whole run after S seconds with E2002 (default: run_deadline in config.yaml, else 600)",
+    )
     p.add_argument("--no-history", action="store_true", help="do not record this run")
+    p.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="an output fix beyond the spec's repair pass (confidence_clamp, confidence_text, enum_hyphens, "
+        "corrective_retry, or all); adds to config output_fixes; recorded in meta.warnings when it acts",
+    )
+    p.add_argument("--strict", action="store_true", help="no output fix at all, whatever --fix or the config says")
 
 
 def read_input(spec: str | None) -> Any:
@@ -83,7 +100,7 @@ def sse_frame(chunk: dict[str, Any]) -> str:
         event = "final"
     else:
         event = "error"
-    return f"event: {event}\ndata: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+    return f"event: {event}\ndata: {terminal_json(chunk)}\n\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,6 +125,14 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             Printer().json(failure("E4006", str(exc)))
         return 2
+    from cogtui.core.run.output_fixes import parse_fixes
+    from cogtui.core.settings.config import load_config
+
+    args.fixes, problems = parse_fixes([*load_config().output_fixes, *args.fix])
+    if problems:
+        for problem in problems:
+            err(problem)
+        return 2
     deprecation_notice(module)
     try:
         provider = make_provider(args.provider, args.model)
@@ -128,6 +153,9 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         except NotAModule:
             return None
 
+    from cogtui.core.settings.config import load_config
+
+    cfg = load_config()
     options = RunOptions(
         provider,
         args=args.args,
@@ -135,6 +163,10 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         stream_requested=bool(args.stream),
         stream_timeout=args.timeout,
         resolver=resolver,
+        fixes=args.fixes,
+        strict=args.strict,
+        deadline=args.deadline if args.deadline is not None else cfg.run_deadline,
+        media_roots=cfg.media_roots,
     )
     from cogtui.core.run.arguments import fill_arguments
 
@@ -144,9 +176,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
     try:
         async for ev in session.events():
             if args.stream and not ev.path:
-                out.write(
-                    sse_frame(ev.chunk) if args.stream == "sse" else json.dumps(ev.chunk, ensure_ascii=False) + "\n"
-                )
+                out.write(sse_frame(ev.chunk) if args.stream == "sse" else terminal_json(ev.chunk) + "\n")
                 out.flush()
     except asyncio.CancelledError:
         result = session.result
@@ -161,7 +191,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
             }
             if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
                 chunk["partial_data"] = env["partial_data"]
-            out.write(sse_frame(chunk) if args.stream == "sse" else json.dumps(chunk, ensure_ascii=False) + "\n")
+            out.write(sse_frame(chunk) if args.stream == "sse" else terminal_json(chunk) + "\n")
         _record(module, input_value, args, session)
         raise
     finally:

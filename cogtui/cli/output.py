@@ -6,11 +6,12 @@ text that reads well in CI logs. NO_COLOR disables colour; FORCE_COLOR forces it
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import IO, Any
+
+from cogtui.core.files.terminal_text import terminal_json, visible
 
 STYLES = {
     "error": "bold red",
@@ -48,6 +49,7 @@ class Printer:
         return self._console
 
     def line(self, text: str = "", style: str | None = None) -> None:
+        text = visible(text)
         if self.color and style:
             from rich.markup import escape
 
@@ -57,6 +59,7 @@ class Printer:
 
     def parts(self, *chunks: tuple[str, str | None]) -> None:
         """One line from (text, style) pieces."""
+        chunks = tuple((visible(text, single_line=True), style) for text, style in chunks)
         if self.color:
             from rich.text import Text
 
@@ -68,9 +71,12 @@ class Printer:
             self.stream.write("".join(text for text, _ in chunks) + "\n")
 
     def json(self, value: Any) -> None:
-        self.stream.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+        self.stream.write(terminal_json(value, indent=2) + "\n")
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None) -> None:
+        headers = [visible(h, single_line=True) for h in headers]
+        rows = [[visible(c, single_line=True) for c in row] for row in rows]
+        title = visible(title, single_line=True) if title else title
         if self.color:
             from rich.table import Table
 

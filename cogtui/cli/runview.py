@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from cogtui.core.files.terminal_text import terminal_json
 
 from .output import Printer
 
 
 def _json_block(p: Printer, value: Any) -> None:
-    text = json.dumps(value, indent=2, ensure_ascii=False)
+    text = terminal_json(value, indent=2)
     if p.color:
         from rich.syntax import Syntax
 

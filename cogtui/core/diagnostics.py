@@ -147,6 +147,11 @@ P003 | error | a file the module needs is missing or unreadable
 P004 | error | a file has the wrong top-level shape (for example a list where a mapping is expected)
 P005 | error | a file is not valid UTF-8
 P006 | error | MODULE.md or module.md has no YAML frontmatter
+P007 | error | a YAML document is over the size or alias-expansion limit
+F001 | error | a module file leads outside the module folder (symlink or path)
+F002 | error | a module file is not a regular file (FIFO, socket, device)
+F003 | error | a module file is over the size limit
+F004 | error | a module file is a symlink loop
 M001 | error | a required manifest field is missing
 M002 | error | version is not a semantic version
 M003 | error | tier is not exec, decision or exploration
@@ -163,6 +168,7 @@ M013 | error | error_codes declares a code outside E5000-E9999
 M014 | warning | the v0 six-file layout is deprecated
 M015 | error | overflow settings have illegal values
 M016 | warning | a policy or constraint value is not recognised
+M020 | warning | a manifest field is not honoured, or only in part, by this runtime
 S001 | error | a schema is not valid JSON Schema
 S002 | error | a $ref does not resolve
 S003 | error | an io reference in module.yaml does not resolve

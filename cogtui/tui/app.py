@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.command import CommandPalette, Provider
 from textual.screen import Screen
@@ -19,6 +19,7 @@ from cogtui.core.settings.config import Config, load_config, save_setting
 from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
 from .commands import ModuleCommands, ThemeCommands, theme_of
+from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings
 from .messages import ReportsReady, ThemesChanged
 from .store import ModuleStore
@@ -61,6 +62,18 @@ class CogtuiApp(App[None]):
             self.pick_theme_for_terminal(theme)
         self._theme_problems = self.install_themes(announce=False)
         self.set_keymap(self.config.keymap)  # before mount too: a later change recomposes the footer
+        self.keys_in_order = KeyPipeline(self, super().on_event)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys from the terminal go through the pipeline: each settles before the next is dispatched."""
+        if KeyPipeline.takes(event):
+            await self.keys_in_order.receive(event)
+        else:
+            await super().on_event(event)
+
+    @on(KeySettled)
+    def _key_settled(self, message: KeySettled) -> None:
+        self.keys_in_order.marker_arrived(message)
 
     # ------------------------------------------------------------ start
 

@@ -99,20 +99,16 @@ def label(status: str, name: str) -> re.Pattern[str]:
     return re.compile(rf"{status}\d*\s+{re.escape(name)} ")
 
 
-def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) -> None:
+def cogtui_in_tmux(tmp_path: Path, root: Path) -> tuple[Tmux, list[str], Path]:
+    """A tmux server for the real `cogtui --path ROOT` with its own HOME, config and data; the command runs in
+    a shell that writes its exit status to the returned file."""
     tmux_binary = shutil.which("tmux")
     if tmux_binary is None:
         pytest.fail("tmux is not installed: the end-to-end test needs it (`apt-get install tmux`; .ci/run installs it)")
     cogtui = Path(sys.executable).parent / "cogtui"
     assert cogtui.is_file(), f"{cogtui} is missing: install the package in this venv (`make dev`)"
-
-    root = tmp_path / "modules"
-    root.mkdir()
-    copy_modules(root, "code-reviewer", "product-ideas")
-    manifest = root / "code-reviewer" / "module.yaml"
-    original = manifest.read_bytes()
     home = tmp_path / "home"
-    home.mkdir()
+    home.mkdir(exist_ok=True)
     # COLUMNS and LINES: pytest imports readline, and GNU readline exports COLUMNS=80 LINES=24 into the C
     # environment (not os.environ). The tmux server and so the app would inherit them and draw at 80×24.
     unset = (
@@ -142,7 +138,16 @@ def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) ->
     status_file = tmp_path / "exit-status"
     command = ["sh", "-c", 'status_file=$1; shift; "$@"; echo $? > "$status_file"', "sh", str(status_file), *command]
 
-    tmux = Tmux(tmux_binary, tmp_path)
+    return Tmux(tmux_binary, tmp_path), command, status_file
+
+
+def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) -> None:
+    root = tmp_path / "modules"
+    root.mkdir()
+    copy_modules(root, "code-reviewer", "product-ideas")
+    manifest = root / "code-reviewer" / "module.yaml"
+    original = manifest.read_bytes()
+    tmux, command, status_file = cogtui_in_tmux(tmp_path, root)
     try:
         tmux.start(command, cwd=tmp_path)
         screen = wait_for(

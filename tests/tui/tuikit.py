@@ -73,6 +73,29 @@ def _holds(predicate: Callable[[], bool]) -> bool:
         return False
 
 
+def key_event(char: str) -> object:
+    """The Key event a terminal sends for one typed character (Textual's key names: `/` is `slash`)."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import KEY_NAME_REPLACEMENTS
+
+    if char.isalnum() and char.isascii():
+        return events.Key(char, char)
+    name = {" ": "space", "\n": "enter", "\t": "tab"}.get(char)
+    if name is None:
+        name = unicodedata.name(char).lower().replace("-", "_").replace(" ", "_")
+        name = KEY_NAME_REPLACEMENTS.get(name, name)
+    return events.Key(name, char if char.isprintable() else None)
+
+
+def burst(app: object, text: str) -> None:
+    """Type `text` at full speed: every key is queued at once, as a paste typed as keys or a slow SSH link
+    delivers them, with no pause for the app to react between keys."""
+    for char in text:
+        app.post_message(key_event(char))  # type: ignore[attr-defined]
+
+
 async def click(pilot: Any, selector: str, timeout: float = 10.0) -> None:
     """Click the widget `selector` on the current screen once it is laid out and nothing covers its centre.
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from cogtui.core.files.confined import read_confined
+from cogtui.core.files.module_folder import lexists
 from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
 from cogtui.core.files.text_codec import DEFAULT_STYLE, TextStyle, detect_style, sha256
 from cogtui.core.files.transaction import FileTransaction
@@ -27,14 +29,9 @@ class FileSnapshot:
     @classmethod
     def read(cls, path: Path) -> FileSnapshot:
         """Raises ParseFailure (a located P003/P005 diagnostic) when the file cannot be read or decoded."""
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
+        if not lexists(path):
             return cls(path, "", DEFAULT_STYLE, "", exists=False)
-        except OSError as exc:
-            from cogtui.core.diagnostics import diag
-
-            raise ParseFailure(diag("P003", f"cannot read {path.name}: {exc.strerror or exc}", path)) from None
+        raw = read_confined(path)  # a FIFO or /dev/zero behind a link is refused, never read (docs/security.md)
         text = decode_bytes(raw, path)
         return cls(path, text, detect_style(raw, text), sha256(raw))
 
@@ -45,8 +42,8 @@ class FileSnapshot:
 
 def disk_sha(path: Path) -> str:
     try:
-        return sha256(path.read_bytes())
-    except FileNotFoundError:
+        return sha256(read_confined(path))
+    except ParseFailure:  # missing, or a file the editor would refuse to open
         return ""
 
 

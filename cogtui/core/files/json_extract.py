@@ -22,6 +22,7 @@ from typing import Any
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n(.*?)```", re.S)
 MAX_CANDIDATES = 500  # bound the scan of pathological prose
+_MAX_INT_DIGITS = 4300  # sys.int_info.default_max_str_digits
 
 
 class NonFiniteNumber(ValueError):
@@ -33,7 +34,7 @@ class _Decoder:
 
     def __init__(self) -> None:
         self.bad = False
-        self._dec = json.JSONDecoder(parse_constant=self._constant, parse_float=self._float)
+        self._dec = json.JSONDecoder(parse_constant=self._constant, parse_float=self._float, parse_int=self._int)
 
     def _constant(self, name: str) -> None:
         self.bad = True
@@ -44,6 +45,15 @@ class _Decoder:
         if not math.isfinite(value):
             self.bad = True
         return value
+
+    def _int(self, text: str) -> int:
+        # Python refuses ints of more than 4300 digits with a ValueError, which would make the scan
+        # skip to an object nested inside the answer and take that for the answer (issue 11): such
+        # a number is noted like a non-finite one, so the whole answer is refused instead.
+        if len(text) > _MAX_INT_DIGITS:
+            self.bad = True
+            return 0
+        return int(text)
 
     def decode(self, text: str) -> tuple[Any, bool]:
         """(value, bad); raises ValueError (JSONDecodeError) or RecursionError like json.loads."""

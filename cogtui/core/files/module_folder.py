@@ -56,3 +56,11 @@ def exists(path: Path) -> bool:
         return path.exists()
     except (OSError, ValueError):
         return False
+
+
+def lexists(path: Path) -> bool:
+    """The name exists, even as a broken symlink (which the confined reader then reports)."""
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return False

@@ -21,7 +21,10 @@ from typing import Any, Literal
 
 import yaml
 
-from cogtui.core.diagnostics import Diagnostic, diag
+from cogtui.core.diagnostics import diag
+from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
+from cogtui.core.files.confined import read_confined
+from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 
 try:  # libyaml when present: same safe semantics, much faster
     _SafeLoader: type = yaml.CSafeLoader
@@ -31,12 +34,6 @@ except AttributeError:  # pragma: no cover - depends on the wheel
 PathPart = str | int
 Position = tuple[int, int]
 Kind = Literal["yaml", "json", "text"]
-
-
-class ParseFailure(Exception):
-    def __init__(self, diagnostic: Diagnostic) -> None:
-        super().__init__(diagnostic.message)
-        self.diagnostic = diagnostic
 
 
 @dataclass(frozen=True)
@@ -70,7 +67,7 @@ def offset_to_position(text: str, offset: int) -> Position:
 def decode_bytes(raw: bytes, path: Path) -> str:
     """UTF-8 (with or without BOM) or BOM-marked UTF-16; anything else is a P005 diagnostic."""
     if raw.startswith(codecs.BOM_UTF8):
-        return raw[3:].decode("utf-8")
+        raw = raw[3:]
     if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         try:
             return raw.decode("utf-16")
@@ -107,23 +104,14 @@ def file_overlay(buffers: dict[Path, str]) -> Iterator[None]:
         _OVERLAY.reset(token)
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, root: Path | None = None) -> str:
+    """The decoded text of a file, read through the confined layer (inside `root` when given)."""
     overlay = _OVERLAY.get()
     if overlay:
         text = overlay.get(Path(path).absolute())
         if text is not None:
             return text
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ParseFailure(diag("P003", f"{path.name} does not exist", path)) from None
-    except IsADirectoryError:
-        raise ParseFailure(diag("P003", f"{path.name} is a directory, not a file", path)) from None
-    except OSError as exc:
-        raise ParseFailure(
-            diag("P003", f"cannot read {path.name}: {exc.strerror or exc}", path, hint="Check the file's permissions.")
-        ) from None
-    return decode_bytes(raw, path)
+    return decode_bytes(read_confined(path, root), path)
 
 
 # ---------------------------------------------------------------- YAML
@@ -143,12 +131,25 @@ def _loader_class(text: str) -> type:
 
 
 def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
+    if len(text) > MAX_YAML_CHARS:
+        raise ParseFailure(
+            diag(
+                "P007",
+                f"YAML document is {len(text):,} characters, over the {MAX_YAML_CHARS:,} limit",
+                path,
+                1 + line_offset,
+                1,
+                hint="Keep manifests small; large data belongs in JSON files.",
+            )
+        )
     cls = _loader_class(text)
     loader = None
     try:
         # Inside the try: the pure-Python loader checks the characters as it is built (ReaderError).
         loader = cls(text)
         node = loader.get_single_node()
+        if node is not None:
+            check_expansion(node, path, line_offset)
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -333,9 +334,9 @@ def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
 
 # Path.is_file() and friends raise OSError for names the OS refuses (ENAMETOOLONG);
 # paths from manifests and the command line can be anything, so these answer False.
-def load_file(path: Path, kind: Kind) -> SourceFile:
-    """Read and parse one file; raises ParseFailure with a located diagnostic."""
-    text = read_text(path)
+def load_file(path: Path, kind: Kind, root: Path | None = None) -> SourceFile:
+    """Read (confined to `root`) and parse one file; raises ParseFailure with a located diagnostic."""
+    text = read_text(path, root)
     if kind == "yaml":
         return parse_yaml(text, path)
     if kind == "json":

@@ -14,7 +14,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
+from cogtui.core.files.confined import read_confined
+from cogtui.core.files.sourcemap import decode_bytes
 
 _BOMS: tuple[tuple[bytes, str, str], ...] = (
     (codecs.BOM_UTF8, "utf-8", "UTF-8 with BOM"),
@@ -91,12 +92,7 @@ def detect_style(raw: bytes, text: str) -> TextStyle:
 
 def read_source(path: Path) -> SourceText:
     """Read a file the loader already accepted; raises ParseFailure (a located diagnostic) otherwise."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        from cogtui.core.diagnostics import diag
-
-        raise ParseFailure(diag("P003", f"cannot read {path.name}: {exc.strerror or exc}", path)) from None
+    raw = read_confined(path)  # a FIFO, device or loop is refused, never read (docs/security.md)
     text = decode_bytes(raw, path)
     return SourceText(path, raw, text, detect_style(raw, text))
 

@@ -8,6 +8,12 @@ is refused before anything is touched: OutsideRootError. If anything raises,
 `rollback()` puts back the bytes every touched path had before (held in
 memory), removes files and folders the transaction created, and re-raises. A committed transaction can
 still be rolled back, until it is discarded (post-write validation uses that).
+
+Kills are covered by a journal (`.cogtui-journal.json` in the root, see
+journal.py): written before the first temp file, it says which temp files and
+folders are ours and whether the renames had begun. `recover(root)` (run before
+any migrate or undo) rolls a transaction killed before its renames back, and
+finishes one killed during them, and says which.
 """
 
 from __future__ import annotations
@@ -20,6 +26,10 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from cogtui.core.files.journal import Journal, fault_point, fsync_dir, is_plain_empty_dir, write_durable
+
+__all__ = ["FileTransaction", "OutsideRootError", "fsync_dir", "is_plain_empty_dir", "write_durable"]
 
 
 class OutsideRootError(OSError):
@@ -43,6 +53,8 @@ class FileTransaction:
     _made_dirs: list[Path] = field(default_factory=list)
     _removed_dirs: list[Path] = field(default_factory=list)
     _touched: list[Path] = field(default_factory=list)
+    note: dict[str, str] = field(default_factory=dict)  # recorded in the journal (e.g. the backup folder)
+    journal: bool = False  # migrate and undo: survive a kill (journal.py); an editor save needs no journal
 
     def write(self, rel: str, data: bytes) -> None:
         self._writes.append(_Staged(self.root / rel, data))
@@ -67,28 +79,46 @@ class FileTransaction:
 
     def commit(self, before_rename: Callable[[], None] | None = None) -> None:
         self._check_inside()
+        journal = Journal(self.root, enabled=self.journal)
         try:
             for path in [s.target for s in self._writes] + self._deletes:
                 self._before[path] = path.read_bytes() if path.exists() else None
             for staged in self._writes:
+                staged.temp = staged.target.parent / f".{staged.target.name}.{secrets.token_hex(4)}.cogtui-tmp"
+            journal.write(
+                "staged",
+                [(s.target, s.temp) for s in self._writes],  # type: ignore[misc]
+                self._deletes,
+                _missing_dirs([s.target.parent for s in self._writes]),
+                self.note,
+            )
+            for staged in self._writes:
                 self._stage(staged)
+            fault_point("staged")
             if before_rename is not None:
                 before_rename()
-            for staged in self._writes:
+            fault_point("before-rename")
+            journal.advance("renaming")
+            for n, staged in enumerate(self._writes, 1):
                 mode = _mode(staged.target)
                 self._touched.append(staged.target)
                 os.replace(staged.temp, staged.target)  # type: ignore[arg-type]
                 staged.temp = None
                 if mode is not None:
                     os.chmod(staged.target, mode)
-            for path in self._deletes:
+                fault_point(f"renamed-{n}")
+            for n, path in enumerate(self._deletes, 1):
                 self._touched.append(path)
                 path.unlink()
+                fault_point(f"deleted-{n}")
             self._prune_empty_dirs()
             for folder in {s.target.parent for s in self._writes} | {self.root}:
                 fsync_dir(folder)
+            fault_point("before-journal-removed")
+            journal.remove()
         except BaseException:
             self.rollback()
+            journal.remove()
             raise
 
     def _stage(self, staged: _Staged) -> None:
@@ -101,9 +131,7 @@ class FileTransaction:
         for d in reversed(missing):
             d.mkdir()
             self._made_dirs.append(d)
-        temp = folder / f".{staged.target.name}.{secrets.token_hex(4)}.cogtui-tmp"
-        staged.temp = temp
-        write_durable(temp, staged.data)
+        write_durable(staged.temp, staged.data)  # type: ignore[arg-type]
 
     def _prune_empty_dirs(self) -> None:
         """Folders emptied by deletions (e.g. examples/ once its pairs became tests/) go too."""
@@ -137,12 +165,17 @@ class FileTransaction:
         self._removed_dirs.clear()
 
 
-def is_plain_empty_dir(folder: Path) -> bool:
-    """An empty real folder; a symlink to one is left alone (rmdir cannot remove it, and it is not ours)."""
-    try:
-        return not folder.is_symlink() and folder.is_dir() and not any(folder.iterdir())
-    except OSError:
-        return False
+def _missing_dirs(folders: list[Path]) -> list[Path]:
+    """Folders that do not exist yet (and will be made for the writes), outermost first."""
+    out: list[Path] = []
+    for folder in folders:
+        chain = []
+        probe = folder
+        while not probe.exists():
+            chain.append(probe)
+            probe = probe.parent
+        out += [d for d in reversed(chain) if d not in out]
+    return out
 
 
 def _mode(path: Path) -> int | None:
@@ -150,25 +183,3 @@ def _mode(path: Path) -> int | None:
         return stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         return None
-
-
-def write_durable(path: Path, data: bytes) -> None:
-    """Write and fsync one file (for new files such as backups; replacing a file goes through a transaction)."""
-    with open(path, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def fsync_dir(folder: Path) -> None:
-    # Makes the renames durable on POSIX; some platforms cannot open a folder, which is fine.
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -145,4 +145,5 @@ MODULES = """WITH RECURSIVE m(module) AS (
 
 
 def modules(tx: Tx) -> list[str]:
-    return sorted(r[0] for r in tx.rows(MODULES))  # one order on every backend, whatever its collation
+    # One order on every backend, whatever its collation; a damaged cell (a blob) is shown as text.
+    return sorted(r[0] if isinstance(r[0], str) else str(r[0]) for r in tx.rows(MODULES))

@@ -232,8 +232,18 @@ def open_sqlite(path: Path) -> SQLiteBackend:
         raise HistoryError(path, f"cannot open run history {path}: {exc}; " + sqlite_advice(path, exc)) from exc
 
 
+_NO_SPACE = ("SQLITE_FULL", "SQLITE_IOERR_WRITE", "SQLITE_IOERR_FSYNC", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE")
+
+
 def sqlite_advice(path: Path, exc: BaseException) -> str:
     text = str(exc).lower()
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    if name.startswith(_NO_SPACE) or "disk is full" in text or getattr(exc, "errno", None) in (28, 27):
+        # ENOSPC, EFBIG, SQLite's own "full": the file is fine, the disk is not (issue 11).
+        return (
+            f"the disk holding {path.parent} is full (or a file size limit was reached); free some space, "
+            "or set COGTUI_DATA_DIR to a folder on another disk. Nothing already recorded was lost"
+        )
     if "locked" in text or "busy" in text:
         return "another cogtui process is holding it; try again, or close the other process"
     if "readonly" in text or "unable to open" in text or isinstance(exc, OSError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,18 +29,27 @@ class HistoryError(Exception):
         self.path = path
 
 
+def _encodable(text: str) -> str:
+    """Text SQLite and UTF-8 can store: lone surrogates become the JSON escape \\udXXX (same string decoded)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
 def canonical_json(value: Any) -> str:
     # default=str: an input holding a non-JSON value (a Path, a datetime) is
     # still recorded, as its text, rather than failing the run's bookkeeping.
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return _encodable(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str))
 
 
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
+    return _encodable(json.dumps(value, ensure_ascii=False, default=str))
 
 
 def digest(value: Any) -> str:
-    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_json(value).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def iso_utc(ts: float) -> str:

@@ -75,6 +75,7 @@ class History:
         self.location = location
         self.path: Path | None = location.path  # None for a PostgreSQL history
         self.where = location.display
+        self.skipped: list[str] = []  # warnings for damaged rows the readers skipped (docs/security.md)
         self._backend: Backend | None = _open_backend(location)
         dialect = self._backend.dialect
         self._select = ", ".join(dialect.select_json(c) if c in JSON_COLUMNS else c for c in READ_COLUMNS)
@@ -189,7 +190,17 @@ class History:
             f"SELECT {self._select} FROM runs {where} ORDER BY started_at DESC, id DESC LIMIT ? OFFSET ?",
             [*params, limit, offset],
         )
-        return [decode_run(r) for r in rows]
+        return self._decoded(rows)
+
+    def _decoded(self, rows: list[Any]) -> list[RunRecord]:
+        """The rows as runs; a damaged row (bad JSON, too deep, a blob, a wrong type) is skipped with a warning."""
+        out = []
+        for row in rows:
+            try:
+                out.append(decode_run(row))
+            except (ValueError, TypeError, RecursionError, AttributeError) as exc:
+                self.skipped.append(f"run {row[READ_COLUMNS.index('id')]} skipped: damaged row ({str(exc)[:80]})")
+        return out
 
     def iter_runs(self, module: str | None = None, since: float | None = None, page: int = 1000) -> Iterator[RunRecord]:
         """Every run (or one module's, or those started at or after `since`) in recording order,
@@ -203,14 +214,15 @@ class History:
         sql = f"SELECT {self._select} FROM runs WHERE {' AND '.join(conds)} ORDER BY id LIMIT ?"
         while True:
             rows = self._query(sql, [*params, page])
-            yield from (decode_run(r) for r in rows)
+            yield from self._decoded(rows)
             if len(rows) < page:
                 return
             params[0] = rows[-1][READ_COLUMNS.index("id")]
 
     def get(self, run_id: int) -> RunRecord | None:
         rows = self._query(f"SELECT {self._select} FROM runs WHERE id = ?", [run_id])
-        return decode_run(rows[0]) if rows else None
+        found = self._decoded(rows)
+        return found[0] if found else None
 
     def count(self, module: str | None = None) -> int:
         where, params = aggregate.where_module(module)

@@ -35,7 +35,7 @@ class ReadContext:
 
     def parse(self, path: Path, kind: Kind) -> SourceFile | None:
         try:
-            src = load_file(path, kind)
+            src = load_file(path, kind, self.root)  # confined to the module folder (docs/security.md)
         except ParseFailure as failure:
             self.diagnostics.append(failure.diagnostic)
             return None
@@ -58,7 +58,7 @@ class ReadContext:
     def markdown_manifest(self, path: Path, required: bool) -> tuple[dict[str, Any], str]:
         """Frontmatter and body of MODULE.md / module.md."""
         try:
-            text = read_text(path)
+            text = read_text(path, self.root)
         except ParseFailure as failure:
             self.diagnostics.append(failure.diagnostic)
             return {}, ""
@@ -100,7 +100,7 @@ class ReadContext:
                 self.diagnostics.append(diag("P003", f"{name} is missing", path, hint=f"Create {name}."))
             return None, ""
         try:
-            return path, read_text(path)
+            return path, read_text(path, self.root)
         except ParseFailure as failure:
             self.diagnostics.append(failure.diagnostic)
             return path, ""

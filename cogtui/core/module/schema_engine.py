@@ -111,18 +111,14 @@ def _use_python_engine() -> bool:
 def compile_schema(schema: Any, *, draft: str = DEFAULT_DRAFT, retrieve: Retrieve | None = None) -> CompiledSchema:
     """A validator for `schema` under `draft`. `retrieve(uri)` supplies referenced documents (or raises)."""
     if _use_python_engine():
-        from cogtui.core.module.schema_engine_py import compile_python
-
-        return compile_python(schema, draft, retrieve)
+        return _python_engine().compile_python(schema, draft, retrieve)  # type: ignore[no-any-return]
     return _RustSchema(schema, draft, retrieve)
 
 
 def metaschema_errors(schema: Any, draft: str) -> list[SchemaError]:
     """How `schema` breaks its draft's metaschema (paths inside `schema`)."""
     if _use_python_engine():
-        from cogtui.core.module.schema_engine_py import python_metaschema
-
-        return python_metaschema(draft).errors(schema)
+        return _python_engine().python_metaschema(draft).errors(schema)  # type: ignore[no-any-return]
     return _rust_metaschema(draft).errors(schema)
 
 
@@ -258,3 +254,11 @@ def iter_patterns(schema: Any, at: PathT = ()) -> Iterable[tuple[PathT, str]]:
     elif isinstance(schema, list):
         for i, value in enumerate(schema):
             yield from iter_patterns(value, (*at, i))
+
+
+def _python_engine() -> Any:
+    """The fallback engine, loaded by name only when needed: it builds on this module's types, so a plain
+    import here would make the two modules import each other."""
+    import importlib
+
+    return importlib.import_module("cogtui.core.module.schema_engine_py")

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 from cogtui.core.diagnostics import diag
-from cogtui.core.files.module_folder import is_file
+from cogtui.core.files.confined import safe_resolve
+from cogtui.core.files.module_folder import lexists
 from cogtui.core.module.model import Schemas
 from cogtui.core.module.schema_engine import (
     CompiledSchema,
@@ -110,7 +111,7 @@ def _resolve_io(
     file_part, _, fragment = ref.partition("#")
     try:
         target = (root / file_part).resolve() if file_part else (schema_path or root / "schema.json")
-    except (OSError, ValueError):  # e.g. a NUL byte: no file can have that name
+    except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop: no file can be read there
         loader.diagnostics.append(diag("S003", f"io.{part} is not a usable file name: {ref!r}", manifest, *at))
         return None
     try:
@@ -126,10 +127,10 @@ def _resolve_io(
             )
         )
         return None
-    if schema_path is not None and target == schema_path.resolve():
+    if schema_path is not None and target == safe_resolve(schema_path):
         target_doc, target_path = doc, schema_path
     else:
-        src = loader.parse(target, "json") if is_file(target) else None
+        src = loader.parse(target, "json") if lexists(target) else None
         if src is None:
             loader.diagnostics.append(diag("S003", f"io.{part} refers to a missing file: {ref}", manifest, *at))
             return None
@@ -200,12 +201,19 @@ class ModuleSchemas:
         if parsed.scheme != "file":
             raise LookupError(f"{uri} is outside the module: remote references are never fetched")
         root = self.module.path.resolve()
-        target = Path(unquote(parsed.path)).resolve()
-        if not target.is_relative_to(root) or not is_file(target):
+        target = safe_resolve(Path(unquote(parsed.path)))
+        if not target.is_relative_to(root):
             raise LookupError(f"{uri} is not a file inside the module")
         import json
 
-        return json.loads(target.read_text(encoding="utf-8"))
+        from cogtui.core.files.confined import ParseFailure, read_confined
+
+        try:
+            return json.loads(read_confined(target, root))  # a FIFO, device or loop is refused, never read
+        except ParseFailure as refused:
+            raise LookupError(f"{uri}: {refused.diagnostic.message}") from None
+        except RecursionError:
+            raise LookupError(f"{uri} is nested too deeply") from None
 
     def validator(self, part: str) -> CompiledSchema | None:
         """The part's compiled schema; None when the module has no such part. Raises SchemaUnusable."""

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from cogtui.core.files.confined import ParseFailure, read_confined
 from cogtui.core.files.json_pointer import array_at, resolve_pointer
 from cogtui.core.module.model import ModuleFormat
 from cogtui.core.rules.contract_base import PathT
@@ -115,7 +116,11 @@ class ContractRules(V22Checks, GoldenChecks):
                 if target:
                     try:
                         file = (path.parent / target).resolve()
-                    except (OSError, ValueError):  # e.g. a NUL byte: no file can have that name
+                    except (
+                        OSError,
+                        ValueError,
+                        RuntimeError,
+                    ):  # RuntimeError: a symlink loop  # e.g. a NUL byte: no file can have that name
                         ok = False
                         self.add_at("S002", f"$ref {ref!r} is not a usable file name", path, where)
                         continue
@@ -126,8 +131,12 @@ class ContractRules(V22Checks, GoldenChecks):
                         self.add_at("S007", f"$ref {ref!r} points outside the module", path, where)
                         continue
                     try:
-                        target_doc = json.loads(file.read_text(encoding="utf-8"))
-                    except (OSError, ValueError):
+                        target_doc = json.loads(read_confined(file, self.m.path))
+                    except ParseFailure as refused:
+                        ok = False
+                        self.add_at("S002", f"$ref {ref!r}: {refused.diagnostic.message}", path, where)
+                        continue
+                    except (OSError, ValueError, RecursionError):
                         ok = False
                         self.add_at("S002", f"$ref {ref!r}: {target} cannot be read as JSON", path, where)
                         continue

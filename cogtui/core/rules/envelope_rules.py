@@ -7,7 +7,6 @@ checker reports them; the runner uses the same rules on model output.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cogtui.core.module.tiers import (
@@ -17,31 +16,15 @@ from cogtui.core.module.tiers import (
     LOOSEST_MAX_INSIGHTS,
     RISK_LEVELS,
 )
+from cogtui.core.rules.declared_rules import check_risk_aggregation, check_strictness, unknown_tag
 from cogtui.core.rules.envelope_shape import code_matches_schema, risk_object_level
 from cogtui.core.rules.error_codes import is_wellformed_code
+from cogtui.core.rules.violation import PathT as PathT
+from cogtui.core.rules.violation import Violation as Violation
+from cogtui.core.rules.violation import dotted as dotted
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
-
-PathT = tuple[str | int, ...]
-
-
-@dataclass(frozen=True)
-class Violation:
-    code: str  # an E-code
-    rule: str  # a stable rule id, e.g. "meta.confidence.range"
-    path: PathT
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "rule": self.rule, "path": dotted(self.path), "message": self.message}
-
-
-def dotted(path: PathT) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "$"
 
 
 def _is_number(v: object) -> TypeGuard[int | float]:
@@ -174,9 +157,11 @@ def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> l
             Violation("E3001", "data.rationale.type", (*path, "data", "rationale"), "data.rationale must be a string")
         )
     out.extend(check_insights(data, module, (*path, "data")))
+    out.extend(check_risk_aggregation(env.get("meta"), data, path))
     if module is not None:
         out.extend(_schema_violations(module, "data", data, (*path, "data")))
         out.extend(check_enum_strategy(data, module, (*path, "data")))
+        out.extend(check_strictness(data, module, (*path, "data")))
         out.extend(check_tier(env.get("meta"), module, (*path, "meta")))
     return out
 
@@ -222,7 +207,11 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
             out.append(
                 Violation("E3001", f"error.{key}.type", (*path, "error", key), f"error.{key} has the wrong type")
             )
-    if module is not None and module.schemas.error is not None:
+    if (
+        module is not None
+        and module.schemas.error is not None
+        and module.failure.get("must_return_error_schema") is not False
+    ):
         found = _schema_violations(module, "error", err, (*path, "error"))
         code_path = (*path, "error", "code")
         if any(v.path == code_path for v in found) and code_matches_schema(
@@ -289,30 +278,28 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
     return out
 
 
-def custom_enum_values(value: Any, path: PathT = ()) -> Iterator[tuple[PathT, dict[str, Any]]]:
-    """Extensible-enum objects `{custom, reason}` anywhere in a value (SPEC-v2.2 §3.5)."""
+def custom_enum_values(value: Any, path: PathT = (), tag: str = "custom") -> Iterator[tuple[PathT, dict[str, Any]]]:
+    """Extensible-enum objects `{custom, reason}` (or `{<unknown_tag>, reason}`) anywhere in a value (SPEC-v2.2 §3.5)."""
     if isinstance(value, dict):
-        if "custom" in value and set(value) <= {"custom", "reason"}:
+        if tag in value and set(value) <= {tag, "reason"}:
             yield path, value
             return
         for k, v in value.items():
-            yield from custom_enum_values(v, (*path, k))
+            yield from custom_enum_values(v, (*path, k), tag)
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from custom_enum_values(v, (*path, i))
+            yield from custom_enum_values(v, (*path, i), tag)
 
 
 def check_enum_strategy(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
     if module.contract.enum_strategy.value != "strict":
         return []
+    tag = unknown_tag(module)
     return [
         Violation(
-            "E3005",
-            "enums.strict",
-            (*path, *p),
-            f"custom enum value {v.get('custom')!r} is not allowed: enums are strict",
+            "E3005", "enums.strict", (*path, *p), f"custom enum value {v.get(tag)!r} is not allowed: enums are strict"
         )
-        for p, v in custom_enum_values(data)
+        for p, v in custom_enum_values(data, (), tag)
         if "extensions" not in p[:1]
     ]
 
@@ -322,7 +309,7 @@ def check_tier(meta: Any, module: Module, path: PathT) -> list[Violation]:
         return []
     out: list[Violation] = []
     conf = meta.get("confidence")
-    if _is_number(conf) and conf < EXEC_MIN_CONFIDENCE:
+    if _is_number(conf) and not conf >= EXEC_MIN_CONFIDENCE:  # `not >=`: NaN never passes the gate
         out.append(
             Violation(
                 "E2001",

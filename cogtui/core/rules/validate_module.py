@@ -14,6 +14,7 @@ from cogtui.core.diagnostics import Diagnostic, Severity, diag
 from cogtui.core.module.model import Module, ModuleFormat
 from cogtui.core.module.tiers import CHUNK_TYPES, ENUM_STRATEGIES, MODALITIES, RESPONSE_MODES, STRICTNESS, TIERS
 from cogtui.core.rules.error_codes import is_module_code
+from cogtui.core.rules.manifest_fields import unhonoured
 
 SEMVER = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
@@ -115,6 +116,8 @@ class ManifestRules:
         self.check_context(man)
         self.check_error_codes(man.get("error_codes"))
         self.check_policies(man)
+        for message, where in unhonoured(self.m):
+            self.add("M020", message, *where, hint="See docs/manifest-fields.md for what each field does.")
         for key in man:
             if str(key) not in KNOWN_FIELDS:
                 self.add(

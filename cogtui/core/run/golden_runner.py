@@ -13,6 +13,7 @@ A contract golden (`{"$validate": {part: schema}}`) is judged by its schemas
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from cogtui.core.module.model import UNPARSED, GoldenTest, Module
 from cogtui.core.module.schemas import RefError, schemas_for
 from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.rules.golden_contract import is_contract, judge
+from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
 from cogtui.core.run.runner import RunOptions, RunResult, run_module
 
 
@@ -115,10 +117,7 @@ def envelope_diff(expected: Any, actual: Any) -> str:
 
     def clean(env: Any) -> Any:
         if isinstance(env, dict) and isinstance(env.get("meta"), dict):
-            env = {
-                **env,
-                "meta": {k: v for k, v in env["meta"].items() if k not in ("trace_id", "model", "latency_ms")},
-            }
+            env = {**env, "meta": {k: v for k, v in env["meta"].items() if k not in RUNTIME_META}}
         return env
 
     a = json.dumps(clean(expected), indent=2, ensure_ascii=False, sort_keys=True).splitlines()
@@ -130,7 +129,8 @@ async def run_case(module: Module, test: GoldenTest, options: RunOptions) -> Cas
     if test.input is UNPARSED or not isinstance(test.expected, dict):
         what = "input" if test.input is UNPARSED else "expected envelope"
         return CaseResult(test.name, False, [f"the {what} file is missing or does not parse"])
-    result = await run_module(module, test.input, options)
+    # A golden test checks the module; it is not an invocation (invocation.user_invocable: false still tests).
+    result = await run_module(module, test.input, dataclasses.replace(options, caller=TEST))
     reasons = compare(module, test.expected, result.envelope)
     diff = envelope_diff(test.expected, result.envelope) if reasons and not is_contract(test.expected) else ""
     return CaseResult(test.name, not reasons, reasons, diff, result, test.expected)

@@ -1,21 +1,24 @@
 """Turn a parsed model answer into a v2.2 envelope, and the format-only repair pass.
 
-SPEC-v2.2 §4.1-4.2 and §6.3. The repair pass fixes format only: missing meta
-gets conservative defaults, confidence is clamped, explain truncated to 280
-characters from the start, enum values normalised for case and whitespace.
-It never rewrites a business value.
+SPEC-v2.2 §4.1-4.2 and §6.3. The repair pass fixes format only, exactly the
+spec's list: missing meta fields get conservative defaults, explain is
+truncated to 280 characters from the start, enum values are normalised for
+case and whitespace. It never rewrites a business value. Anything more
+(clamping, reading "85%", hyphens) is an opt-in fix (output_fixes.py, D51).
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from typing import Any
 
 from cogtui.core.files.json_pointer import deref, object_at
 from cogtui.core.module.tiers import EXPLAIN_MAX, RISK_LEVELS, V21_WRAP_EXPLAIN
 from cogtui.core.run.envelope_builder import is_envelope
+from cogtui.core.run.output_fixes import CONFIDENCE_CLAMP, CONFIDENCE_TEXT, ENUM_HYPHENS, confidence_from_text
 
 RISK_RANK = {r: i for i, r in enumerate(RISK_LEVELS)}
 
@@ -100,57 +103,94 @@ def to_envelope(
 
 
 def repair(
-    env: dict[str, Any], data_schema: dict[str, Any] | None, root: dict[str, Any] | None
+    env: dict[str, Any],
+    data_schema: dict[str, Any] | None,
+    root: dict[str, Any] | None,
+    fixes: frozenset[str] = frozenset(),
+    applied: list[str] | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
-    """Format-only fixes; returns the repaired copy and what was changed, for the run's trace."""
+    """The spec's format-only repairs (SPEC-v2.2 §4.1), plus the opt-in `fixes` (output_fixes.py).
+
+    Returns the repaired copy and what the repair pass changed; what an opt-in
+    fix changed is appended to `applied`, so the run can warn about it.
+    """
     env = copy.deepcopy(env)
     notes: list[str] = []
-    payload_key = "data" if env.get("ok") is not False else "partial_data"
+    extra: list[str] = applied if applied is not None else []
+    failed = env.get("ok") is False
+    payload_key = "partial_data" if failed else "data"
     data = object_at(env, payload_key)
     meta = env.get("meta")
     if not isinstance(meta, dict):
         meta = {}
         notes.append("meta was missing")
     env["meta"] = meta
-    conf = meta.get("confidence")
-    if isinstance(conf, str):
-        try:
-            conf = float(conf.strip().rstrip("%")) / (100 if conf.strip().endswith("%") else 1)
-            notes.append("confidence was a string")
-        except ValueError:
-            conf = None
-    if not isinstance(conf, (int, float)) or isinstance(conf, bool):
-        dconf = data.get("confidence")
-        conf = dconf if isinstance(dconf, (int, float)) and not isinstance(dconf, bool) else 0.5
-        notes.append("confidence was missing")
-    if conf < 0 or conf > 1:
-        notes.append(f"confidence {conf} clamped")
-        conf = min(1.0, max(0.0, float(conf)))
-    meta["confidence"] = conf
+    _repair_confidence(meta, data, failed, fixes, notes, extra)
     risk = meta.get("risk")
     if isinstance(risk, str) and risk not in RISK_LEVELS and _norm(risk) in RISK_LEVELS:
         meta["risk"] = _norm(risk)
         notes.append("risk normalised")
     elif risk is None:
-        meta["risk"] = aggregate_risk(data)
+        meta["risk"] = "high" if failed else aggregate_risk(data)
         notes.append("risk was missing")
     explain = meta.get("explain")
     if explain is None or (isinstance(explain, str) and not explain.strip()):
-        meta["explain"] = explain_from(data.get("rationale"))
+        meta["explain"] = _error_explain(env) if failed else explain_from(data.get("rationale"))
         notes.append("explain was missing")
     elif isinstance(explain, str) and len(explain) > EXPLAIN_MAX:
         meta["explain"] = explain[:EXPLAIN_MAX]
         notes.append(f"explain truncated from {len(explain)} to {EXPLAIN_MAX} characters")
     if data_schema is not None and isinstance(env.get(payload_key), dict):
-        env[payload_key] = normalize_enums(env[payload_key], data_schema, root or {}, notes)
+        hyphen_notes = extra if ENUM_HYPHENS in fixes else None
+        env[payload_key] = normalize_enums(env[payload_key], data_schema, root or {}, notes, 0, hyphen_notes)
     return env, notes
 
 
-def _norm(value: str) -> str:
-    return re.sub(r"[\s\-]+", "_", value.strip()).lower()
+def _repair_confidence(
+    meta: dict[str, Any], data: dict[str, Any], failed: bool, fixes: frozenset[str], notes: list[str], extra: list[str]
+) -> None:
+    """Only a missing confidence is the repair pass's business; text and out-of-range values are opt-in fixes."""
+    if "confidence" not in meta or meta["confidence"] is None:
+        dconf = data.get("confidence")
+        given = isinstance(dconf, (int, float)) and not isinstance(dconf, bool) and math.isfinite(dconf)
+        meta["confidence"] = dconf if given and not failed else (0.0 if failed else 0.5)
+        notes.append("confidence was missing")
+        return
+    conf = meta["confidence"]
+    if isinstance(conf, str) and CONFIDENCE_TEXT in fixes:
+        number = confidence_from_text(conf)
+        if number is not None:
+            extra.append(f"{CONFIDENCE_TEXT}: confidence {conf!r} read as {number:g}")
+            conf = meta["confidence"] = number
+    if _is_number(conf) and math.isfinite(conf) and not 0 <= conf <= 1 and CONFIDENCE_CLAMP in fixes:
+        clamped = min(1.0, max(0.0, float(conf)))
+        extra.append(f"{CONFIDENCE_CLAMP}: confidence {conf:g} clamped to {clamped:g}")
+        meta["confidence"] = clamped
 
 
-def normalize_enums(value: Any, schema: Any, root: dict[str, Any], notes: list[str], depth: int = 0) -> Any:
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _error_explain(env: dict[str, Any]) -> str:
+    err = env.get("error")
+    message = err.get("message") if isinstance(err, dict) else None
+    return message[:EXPLAIN_MAX] if isinstance(message, str) and message.strip() else "The module reported an error"
+
+
+def _norm(value: str, hyphens: bool = False) -> str:
+    """Case and whitespace (SPEC-v2.2 §4.1): trimmed, lower case, inner whitespace as `_` (D51)."""
+    return re.sub(r"[\s\-]+" if hyphens else r"\s+", "_", value.strip()).lower()
+
+
+def normalize_enums(
+    value: Any,
+    schema: Any,
+    root: dict[str, Any],
+    notes: list[str],
+    depth: int = 0,
+    hyphen_notes: list[str] | None = None,
+) -> Any:
     """Map `" Remove Redundancy "` to `remove_redundancy` where the schema has that enum member."""
     if depth > 32 or not isinstance(schema, dict):
         return value
@@ -158,23 +198,30 @@ def normalize_enums(value: Any, schema: Any, root: dict[str, Any], notes: list[s
     if not isinstance(schema, dict):
         return value
     if isinstance(value, str) and isinstance(schema.get("enum"), list) and value not in schema["enum"]:
+        members = [m for m in schema["enum"] if isinstance(m, str)]
         wanted = _norm(value)
-        for member in schema["enum"]:
-            if isinstance(member, str) and _norm(member) == wanted:
+        for member in members:
+            if _norm(member) == wanted:
                 notes.append(f"enum value {value!r} normalised to {member!r}")
                 return member
+        if hyphen_notes is not None:
+            wanted = _norm(value, True)
+            for member in members:
+                if _norm(member, True) == wanted:
+                    hyphen_notes.append(f"{ENUM_HYPHENS}: enum value {value!r} read as {member!r}")
+                    return member
         return value
     for key in ("oneOf", "anyOf", "allOf"):
         for branch in schema.get(key) or ():
-            new = normalize_enums(value, branch, root, notes, depth + 1)
+            new = normalize_enums(value, branch, root, notes, depth + 1, hyphen_notes)
             if new is not value:
                 return new
     if isinstance(value, dict) and isinstance(schema.get("properties"), dict):
         out = dict(value)
         for k, sub in schema["properties"].items():
             if k in out:
-                out[k] = normalize_enums(out[k], sub, root, notes, depth + 1)
+                out[k] = normalize_enums(out[k], sub, root, notes, depth + 1, hyphen_notes)
         return out
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
-        return [normalize_enums(v, schema["items"], root, notes, depth + 1) for v in value]
+        return [normalize_enums(v, schema["items"], root, notes, depth + 1, hyphen_notes) for v in value]
     return value

@@ -25,7 +25,7 @@ from typing import Any
 from cogtui.core.module.model import Module
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
 from cogtui.core.rules.envelope_shape import normalise_shape
-from cogtui.core.run.envelope_builder import failure
+from cogtui.core.run.envelope_builder import failure, is_envelope
 from cogtui.core.run.normalize import repair, to_envelope
 
 MAX_DETAILS = 20
@@ -37,13 +37,18 @@ class Outcome:
     envelope: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     repairs: list[str] = field(default_factory=list)
+    fixes: list[str] = field(default_factory=list)  # what the opt-in output fixes changed (output_fixes.py)
     wrapped: bool = False
 
 
-def _auto_wrap(module: Module) -> bool:
+def wrap_refusal(module: Module) -> str | None:
+    """The compat field that forbids wrapping a bare v2.1 payload, or None (SPEC-v2.2 §6.2, D52)."""
     if not module.format.has_envelope_contract:
-        return True  # v0, v1, v2.1 answers are bare payloads by design
-    return module.compat.get("runtime_auto_wrap", True) is not False
+        return None  # v0, v1, v2.1 answers are bare payloads by design
+    for key in ("accepts_v21_payload", "runtime_auto_wrap"):
+        if module.compat.get(key, True) is False:
+            return key
+    return None
 
 
 def _partial(env: dict[str, Any]) -> dict[str, Any] | None:
@@ -67,15 +72,32 @@ def _schema(violations: list[Violation]) -> list[Violation]:
     return [v for v in violations if v.code not in ROUTED or (v.code == "E3005" and v.rule.startswith("schema."))]
 
 
-def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -> Outcome:
-    env, wrapped = to_envelope(answer, _auto_wrap(module), module.schemas.data, module.schemas.root)
+def postprocess(
+    answer: dict[str, Any], module: Module, validate: bool = True, fixes: frozenset[str] = frozenset()
+) -> Outcome:
+    refusal = None if is_envelope(answer) else wrap_refusal(module)
+    if refusal is not None:
+        return Outcome(
+            failure(
+                "E3001",
+                f"the answer is a bare v2.1 payload without an envelope, and compat.{refusal} is false",
+                partial_data=answer,
+                suggestion="Have the prompt ask for {ok, meta, data}, or allow the wrap in compat.",
+                details={"field": f"compat.{refusal}"},
+            )
+        )
+    env, wrapped = to_envelope(answer, True, module.schemas.data, module.schemas.root)
     env, shape_warnings = normalise_shape(env, module)  # extra fields, object risk, legacy/module codes
     out = Outcome(env, shape_warnings, wrapped=wrapped)
     if not validate:
-        env, out.repairs = repair(env, None, None)  # meta must still exist for routing
+        env, out.repairs = repair(env, None, None, fixes, out.fixes)  # meta must still exist for routing
         out.envelope = env
         return out
     env = _trim_insights(env, module, out.warnings)
+    bad_confidence = _confidence_constraint(env, module)
+    if bad_confidence is not None:  # the constraint's own code, before the wrap's meta is judged (E3001)
+        out.envelope = bad_confidence
+        return out
     violations = check_envelope(env, module)
     # The repair pass never touches insights or `{custom}` values, so E3004/E3005 are judged on the answer as given.
     early = _overflow_failure(env, module, violations) or _enum_failure(
@@ -85,8 +107,8 @@ def postprocess(answer: dict[str, Any], module: Module, validate: bool = True) -
         out.envelope = early
         return out
     if _schema(violations):
-        env, out.repairs = repair(env, module.schemas.data, module.schemas.root)
-        if out.repairs:  # no note, no change
+        env, out.repairs = repair(env, module.schemas.data, module.schemas.root, fixes, out.fixes)
+        if out.repairs or out.fixes:  # no note, no change
             violations = check_envelope(env, module)
     schema = _schema(violations)
     if schema:
@@ -218,6 +240,22 @@ def _v1_constraints(env: dict[str, Any], module: Module, out: Outcome) -> dict[s
                 + " empty"
             )
     return None
+
+
+def _confidence_constraint(env: dict[str, Any], module: Module) -> dict[str, Any] | None:
+    """v1 `require_confidence` with a data.confidence outside [0, 1]: E3006."""
+    data = env.get("data")
+    if not module.constraints.get("require_confidence") or not isinstance(data, dict) or "confidence" not in data:
+        return None
+    conf = data["confidence"]
+    if isinstance(conf, (int, float)) and not isinstance(conf, bool) and 0 <= conf <= 1:
+        return None
+    return failure(
+        "E3006",
+        "the module requires a confidence in [0, 1]",
+        partial_data=data,
+        details={"constraint": "require_confidence"},
+    )
 
 
 def _filled(value: Any) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.module.model import Module
+from cogtui.core.rules.declared_rules import unknown_tag
 from cogtui.core.rules.media_rules import find_media, mime_from_path, normalize_mime
 
 _ARGS = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![A-Za-z0-9_\[])|\$(\d+)")
@@ -132,7 +133,8 @@ def contract_text(module: Module) -> str:
             else "- do not add `extensions.insights`"
         )
         enums = (
-            'Enum fields that allow it may take `{"custom": "...", "reason": "..."}` for a value not in the list.'
+            f'Enum fields that allow it may take `{{"{unknown_tag(module)}": "...", "reason": "..."}}` '
+            "for a value not in the list."
             if c.enum_strategy.value == "extensible"
             else "Enum fields take only their listed values."
         )
@@ -215,4 +217,4 @@ def user_prompt(module: Module, prompt_body: str, input_value: Any, media_note: 
 
 def estimate_tokens(text: str) -> int:
     """About four bytes of UTF-8 per token; CJK text costs about one token per character."""
-    return max((len(text.encode("utf-8")) + 3) // 4, sum(1 for ch in text if ord(ch) > 0x2E80))
+    return max((len(text.encode("utf-8", "surrogatepass")) + 3) // 4, sum(1 for ch in text if ord(ch) > 0x2E80))

@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cogtui.core.run.providers.base import ProviderError
@@ -58,12 +59,35 @@ async def _pump(source: AsyncIterator[Any], queue: asyncio.Queue[Any]) -> None:
                 await aclose()
 
 
+@dataclass(frozen=True)
+class Deadline:
+    """The whole run's time budget: `seconds` from `start` (time.monotonic()); None means no deadline."""
+
+    seconds: float | None
+    start: float = field(default_factory=time.monotonic)
+
+    def remaining(self) -> float:
+        return float("inf") if self.seconds is None else self.seconds - (time.monotonic() - self.start)
+
+    def error(self, received: bool) -> ProviderError:
+        return ProviderError(
+            "E2002",
+            f"the run took longer than its deadline of {self.seconds:g} s (run_deadline in config.yaml, --deadline)",
+            received_text=received,
+        )
+
+
 async def timed(
-    source: AsyncIterator[Any], heartbeat: float, silence_limit: float, received: list[bool]
+    source: AsyncIterator[Any],
+    heartbeat: float,
+    silence_limit: float,
+    received: list[bool],
+    deadline: Deadline | None = None,
 ) -> AsyncIterator[Any]:
     """Items from `source`, HEARTBEAT after `heartbeat` s without output, ProviderError E2011 after `silence_limit` s without data.
 
-    `received[0]` tells whether any text has arrived (for the error's `received_text`).
+    `received[0]` tells whether any text has arrived (for the error's `received_text`). Past the
+    `deadline` of the whole run, however steadily data drips in, ProviderError E2002 (TIMEOUT, D-deadline).
     """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Any] = asyncio.Queue()
@@ -72,11 +96,19 @@ async def timed(
     try:
         while True:
             now = loop.time()
-            wait = min(heartbeat - (now - last_emit), silence_limit - (now - last_data))
+            left = deadline.remaining() if deadline is not None else float("inf")
+            if left <= 0:
+                raise deadline.error(received[0])  # type: ignore[union-attr]
+            wait = min(heartbeat - (now - last_emit), silence_limit - (now - last_data), left)
             try:
-                item = await asyncio.wait_for(queue.get(), timeout=max(wait, 0.0))
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns the item and swallows a
+                # cancellation that lands while the item is being handed over, so a cancelled run went on.
+                async with asyncio.timeout(max(wait, 0.0)):
+                    item = await queue.get()
             except TimeoutError:
                 now = loop.time()
+                if deadline is not None and deadline.remaining() <= 0:
+                    raise deadline.error(received[0]) from None
                 if now - last_data >= silence_limit:
                     raise ProviderError(
                         "E2011", f"no data from the provider for {silence_limit:g} s", received_text=received[0]

@@ -2,7 +2,8 @@
 
 Depth is counted in calls: the root module is depth 0 and may call down to
 depth MAX_DEPTH. A cycle (A → B → A) is E4004, a chain deeper than 5 is
-E4005, an unknown module E4006: all found before calling anything.
+E4005, an unknown module E4006, a module that declares
+`invocation.agent_invocable: false` E4007: all found before calling anything.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ Resolver = Callable[[str], Module | None]
 
 @dataclass(frozen=True)
 class GraphProblem:
-    code: str  # E4004, E4005 or E4006
+    code: str  # E4004, E4005, E4006 or E4007
     message: str
     chain: tuple[str, ...]
 
@@ -41,6 +42,10 @@ def check_call_graph(
         child = resolve(call.module)
         if child is None:
             return GraphProblem("E4006", f"@call:{call.module} names a module that is not on the search path", chain)
+        if child.invocation.get("agent_invocable") is False:
+            return GraphProblem(
+                "E4007", f"@call:{call.module} is not agent-invocable (invocation.agent_invocable: false)", chain
+            )
         problem = check_call_graph(child, resolve, depth + 1, stack)
         if problem is not None:
             return problem

@@ -10,6 +10,7 @@
       anthropic: {model: claude-sonnet-5-5}
       openai: {model: gpt-4o-mini, base_url: http://localhost:11434/v1, vision: false}
       replay: {interval: 0.01}
+    output_fixes: [confidence_clamp]   # beyond the spec's repair pass; `cogn run --strict` turns them off
 
 The file is validated into a typed `Config`. A setting of the wrong type, an
 unknown setting, or an API key found in the file is reported with its line and
@@ -43,6 +44,9 @@ SETTINGS: dict[str, str] = {
     "provider": "a provider name",
     "model": "a model name or null",
     "providers": "a mapping of provider name to its settings",
+    "output_fixes": "a list of output fix names (D51)",
+    "run_deadline": "a positive number of seconds or null",
+    "media_roots": "a list of folders",
 }
 
 
@@ -55,6 +59,9 @@ class Config:
     provider: str | None = None
     model: str | None = None
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    output_fixes: list[str] = field(default_factory=list)  # opt-in fixes beyond the repair pass (D51)
+    run_deadline: float | None = 600.0  # seconds for a whole run; null for none (docs/security.md)
+    media_roots: tuple[Path, ...] = ()  # folders besides a module's own that media `type: file` may read
     path: Path | None = None
     problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
     raw: dict[str, Any] = field(default_factory=dict)  # the file as parsed, for reference
@@ -113,6 +120,14 @@ class _Reader:
                 cfg.keymap = self.keymap(value)
             elif key == "providers" and isinstance(value, dict):
                 cfg.providers = self.providers(value)
+            elif key == "output_fixes" and isinstance(value, list) and all(isinstance(x, str) for x in value):
+                cfg.output_fixes = list(value)
+            elif key == "run_deadline" and (
+                value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0)
+            ):
+                cfg.run_deadline = None if value is None else float(value)
+            elif key == "media_roots" and isinstance(value, list) and all(isinstance(p, str) for p in value):
+                cfg.media_roots = tuple(Path(p).expanduser() for p in value if p)
             else:
                 self.problem((key,), f"{key} must be {SETTINGS[key]}, not {_kind(value)}; ignored")
 

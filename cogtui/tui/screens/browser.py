@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static, Tree
@@ -26,23 +28,23 @@ DETAIL_DELAY = 0.08
 
 
 class FilterInput(Input):
-    """`/` shows it; typing filters; enter or down goes to the first match; escape clears."""
+    """`/` shows it; typing filters; enter or down goes to the first match; escape clears.
+
+    Enter and escape call the screen back at once (not through a message) so focus has moved before
+    the next key is dispatched: keys typed right after enter go to the tree (see key_pipeline.py).
+    """
 
     BINDINGS = bindings("filter.accept", "filter.cancel")
 
+    def __init__(self, on_accept: Callable[[], None], on_cancel: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.on_accept, self.on_cancel = on_accept, on_cancel
+
     def action_accept(self) -> None:
-        self.post_message(self.Accepted(self))
+        self.on_accept()
 
     def action_cancel(self) -> None:
-        self.post_message(self.Cancelled(self))
-
-    class Accepted(Input.Submitted):
-        def __init__(self, filter_input: FilterInput) -> None:
-            super().__init__(filter_input, filter_input.value)
-
-    class Cancelled(Input.Submitted):
-        def __init__(self, filter_input: FilterInput) -> None:
-            super().__init__(filter_input, filter_input.value)
+        self.on_cancel()
 
 
 class BrowserScreen(Screen[None]):
@@ -127,6 +129,18 @@ class BrowserScreen(Screen[None]):
                 self._detail_timer.stop()
             self._detail_timer = self.set_timer(DETAIL_DELAY, lambda: self._show(path))
 
+    @on(ModuleTree.Rebuilt)
+    def _rebuilt(self, event: ModuleTree.Rebuilt) -> None:
+        """The details follow the selection after every rebuild (a filter, a rediscovery)."""
+        if self._detail_timer is not None:
+            self._detail_timer.stop()
+        if event.entry is not None:
+            self._show(event.entry.path)
+            return
+        tree = self.query_one(ModuleTree)
+        why = f"No module name contains {tree.filter_text!r}." if tree.filter_text else "No modules on the search path."
+        self.query_one(ModuleDetail).show_message(Content(why))
+
     @on(Tree.NodeSelected, "#tree")
     def _selected(self, event: Tree.NodeSelected) -> None:  # type: ignore[type-arg]
         if isinstance(event.node.data, ModuleItem):
@@ -136,31 +150,30 @@ class BrowserScreen(Screen[None]):
     def _filter_changed(self, event: Input.Changed) -> None:
         self.query_one(ModuleTree).rebuild(event.value)
 
-    @on(FilterInput.Accepted)
-    def _filter_accepted(self, event: FilterInput.Accepted) -> None:
-        event.stop()
+    def _filter_accepted(self) -> None:
         tree = self.query_one(ModuleTree)
         tree.select_first_module()
-        tree.focus()
+        self.set_focus(tree)
 
-    @on(FilterInput.Cancelled)
-    def _filter_cancelled(self, event: FilterInput.Cancelled) -> None:
-        event.stop()
+    def _filter_cancelled(self) -> None:
         box = self.query_one(FilterInput)
         box.value = ""
         box.add_class("-hidden")
-        self.query_one(ModuleTree).rebuild("")
-        self.query_one(ModuleTree).focus()
+        tree = self.query_one(ModuleTree)
+        tree.rebuild("")
+        self.set_focus(tree)
 
     async def action_filter(self) -> None:
         boxes = self.query(FilterInput)
         if boxes:
             box = boxes.first()
         else:  # mounted on first use: one widget less before the first frame
-            box = FilterInput(placeholder="filter modules by name", id="filter")
+            box = FilterInput(
+                self._filter_accepted, self._filter_cancelled, placeholder="filter modules by name", id="filter"
+            )
             await self.query_one("#browser-left").mount(box, before=0)
         box.remove_class("-hidden")
-        box.focus()
+        self.set_focus(box)  # now, not after the keys already queued (key_pipeline.py)
 
     # ------------------------------------------------------------ actions on the selected module
 

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from cogtui.core.files.json_pointer import object_at
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
 
@@ -117,7 +118,7 @@ class HistoryScreen(Screen[None]):
                 outcome_text(self.app, run),
                 f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
                 f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-",
-                Text(f"{run.provider}/{run.model or '-'}"),
+                Text(visible(f"{run.provider}/{run.model or '-'}", True)),
                 key=key,
             )
         table.focus()

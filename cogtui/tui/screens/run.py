@@ -23,6 +23,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
@@ -30,6 +31,7 @@ from textual.worker import Worker
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.document_checker import check_input
+from cogtui.core.run.output_fixes import parse_fixes
 from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
 from cogtui.core.run.runner import RunOptions
 
@@ -50,6 +52,16 @@ register(
     KeySpec("run.history", "f3", "history", "History", main=True),
 )
 MAX_TABS = 8
+
+
+class InputChecked(Message):
+    """The input check's verdict, posted by its worker."""
+
+    def __init__(self, status: Content) -> None:
+        super().__init__()
+        self.status = status
+
+
 INPUT_DEBOUNCE = 0.25
 
 
@@ -166,14 +178,15 @@ class RunScreen(Screen[None]):
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as exc:
-            self.app.call_from_thread(
-                self._show_input_status,
-                Content.from_markup(
-                    "[$error]✗ not JSON:[/] $msg (line $line, column $column)",
-                    msg=exc.msg,
-                    line=str(exc.lineno),
-                    column=str(exc.colno),
-                ),
+            self.post_message(
+                InputChecked(
+                    Content.from_markup(
+                        "[$error]✗ not JSON:[/] $msg (line $line, column $column)",
+                        msg=exc.msg,
+                        line=str(exc.lineno),
+                        column=str(exc.colno),
+                    )
+                )
             )
             return
         if self.module is None:
@@ -185,10 +198,11 @@ class RunScreen(Screen[None]):
             first = "; ".join(f"{v.code} {v.message}" for v in violations[:2])  # messages quote the input
             more = f" (+{len(violations) - 2} more)" if len(violations) > 2 else ""
             status = Content.from_markup("[$warning]⚠ $first$more[/]", first=first, more=more)
-        self.app.call_from_thread(self._show_input_status, status)
+        self.post_message(InputChecked(status))  # dropped if the screen closed meanwhile
 
-    def _show_input_status(self, status: Content) -> None:
-        self.query_one("#run-input-status", Static).update(status)
+    @on(InputChecked)
+    def _show_input_status(self, message: InputChecked) -> None:
+        self.query_one("#run-input-status", Static).update(message.status)
 
     # ------------------------------------------------------------ runs
 
@@ -208,7 +222,8 @@ class RunScreen(Screen[None]):
         except ValueError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
-        options = RunOptions(provider, args=args, stream_requested=True, resolver=self.cog.store.load)
+        fixes, _ = parse_fixes(self.cog.config.output_fixes)  # config output_fixes (D51)
+        options = RunOptions(provider, args=args, stream_requested=True, resolver=self.cog.store.load, fixes=fixes)
         request = RunRequest(self.module, input_value, args, provider_name, model)
         self.run_count += 1
         title = f"{self.run_count} · {provider_name}" + (f"/{model}" if model else "")

@@ -17,6 +17,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from cogtui.core.diagnostics import Diagnostic, Severity, counts, format_location
+from cogtui.core.files.terminal_text import visible
 
 __all__ = ["DiagnosticsPanel", "counts", "diagnostic_content", "diagnostic_key", "location_text"]
 
@@ -42,11 +43,11 @@ def diagnostic_content(d: Diagnostic, root: Path) -> Content:
     line = Content.from_markup(
         f"{ICON[d.severity]} [b]$code[/] [$text-muted]$where[/]  $message",
         code=d.code,
-        where=location_text(d, root),
-        message=d.message,
+        where=visible(location_text(d, root), single_line=True),
+        message=visible(d.message),
     )
     if d.hint:
-        line += Content.from_markup("\n    [$text-muted]$hint[/]", hint=d.hint)
+        line += Content.from_markup("\n    [$text-muted]$hint[/]", hint=visible(d.hint))
     return line
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import DataTable
 
+from cogtui.core.files.terminal_text import visible
+
 NO_MAPPING = "(no mapping)"
 
 
@@ -74,9 +76,9 @@ class InsightTable(_RowsTable):
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         mapping = document["suggested_mapping"]
         return (
-            Text(str(mapping)) if mapping is not None else Text(NO_MAPPING, style="italic"),
+            Text(visible(str(mapping), True)) if mapping is not None else Text(NO_MAPPING, style="italic"),
             _count(document["count"]),
-            Text(module_list(document["modules"], 16)),
+            Text(visible(module_list(document["modules"], 16), True)),
             Text(short_date(document["first_seen"])),
             Text(short_date(document["last_seen"])),
         )
@@ -88,9 +90,9 @@ class CustomEnumTable(_RowsTable):
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         reasons = document["reasons"]
         return (
-            Text(str(document["module"])),
-            Text(str(document["field"])),
-            Text(str(document["value"])),
+            Text(visible(str(document["module"]), True)),
+            Text(visible(str(document["field"]), True)),
+            Text(visible(str(document["value"]), True)),
             _count(document["count"]),
-            Text(str(reasons[0]) if reasons else ""),
+            Text(visible(str(reasons[0]), True) if reasons else ""),
         )

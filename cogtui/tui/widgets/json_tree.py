@@ -16,6 +16,8 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from cogtui.core.files.terminal_text import terminal_json, visible
+
 MAX_CHILDREN = 200  # a huge array shows its first items and a count
 MAX_TEXT = 160
 
@@ -100,12 +102,16 @@ class JsonTree(Tree[JsonItem]):
         if item.more:
             label = Text(f"… {item.more} more", self._style("muted"))
         elif isinstance(item.value, dict):
-            label = Text.assemble((item.key, self._style("key")), (f" {{{len(item.value)}}}", self._style("muted")))
+            label = Text.assemble(
+                (visible(item.key, True), self._style("key")), (f" {{{len(item.value)}}}", self._style("muted"))
+            )
         elif isinstance(item.value, list):
-            label = Text.assemble((item.key, self._style("key")), (f" [{len(item.value)}]", self._style("muted")))
+            label = Text.assemble(
+                (visible(item.key, True), self._style("key")), (f" [{len(item.value)}]", self._style("muted"))
+            )
         else:
             label = Text.assemble(
-                (item.key, self._style("key")), (": ", self._style("muted")), self._scalar(item.value)
+                (visible(item.key, True), self._style("key")), (": ", self._style("muted")), self._scalar(item.value)
             )
         label.stylize(style)
         if node.allow_expand:
@@ -115,7 +121,7 @@ class JsonTree(Tree[JsonItem]):
     def _scalar(self, value: Any) -> Text:
         if isinstance(value, str):
             shown = value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + "…"
-            text = Text(json.dumps(shown, ensure_ascii=False), self._style("string"))
+            text = Text(terminal_json(shown), self._style("string"))
             if len(value) > MAX_TEXT:
                 text.append(f" ({len(value)} chars)", self._style("muted"))
             return text

@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from cogtui.core.diagnostics import Diagnostic, Severity, format_location
+from cogtui.core.files.terminal_text import visible
 
 if TYPE_CHECKING:
     from cogtui.core.module.discovery import ModuleEntry
@@ -34,7 +35,7 @@ ORIGIN_TEXT = {
 
 def _m(template: str, **values: Any) -> Content:
     """Markup written here, values (from files) inserted as they are."""
-    return Content.from_markup(template, **{k: str(v) for k, v in values.items()})
+    return Content.from_markup(template, **{k: visible(str(v)) for k, v in values.items()})
 
 
 def _show(value: Any) -> str:
@@ -69,7 +70,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
         lines.append(_section(f"Problems ({report.errors} errors, {report.warnings} warnings)"))
         lines += diagnostics_lines(report, module.path, problems)
     lines.append(_section("Responsibility"))
-    lines.append(Content(str(module.responsibility or "—")))
+    lines.append(Content(visible(str(module.responsibility or "—"))))
     lines.append(_section("Excludes"))
     lines += [_m("  • $x", x=x) for x in module.excludes] or [Content("  —")]
     policies = {**module.policies, **{f"constraint {k}": v for k, v in module.constraints.items()}}

@@ -13,9 +13,11 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.discovery import LEVELS, ModuleEntry, SearchRoot
 
 from ..store import ModuleStore
@@ -95,18 +97,28 @@ class ModuleTree(Tree[NodeItem]):
                 in_root = [e for e in in_level if e.root == root]
                 parent = level_node
                 if len(roots) > 1:
-                    parent = level_node.add(Text(str(root.path)), RootItem(root, len(in_root)), expand=True)
+                    parent = level_node.add(
+                        Text(visible(str(root.path), True)), RootItem(root, len(in_root)), expand=True
+                    )
                 for entry in in_root:
                     shadows = shadowed.get(entry.path, [])
                     if shadows:
-                        node = parent.add(Text(entry.name), ModuleItem(entry), expand=True)
+                        node = parent.add(Text(visible(entry.name, True)), ModuleItem(entry), expand=True)
                         for s in shadows:
-                            node.add_leaf(Text(s.name), ModuleItem(s))
+                            node.add_leaf(Text(visible(s.name, True)), ModuleItem(s))
                     else:
                         # Text labels: a str would be parsed as markup, once per node per rebuild.
-                        node = parent.add_leaf(Text(entry.name), ModuleItem(entry))
+                        node = parent.add_leaf(Text(visible(entry.name, True)), ModuleItem(entry))
                     self.module_nodes[entry.path] = node
         self._restore_cursor(keep_cursor)
+
+    class Rebuilt(Message):
+        """The tree was rebuilt and its cursor put back: the selection may have changed without a
+        NodeHighlighted (the cursor stayed on the same line, or no module is left)."""
+
+        def __init__(self, entry: ModuleEntry | None) -> None:
+            super().__init__()
+            self.entry = entry
 
     def _restore_cursor(self, item: NodeItem | None) -> None:
         # Node lines exist only after the tree has laid itself out again.
@@ -115,6 +127,7 @@ class ModuleTree(Tree[NodeItem]):
                 self.move_cursor(self.module_nodes[item.entry.path])
             else:
                 self.select_first_module()
+            self.post_message(self.Rebuilt(self.cursor_entry))
 
         self.call_after_refresh(restore)
 

@@ -31,6 +31,7 @@ from textual.widgets import ProgressBar, Static, Tree
 
 from cogtui.core.module.model import Module
 from cogtui.core.run.chunk_assembler import StreamAssembler
+from cogtui.core.run.run_state import Phase, RunState
 from cogtui.core.run.runner import RunEvent, RunOptions, RunResult, RunSession
 
 from ..richstyle import themed
@@ -72,7 +73,7 @@ class RunPane(Horizontal):
         self.session: RunSession | None = None
         self.result: RunResult | None = None
         self.started = time.perf_counter()
-        self.first_chunk: float | None = None
+        self.state = RunState(request.module.name)  # what every part of the pane shows
         self._last_drain = 0.0
         self._drain_scheduled = False
         self.calls: dict[tuple[str, ...], Any] = {}
@@ -147,8 +148,8 @@ class RunPane(Horizontal):
             if ev.path:
                 self._call_event(ev)
                 continue
-            if self.first_chunk is None and ("chunk" in ev.chunk or ev.chunk.get("final")):
-                self.first_chunk = time.perf_counter()
+            if "chunk" in ev.chunk or ev.chunk.get("final"):
+                self.state.saw_content(self._first_chunk_ms())
             for change in self.assembler.feed(ev.chunk):
                 if change.kind == "meta":
                     meta = change.value
@@ -167,13 +168,13 @@ class RunPane(Horizontal):
                 elif change.kind == "progress":
                     progress = change.value
                 elif change.kind == "heartbeat":
-                    self.query_one(".run-progress", Static).update("[$text-muted]waiting for the model (heartbeat)…[/]")
+                    self.state.saw_heartbeat()
                 elif change.kind in ("final", "error"):
                     self._show_end(change.value)
         if meta is not None:
-            self.query_one(MetaCard).show_meta(meta)
+            self.state.saw_meta(meta)
         if progress is not None:
-            self._show_progress(progress)
+            self.state.saw_progress(progress.get("percent"), progress.get("stage"), progress.get("message"))
         tree = self.query_one(JsonTree)
         data = self.assembler.data() if changed_fields else {}
         for fld in sorted(changed_fields):
@@ -183,16 +184,34 @@ class RunPane(Horizontal):
         if "data.rationale" in self.assembler.parts:
             size = sum(len(p) for p in self.assembler.parts["data.rationale"])
             tree.set_field("rationale", f"({size} characters: see the rationale pane)")
+        self.render_state()
 
-    def _show_progress(self, progress: dict[str, Any]) -> None:
-        pct = progress.get("percent")
-        if isinstance(pct, (int, float)):
-            self.query_one(ProgressBar).update(progress=pct)
-        self.query_one(".run-progress", Static).update(
-            Content.from_markup(
-                "[b]$stage[/] $message", stage=str(progress.get("stage", "")), message=str(progress.get("message", ""))
-            )
-        )
+    def _first_chunk_ms(self) -> float | None:
+        """The runner's own first-chunk time (the one the result and the history keep)."""
+        s = self.session
+        return round((s.first_chunk - s.started) * 1000, 1) if s is not None and s.first_chunk else None
+
+    def render_state(self) -> None:
+        """Meta card, progress line and bar, timings: all drawn from `self.state`."""
+        state = self.state
+        card = self.query_one(MetaCard)
+        if card.meta != state.meta:
+            card.show_meta(state.meta)
+        style = {Phase.DONE: "$success", Phase.FAILED: "$error", Phase.CANCELLED: "$warning"}.get(state.phase)
+        line = state.progress_line()
+        if state.phase is Phase.STREAMING and state.stage:
+            text = Content.from_markup("[b]$stage[/] $message", stage=state.stage, message=state.message)
+        else:
+            text = Content.styled(line, style or "$text-muted")
+        self.query_one(".run-progress", Static).update(text)
+        bar = self.query_one(ProgressBar)
+        if state.final:
+            bar.update(total=100, progress=100)
+        elif state.percent is not None:
+            bar.update(total=100, progress=state.percent)
+        elif state.phase is Phase.STREAMING:
+            bar.update(total=None)  # streaming with no percent: an indeterminate bar, never a stuck 0%
+        self._show_timings()
 
     def _call_event(self, ev: RunEvent) -> None:
         """Subagent chunks: one collapsible node per call, nested by call path."""
@@ -220,8 +239,6 @@ class RunPane(Horizontal):
 
     def _show_end(self, chunk: dict[str, Any]) -> None:
         outcome = self.query_one(".run-outcome", Static)
-        bar = self.query_one(ProgressBar)
-        bar.update(progress=100)
         if chunk.get("final"):
             self.query_one(JsonTree).set_value(chunk.get("data"))
             rationale = (chunk.get("data") or {}).get("rationale")
@@ -236,7 +253,6 @@ class RunPane(Horizontal):
                 outcome.update("[$success]✓ envelope valid[/] [$text-muted](checked against the module's contract)[/]")
             else:
                 outcome.update("[$warning]envelope not validated[/] [$text-muted](validation was off)[/]")
-            self.query_one(".run-progress", Static).update("[$success]done[/]")
             return
         err = chunk.get("error") or {}
         lines = [
@@ -250,34 +266,32 @@ class RunPane(Horizontal):
         partial = chunk.get("partial_data")
         if isinstance(partial, dict):
             self.query_one(JsonTree).set_value(partial)
-        self.query_one(".run-progress", Static).update(
-            "[$error]failed[/]" + (" (partial data below)" if partial else "")
-        )
+            lines.append(Content.styled("partial data below", "$text-muted"))
+            outcome.update(Content("\n").join(lines))
 
     def _tick(self) -> None:
-        elapsed = (time.perf_counter() - self.started) * 1000
-        usage = self.query_one(".run-usage", Static)
-        if self.result is not None:
-            r = self.result
-            tokens = ""
-            if r.usage:
-                tokens = f"\ntokens {r.usage.get('input_tokens', 0)} in / {r.usage.get('output_tokens', 0)} out"
-            first = f"first chunk {r.ttfc_ms:.0f} ms · " if r.ttfc_ms is not None else ""
-            usage.update(
-                Content(f"{first}total {r.total_ms or 0:.0f} ms{tokens}")
-            )  # provider-reported numbers: literal
-            return
-        first = f"first chunk {(self.first_chunk - self.started) * 1000:.0f} ms · " if self.first_chunk else ""
-        usage.update(f"{first}running {elapsed / 1000:.1f} s")
+        self._show_timings()
+
+    def _show_timings(self) -> None:
+        text = self.state.timings((time.perf_counter() - self.started) * 1000)
+        usage = self.result.usage if self.result is not None else None
+        if usage:
+            text += f"\ntokens {usage.get('input_tokens', 0)} in / {usage.get('output_tokens', 0)} out"
+        self.query_one(".run-usage", Static).update(Content(text))  # provider-reported numbers: literal
 
     def finish(self, result: RunResult | None) -> None:
-        """Called by the screen's Finished handler (after the last chunks are drained)."""
+        """Called by the screen's Finished handler (after the last chunks are drained): the final state."""
         self._drain()
         self.running = False
         self.result = result
-        if result is not None and result.interrupted:
-            self.query_one(".run-progress", Static).update("[$warning]cancelled[/] (recorded as interrupted)")
-            self.query_one(".run-outcome", Static).update("[$warning]interrupted[/]: the provider request was closed")
-        self._tick()
+        if result is not None:
+            self.state.ended(result.envelope, result.interrupted, result.ttfc_ms, result.total_ms)
+            if result.interrupted:
+                self.query_one(".run-outcome", Static).update(
+                    "[$warning]interrupted[/]: the provider request was closed"
+                )
+        else:
+            self.state.ended({"ok": False}, True, None, (time.perf_counter() - self.started) * 1000)
+        self.render_state()
         if self._ticker is not None:  # the timings are final: stop repainting them ten times a second
             self._ticker.stop()

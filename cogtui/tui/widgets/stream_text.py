@@ -16,6 +16,8 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from cogtui.core.files.terminal_text import visible
+
 
 def _cells(text: str) -> int:
     return len(text) if text.isascii() else cell_len(text)
@@ -162,6 +164,7 @@ class StreamText(ScrollView, can_focus=True):
             line = self._current
         else:
             line = ""
-        return Strip([Segment(line, style)]).crop_extend(0, self.size.width, style)
+        # Model text: escape sequences are shown escaped, never sent to the terminal (docs/security.md).
+        return Strip([Segment(visible(line, single_line=True), style)]).crop_extend(0, self.size.width, style)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"stream-text--placeholder"}

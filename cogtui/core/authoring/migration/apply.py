@@ -20,6 +20,7 @@ from typing import Any
 
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.diagnostics import Severity
+from cogtui.core.files.journal import pending, recover
 from cogtui.core.files.text_codec import sha256
 from cogtui.core.files.transaction import FileTransaction, fsync_dir, is_plain_empty_dir, write_durable
 from cogtui.core.settings.locations import backups_dir
@@ -115,27 +116,33 @@ def apply_plan(plan: MigrationPlan, backup: bool = True, verify: bool = True) ->
         raise MigrationError(f"{plan.module}: the plan has errors; nothing was written")
     if not plan.files:
         return ApplyResult(plan.module, plan.path, None)
+    if pending(plan.path):  # the plan was made from a half-applied folder
+        outcome = recover(plan.path)
+        raise MigrationError(f"{plan.module}: an interrupted migration was found and {outcome}; plan again")
     _check_fresh(plan)
-    tx = FileTransaction(plan.path)
+    tx = FileTransaction(plan.path, journal=True)
     for f in plan.files:
         if f.action == "delete":
             tx.delete(f.path)
         else:
             tx.write(f.path, f.new_bytes or b"")
     backup_folder: Path | None = None
+    planned: Path | None = None
+    if backup:
+        base = backups_dir() / plan.module
+        planned = base / _timestamp()
+        n = 1
+        while planned.exists():
+            planned, n = base / f"{_timestamp()}-{n}", n + 1
+        tx.note["backup"] = str(planned)  # a kill before the renames removes it again (journal.recover)
 
     def make_backup() -> None:
         nonlocal backup_folder
-        if not backup:
+        if planned is None:
             return
-        base = backups_dir() / plan.module
-        folder = base / _timestamp()
-        n = 1
-        while folder.exists():
-            folder, n = base / f"{_timestamp()}-{n}", n + 1
-        folder.mkdir(parents=True)
-        backup_folder = folder
-        _write_backup(plan, folder)
+        planned.mkdir(parents=True)
+        backup_folder = planned
+        _write_backup(plan, planned)
 
     try:
         tx.commit(make_backup)
@@ -214,7 +221,7 @@ def undo_latest(module_name: str, target_dir: Path) -> UndoResult:
 
 
 def _undo_from(module_name: str, target: Path, folder: Path, manifest: dict[str, Any]) -> UndoResult:
-    tx = FileTransaction(target)
+    tx = FileTransaction(target, journal=True)
     restored, removed, edited = [], [], []
     for change in manifest["changes"]:
         rel, action = change["path"], change["action"]

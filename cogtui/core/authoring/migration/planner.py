@@ -48,7 +48,7 @@ def blocking_issues(module: Module) -> list[MigrationIssue]:
     """Load errors, then validate errors the migration would carry over; empty when the module can be migrated."""
     issues = []
     for d in module.load_diagnostics:
-        if d.severity is Severity.ERROR and d.code.startswith("P"):
+        if d.severity is Severity.ERROR and d.code[:1] in ("P", "F"):  # F: a refused file (docs/security.md)
             if (
                 d.code == "P003"
                 and module.format is ModuleFormat.V0

@@ -47,7 +47,7 @@ class AnthropicProvider:
         self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
 
     def capabilities(self) -> dict[str, Any]:
-        return capability_doc(self.name, True, self.media_categories(), 20)
+        return capability_doc(self.name, True, self.media_categories(), 20, ("long_context", "vision", "documents"))
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "document")

@@ -36,6 +36,7 @@ class ModelRequest:
     model: str | None = None
     max_tokens: int = 4096
     stream: bool = True
+    json_mode: bool = False  # runtime_requirements.structured_output on a provider that has a JSON mode
     timeout: float = 60.0  # seconds of silence before the stream is abandoned
     # For the replay provider, which answers from the module's own goldens.
     module: Module | None = None
@@ -113,8 +114,14 @@ class Provider(Protocol):
     async def aclose(self) -> None: ...
 
 
-def capability_doc(name: str, streaming: bool, media_in: tuple[str, ...], max_mb: int) -> dict[str, Any]:
-    """SPEC-v2.5 §8.1 capability declaration."""
+# Capability names a module may list under runtime_requirements.preferred_capabilities (D54).
+KNOWN_FEATURES = ("json_mode", "long_context", "streaming", "vision", "documents")
+
+
+def capability_doc(
+    name: str, streaming: bool, media_in: tuple[str, ...], max_mb: int, features: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """SPEC-v2.5 §8.1 capability declaration; `features` are what preferred_capabilities is checked against."""
     from cogtui import __version__
 
     return {
@@ -127,6 +134,8 @@ def capability_doc(name: str, streaming: bool, media_in: tuple[str, ...], max_mb
             "multimodal": {"input": list(media_in), "output": []},
             "max_media_size_mb": max_mb,
             "supported_transports": ["sse", "ndjson"],
+            "structured_output": "json_mode" in features,
+            "features": sorted({*features, *(["streaming"] if streaming else [])}),
         },
     }
 

@@ -45,7 +45,8 @@ class OpenAIProvider:
         self.vision = vision
 
     def capabilities(self) -> dict[str, Any]:
-        return capability_doc(self.name, True, self.media_categories(), 20)
+        vision = ("vision",) if "image" in self.media_categories() else ()
+        return capability_doc(self.name, True, self.media_categories(), 20, ("json_mode", *vision))
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image",) if self.vision else ()
@@ -61,13 +62,16 @@ class OpenAIProvider:
             else:
                 # Plain strings: some local servers reject content arrays.
                 messages.append({"role": msg.role, "content": msg.text})
-        return {
+        body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
             "max_tokens": request.max_tokens,
             "stream": True,
             "stream_options": {"include_usage": True},
         }
+        if request.json_mode:
+            body["response_format"] = {"type": "json_object"}
+        return body
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         import httpx

@@ -15,6 +15,7 @@ from typing import Any
 
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.golden_contract import is_contract
+from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.prompt import estimate_tokens
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage, capability_doc
 from cogtui.core.run.schema_instance import contract_instance, minimal_instance
@@ -53,10 +54,10 @@ def choose_answer(module: Module, input_value: Any) -> tuple[dict[str, Any], str
 
 
 def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
-    """The runtime fills trace_id, model and latency_ms: a model never writes them."""
+    """The runtime fills trace_id, model, latency_ms, warnings and model_calls: a model never writes them."""
     out = dict(answer)
     if isinstance(out.get("meta"), dict):
-        out["meta"] = {k: v for k, v in out["meta"].items() if k not in ("trace_id", "model", "latency_ms")}
+        out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
     return out
 
 
@@ -70,7 +71,8 @@ class ReplayProvider:
         self.interval = interval if interval is not None else (float(env) if env else 0.01)
 
     def capabilities(self) -> dict[str, Any]:
-        return capability_doc(self.name, True, self.media_categories(), 100)
+        # Replay answers with the module's own JSON (goldens, examples, an instance of the schema).
+        return capability_doc(self.name, True, self.media_categories(), 100, ("json_mode", "long_context"))
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "audio", "video", "document")

@@ -1,0 +1,63 @@
+"""Text from modules, models or history, made safe for a terminal.
+
+A module name, a description, a model's answer or a history row may hold
+escape sequences (ESC [ ... that move the cursor, retitle the window, or write
+to the clipboard), 8-bit C1 controls, bidirectional overrides that reorder
+what the user sees, or lone surrogates that the terminal's encoder refuses.
+`visible` shows every such character as a visible escape (`\\x1b`, `\\u202e`),
+so the text is still readable and nothing reaches the terminal raw.
+`terminal_json` does the same for JSON output, staying valid JSON.
+
+Every CLI output path (cli/output.py) and the TUI widgets that render such
+text call these; there is no other sanitiser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+# C0 controls but tab and newline; DEL; C1 controls; bidi embeddings/overrides/isolates and marks
+# that can hide or reorder text; line/paragraph separators; BOM/zero-width no-break; lone surrogates.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+# In JSON text, C0 controls are already escaped by json.dumps; the rest must be escaped as \uXXXX.
+_UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    code = ord(ch)
+    if ch == "\r":
+        return "\\r"
+    if ch == "\n":
+        return "\\n"
+    if ch == "\t":
+        return "\\t"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str, single_line: bool = False) -> str:
+    """`text` with control, escape and invisible-reordering characters shown escaped.
+
+    Newlines and tabs are kept unless `single_line` (table cells, one-line labels).
+    """
+    if not isinstance(text, str):
+        text = str(text)
+    pattern = _UNSAFE_LINE if single_line else _UNSAFE
+    return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def terminal_json(value: Any, **kwargs: Any) -> str:
+    """json.dumps(value, ensure_ascii=False, **kwargs), with nothing a terminal would act on.
+
+    Lone surrogates (which no encoder writes) and C1/bidi characters become \\uXXXX escapes,
+    which are valid JSON and decode to the same string.
+    """
+    text = json.dumps(value, ensure_ascii=False, **kwargs)
+    return _UNSAFE_JSON.sub(_json_escape, text) if _UNSAFE_JSON.search(text) else text

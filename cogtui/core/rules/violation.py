@@ -1,0 +1,26 @@
+"""A broken envelope rule, named by its E-code (error-codes.md) and a stable rule id, with where it broke."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+PathT = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Violation:
+    code: str  # an E-code
+    rule: str  # a stable rule id, e.g. "meta.confidence.range"
+    path: PathT
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "rule": self.rule, "path": dotted(self.path), "message": self.message}
+
+
+def dotted(path: PathT) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "$"

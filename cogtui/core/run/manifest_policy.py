@@ -1,0 +1,78 @@
+"""What a manifest asks of a run besides the answer's shape (docs/manifest-fields.md).
+
+- `invocation.user_invocable: false`: a person may not run the module directly (E4007);
+  golden tests still run it, and `@call` is governed by `agent_invocable` (subagents.py).
+- `runtime_requirements.structured_output` / `preferred_capabilities`: checked against the
+  chosen provider's capability declaration (`cogn capabilities`); what it lacks is a warning.
+- `failure.partial_allowed: false`: no failure envelope carries partial_data.
+- Everything the run had to say lands in `meta.warnings`, and a run that made more than one
+  model call says how many in `meta.model_calls` (both kept in history with the envelope).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogtui.core.files.json_pointer import object_at
+from cogtui.core.module.model import Module
+from cogtui.core.run.envelope_builder import failure
+
+# meta fields the runtime writes on every run: never the model's, never compared in golden tests.
+RUNTIME_META = ("trace_id", "model", "latency_ms", "warnings", "model_calls")
+
+USER = "user"  # a person: `cogn run`, the TUI's run screen
+TEST = "test"  # a golden test: the module is being checked, not invoked
+AGENT = "agent"  # a parent module's @call
+
+
+def invocation_refusal(module: Module, caller: str) -> dict[str, Any] | None:
+    if caller == USER and module.invocation.get("user_invocable") is False:
+        return failure(
+            "E4007",
+            f"{module.name} is not user-invocable (invocation.user_invocable: false)",
+            suggestion="Call it from another module with @call, or set invocation.user_invocable: true.",
+            details={"field": "invocation.user_invocable"},
+        )
+    return None
+
+
+def capability_notes(module: Module, capabilities: dict[str, Any], provider: str) -> tuple[bool, list[str]]:
+    """(use the provider's JSON mode, warnings) for runtime_requirements against a capability declaration."""
+    caps = object_at(capabilities, "capabilities")
+    features = {str(f) for f in caps.get("features") or ()}
+    rr = module.runtime_requirements
+    warnings: list[str] = []
+    json_mode = False
+    if rr.get("structured_output") is True:
+        if caps.get("structured_output") is True:
+            json_mode = True
+        else:
+            warnings.append(
+                f"runtime_requirements.structured_output: provider {provider} has no structured-output mode; "
+                "the answer is parsed from text"
+            )
+    preferred = rr.get("preferred_capabilities")
+    if isinstance(preferred, list):
+        missing = [str(p) for p in preferred if str(p) not in features]
+        if missing:
+            warnings.append(
+                f"runtime_requirements.preferred_capabilities: provider {provider} lacks {', '.join(missing)}"
+            )
+    return json_mode, warnings
+
+
+def apply_failure_contract(envelope: dict[str, Any], module: Module) -> list[str]:
+    """`failure.partial_allowed: false` withholds partial_data from every failure; returns the warnings."""
+    if envelope.get("ok") is True or module.failure.get("partial_allowed") is not False:
+        return []
+    if envelope.pop("partial_data", None) is None:
+        return []
+    return ["failure.partial_allowed is false: the partial data of this failure was withheld"]
+
+
+def record_in_meta(envelope: dict[str, Any], warnings: list[str], model_calls: int) -> None:
+    meta = envelope.setdefault("meta", {})
+    if warnings:
+        meta["warnings"] = list(dict.fromkeys(warnings))  # once each, in order
+    if model_calls > 1:
+        meta["model_calls"] = model_calls

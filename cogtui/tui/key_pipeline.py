@@ -1,0 +1,99 @@
+"""Keys in order, one at a time: a key typed while the previous one is still opening a screen or a text field
+goes to that screen or field, never to whatever had focus before.
+
+Textual forwards each key to the focused widget as soon as it arrives, while the previous key may still
+be bubbling up to the binding that moves focus (`/` mounting the filter box, `r` pushing the run screen).
+A fast typist, a paste typed as keys or a slow SSH link then sends `/quiz` as `/`, `q` (quit), `u`, `i`
+(insights)... Here the app takes each key from the terminal in turn and lets the next one go only when
+the previous one is *settled*:
+
+1. it was dispatched (priority bindings first, then to the focused widget, exactly as Textual does),
+2. a `KeySettled` marker posted right behind it reached the app (the key finished bubbling, so any
+   binding it triggered has run), and
+3. the current screen is mounted (its `on_mount` ran, so the widget it focuses is focused) and one more
+   turn of the app's queue has passed (focus changes are queued callbacks).
+
+A key whose marker gets lost (its widget removed midway) is settled after `STALL` seconds anyway.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from textual import events
+from textual.message import Message
+from textual.timer import Timer
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+STALL = 2.0  # seconds: a key whose marker never comes back stops holding the next ones
+
+
+class KeySettled(Message):
+    """Posted behind a dispatched key through the same widgets: when the app gets it, the key is done."""
+
+    def __init__(self, serial: int) -> None:
+        super().__init__()
+        self.serial = serial
+
+
+class KeyPipeline:
+    """The app's keys from the terminal, dispatched one settled key after another."""
+
+    def __init__(self, app: App[Any], dispatch: Callable[[events.Key], Awaitable[None]]) -> None:
+        """`dispatch` is Textual's own handling of a key from the terminal (`App.on_event`)."""
+        self.app = app
+        self.dispatch = dispatch
+        self.waiting: deque[events.Key] = deque()
+        self.serial = 0
+        self.in_flight: int | None = None  # the serial of the key not settled yet
+        self._stall: Timer | None = None
+
+    @staticmethod
+    def takes(event: events.Event) -> TypeGuard[events.Key]:
+        """A key straight from the terminal (not one bubbling up from a widget)."""
+        return isinstance(event, events.Key) and not event.is_forwarded
+
+    async def receive(self, key: events.Key) -> None:
+        """Queue a key from the terminal; dispatch it now when nothing is in flight."""
+        self.waiting.append(key)
+        await self._next()
+
+    async def _next(self) -> None:
+        while self.in_flight is None and self.waiting:
+            key = self.waiting.popleft()
+            self.serial += 1
+            serial = self.in_flight = self.serial
+            target = self.app.focused or self.app.screen
+            await self.dispatch(key)
+            if target.is_attached:
+                target.post_message(KeySettled(serial))  # behind the key, through the same widgets
+            else:
+                self.app.post_message(KeySettled(serial))
+            self._stall = self.app.set_timer(STALL, lambda s=serial: self._settle(s))
+
+    def marker_arrived(self, message: KeySettled) -> None:
+        message.stop()
+        if message.serial == self.in_flight:
+            self.app.call_later(self._when_ready, message.serial)
+
+    def _when_ready(self, serial: int) -> None:
+        if serial != self.in_flight:
+            return
+        screen = self.app.screen
+        if not screen.is_mounted:  # a screen the key pushed is still composing
+            self.app.call_after_refresh(self._when_ready, serial)
+            return
+        self.app.call_later(self._settle, serial)  # after the focus changes its on_mount queued
+
+    async def _settle(self, serial: int) -> None:
+        if serial != self.in_flight:
+            return
+        if self._stall is not None:
+            self._stall.stop()
+            self._stall = None
+        self.in_flight = None
+        await self._next()

@@ -1,0 +1,49 @@
+"""The one terminal sanitiser: control and escape characters are shown escaped, nothing reaches a terminal raw."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cogtui.core.files.terminal_text import terminal_json, visible
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07"),  # retitle the window
+        ("\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"),  # clear the screen
+        ("a\rb", "a\\rb"),  # overwrite what was printed
+        ("\x9b31m", "\\x9b31m"),  # 8-bit CSI
+        ("abc\u202egnp.exe", "abc\\u202egnp.exe"),  # bidi override
+        ("x\ud800y", "x\\ud800y"),  # a lone surrogate no encoder writes
+        ("tab\tand\nnewline", "tab\tand\nnewline"),  # kept
+        ("plain ünïcödé 中文", "plain ünïcödé 中文"),
+    ],
+)
+def test_visible(raw: str, shown: str) -> None:
+    assert visible(raw) == shown
+
+
+def test_single_line_escapes_newlines_too() -> None:
+    assert visible("a\nb\tc", single_line=True) == "a\\nb\\tc"
+
+
+def test_terminal_json_is_valid_json_with_nothing_raw() -> None:
+    value = {"k\x1b": "\x1b[31m\x9b\u202e\ud800\x7f"}
+    text = terminal_json(value)
+    assert json.loads(text) == value
+    assert not any(ch in text for ch in "\x1b\x9b\u202e\ud800\x7f")
+    text.encode("utf-8")  # writable
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_nothing_unsafe_survives(text: str) -> None:
+    out = visible(text, single_line=True)
+    assert all(ch.isprintable() or ch == " " or ord(ch) >= 0xA0 for ch in out if not 0xD800 <= ord(ch) <= 0xDFFF)
+    assert not any(0xD800 <= ord(ch) <= 0xDFFF or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in out)
+    assert json.loads(terminal_json(text)) == text

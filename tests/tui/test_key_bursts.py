@@ -1,0 +1,69 @@
+"""Key bursts: keys typed while a screen or a text field is still opening go to it, in order, and are never
+dispatched as commands (issue 12: `/qi` crashed, `/image` opened the insights screen, `/quiz` quit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tuikit import burst, copy_modules, isolate, make_app, until
+
+from cogtui.tui.screens.browser import BrowserScreen, FilterInput
+from cogtui.tui.screens.run import RunScreen
+
+NAMES = ("incident-narrator", "code-reviewer", "json-patch-generator")
+
+
+@pytest.fixture
+def root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, *NAMES)
+    return root
+
+
+@pytest.mark.parametrize("word", ["quiz", "qi", "image", "review", "nmhvgy"])
+async def test_a_word_typed_after_slash_goes_to_the_filter(root: Path, tmp_path: Path, word: str) -> None:
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        burst(app, "/" + word)  # every letter is a browser command key when the tree has focus
+        await until(lambda: bool(app.query(FilterInput)) and app.query_one(FilterInput).value == word, pilot)
+        await pilot.pause(0.2)
+        assert app.is_running and isinstance(app.screen, BrowserScreen)
+        assert app.query_one(FilterInput).value == word and app.focused is app.query_one(FilterInput)
+
+
+async def test_keys_after_the_filter_word_go_where_enter_leads(root: Path, tmp_path: Path) -> None:
+    """`/code` then enter goes to the first match; the keys after it are commands of the tree again."""
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        burst(app, "/code\nr")
+        await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
+        assert app.query_one(FilterInput).value == "code"
+        assert app.screen.module.name == "code-reviewer"  # enter went to the first match, r ran it
+
+
+def detail_text(app: object) -> str:
+    from textual.widgets import Static
+
+    return str(app.screen.query_one("#detail-body", Static).render())  # type: ignore[attr-defined]
+
+
+async def test_the_details_follow_the_filter(root: Path, tmp_path: Path) -> None:
+    """The details pane shows the selected module after each filter change, never the one before."""
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        burst(app, "/code")
+        await until(
+            lambda: bool(app.screen.query(FilterInput)) and app.screen.query_one(FilterInput).value == "code", pilot
+        )
+        for word, shown in (("incident", "incident-narrator"), ("json", "json-patch-generator")):
+            app.screen.query_one(FilterInput).value = word
+            await until(lambda: shown in detail_text(app), pilot)  # noqa: B023 - awaited at once
+            await pilot.pause(0.3)
+            assert shown in detail_text(app)
+        app.screen.query_one(FilterInput).value = "zzz"
+        await until(lambda: "No module name contains 'zzz'" in detail_text(app), pilot)
+        assert "json-patch-generator" not in detail_text(app)

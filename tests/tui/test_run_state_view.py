@@ -1,0 +1,79 @@
+"""The run pane shows one state: while chunks stream the progress is not "waiting", the first-chunk
+time never changes once shown, and after cancel nothing says the run is still running."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.core.run.run_state import Phase
+from cogtui.tui import navigation as nav
+from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.widgets.meta_card import MetaCard
+from cogtui.tui.widgets.run_pane import RunPane
+
+MODULE = "incident-narrator"
+
+
+def shown(pane: RunPane) -> dict[str, str]:
+    return {
+        "meta": str(pane.query_one(MetaCard).render()),
+        "progress": str(pane.query_one(".run-progress", Static).render()),
+        "timings": str(pane.query_one(".run-usage", Static).render()),
+    }
+
+
+def first_chunk(text: str) -> str | None:
+    m = re.search(r"first chunk (\d+) ms", text)
+    return m.group(1) if m else None
+
+
+@pytest.fixture
+def module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    root = isolate(monkeypatch, tmp_path)
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.02")
+    (path,) = copy_modules(root, MODULE)
+    return path
+
+
+async def start(app: object, pilot: object, module: Path) -> RunPane:
+    await pilot.pause()  # type: ignore[attr-defined]
+    nav.run_module(app, module)  # type: ignore[arg-type]
+    await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)  # type: ignore[attr-defined]
+    await pilot.press("ctrl+r")  # type: ignore[attr-defined]
+    await until(lambda: bool(app.screen.query(RunPane)) and app.screen.query_one(RunPane).assembler.chunks > 3, pilot)  # type: ignore[attr-defined]
+    return app.screen.query_one(RunPane)  # type: ignore[attr-defined, no-any-return]
+
+
+async def test_streaming_then_done_agree_with_the_state(module: Path, tmp_path: Path) -> None:
+    app = make_app(module.parent, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await start(app, pilot, module)
+        await until(
+            lambda: pane.state.phase is Phase.STREAMING and first_chunk(shown(pane)["timings"]) is not None, pilot
+        )
+        view = shown(pane)
+        assert "waiting" not in view["progress"] and view["progress"] == pane.state.progress_line()
+        first = first_chunk(view["timings"])
+        await until(lambda: not pane.running, pilot, timeout=120)
+        view = shown(pane)
+        assert pane.state.phase is Phase.DONE and view["progress"] == "done"
+        assert first_chunk(view["timings"]) == first  # the first-chunk time did not change after the fact
+        assert pane.result is not None and f"{pane.result.ttfc_ms:.0f}" == first
+
+
+async def test_cancel_is_shown_as_final(module: Path, tmp_path: Path) -> None:
+    app = make_app(module.parent, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        pane = await start(app, pilot, module)
+        await pilot.press("escape")  # cancels the running run
+        await until(lambda: not pane.running, pilot, timeout=20)
+        await pilot.pause(0.3)
+        view = shown(pane)
+        assert pane.state.phase is Phase.CANCELLED
+        assert "the run was cancelled" in view["meta"]  # the card shows the final envelope's meta
+        assert view["progress"] == "cancelled (recorded as interrupted)" and "running" not in view["timings"]
