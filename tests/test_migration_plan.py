@@ -12,6 +12,7 @@ from modkit import clean_v22, make_module
 from test_migration_kit import FIXTURE_NAMES, FIXTURES, MODULES, copy_module, tree
 
 from cogtui.core.authoring.migration import MigrationPlan, plan_migration, render_plan, render_plan_text
+from cogtui.core.authoring.migration.plan import confirm_first, severity_of
 from cogtui.core.module.loader import load_module
 
 
@@ -357,3 +358,18 @@ def test_a_lone_example_output_with_a_structured_rationale_is_an_error(tmp_path:
     )
     plan = plan_for(root)
     assert [e.file for e in plan.errors] == [lonely] and "structured rationale" in plan.errors[0].message
+
+
+def test_notes_carry_the_planners_severity() -> None:
+    """D91: the inferred tier is a note to confirm and leads; a declared tier and plain changes are info."""
+    legacy = plan_for(MODULES / "legacy-summarizer")
+    assert legacy.tier_inferred
+    assert severity_of(legacy.notes[0]) == "confirm" and legacy.notes[0].startswith("tier:")
+    assert any(severity_of(n) == "info" for n in legacy.notes)
+    confirm = [n for n in legacy.notes if severity_of(n) == "confirm"]
+    assert legacy.to_json()["notes_to_confirm"] == confirm
+    assert confirm_first(list(reversed(legacy.notes)))[: len(confirm)] == list(reversed(confirm))
+    current = plan_for(MODULES / "code-reviewer", "2.5")
+    assert not current.tier_inferred
+    assert {severity_of(n) for n in current.notes} == {"info"}
+    assert severity_of("a plain string") == "info"

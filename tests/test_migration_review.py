@@ -13,6 +13,7 @@ import pytest
 from test_migration_kit import MODULES, copy_module
 
 from cogtui.core.authoring.migration import plan_migration
+from cogtui.core.authoring.migration.plan import severity_of
 from cogtui.core.authoring.migration.review import PlanFileError, ReviewPlan, load_plan_file
 from cogtui.core.module.loader import load_module
 
@@ -55,7 +56,9 @@ def test_a_single_module_plan_reads_back_as_the_live_plan_does(world: Path) -> N
     [plan] = load_plan_file(world / "single.json")
     assert (plan.module, plan.source_format, plan.target) == ("legacy-summarizer", "v0", "v2.2")
     assert plan.result == "would migrate" and plan.can_apply and not plan.errors
-    assert plan.notes_tier_first()[0].startswith("tier:")
+    first = plan.notes_to_confirm_first()[0]  # the planner's severities survive the file (D91)
+    assert first.startswith("tier:") and severity_of(first) == "confirm"
+    assert {severity_of(n) for n in plan.notes} == {"confirm", "info"}
     by_path = {f.path: f for f in plan.files}
     assert by_path["module.yaml"].action == "create" and by_path["module.yaml"].content
     assert by_path["module.md"].action == "delete" and by_path["module.md"].content is None

@@ -118,6 +118,11 @@ async def settle(pilot: AppPilot) -> None:
     app.clear_notifications()
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
+    # A TextArea caches its lines under a key that ignores the cursor once blinking stops, so a line drawn in a
+    # blink's "off" phase (a loaded machine gets there first) would keep hiding the steady cursor: re-applying
+    # the styles clears those caches (Widget.notify_style_update), and the lines are drawn again as they are now.
+    app.refresh_css(animate=False)
+    await pilot.pause()
 
 
 def cog(pilot: AppPilot) -> CogtuiApp:
@@ -254,6 +259,7 @@ async def run_idle(pilot: AppPilot, stage: Stage) -> None:
     await until(pilot, lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, "the run screen")
     status = app.screen.query_one("#run-input-status", Static)
     await until(pilot, lambda: "input" in str(status.render()), "the input check")
+    await until(pilot, lambda: app.screen.query_one("#run-input").has_focus, "the input focused")
     await app.workers.wait_for_complete()
     await settle(pilot)
 

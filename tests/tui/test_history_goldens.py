@@ -60,7 +60,7 @@ async def test_history_lists_compares_and_reruns(monkeypatch: pytest.MonkeyPatch
             lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count == 2, pilot
         )
         screen = app.screen
-        assert '"verdict"' in _view_text(screen)  # the highlighted run's envelope
+        await until(lambda: '"verdict"' in _view_text(screen), pilot)  # the highlighted run's envelope, once shown
         await pilot.press("space", "down", "d")
         await pilot.pause()
         diff = _view_text(screen)

@@ -31,7 +31,7 @@ from typing import Any
 
 from cogtui.core.authoring.migration.apply import ApplyResult, apply_plan
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, JsonEditError, Span, detect_style, scan
-from cogtui.core.authoring.migration.plan import FileChange, MigrationPlan
+from cogtui.core.authoring.migration.plan import FileChange, MigrationPlan, to_confirm
 from cogtui.core.authoring.schema_paths import (
     PathT,
     PromotionError,
@@ -188,7 +188,9 @@ def _enum_plan(sf: _SchemaFile, enum_path: PathT, field: str, value: str, notes:
         doc.replace(enum_path, new_members)
         new_lf, reformatted = doc.finish()
         if reformatted:
-            notes.append(f"{sf.rel} could not be edited in place, so it is written out again in its own style")
+            notes.append(
+                to_confirm(f"{sf.rel} could not be edited in place, so it is written out again in its own style")
+            )
     if "$defs" in enum_path or "definitions" in enum_path:
         notes.append(
             f"the enum is defined once at {pointer(enum_path[:-1])}: every field that refers to it gains {value!r}"
@@ -311,7 +313,7 @@ def plan_mapping_promotion(
     if "$defs" in parent or "definitions" in parent:
         notes.append(f"the object is defined once at {pointer(parent)}: every field that refers to it gains {name}")
     if reformatted:
-        notes.append(f"{sf.rel} could not be edited in place, so it is written out again in its own style")
+        notes.append(to_confirm(f"{sf.rel} could not be edited in place, so it is written out again in its own style"))
     return _plan(sf, new_lf, notes)
 
 

@@ -21,13 +21,13 @@ from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.providers import make_provider
+from cogtui.core.run.run_start import default_provider
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
-from .run import default_provider
 
 register(
     KeySpec("goldens.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),

@@ -13,9 +13,8 @@ as markup.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from rich.text import Text
 from textual import on, work
@@ -28,7 +27,8 @@ from textual.widgets import DataTable, Footer, Select, Sparkline, Static, Tabbed
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from cogtui.core.authoring.migration.plan import MigrationPlan
-from cogtui.core.authoring.promote import PromotionError, plan_enum_promotion, plan_mapping_promotion
+from cogtui.core.authoring.promote import PromotionError
+from cogtui.core.authoring.promotion_target import PromotionRequest, enum_promotion, mapping_promotions, plan_promotion
 from cogtui.core.history.dashboard import DashboardData, latest_run_id, read_dashboard
 from cogtui.core.history.store import HistoryError
 
@@ -59,23 +59,6 @@ NO_RUNS_HINT = (
 
 def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
-
-
-@dataclass(frozen=True)
-class PromotionRequest:
-    """What `p` asked for: an enum value (field and value) or a suggested mapping (with its samples)."""
-
-    module: str
-    field: str | None = None
-    value: str | None = None
-    mapping: str | None = None
-    examples: tuple[dict[str, Any], ...] = ()
-
-    @property
-    def title(self) -> str:
-        if self.mapping is not None:
-            return f"Promote {self.mapping} in {self.module}"
-        return f"Add {self.value!r} to {self.field} in {self.module}"
 
 
 class InsightsScreen(Screen[None]):
@@ -303,36 +286,26 @@ class InsightsScreen(Screen[None]):
             self.notify("Nothing to promote: highlight a row first.", severity="warning")
             return
         if isinstance(table, CustomEnumTable):
-            self._build_plan(PromotionRequest(document["module"], field=document["field"], value=document["value"]))
+            self._build_plan(enum_promotion(document))
             return
-        mapping = document["suggested_mapping"]
-        if mapping is None:
-            self.notify("These insights have no suggested mapping, so there is nothing to promote.", severity="warning")
+        requests = mapping_promotions(document)
+        if isinstance(requests, str):
+            self.notify(requests, severity="warning", markup=False)
             return
-        modules: list[str] = document["modules"]
-        examples = tuple(document["examples"])
-
-        def promote_in(module: str) -> None:
-            self._build_plan(
-                PromotionRequest(
-                    module, mapping=mapping, examples=tuple(e for e in examples if e["module"] == module) or examples
-                )
-            )
-
-        if len(modules) == 1:
-            promote_in(modules[0])
+        if len(requests) == 1:
+            self._build_plan(requests[0])
             return
         from .modals import ChoiceModal
 
         def chosen(ident: str | None) -> None:
             if ident is not None:
-                promote_in(modules[int(ident.removeprefix("m"))])
+                self._build_plan(requests[int(ident.removeprefix("m"))])
 
         # Button ids must be identifiers; module names need not be, so the choices are numbered.
         modal = ChoiceModal(
-            f"Promote {mapping}",
-            f"{len(modules)} modules suggested it. Into which module's schema?",
-            [(f"m{i}", name) for i, name in enumerate(modules)],
+            f"Promote {requests[0].mapping}",
+            f"{len(requests)} modules suggested it. Into which module's schema?",
+            [(f"m{i}", request.module) for i, request in enumerate(requests)],
         )
         modal.add_class("insights-choice")  # insights.tcss lays many choices out in a grid
         self.app.push_screen(modal, chosen)
@@ -350,10 +323,7 @@ class InsightsScreen(Screen[None]):
             )
             return
         try:
-            if request.mapping is not None:
-                plan = plan_mapping_promotion(module, request.mapping, list(request.examples))
-            else:
-                plan = plan_enum_promotion(module, request.field or "", request.value or "")
+            plan = plan_promotion(request, module)
         except PromotionError as exc:
             self.post_message(self.PlanFailed(str(exc), request.title))
             return

@@ -83,7 +83,7 @@ class ApplyFlow:
                         title=f"{slot.name} validated",
                         timeout=12,
                         markup=False,
-                        severity="warning" if "error" in outcome.note else "information",
+                        severity="warning" if outcome.note_is_problem else "information",
                     )
             else:
                 slot.failure = outcome.error

@@ -212,7 +212,7 @@ def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
     if plan.tier and not plan.already_current:
         why = "  (inferred: confirm it)" if plan.tier_inferred else ""
         out += ["", Content.assemble("tier: ", (plan.tier, "bold"), (why, "$text-warning"))]
-    notes = tuple(plan.notes_tier_first()) if not plan.already_current else ()
+    notes = tuple(plan.notes_to_confirm_first()) if not plan.already_current else ()
     if notes:
         out += ["", Content.styled("Notes to confirm", "bold")]
     tail: list[Content | str] = []

@@ -38,6 +38,7 @@ class ApplyOutcome:
     result: ApplyResult | None
     error: str | None
     note: str | None = None  # e.g. the validation result after a promotion
+    note_is_problem: bool = False  # the note reports errors or warnings
 
 
 class Planned(Message):
@@ -108,8 +109,9 @@ def apply_plans(screen: Screen[Any], jobs: list[tuple[int, MigrationPlan]], prom
 
                     result, diagnostics = apply_promotion(plan)
                     errors, warnings = counts(diagnostics)
-                    note = "✓ valid" if not errors and not warnings else f"{errors} errors, {warnings} warnings"
-                    outcomes.append(ApplyOutcome(index, result, None, note))
+                    clean = not errors and not warnings
+                    note = "✓ valid" if clean else f"{errors} errors, {warnings} warnings"
+                    outcomes.append(ApplyOutcome(index, result, None, note, note_is_problem=not clean))
                     continue
                 outcomes.append(ApplyOutcome(index, apply_plan(plan, backup=True), None))
             except MigrationError as exc:

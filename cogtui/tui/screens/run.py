@@ -29,10 +29,11 @@ from textual.widgets import Footer, Input, Select, Static, TabbedContent, TabPan
 from textual.worker import Worker
 
 from cogtui.core.module.loader import NotAModule, load_module
-from cogtui.core.module.model import UNPARSED, Module
+from cogtui.core.module.model import Module
 from cogtui.core.rules.document_checker import check_input
 from cogtui.core.run.output_fixes import parse_fixes
-from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider, selected
+from cogtui.core.run.providers import PROVIDERS, make_provider
+from cogtui.core.run.run_start import InputChoice, default_provider, input_choices, starting_input
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
@@ -42,7 +43,7 @@ from ..workbench import Workbench, workbench
 from .modals import ConfirmModal
 
 if TYPE_CHECKING:
-    from cogtui.core.settings.config import Config
+    pass
 
 
 register(
@@ -66,28 +67,6 @@ class InputChecked(Message):
 INPUT_DEBOUNCE = 0.25
 
 
-def initial_inputs(module: Module) -> list[tuple[str, Any]]:
-    """(label, input) choices: every golden, then every example; the first one prefills the editor."""
-    out: list[tuple[str, Any]] = []
-    for t in module.tests:
-        if t.input is not UNPARSED:
-            out.append((f"golden {t.name}", t.input))
-    for e in module.examples:
-        if e.input is not UNPARSED:
-            out.append((f"example {e.name}", e.input))
-    return out
-
-
-def default_provider(config: Config) -> tuple[str, str | None]:
-    """(provider, problem): the configured provider (replay when it has no API key), or replay and
-    why when the configured name (config.yaml or $COGNITIVE_PROVIDER) is not a provider at all."""
-    try:
-        name, _ = selected(config=config)
-    except UnknownProvider as exc:
-        return "replay", f"{exc}; using replay"
-    return (name if name == "replay" or has_api_key(name) else "replay"), None
-
-
 class RunScreen(Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "run.tcss"
     BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history")
@@ -97,7 +76,7 @@ class RunScreen(Screen[None]):
         super().__init__()
         self.module_path = module_path
         self.module: Module | None = None
-        self.choices: list[tuple[str, Any]] = []
+        self.choices: list[InputChoice] = []
         self.preset_input = input_value
         self.autorun = autorun
         self.run_count = 0
@@ -144,12 +123,12 @@ class RunScreen(Screen[None]):
             self.dismiss(None)
             return
         self.sub_title = self.module.name
-        self.choices = initial_inputs(self.module)
+        self.choices = input_choices(self.module)
         golden = self.query_one("#run-golden", Select)
-        golden.set_options([(Text(label), i) for i, (label, _) in enumerate(self.choices)])
+        golden.set_options([(Text(choice.label), i) for i, choice in enumerate(self.choices)])
         if self.choices and self.preset_input is None:
             golden.value = 0
-        start = self.preset_input if self.preset_input is not None else (self.choices[0][1] if self.choices else {})
+        start = starting_input(self.choices, self.preset_input)
         self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
         self.query_one("#run-input", TextArea).focus()
         if self.autorun:
@@ -161,7 +140,7 @@ class RunScreen(Screen[None]):
     def _golden(self, event: Select.Changed) -> None:
         if isinstance(event.value, int) and 0 <= event.value < len(self.choices):
             self.query_one("#run-input", TextArea).text = json.dumps(
-                self.choices[event.value][1], indent=2, ensure_ascii=False
+                self.choices[event.value].value, indent=2, ensure_ascii=False
             )
 
     @on(TextArea.Changed, "#run-input")

@@ -14,6 +14,7 @@ from cogtui.core.authoring.migration.manifest_upgrade import (
     migrate_constraints,
     migrate_io,
 )
+from cogtui.core.authoring.migration.plan import to_confirm
 from cogtui.core.authoring.migration.prompt_section import append_section, describes_envelope, envelope_section
 from cogtui.core.authoring.migration.yamldoc import YamlDoc
 from cogtui.core.files.sourcemap import split_frontmatter
@@ -105,7 +106,11 @@ def write_manifest(draft: Draft, tier: str, overflow: Any, parts: list[str], tes
         )
     text, reformatted = doc.finish()
     if reformatted:
-        notes.append("module.yaml: the manifest could not be edited in place and is re-written; its comments are lost")
+        notes.append(
+            to_confirm(
+                "module.yaml: the manifest could not be edited in place and is re-written; its comments are lost"
+            )
+        )
     split = split_frontmatter(src.text) if source_name else None
     source_lf = to_lf(split[0]) + "\n" if split is not None else None
     origins: tuple[str, ...] = (source_name,) if source_name else ()
@@ -124,7 +129,9 @@ def write_manifest(draft: Draft, tier: str, overflow: Any, parts: list[str], tes
         notes.append(f"encoding: files made from {source_name} keep its {src.style.label}")
     if src.mixed_newlines:
         used = "CRLF" if style.newline == "\r\n" else "LF"
-        notes.append(f"encoding: {source_name or 'module.yaml'} mixes CRLF and LF line ends; edited lines use {used}")
+        notes.append(
+            to_confirm(f"encoding: {source_name or 'module.yaml'} mixes CRLF and LF line ends; edited lines use {used}")
+        )
     if m.format is ModuleFormat.V1 and body is not None:
         draft.write(
             "prompt.md",

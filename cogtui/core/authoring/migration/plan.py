@@ -15,6 +15,35 @@ from cogtui.core.diagnostics import Diagnostic, format_location
 from cogtui.core.files.text_codec import TextStyle, sha256
 
 Action = Literal["create", "modify", "delete"]
+NoteSeverity = Literal["confirm", "info"]
+
+
+class Note(str):
+    """A plan's note, with its severity: "confirm" for a choice the migration made that the author should check
+    (an inferred tier, a file re-written without its comments, mixed line ends), "info" for a change it
+    describes. It is a string everywhere else (text output, JSON `notes`).
+    """
+
+    severity: NoteSeverity
+
+    def __new__(cls, text: str, severity: NoteSeverity = "info") -> Note:
+        note = super().__new__(cls, text)
+        note.severity = severity
+        return note
+
+
+def to_confirm(text: str) -> Note:
+    return Note(text, "confirm")
+
+
+def severity_of(note: str) -> NoteSeverity:
+    """A note's severity; a plain string (a note made before severities, a saved plan's) is "info"."""
+    return note.severity if isinstance(note, Note) else "info"
+
+
+def confirm_first(notes: tuple[str, ...] | list[str]) -> list[str]:
+    """The notes to confirm first (in their order), then the others: how every view lists them."""
+    return sorted(notes, key=lambda note: severity_of(note) != "confirm")
 
 
 @dataclass(frozen=True)
@@ -115,6 +144,7 @@ class MigrationPlan:
             "to": self.target,
             "files": [f.to_json() for f in self.files],
             "notes": list(self.notes),
+            "notes_to_confirm": [n for n in self.notes if severity_of(n) == "confirm"],
             "path": str(self.path),
             "tier": self.tier,
             "tier_inferred": self.tier_inferred,

@@ -15,7 +15,7 @@ from cogtui.core.authoring.migration.file_writers import write_goldens, write_ma
 from cogtui.core.authoring.migration.goldens_upgrade import GoldenDraft, example_goldens
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, JsonEditError, JsonStyle, detect_style, scan
 from cogtui.core.authoring.migration.manifest_upgrade import add_v25
-from cogtui.core.authoring.migration.plan import MigrationIssue, MigrationPlan
+from cogtui.core.authoring.migration.plan import MigrationIssue, MigrationPlan, to_confirm
 from cogtui.core.authoring.migration.schema_upgrade import (
     SchemaUpgradeError,
     assemble_v0,
@@ -222,7 +222,7 @@ def _to_v22(draft: Draft) -> None:
     }
     choice = infer_tier(m, reachable, envelopes)
     draft.tier = choice.tier
-    notes.insert(0, "tier: " + choice.note)
+    notes.insert(0, to_confirm("tier: " + choice.note))
     try:
         overflow = upgrade_schema(schema_doc, data_path, choice.tier, notes)
     except SchemaUpgradeError as exc:

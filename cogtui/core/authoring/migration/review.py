@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.authoring.migration.plan import MigrationPlan
+from cogtui.core.authoring.migration.plan import MigrationPlan, Note, confirm_first
 from cogtui.core.diagnostics import format_location
 
 ACTIONS = ("create", "modify", "delete")
@@ -107,9 +107,9 @@ class ReviewPlan:
     def counts_text(self) -> str:
         return ", ".join(f"{n} {action}" for action, n in self.counts().items() if n) or "no file changes"
 
-    def notes_tier_first(self) -> list[str]:
-        """The notes to confirm, the inferred tier's first (the planner puts it there; a saved file may not)."""
-        return sorted(self.notes, key=lambda note: not note.startswith("tier:"))
+    def notes_to_confirm_first(self) -> list[str]:
+        """The notes, those the author should confirm first (the inferred tier leads them), then the others."""
+        return confirm_first(self.notes)
 
     @classmethod
     def from_plan(cls, plan: MigrationPlan) -> ReviewPlan:
@@ -243,6 +243,11 @@ class _Reader:
                 self.fail(f"{_join(where, key)}[{i}]", f"expected a string, got {_kind(item)}")
         return tuple(items)
 
+    def notes(self, obj: Any, where: str) -> tuple[str, ...]:
+        """The notes, each with its severity: those listed in `notes_to_confirm` are to confirm (D91)."""
+        confirm = set(self.strings(obj, "notes_to_confirm", where))
+        return tuple(Note(n, "confirm" if n in confirm else "info") for n in self.strings(obj, "notes", where))
+
     def plan(self, obj: Any, where: str) -> ReviewPlan:
         if not isinstance(obj, dict):
             self.fail(where or None, f"expected a plan object, got {_kind(obj)}")
@@ -254,7 +259,7 @@ class _Reader:
             source_format=self.get(obj, "from", str, where, required=False, default="?"),
             target=self.get(obj, "to", str, where, required=False),
             files=tuple(self.file(f, _join(where, "files") + f"[{i}]") for i, f in enumerate(files)),
-            notes=self.strings(obj, "notes", where),
+            notes=self.notes(obj, where),
             errors=tuple(self.issue(e, _join(where, "errors") + f"[{i}]") for i, e in enumerate(errors)),
             path=self.get(obj, "path", str, where, required=False),
             tier=self.get(obj, "tier", str, where, required=False),

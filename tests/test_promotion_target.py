@@ -1,0 +1,69 @@
+"""What promoting a dashboard row asks for and into which module (core.authoring.promotion_target)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cogtui.core.authoring.promote import PromotionError
+from cogtui.core.authoring.promotion_target import (
+    NO_MAPPING,
+    PromotionRequest,
+    enum_promotion,
+    mapping_promotions,
+    plan_promotion,
+)
+from cogtui.core.module.loader import load_module
+
+GROUP = {
+    "suggested_mapping": "data.cache_assumption",
+    "modules": ["a", "b"],
+    "examples": [
+        {"module": "a", "text": "from a"},
+        {"module": "a", "text": "again from a"},
+        {"module": "c", "text": "from a module no longer in the group"},
+    ],
+}
+
+
+def test_a_mapping_suggested_by_several_modules_offers_one_promotion_each_with_its_own_examples() -> None:
+    requests = mapping_promotions(GROUP)
+    assert isinstance(requests, list)
+    assert [r.module for r in requests] == ["a", "b"]
+    assert [e["text"] for e in requests[0].examples] == ["from a", "again from a"]
+    # b has no example of its own: it gets them all rather than none.
+    assert len(requests[1].examples) == 3
+    assert {r.mapping for r in requests} == {"data.cache_assumption"}
+    assert requests[0].title == "Promote data.cache_assumption in a"
+
+
+def test_a_group_without_a_mapping_or_without_modules_has_nothing_to_promote() -> None:
+    assert mapping_promotions({**GROUP, "suggested_mapping": None}) == NO_MAPPING
+    assert isinstance(mapping_promotions({**GROUP, "modules": []}), str)
+
+
+def test_an_enum_row_promotes_its_value_into_its_module() -> None:
+    request = enum_promotion({"module": "m", "field": "issues[].category", "value": "concurrency", "count": 3})
+    assert request == PromotionRequest("m", field="issues[].category", value="concurrency")
+    assert request.title == "Add 'concurrency' to issues[].category in m"
+
+
+@pytest.fixture
+def reviewer(tmp_path: Path, data_dir: Path) -> Path:
+    dest = tmp_path / "code-reviewer"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "modules" / "code-reviewer", dest)
+    return dest
+
+
+def test_each_request_makes_its_kind_of_plan(reviewer: Path) -> None:
+    module = load_module(reviewer)
+    enum_plan = plan_promotion(enum_promotion({"module": "x", "field": "issues[].category", "value": "perf2"}), module)
+    assert '"perf2"' in (enum_plan.files[0].new_text or "")
+    (mapping,) = [r for r in mapping_promotions({**GROUP, "modules": ["code-reviewer"]}) if not isinstance(r, str)]
+    plan = plan_promotion(mapping, module)
+    assert "cache_assumption" in json.loads(plan.files[0].new_text or "")["data"]["properties"]
+    with pytest.raises(PromotionError):
+        plan_promotion(PromotionRequest("code-reviewer"), module)
