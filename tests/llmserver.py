@@ -348,7 +348,14 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         req = RecordedRequest(
-            self.command, path, query, {k.lower(): v for k, v in self.headers.items()}, body, raw, proto, time.monotonic()
+            self.command,
+            path,
+            query,
+            {k.lower(): v for k, v in self.headers.items()},
+            body,
+            raw,
+            proto,
+            time.monotonic(),
         )
         owner = self.server.owner
         reply, n = owner._record(req)

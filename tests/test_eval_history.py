@@ -29,7 +29,9 @@ def delete_run(store: str, run_id: int) -> None:
 def test_eval_round_trip_and_trend(new_store: NewStore) -> None:
     with History(new_store()) as h:
         ids = [
-            h.record_eval({"format": "cogtui-eval/1", "targets": ["replay"], "n": k}, {"a": (k, 4), "b": (1, 1)}, T0 + k)
+            h.record_eval(
+                {"format": "cogtui-eval/1", "targets": ["replay"], "n": k}, {"a": (k, 4), "b": (1, 1)}, T0 + k
+            )
             for k in range(5)
         ]
         doc = h.eval_report(ids[2])
@@ -78,5 +80,7 @@ def test_a_v2_store_gains_the_eval_tables(new_store: NewStore) -> None:
     with History(store) as h:
         assert h.get(rid) is not None  # nothing recorded is lost
         assert h.eval_trend("m") == [] and h.cached_response("k") is None
-    version = raw(store, "SELECT version FROM cogtui_schema" if store.startswith("postgresql") else "PRAGMA user_version")
+    version = raw(
+        store, "SELECT version FROM cogtui_schema" if store.startswith("postgresql") else "PRAGMA user_version"
+    )
     assert version == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 3

@@ -69,7 +69,7 @@ def test_compare_marks_each_cell() -> None:
 
 def test_junit_parses_whatever_the_text() -> None:
     r = report(("a\x00b\x1b[31m", False, "E3001"), ("ok", True, None), target="t<&>\ud800")
-    r.cells[0].reasons = ["data.label is \"x\x07\" but <bug> & more", "\ud800 lone"]
+    r.cells[0].reasons = ['data.label is "x\x07" but <bug> & more', "\ud800 lone"]
     xml = junit_xml(r, compare(r, report(("a\x00b\x1b[31m", True, None), target="t<&>\ud800"), "b"))
     root = ET.fromstring(xml.encode("utf-8"))
     case = next(root.iter("testcase"))
@@ -103,7 +103,11 @@ def test_price_table_and_overrides(tmp_path: Path) -> None:
     assert price_for("claude-sonnet-5-5", cfg.prices) == Price(1, 2)  # the user's entry wins
     assert price_for("local-llama", cfg.prices) == Price(0, 0, 0)
     assert sorted(cfg.prices) == ["claude-sonnet-*", "local-*"]
-    assert [p.split(": ", 1)[1].split(" ", 1)[0] for p in cfg.problems] == ["prices.broken", "prices.partial", "prices.odd"]
+    assert [p.split(": ", 1)[1].split(" ", 1)[0] for p in cfg.problems] == [
+        "prices.broken",
+        "prices.partial",
+        "prices.odd",
+    ]
     assert f"{cfg_file}:4:" in cfg.problems[0]
     usage = {"input_tokens": 1000, "output_tokens": 100, "cache_read_tokens": 2000, "cache_write_tokens": True}
     assert Price(3, 15, 0.3, 3.75).cost(usage) == pytest.approx((3000 + 1500 + 600) / 1e6)
