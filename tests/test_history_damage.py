@@ -102,7 +102,9 @@ PAIRS = [
 def _seed(location: str) -> None:
     with History(location) as history:
         for i in range(3):
-            env = with_insights(insight("schema.tags", f"insight {i}"), insight(None), tag={"custom": "x", "reason": "r"})
+            env = with_insights(
+                insight("schema.tags", f"insight {i}"), insight(None), tag={"custom": "x", "reason": "r"}
+            )
             # Hours apart: the timeline over all of them reads the hourly totals, over 1000 slices the rows.
             history.record(run("mod", env, started_at=T0 + i * 7200.0))
 

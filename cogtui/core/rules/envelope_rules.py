@@ -158,6 +158,7 @@ def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> l
         )
     out.extend(check_insights(data, module, (*path, "data")))
     out.extend(check_risk_aggregation(env.get("meta"), data, path))
+    out.extend(check_output_media_rules(data, (*path, "data")))
     if module is not None:
         out.extend(_schema_violations(module, "data", data, (*path, "data")))
         out.extend(check_enum_strategy(data, module, (*path, "data")))
@@ -226,6 +227,15 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
             found = [v for v in found if v.path != code_path]  # the other spelling of the code fits (D36)
         out.extend(found)
     return out
+
+
+def check_output_media_rules(data: dict[str, Any], path: PathT) -> list[Violation]:
+    from cogtui.core.rules.media_rules import check_output_media
+
+    return [
+        Violation(p.code, f"media.output.{p.code}", p.path, f"{dotted(p.path)}: {p.message}")
+        for p in check_output_media(data, path)
+    ]
 
 
 def insights_of(data: Any) -> Any:
