@@ -63,7 +63,7 @@ class RunSession:
         self.repairs: list[str] = []
         response = module.response
         self.shaper = ChunkShaper(self.chunks, module.contract.response_chunk_type.value, response.get("buffer_size"))
-        self.deadline = Deadline(options.deadline)
+        self.deadline = options.shared_deadline or Deadline(options.deadline)
 
     # ------------------------------------------------------------ the pipeline
 
@@ -270,6 +270,7 @@ class RunSession:
                     "depth": self.opts.depth + 1,
                     "call_stack": (*self.opts.call_stack, self.module.name),
                     "caller": AGENT,
+                    "shared_deadline": self.deadline,
                 }
             )
             session = RunSession(child, child_input(child, self.input, call.args), child_opts)
