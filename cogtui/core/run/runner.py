@@ -62,7 +62,10 @@ class RunSession:
         self.fixes = effective_fixes(options.fixes, module.contract.schema_strictness.value, options.strict)
         self.repairs: list[str] = []
         response = module.response
-        self.shaper = ChunkShaper(self.chunks, module.contract.response_chunk_type.value, response.get("buffer_size"))
+        # A sync module asked to stream sends no field chunks (D23), yet what arrived still belongs in
+        # partial_data (D65): its fields gather in an emitter whose chunks are never sent.
+        self.gathered = ChunkEmitter(self.session_id) if self.degraded else self.chunks
+        self.shaper = ChunkShaper(self.gathered, module.contract.response_chunk_type.value, response.get("buffer_size"))
         self.deadline = options.shared_deadline or Deadline(options.deadline)
 
     # ------------------------------------------------------------ the pipeline
@@ -99,7 +102,7 @@ class RunSession:
             envelope = failure(
                 "E4000",
                 f"internal error: {type(exc).__name__}: {exc}",
-                partial_data=self.chunks.partial_data(),
+                partial_data=self.gathered.partial_data(),
                 details={"exception": repr(exc)},
             )
         self.warnings += apply_failure_contract(envelope, self.module)
@@ -112,7 +115,7 @@ class RunSession:
         return failure(
             "E2010",
             why,
-            partial_data=self.chunks.partial_data(),
+            partial_data=self.gathered.partial_data(),
             suggestion="Re-run when ready; the partial data shows what had arrived.",
         )
 
@@ -238,6 +241,8 @@ class RunSession:
                     request.messages = [Message("user", f"{first.text}\n\n{CORRECTIVE_EMPTY}"), *request.messages[1:]]
                 for ev in self.chunks.reset():
                     yield ev
+                if self.degraded:
+                    self.gathered.reset()
                 self.shaper.reset()
                 self.text, self.streamer = [], FieldStreamer()
                 yield self.chunks.progress(50, "retry", "the answer was not JSON; asking once more")
@@ -282,13 +287,16 @@ class RunSession:
             yield self.chunks.progress(100 * (i + 1) / (len(calls) + 1), "subagent", f"{call.text} finished: {status}")
         yield inject_results(body, results)
 
+    def _sent(self, events: list[RunEvent]) -> list[RunEvent]:
+        return [] if self.degraded else events
+
     def _token_limit(self, finish: Finish, provider_name: str) -> dict[str, Any]:
         """Output cut by the token limit: E2003 with what was parsed, never a parse retry (D38)."""
         return failure(
             "E2003",
             f"the model's answer was cut off by the token limit (stop reason {finish.reason!r}, "
             f"max_tokens {self.opts.max_tokens})",
-            partial_data=self.chunks.partial_data(),
+            partial_data=self.gathered.partial_data(),
             details={"provider": provider_name, "stop_reason": finish.reason, "max_tokens": self.opts.max_tokens},
         )
 
@@ -313,14 +321,13 @@ class RunSession:
                         received[0] = True
                         self.text.append(item.text)
                         for kind, fld, payload in self.streamer.feed(item.text):
-                            if not self.degraded:
-                                for ev in self.shaper.feed(kind, fld, payload):
-                                    yield ev
+                            for ev in self._sent(self.shaper.feed(kind, fld, payload)):
+                                yield ev
                     elif isinstance(item, Usage):
                         call_usage = item  # a server may repeat its running total: the last one counts
                     elif isinstance(item, Finish):
                         finish = item
-                for ev in self.shaper.flush():
+                for ev in self._sent(self.shaper.flush()):
                     yield ev
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
                 if call_usage is not None:
@@ -336,7 +343,7 @@ class RunSession:
                     raise _Failed(self._token_limit(finish, provider.name))
                 return
             except ProviderError as exc:
-                for ev in self.shaper.flush():  # what arrived belongs in partial_data
+                for ev in self._sent(self.shaper.flush()):  # what arrived belongs in partial_data
                     yield ev
                 if exc.retryable and not received[0] and attempt < self.opts.retry.attempts:
                     delay = self.opts.retry.delay(attempt, exc.retry_after)
@@ -355,7 +362,7 @@ class RunSession:
                     failure(
                         code,
                         exc.message,
-                        partial_data=self.chunks.partial_data(),
+                        partial_data=self.gathered.partial_data(),
                         details={"provider": provider.name, "status": exc.status, "attempts": attempt},
                     )
                 ) from None
