@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from llmserver import error
+from llmserver import error, text
 from rtkit import (
     ANTHROPIC_KEY,
     MODULES,
@@ -28,6 +28,7 @@ from rtkit import (
     example,
     free_port,
     golden,
+    model_answer,
     popen_cogn,
     user_text,
 )
@@ -296,3 +297,28 @@ def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interva
         title = golden("incident-narrator")[1]["data"]["title"]
         partial = run.envelope["partial_data"]
         assert last["partial_data"] == partial and title.startswith(partial["title"]) and partial["title"]
+
+
+def test_ctrl_c_with_json_prints_the_cancelled_envelope(tmp_path: Path, llm_server: Any) -> None:
+    """`cogn run --json` answers even when interrupted: the E2010 envelope on stdout and in `-o FILE`."""
+    answer = json.dumps(model_answer(golden("code-reviewer")[1]))
+    llm_server.enqueue(text(answer, chunk_size=2, delay=0.2))  # minutes of dripping: only Ctrl-C ends it
+    env = cli_env(tmp_path, ANTHROPIC_BASE_URL=llm_server.base_url, ANTHROPIC_API_KEY=ANTHROPIC_KEY)
+    out_file = tmp_path / "out.json"
+    args = ("run", "code-reviewer", case("code-reviewer"), "--provider", "anthropic", "--json", "-o", str(out_file))
+    proc = popen_cogn(tmp_path, *args, env=env)
+    try:
+        llm_server.wait_for_requests(1, timeout=60)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    envelope = json.loads(out)
+    assert envelope["ok"] is False and envelope["error"]["code"] == "E2010"
+    assert json.loads(out_file.read_text(encoding="utf-8")) == envelope
+    with history(tmp_path) as h:
+        (run,) = h.runs()
+    assert run.outcome == "interrupted" and run.envelope["error"] == envelope["error"]
