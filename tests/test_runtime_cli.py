@@ -266,17 +266,10 @@ def test_provider_failures_never_print_keys(
 # ---------------------------------------------------------------- Ctrl-C
 
 
-@pytest.mark.parametrize(("interval", "wait_for_data"), [("0.2", False), ("0.02", True)])
-def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interval: str, wait_for_data: bool) -> None:
-    env = cli_env(tmp_path, COGTUI_REPLAY_INTERVAL=interval)
-    proc = popen_cogn(
-        tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson", env=env
-    )
+def interrupt(proc: subprocess.Popen[str], ready: Any) -> str:
+    """Ctrl-C once `ready()` returns; the process must exit 130 without a traceback. Its stdout."""
     try:
-        seen = [json.loads(proc.stdout.readline())]
-        assert seen[0]["streaming"] is True
-        while wait_for_data and not seen[-1].get("chunk", {}).get("field", "").startswith("data."):
-            seen.append(json.loads(proc.stdout.readline()))
+        ready()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:
@@ -284,6 +277,24 @@ def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interva
             proc.kill()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
+    return out
+
+
+@pytest.mark.parametrize(("interval", "wait_for_data"), [("0.2", False), ("0.02", True)])
+def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interval: str, wait_for_data: bool) -> None:
+    env = cli_env(tmp_path, COGTUI_REPLAY_INTERVAL=interval)
+    proc = popen_cogn(
+        tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson", env=env
+    )
+    seen: list[dict[str, Any]] = []
+
+    def ready() -> None:
+        seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+        assert seen[0]["streaming"] is True
+        while wait_for_data and not seen[-1].get("chunk", {}).get("field", "").startswith("data."):
+            seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+
+    out = interrupt(proc, ready)
     chunks = [*seen, *(json.loads(line) for line in out.splitlines())]
     first, last = chunks[0], chunks[-1]
     assert last["ok"] is False and last["error"]["code"] == "E2010" and last["session_id"] == first["session_id"]
@@ -307,15 +318,7 @@ def test_ctrl_c_with_json_prints_the_cancelled_envelope(tmp_path: Path, llm_serv
     out_file = tmp_path / "out.json"
     args = ("run", "code-reviewer", case("code-reviewer"), "--provider", "anthropic", "--json", "-o", str(out_file))
     proc = popen_cogn(tmp_path, *args, env=env)
-    try:
-        llm_server.wait_for_requests(1, timeout=60)
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 130, err
-    assert "Traceback" not in err
+    out = interrupt(proc, lambda: llm_server.wait_for_requests(1, timeout=60))
     envelope = json.loads(out)
     assert envelope["ok"] is False and envelope["error"]["code"] == "E2010"
     assert json.loads(out_file.read_text(encoding="utf-8")) == envelope
