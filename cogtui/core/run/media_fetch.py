@@ -17,8 +17,8 @@ import httpx
 from cogtui.core.files.confined import ConfinementError, ParseFailure, read_confined
 from cogtui.core.module.model import Module
 from cogtui.core.rules import media_rules as media
+from cogtui.core.rules.media_address import FetchPolicy, address_class, redact_url
 from cogtui.core.rules.media_rules import ResolvedMedia
-from cogtui.core.run.media_address import FetchPolicy, address_class, redact_url
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
 from cogtui.core.run.media_url import _from_url, _new_client
 

@@ -17,8 +17,8 @@ import httpx
 
 from cogtui.core.module.model import Module
 from cogtui.core.rules import media_rules as media
+from cogtui.core.rules.media_address import FetchPolicy, IPAddress, _ip, redact_url
 from cogtui.core.rules.media_rules import ResolvedMedia
-from cogtui.core.run.media_address import FetchPolicy, IPAddress, _ip, redact_url
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
 
 # ------------------------------------------------------------ URLs
