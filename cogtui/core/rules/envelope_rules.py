@@ -361,5 +361,14 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
 
 
 def _is_enum_error(err: Any) -> bool:
-    """A value outside an enum or const."""
-    return bool(err.keyword in ("enum", "const"))
+    """A value outside an enum or const: directly, or as the reason a oneOf/anyOf rejected it (D40).
+
+    A branch written for another type (a `type` error at the value itself) is not a reason; the
+    failure is an enum miss when at least one branch remains and every one failed only on enum/const.
+    """
+    if err.keyword in ("enum", "const"):
+        return True
+    if err.keyword not in ("oneOf", "anyOf") or not err.branches:
+        return False
+    relevant = [b for b in err.branches if not any(e.keyword == "type" and e.path == err.path for e in b)]
+    return bool(relevant) and all(b and all(_is_enum_error(e) for e in b) for b in relevant)
