@@ -7,7 +7,7 @@ import gc
 import os
 from collections.abc import Callable
 from pathlib import Path, PurePath
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import App
@@ -26,6 +26,9 @@ from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
 
+if TYPE_CHECKING:
+    from cogtui.core.authoring.migration.review import ReviewPlan
+
 STYLES = Path(__file__).parent / "styles"
 
 
@@ -42,6 +45,7 @@ class CogtuiApp(App[None]):
         config: Config | None = None,
         cwd: Path | None = None,
         review: Path | None = None,
+        review_plans: list[ReviewPlan] | None = None,
         watch: bool | None = None,
         theme: str | None = None,
         detect_terminal: bool = False,
@@ -53,6 +57,7 @@ class CogtuiApp(App[None]):
         self.terminal_note = ""
         self.store = ModuleStore.from_paths(paths or [], cwd)
         self.review = review
+        self.review_plans = review_plans  # `cogtui review -`: the plan read from stdin
         self.watching = self.config.watch if watch is None else watch
         self.modules_changed: Signal[list[Path] | None] = Signal(self, "modules-changed")
         self._theme_before_preview: str | None = None
@@ -98,7 +103,7 @@ class CogtuiApp(App[None]):
             from .screens.migrate import MigrationScreen
 
             # Pushed (not the default screen): a screen's own CSS_PATH loads when it is pushed.
-            self.push_screen(MigrationScreen.for_review(self.review))
+            self.push_screen(MigrationScreen.for_review(self.review, self.review_plans))
             return
         # After the first frame: module names show at once, statuses fill in as validation reports.
         self.call_after_refresh(self._after_first_frame)
@@ -260,6 +265,7 @@ def run_app(args: argparse.Namespace) -> int:
     app = CogtuiApp(
         paths=list(getattr(args, "paths", []) or []),
         review=Path(review) if review else None,
+        review_plans=getattr(args, "review_plans", None),
         theme=getattr(args, "theme", None),
         detect_terminal=True,
     )

@@ -6,8 +6,9 @@ Selection lives in the two option lists: j/k/J/K set their highlight, and the
 highlight handlers draw the page. Live plans and saved plans both arrive as
 `ReviewPlan`s, so they are drawn by the same code (migrate_model.py).
 
-Review mode (`cogtui review PLAN.json`) refuses to apply or undo, with a
-notice; it is the app's only screen, so escape quits.
+Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are
+neither shown nor bound there (`check_action`); it is the app's only screen, so
+escape quits.
 """
 
 from __future__ import annotations
@@ -91,9 +92,11 @@ class MigrationScreen(Screen[None]):
         to: str = "2.2",
         preset: MigrationPlan | None = None,
         title: str | None = None,
+        review_plans: list[ReviewPlan] | None = None,
     ) -> None:
         super().__init__()
         self.review_file = review_file
+        self.review_plans = review_plans  # already read (`cogtui review -`: stdin), else read from review_file
         # A plan made elsewhere (a promotion from the insights dashboard): shown and applied like a migration.
         self.preset = preset
         self.title_text = title
@@ -115,8 +118,8 @@ class MigrationScreen(Screen[None]):
         return cls(paths=list(paths), to=to)
 
     @classmethod
-    def for_review(cls, path: Path) -> MigrationScreen:
-        return cls(review_file=Path(path))
+    def for_review(cls, path: Path, plans: list[ReviewPlan] | None = None) -> MigrationScreen:
+        return cls(review_file=Path(path), review_plans=plans)
 
     @classmethod
     def for_plan(cls, plan: MigrationPlan, title: str = "Review the change") -> MigrationScreen:
@@ -150,7 +153,10 @@ class MigrationScreen(Screen[None]):
         self.query_one(SummaryPane).focus()
         if self.review_file is not None:
             self.query_one("#migrate-pane").loading = True
-            workers.read_plan_file(self, self.review_file)
+            if self.review_plans is not None:
+                self.post_message(self.ReviewLoaded(self.review_plans, None))
+            else:
+                workers.read_plan_file(self, self.review_file)
             return
         self._show_module_list()
         if self.preset is not None:
@@ -318,6 +324,10 @@ class MigrationScreen(Screen[None]):
             self.dismiss()
 
     # ------------------------------------------------------------ apply and undo (migrate_apply.py)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A saved plan under review cannot be applied or undone: its keys are hidden, not dead."""
+        return not (action in ("apply", "undo") and self.review_file is not None)
 
     def action_apply(self) -> None:
         self.applying.apply()
