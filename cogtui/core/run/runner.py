@@ -159,7 +159,9 @@ class RunSession:
         from cogtui.core.run.media_fetch import MediaError, resolve_all
 
         try:
-            media = await resolve_all(self.input, m, roots=self.opts.media_roots)
+            # An offline provider (replay) never fetches a URL: it could not use the bytes, and must work offline.
+            fetch = not getattr(self.opts.provider, "offline", False)
+            media = await resolve_all(self.input, m, roots=self.opts.media_roots, fetch_urls=fetch)
         except MediaError as exc:
             raise _Failed(
                 failure(
@@ -170,7 +172,9 @@ class RunSession:
                 )
             ) from None
         supported = self.opts.provider.media_categories()
-        unsupported = sorted({x.category or "?" for x in media if x.category not in supported})
+        unsupported = sorted(
+            {x.category or "?" for x in media if x.category not in supported and (x.fetched or x.category)}
+        )
         if unsupported:
             raise _Failed(
                 failure(

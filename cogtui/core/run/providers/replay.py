@@ -63,6 +63,7 @@ def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
 
 class ReplayProvider:
     name = "replay"
+    offline = True  # the runner fetches no URL media for it (D95)
 
     def __init__(self, model: str | None = None, chunk_size: int = 24, interval: float | None = None) -> None:
         self.model = "replay"
