@@ -53,6 +53,7 @@ _SPECS: list[KeySpec] = [
     KeySpec("migrate.apply", "a", "apply", "Apply", main=True),
     KeySpec("migrate.undo", "u", "undo", "Undo", main=True),
     KeySpec("migrate.layout", "s", "toggle_layout", "Side by side", main=True),
+    KeySpec("migrate.target", "t", "switch_target", "Target v2.2/v2.5"),
     KeySpec("migrate.next_file", "j,n", "next_file", "Next file"),
     KeySpec("migrate.prev_file", "k,p", "prev_file", "Previous file"),
     KeySpec("migrate.next_module", "J,ctrl+n", "next_module", "Next module"),

@@ -141,7 +141,7 @@ async def test_apply_then_undo_restores_every_byte(monkeypatch: pytest.MonkeyPat
         )
 
         await pilot.press("a")  # a second apply is refused
-        assert not isinstance(app.screen, ConfirmModal) and "already migrated" in seen[-1]
+        assert not isinstance(app.screen, ConfirmModal) and "already applied" in seen[-1]
 
         await pilot.press("u")
         await until(lambda: slot.undone is not None and slot.plan is not None and slot.busy is None, pilot)

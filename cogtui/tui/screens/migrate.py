@@ -35,6 +35,7 @@ from . import migrate_work as workers
 from .migrate_apply import ApplyFlow
 from .migrate_model import ModuleSlot
 from .migrate_pages import DiffPane, SummaryPane
+from .migrate_target import switch_target
 from .migrate_work import ApplyOutcome
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class MigrationScreen(Screen[None]):
         "migrate.apply",
         "migrate.undo",
         "migrate.layout",
+        "migrate.target",
         "migrate.next_file",
         "migrate.prev_file",
         "migrate.next_module",
@@ -58,15 +60,17 @@ class MigrationScreen(Screen[None]):
     )
     HELP = (
         "Migration preview. j/k page through the files (past the last one: the next module), J/K move between "
-        "modules, s switches unified / side by side, a applies, u undoes."
+        "modules, s switches unified / side by side, t switches the target version (v2.2 / v2.5), a applies, "
+        "u undoes."
     )
 
     class Planned(Message):
         """A module's plan is ready (posted by the planning worker)."""
 
-        def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None) -> None:
+        def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None, to: str | None = None) -> None:
             super().__init__()
             self.index, self.plan, self.live = index, plan, live
+            self.to = to  # the target it was planned for: a plan for a target since switched away from is dropped
 
     class ReviewLoaded(Message):
         """A saved plan file was read: its plans, or why it could not be."""
@@ -158,10 +162,14 @@ class MigrationScreen(Screen[None]):
             else:
                 workers.read_plan_file(self, self.review_file)
             return
-        self._show_module_list()
+        self.show_module_list()
         if self.preset is not None:
             self.post_message(self.Planned(0, ReviewPlan.from_plan(self.preset), self.preset))
             return
+        self.plan_all()
+
+    def plan_all(self) -> None:
+        """Plan every slot for the current target (at mount, and after `t` switches the target)."""
         if self.multi:
             progress = self.query_one(ProgressBar)
             progress.update(total=len(self.slots), progress=0)
@@ -176,7 +184,7 @@ class MigrationScreen(Screen[None]):
         wide = self.app.size.width >= SPLIT_MIN_WIDTH
         self.query_one(DiffView).split = wide if self.split_choice is None else self.split_choice
 
-    def _show_module_list(self) -> None:
+    def show_module_list(self) -> None:
         if self.multi:
             modules = self.query_one("#migrate-modules", OptionList)
             modules.remove_class("-hidden")
@@ -187,6 +195,8 @@ class MigrationScreen(Screen[None]):
 
     @on(Planned)
     def _planned(self, message: Planned) -> None:
+        if message.to is not None and message.to != self.to:
+            return  # planned for the target before `t` switched it
         slot = self.slots[message.index]
         first_time = slot.plan is None
         slot.plan, slot.live, slot.busy, slot.name = message.plan, message.live, None, message.plan.module
@@ -226,7 +236,7 @@ class MigrationScreen(Screen[None]):
         self.slots = [ModuleSlot(p.module, None, plan=p) for p in message.plans]
         self.multi = len(self.slots) > 1
         self.current = None if self.multi or not self.slots else 0
-        self._show_module_list()
+        self.show_module_list()
         if self.multi:
             for index in range(len(self.slots)):
                 self._list_planned(index, True)
@@ -327,7 +337,12 @@ class MigrationScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A saved plan under review cannot be applied or undone: its keys are hidden, not dead."""
-        return not (action in ("apply", "undo") and self.review_file is not None)
+        if action in ("apply", "undo", "switch_target") and self.review_file is not None:
+            return False  # a saved plan under review cannot be applied, undone or planned again
+        return not (action == "switch_target" and self.preset is not None)  # a promotion has no target version
+
+    def action_switch_target(self) -> None:
+        switch_target(self)
 
     def action_apply(self) -> None:
         self.applying.apply()
@@ -347,7 +362,13 @@ class MigrationScreen(Screen[None]):
             view.heading(slot, self.slots, self.file_index, self.review_file, self.to_label, self.title_text)
         )
         self.query_one("#status", Static).update(
-            view.status_line(slot, self.slots, self.query_one(DiffView).split, self.review_file)
+            view.status_line(
+                slot,
+                self.slots,
+                self.query_one(DiffView).split,
+                self.review_file,
+                None if self.preset else self.to_label,
+            )
         )
         switcher = self.query_one(ContentSwitcher)
         if plan is None or not 0 < self.file_index <= len(plan.files):

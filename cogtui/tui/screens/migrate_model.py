@@ -340,8 +340,11 @@ def heading(
     return Content(f"{mode} · {slot.name}{versions}{position}")
 
 
-def status_line(slot: ModuleSlot | None, slots: list[ModuleSlot], split: bool, review_file: Path | None) -> Content:
-    layout = f"{'side by side' if split else 'unified'} (s)"
+def status_line(
+    slot: ModuleSlot | None, slots: list[ModuleSlot], split: bool, review_file: Path | None, target: str | None = None
+) -> Content:
+    """`target` (a migration's, not a promotion's) is shown with the key that switches it."""
+    layout = f"{'side by side' if split else 'unified'} (s)" + (f" · to {target} (t)" if target else "")
     if review_file is not None:
         return Content(f"read-only: apply and undo are disabled · {layout} · esc quits")
     if slot is None:
