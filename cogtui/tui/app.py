@@ -20,7 +20,7 @@ from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
 from .commands import ModuleCommands, ThemeCommands, theme_of
 from .key_pipeline import KeyPipeline, KeySettled
-from .keys import bindings
+from .keys import bindings, keymap_problems
 from .messages import ReportsReady, ThemesChanged
 from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
@@ -98,6 +98,8 @@ class CogtuiApp(App[None]):
             self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         for problem in self.config.problems:
             self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
+        if self.config.keymap:  # after the first frame: it imports every screen to know every binding
+            self.call_after_refresh(self.report_keymap_problems)
         self.report_search_path_problems()
         if self.review is not None:
             from .screens.migrate import MigrationScreen
@@ -174,6 +176,10 @@ class CogtuiApp(App[None]):
         todo = [e for e in self.store.entries if e.path not in self.store.reports or e.path in (touched or ())]
         if todo:
             validate_entries(self, todo, group="revalidate")
+
+    def report_keymap_problems(self) -> None:
+        for problem in keymap_problems(self.config):  # quotes config.yaml: plain text, never markup
+            self.notify(problem, title="config.yaml keymap", severity="warning", timeout=10, markup=False)
 
     def report_search_path_problems(self) -> None:
         """Unreadable roots and the like: a notification each, never a crash."""

@@ -64,6 +64,7 @@ class Config:
     media_roots: tuple[Path, ...] = ()  # folders besides a module's own that media `type: file` may read
     path: Path | None = None
     problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
+    keymap_where: dict[str, str] = field(default_factory=dict, compare=False)  # binding id -> "file:line:col" of its entry
     raw: dict[str, Any] = field(default_factory=dict)  # the file as parsed, for reference
 
     def provider_settings(self, name: str) -> dict[str, Any]:
@@ -136,6 +137,8 @@ class _Reader:
         for binding, keys in value.items():
             if isinstance(keys, str):
                 out[str(binding)] = keys
+                line, col = self.src.locate(("keymap", str(binding)), key=True)
+                self.cfg.keymap_where[str(binding)] = f"{self.src.path}:{line}:{col}"
             else:
                 self.problem(("keymap", str(binding)), f"keymap.{binding} must be keys as text; ignored")
         return out
