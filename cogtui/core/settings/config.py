@@ -64,7 +64,8 @@ class Config:
     media_roots: tuple[Path, ...] = ()  # folders besides a module's own that media `type: file` may read
     path: Path | None = None
     problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
-    keymap_where: dict[str, str] = field(default_factory=dict, compare=False)  # binding id -> "file:line:col" of its entry
+    # binding id -> "file:line:col" of its keymap entry, for located keymap problems (D96)
+    keymap_where: dict[str, str] = field(default_factory=dict, compare=False)
     raw: dict[str, Any] = field(default_factory=dict)  # the file as parsed, for reference
 
     def provider_settings(self, name: str) -> dict[str, Any]:
