@@ -61,23 +61,20 @@ def run(args: argparse.Namespace) -> int:
 
 def check_theme(out: Report, configured: str | None, requested: str | None) -> None:
     from cogtui.core.files.terminal_text import visible
-    from cogtui.tui.themes import DEFAULT_THEME, builtin_theme_dir, load_themes, user_theme_dir
+    from cogtui.tui.themes import DEFAULT_THEME, every_theme
 
     out.section("theme")
-    loaded = load_themes(builtin_theme_dir(), user_theme_dir())
-    from textual.theme import BUILTIN_THEMES
-
-    themes = {**BUILTIN_THEMES, **{t.name: t for t in loaded.themes}}
+    themes, problems = every_theme()
     depth = colour_depth(os.environ)
     environ = ", ".join(
         f"{k}={os.environ[k]}" for k in ("TERM", "COLORTERM", "TEXTUAL_COLOR_SYSTEM") if k in os.environ
     )
     out.line(visible(f"terminal colour depth: {depth.value} ({environ or 'no TERM or COLORTERM set'})"))
-    choice = start_theme(requested, configured, depth, lambda n: n == ANSI_THEME or (n in themes and themes[n].ansi))
+    choice = start_theme(requested, configured, depth, lambda n: n == ANSI_THEME or themes.get(n, False))
     starting = choice.name or configured or DEFAULT_THEME
     why = choice.note or ("--theme" if requested else "config.yaml's theme" if configured else "the default")
     out.line(visible(f"configured: {configured or '(none)'}; cogtui would start with {starting} ({why})"))
-    for problem in loaded.problems:
+    for problem in problems:
         out.problem(visible(problem))
     for name, what in ((configured, "config.yaml's theme"), (requested, "--theme")):
         if name and name not in themes:
