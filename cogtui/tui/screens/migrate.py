@@ -367,7 +367,7 @@ class MigrationScreen(Screen[None]):
                 self.slots,
                 self.query_one(DiffView).split,
                 self.review_file,
-                None if self.preset else self.to_label,
+                None if self.preset or self.review_file else self.to_label,
             )
         )
         switcher = self.query_one(ContentSwitcher)
