@@ -22,6 +22,7 @@ from .commands import ModuleCommands, ThemeCommands, theme_of
 from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings, keymap_problems
 from .messages import ReportsReady, ThemesChanged
+from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
@@ -60,6 +61,7 @@ class CogtuiApp(App[None]):
         self.review_plans = review_plans  # `cogtui review -`: the plan read from stdin
         self.watching = self.config.watch if watch is None else watch
         self.modules_changed: Signal[list[Path] | None] = Signal(self, "modules-changed")
+        self.run_drafts = RunDrafts()  # what was typed on each module's run screen, until cogtui quits
         self._theme_before_preview: str | None = None
         self.animation_level = "full" if self.config.animations else "none"
         # Themes before the first stylesheet pass: switching theme after mount re-applies every rule.

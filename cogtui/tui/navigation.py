@@ -66,7 +66,7 @@ def new_module(app: CogtuiApp) -> None:
             app.call_later(app.start_watching)
         app.call_later(open_module, app, path)
 
-    app.push_screen(NewModuleModal(app.store.search_path), created)
+    app.push_screen(NewModuleModal(app.store.search_path, app.store.index), created)
 
 
 def toggle_watching(app: CogtuiApp) -> None:

@@ -4,24 +4,11 @@ each, located in config.yaml), not silently ignored; a clean keymap says nothing
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.settings.config import load_config
-
-
-def notices(app: Any) -> list[str]:
-    seen: list[str] = []
-    notify = app.notify
-
-    def record(message: str, *args: Any, **kwargs: Any) -> None:
-        seen.append(f"{kwargs.get('title', '')}: {message}")
-        notify(message, *args, **kwargs)
-
-    app.notify = record
-    return seen
 
 
 async def test_a_bad_keymap_is_reported_at_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_migrate import notices, summary_text, text_of
+from test_migrate import summary_text, text_of
 from textual.widgets import OptionList
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
