@@ -65,6 +65,7 @@ def summary_text(report: EvalReport) -> str:
         p50 = "-" if s.latency_p50_ms is None else f"{s.latency_p50_ms:,.0f} ms"
         p95 = "-" if s.latency_p95_ms is None else f"{s.latency_p95_ms:,.0f} ms"
         cost = "cost ?" if s.cost_usd is None else f"${s.cost_usd:.4f}"
+        cost += f" (cache saved ${s.saved_usd:.4f})" if s.saved_usd else ""
         lines.append(f"{s.target}  {s.passed}/{s.cases} passed ({s.pass_rate:.0%}) · {violations}")
         lines.append(f"  p50 {p50} · p95 {p95} · tokens {t['input']:,} in, {t['output']:,} out{cache} · {cost}")
     return "\n".join(lines)
