@@ -124,4 +124,4 @@ def test_cache_tokens_are_summed_and_missing_ones_are_zero() -> None:
     (s,) = summarise(r.cells, r.targets)
     assert s.tokens == {"input": 15, "output": 3, "cache_read": 1000, "cache_write": 7}
     assert s.saved_usd == pytest.approx(1000 * (3 - 0.3) / 1e6)
-    assert s.cost_usd == pytest.approx((15 * 3 + 3 * 15 + 1000 * 0.3 + 7 * 3.75) / 1e6)
+    assert s.cost_usd == pytest.approx((15 * 3 + 3 * 15 + 1000 * 0.3 + 7 * 3.75) / 1e6, abs=1e-6)  # to the micro-dollar
