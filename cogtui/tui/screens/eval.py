@@ -36,7 +36,7 @@ from cogtui.core.settings.config import Config
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
-from .run import default_provider
+from .run_input import default_provider
 
 register(
     KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
