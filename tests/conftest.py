@@ -61,6 +61,31 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield folder
 
 
+# ------------------------------------------------------------------ the slowest tests start first
+# xdist hands tests out one or two at a time (`--maxschedchunk 1` in pyproject.toml), in collection order: a
+# long test collected last would run alone at the end while the other worker idles. These start first, the
+# longest first (figures in BENCHMARKS.md, "Test suite"); everything else keeps its order.
+SLOW_FIRST = (
+    "tests/tui/test_wheel_install.py",
+    "tests/tui/test_e2e_tmux.py",
+    "tests/tui/test_e2e_bursts_tmux.py",
+    "tests/tui/test_run_state_view.py",
+    "tests/test_runtime_cli_history.py",
+    "tests/tui/test_run_safety.py",
+    "tests/tui/test_quit_runs.py",
+    "tests/test_properties.py",
+    "tests/test_runtime_fieldstream.py",
+)
+
+
+def slow_rank(nodeid: str) -> int:
+    return next((i for i, prefix in enumerate(SLOW_FIRST) if nodeid.startswith(prefix)), len(SLOW_FIRST))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: slow_rank(item.nodeid))  # stable: the rest keep their order
+
+
 # ------------------------------------------------------------------ no test is ever skipped
 # A skipped test hides what it would have found. The session fails if any test skipped (or
 # xfailed), naming each one; a test that cannot run here must fail and say what it needs.
