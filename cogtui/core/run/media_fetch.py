@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from cogtui.core.files.confined import ConfinementError, ParseFailure, read_confined
 from cogtui.core.module.model import Module
@@ -20,7 +18,9 @@ from cogtui.core.rules import media_rules as media
 from cogtui.core.rules.media_rules import ResolvedMedia
 from cogtui.core.run.media_address import FetchPolicy, address_class, redact_url
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
-from cogtui.core.run.media_url import _from_url, _new_client
+
+if TYPE_CHECKING:
+    import httpx  # imported by media_url.py, only when an input holds a URL: a run without one needs no HTTP client
 
 __all__ = ["FetchPolicy", "MediaError", "address_class", "redact_url", "resolve_all", "resolve_media"]
 
@@ -60,6 +60,8 @@ async def resolve_media(
         return ResolvedMedia(mime, data, "base64", path)
     if kind == "file":
         return await _from_file(ref, path, module, roots)
+    from cogtui.core.run.media_url import _from_url
+
     return await _from_url(ref, path, module, policy or FetchPolicy(), client, accepted)
 
 
@@ -75,6 +77,8 @@ async def resolve_all(
     refs = list(media.find_media(input_value))
     own = client is None and any(ref.get("type") == "url" for _, ref in refs)
     if own:
+        from cogtui.core.run.media_url import _new_client
+
         client = _new_client(policy or FetchPolicy())
     try:
         accepted = _accepted(module)
