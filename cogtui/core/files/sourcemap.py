@@ -7,7 +7,7 @@ and located lazily by a small scanner that walks only the requested path, so
 files without diagnostics pay nothing extra.
 
 PyYAML is imported only when a file needs it: a YAML file written as JSON is
-read by `json` when the two readings cannot differ (`_json_shaped`), so a
+read by `json` when the two readings cannot differ (yaml_as_json.py), so a
 module without YAML syntax never imports it.
 """
 
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.yaml_as_json import json_shaped
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 
 if TYPE_CHECKING:
@@ -134,45 +135,6 @@ def _loader_class(text: str) -> type:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same safe semantics, much faster
 
 
-# JSON is YAML's flow style. Text that starts with { or [ and has none of what YAML 1.1 reads differently from
-# JSON (an escaped surrogate, which libyaml refuses and JSON pairs; an exponent: `1e5` is a string in YAML 1.1;
-# a tab, a line break other than \n, a key broken over lines, a character YAML refuses or takes as a line
-# break) gets the same value from `json` (tests/test_yaml_as_json.py compares the two on generated documents).
-_JSON_START = re.compile(r"[ \n]*[{\[]")
-_NOT_JSON_SHAPED = re.compile(
-    r'\\u[dD][89a-fA-F]|[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|"\s*\n\s*:'
-)
-_YAML_KEY_LIMIT = 1024  # PyYAML refuses a simple key longer than this
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(name)  # NaN, Infinity: strings to YAML
-
-
-def _plain_float(literal: str) -> float:
-    if "e" in literal or "E" in literal:
-        raise ValueError(literal)  # YAML 1.1 reads 1e5 (and 1.5e5) as a string
-    return float(literal)
-
-
-def _checked_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    if any(len(k) > _YAML_KEY_LIMIT for k, _ in pairs):
-        raise ValueError("key too long for YAML")
-    return dict(pairs)
-
-
-def _json_shaped(text: str) -> tuple[bool, Any]:
-    """(True, value) when `text` is JSON that YAML would read as the same value; else (False, None)."""
-    if not _JSON_START.match(text) or _NOT_JSON_SHAPED.search(text):
-        return False, None
-    try:
-        return True, json.loads(
-            text, parse_float=_plain_float, parse_constant=_no_constant, object_pairs_hook=_checked_pairs
-        )
-    except (ValueError, RecursionError):  # not JSON after all, or nested deeper than json goes: YAML decides
-        return False, None
-
-
 def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
     if len(text) > MAX_YAML_CHARS:
         raise ParseFailure(
@@ -186,7 +148,7 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
             )
         )
     if line_offset == 0:  # frontmatter keeps the whole file's text, which the JSON locator cannot read
-        shaped, value = _json_shaped(text)
+        shaped, value = json_shaped(text)
         if shaped:
             return SourceFile(path, text, "json", value)
     import yaml
