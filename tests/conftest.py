@@ -50,7 +50,14 @@ def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], st
         names = iter(range(1, 1_000_000))
         return lambda: str(tmp_path / f"store{next(names)}" / "history.sqlite3")
     server = request.getfixturevalue("pg_server")
-    return server.new_database  # type: ignore[no-any-return]
+    made: list[str] = []
+
+    def new_database() -> str:
+        made.append(server.new_database())
+        return made[-1]
+
+    request.addfinalizer(lambda: server.drop_databases(made))  # the server's files stay small
+    return new_database
 
 
 @pytest.fixture
