@@ -72,25 +72,32 @@ def json_module(folder: Path) -> Path:
     return target
 
 
-def import_budget(args: list[str], env: dict[str, str]) -> dict[str, float]:
-    """Milliseconds: all imports, and each watched package where it is first imported (cumulative)."""
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", *args], env=env, capture_output=True, text=True, check=False
-    )
-    total = 0.0
+def import_budget(args: list[str], env: dict[str, str], runs: int = 5) -> dict[str, float]:
+    """Milliseconds: all imports, and each watched package where it is first imported (cumulative). Each
+    figure is the least of `runs` runs: time slices lost to other processes only ever add to it."""
+    totals: list[float] = []
     found: dict[str, float] = {}
-    for line in proc.stderr.splitlines():
-        fields = line.split("|")
-        if not line.startswith("import time:") or len(fields) != 3 or not fields[1].strip().isdigit():
-            continue
-        cumulative_ms = int(fields[1]) / 1000
-        name = fields[2][1:]  # one space after the bar; more is nesting
-        if not name.startswith(" "):
-            total += cumulative_ms
-        module = name.strip()
-        if module in WATCHED and module not in found:
-            found[module] = cumulative_ms
-    return {"all imports": round(total, 1), **{k: round(v, 1) for k, v in sorted(found.items(), key=lambda kv: -kv[1])}}
+    for _ in range(runs):
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", *args], env=env, capture_output=True, text=True, check=False
+        )
+        total = 0.0
+        seen: set[str] = set()
+        for line in proc.stderr.splitlines():
+            fields = line.split("|")
+            if not line.startswith("import time:") or len(fields) != 3 or not fields[1].strip().isdigit():
+                continue
+            cumulative_ms = int(fields[1]) / 1000
+            name = fields[2][1:]  # one space after the bar; more is nesting
+            if not name.startswith(" "):
+                total += cumulative_ms
+            module = name.strip()
+            if module in WATCHED and module not in seen:
+                seen.add(module)
+                found[module] = min(found.get(module, cumulative_ms), cumulative_ms)
+        totals.append(total)
+    ordered = sorted(found.items(), key=lambda kv: -kv[1])
+    return {"all imports": round(min(totals), 1), **{k: round(v, 1) for k, v in ordered}}
 
 
 def main() -> None:
@@ -122,10 +129,9 @@ def main() -> None:
             target = TARGETS.get(name)
             label = f"{name}: ratio to the floor" + (f" (target <= {target:g})" if target else "")
             results[label] = round(med / base, 2)
-            results[f"{name}: CPU ms (least), ratio to the floor's"] = [
-                round(min(cpus[name]) * 1000, 1),
-                round(min(cpus[name]) / min(floor_cpu), 2),
-            ]
+            results[f"{name}: CPU ms (least)"] = round(min(cpus[name]) * 1000, 1)
+            label = f"{name}: CPU ratio to the floor's" + (f" (target <= {target:g})" if target else "")
+            results[label] = round(min(cpus[name]) / min(floor_cpu), 2)
         results["load average (1 min), at the end"] = round(os.getloadavg()[0], 1)
         for name, cmd in commands.items():
             results[f"{name}: imports, ms"] = import_budget(cmd, env)

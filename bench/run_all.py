@@ -14,6 +14,7 @@ whether all of them finished.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -89,6 +90,7 @@ def main(argv: list[str]) -> int:
     failed: list[str] = []
     targets: list[str] = []
     started_all = time.perf_counter()
+    load_before = os.getloadavg()[0]
     for name in chosen:
         print(f"\n=== bench_{name}.py", flush=True)
         started = time.perf_counter()
@@ -102,7 +104,10 @@ def main(argv: list[str]) -> int:
             if "target" in key:
                 mark = verdict(key, value)
                 targets.append(f"  {name:9} {key}: {value}" + (f"  [{mark}]" if mark else ""))
-    print(f"\n=== figures with a target ({time.perf_counter() - started_all:.0f} s in all)")
+    print(
+        f"\n=== figures with a target ({time.perf_counter() - started_all:.0f} s in all; "
+        f"1-minute load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after)"
+    )
     print("\n".join(targets) or "  (none)")
     if failed:
         print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)
