@@ -355,7 +355,7 @@ class _Handler(BaseHTTPRequestHandler):
             body,
             raw,
             proto,
-            time.monotonic(),
+            received_at=time.monotonic(),
         )
         owner = self.server.owner
         reply, n = owner._record(req)
