@@ -323,14 +323,7 @@ class RunSession:
                     yield ev
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
                 if call_usage is not None:
-                    self.usage = (
-                        call_usage
-                        if self.usage is None
-                        else Usage(
-                            self.usage.input_tokens + call_usage.input_tokens,
-                            self.usage.output_tokens + call_usage.output_tokens,
-                        )
-                    )
+                    self.usage = call_usage if self.usage is None else self.usage + call_usage
                 if finish is not None and finish.token_limit:
                     raise _Failed(self._token_limit(finish, provider.name))
                 return

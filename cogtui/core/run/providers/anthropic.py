@@ -90,7 +90,7 @@ class AnthropicProvider:
                 client.messages.with_streaming_response.create(
                     model=self.model,
                     max_tokens=request.max_tokens,
-                    system=request.system,
+                    system=system_blocks(request),
                     messages=self._messages(request),
                     stream=True,
                 ) as response,
@@ -109,7 +109,7 @@ class AnthropicProvider:
                         yield TextDelta(text)
             if not tally.stopped:  # a clean end without message_stop: cut, never retried (D37)
                 raise unterminated_stream(received, "the Anthropic stream", "message_stop")
-            yield Usage(tally.input_tokens, tally.output_tokens)
+            yield Usage(tally.input_tokens, tally.output_tokens, tally.cache_read_tokens, tally.cache_write_tokens)
             if tally.stop_reason:
                 yield Finish(tally.stop_reason, token_limit=tally.stop_reason == "max_tokens")
         except anthropic.APIStatusError as exc:
@@ -144,6 +144,16 @@ class AnthropicProvider:
 
     async def aclose(self) -> None:
         return None
+
+
+def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
+    """The system prompt as one text block marked for Anthropic's prompt cache (D71).
+
+    The system prompt is the static part of every run of a module (its contract, envelope rules and
+    schemas, its instructions): it comes first in the request, so each run of the module after the
+    first reads it from the cache. A block shorter than the model's minimum is simply not cached.
+    """
+    return [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}]
 
 
 def _message(exc: Any) -> str:

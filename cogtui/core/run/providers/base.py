@@ -58,14 +58,35 @@ class Finish:
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens of one call (or, summed, of a run), the same on every provider (D70).
+
+    `input_tokens` is the input read at full price: Anthropic's `input_tokens`, OpenAI's prompt_tokens
+    less its cached_tokens. `cache_read_tokens` came from the provider's prompt cache (Anthropic's
+    cache_read_input_tokens, OpenAI's prompt_tokens_details.cached_tokens); `cache_write_tokens` were
+    written to it (Anthropic's cache_creation_input_tokens; OpenAI caches without saying so: 0).
+    """
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
 
     def to_json(self) -> dict[str, int]:
+        """The run record's `usage`; `total_tokens` counts every token the calls processed, cached or not."""
         return {
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
-            "total_tokens": self.input_tokens + self.output_tokens,
+            "total_tokens": self.input_tokens + self.output_tokens + self.cache_read_tokens + self.cache_write_tokens,
+            "cache_read_tokens": self.cache_read_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
         }
 
 

@@ -164,8 +164,12 @@ def _count(value: Any) -> int:
 
 
 def _usage(raw: Any) -> Usage:
+    """prompt_tokens include the cached ones: those are counted once, as cache reads (D70)."""
     raw = raw if isinstance(raw, dict) else {}
-    return Usage(_count(raw.get("prompt_tokens")), _count(raw.get("completion_tokens")))
+    details = raw.get("prompt_tokens_details")
+    prompt = _count(raw.get("prompt_tokens"))
+    cached = min(prompt, _count(details.get("cached_tokens"))) if isinstance(details, dict) else 0
+    return Usage(prompt - cached, _count(raw.get("completion_tokens")), cache_read_tokens=cached)
 
 
 def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage, str]:
