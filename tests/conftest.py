@@ -59,3 +59,26 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "cogtui-data"
     monkeypatch.setenv("COGTUI_DATA_DIR", str(folder))
     yield folder
+
+
+# ------------------------------------------------------------------ no test is ever skipped
+# A skipped test hides what it would have found. The session fails if any test skipped (or
+# xfailed), naming each one; a test that cannot run here must fail and say what it needs.
+_SKIPPED: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped:
+        _SKIPPED.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _SKIPPED and exitstatus == 0 and not getattr(session.config, "workerinput", None):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _SKIPPED:
+        terminalreporter.section("skipped tests fail the session", sep="=", red=True)
+        for nodeid in _SKIPPED:
+            terminalreporter.write_line(f"skipped: {nodeid}")

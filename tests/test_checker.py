@@ -299,7 +299,7 @@ TRIGGERS: list[Trigger] = [
     T("stream.array", "E3001", "stream", {"not": "a list"}),
     T("stream.meta.first", "E3001", "stream", [delta(1, "ab"), FINAL]),
     T("stream.meta.once", "E3001", "stream", [META_CHUNK, META_CHUNK, FINAL]),
-    T("stream.seq.order", "E3001", "stream", [META_CHUNK, delta(1, "a"), delta(3, "b"), FINAL]),
+    T("stream.seq.order", "E3001", "stream", [META_CHUNK, delta(2, "a"), delta(1, "b"), FINAL]),
     T("stream.seq.order", "E3001", "stream", [META_CHUNK, delta(2, "ab"), FINAL]),
     T("stream.terminal.missing", "E2010", "stream", [META_CHUNK, delta(1, "ab")]),
     T("stream.terminal.last", "E3001", "stream", [META_CHUNK, FINAL, delta(1, "x")]),
@@ -466,7 +466,7 @@ def test_stream_json_array_and_ndjson() -> None:
         doc = parse_document(text)
         assert detect_kind(doc) == "stream"
         assert check_document(doc).valid
-    bad = "\n".join(json.dumps(c) for c in [META_CHUNK, delta(1, "a"), delta(3, "b"), FINAL])
+    bad = "\n".join(json.dumps(c) for c in [META_CHUNK, delta(1, "a"), delta(1, "b"), FINAL])
     result = check_document(parse_document(bad))
     assert result.kind == "stream" and "stream.seq.order" in {v.rule for v in result.violations}
 

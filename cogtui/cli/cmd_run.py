@@ -19,8 +19,21 @@ from .output import Printer, deprecation_notice, err
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", metavar="NAME|PATH", help="a module name on the search path, or a module folder")
+    p.add_argument(
+        "input_file",
+        nargs="?",
+        metavar="INPUT",
+        help="the input file (the v0.1 form `cogn run MODULE INPUT -o OUTPUT`)",
+    )
     p.add_argument("--input", metavar="FILE|-|JSON", help="the input: a JSON file, - for stdin, or inline JSON")
-    p.add_argument("--args", metavar="TEXT", help="text for $ARGUMENTS in the prompt")
+    p.add_argument("-a", "--args", metavar="TEXT", help="text for $ARGUMENTS in the prompt (and a $ARGUMENTS input)")
+    p.add_argument(
+        "-s",
+        "--subagent",
+        action="store_true",
+        help="run the prompt's @call: subagents (SPEC-v0.1; cogtui always runs them, D45)",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the final envelope as JSON to FILE")
     p.add_argument(
         "--provider",
         choices=("anthropic", "openai", "replay"),
@@ -96,8 +109,11 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.run.providers import UnknownProvider, make_provider
     from cogtui.core.workspace import Workspace
 
+    if args.input_file is not None and args.input is not None:
+        err("give the input once: either INPUT or --input")
+        return 2
     try:
-        input_value = read_input(args.input)
+        input_value = read_input(args.input if args.input is not None else args.input_file)
     except ValueError as exc:
         err(str(exc))
         return 2
@@ -152,6 +168,9 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         deadline=args.deadline if args.deadline is not None else cfg.run_deadline,
         media_roots=cfg.media_roots,
     )
+    from cogtui.core.run.arguments import fill_arguments
+
+    input_value = fill_arguments(module, input_value, args.args)
     session = RunSession(module, input_value, options)
     out = sys.stdout
     try:
@@ -180,6 +199,8 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
     result = session.result
     assert result is not None
     _record(module, input_value, args, session)
+    if args.output and not _write_output(args.output, result.envelope):
+        return 2
     if args.json:
         Printer().json(result.envelope)
     elif not args.stream:
@@ -203,3 +224,17 @@ def _record(module: Any, input_value: Any, args: argparse.Namespace, session: An
             history.record(to_record(module, input_value, args.args, session.result))
     except HistoryError as exc:
         err(f"warning: the run was not recorded: {exc}")
+
+
+def _write_output(target: str, envelope: dict[str, Any]) -> bool:
+    """`-o FILE`: the envelope as JSON, written atomically; a message (not a traceback) when it cannot be."""
+    from cogtui.core.files.editor_snapshot import atomic_write
+
+    try:
+        path = Path(target)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, (json.dumps(envelope, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    except OSError as exc:
+        err(f"cannot write {target}: {exc.strerror or exc}")
+        return False
+    return True

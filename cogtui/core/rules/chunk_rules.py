@@ -207,7 +207,7 @@ def get_dotted(doc: Any, field: str) -> Any:
 
 
 def check_stream(chunks: list[Any], module: Module | None = None) -> list[Violation]:
-    """Each chunk's rules, then the sequence: meta first, seq 1, 2, 3..., one terminal chunk, deltas consistent."""
+    """Each chunk's rules, then the sequence: meta first, seq from 1 increasing, one terminal chunk, deltas consistent."""
     if not chunks:
         return [Violation("E2010", "stream.empty", (), "the stream is empty")]
     out: list[Violation] = []
@@ -221,18 +221,27 @@ def check_stream(chunks: list[Any], module: Module | None = None) -> list[Violat
     for i, k in enumerate(kinds[1:], start=1):
         if k == "meta":
             out.append(Violation("E3001", "stream.meta.once", (i,), "only the first chunk may be a meta chunk"))
-    expected = 1
+    # SPEC-v2.5 §3.2.3: seq starts at 1 and increases monotonically; gaps are allowed (D46).
+    previous: int | None = None
     for i, chunk in enumerate(chunks):
         if kinds[i] in ("delta", "snapshot") and isinstance(chunk.get("chunk"), dict):
             seq = chunk["chunk"].get("seq")
-            if _is_int(seq) and seq != expected:
+            if not _is_int(seq):
+                continue
+            if previous is None and seq != 1:
+                out.append(
+                    Violation("E3001", "stream.seq.order", (i, "chunk", "seq"), f"the first seq is {seq}, not 1")
+                )
+            elif previous is not None and seq <= previous:
                 out.append(
                     Violation(
-                        "E3001", "stream.seq.order", (i, "chunk", "seq"), f"seq {seq} where {expected} was expected"
+                        "E3001",
+                        "stream.seq.order",
+                        (i, "chunk", "seq"),
+                        f"seq {seq} does not increase after {previous}",
                     )
                 )
-            if _is_int(seq):
-                expected = seq + 1
+            previous = seq
     terminal = [i for i, k in enumerate(kinds) if k in ("final", "error")]
     if not terminal:
         out.append(
