@@ -47,7 +47,8 @@ class AnthropicProvider:
         self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
 
     def capabilities(self) -> dict[str, Any]:
-        return capability_doc(self.name, True, self.media_categories(), 20, ("long_context", "vision", "documents"))
+        features = ("json_mode", "long_context", "vision", "documents")
+        return capability_doc(self.name, True, self.media_categories(), 20, features, "output_config")
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "document")
@@ -83,6 +84,9 @@ class AnthropicProvider:
         import httpx2
 
         received = False
+        extra: dict[str, Any] = {}
+        if request.response_schema is not None:  # structured output, GA in this SDK (D73)
+            extra["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
         try:
             tally = RawTally()
             async with (
@@ -93,6 +97,7 @@ class AnthropicProvider:
                     system=system_blocks(request),
                     messages=self._messages(request),
                     stream=True,
+                    **extra,
                 ) as response,
             ):
                 async for name, data in sse_events(response.iter_lines()):

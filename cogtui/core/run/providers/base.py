@@ -36,7 +36,9 @@ class ModelRequest:
     model: str | None = None
     max_tokens: int = 4096
     stream: bool = True
-    json_mode: bool = False  # runtime_requirements.structured_output on a provider that has a JSON mode
+    # Structured output (D72-D74): the answer's schema in the provider's dialect, and its name.
+    response_schema: dict[str, Any] | None = None
+    schema_name: str = "envelope"
     timeout: float = 60.0  # seconds of silence before the stream is abandoned
     # For the replay provider, which answers from the module's own goldens.
     module: Module | None = None
@@ -140,9 +142,19 @@ KNOWN_FEATURES = ("json_mode", "long_context", "streaming", "vision", "documents
 
 
 def capability_doc(
-    name: str, streaming: bool, media_in: tuple[str, ...], max_mb: int, features: tuple[str, ...] = ()
+    name: str,
+    streaming: bool,
+    media_in: tuple[str, ...],
+    max_mb: int,
+    features: tuple[str, ...] = (),
+    structured: str | None = None,
 ) -> dict[str, Any]:
-    """SPEC-v2.5 §8.1 capability declaration; `features` are what preferred_capabilities is checked against."""
+    """SPEC-v2.5 §8.1 capability declaration; `features` are what preferred_capabilities is checked against.
+
+    `structured` is how the provider takes a response schema (`structured_output_format`): json_schema
+    (OpenAI-compatible response_format), output_config (Anthropic), replay (answers from the module's
+    own goldens), or None for no structured output (D72).
+    """
     from cogtui import __version__
 
     return {
@@ -155,7 +167,8 @@ def capability_doc(
             "multimodal": {"input": list(media_in), "output": []},
             "max_media_size_mb": max_mb,
             "supported_transports": ["sse", "ndjson"],
-            "structured_output": "json_mode" in features,
+            "structured_output": structured is not None,
+            "structured_output_format": structured,
             "features": sorted({*features, *(["streaming"] if streaming else [])}),
         },
     }

@@ -46,7 +46,7 @@ class OpenAIProvider:
 
     def capabilities(self) -> dict[str, Any]:
         vision = ("vision",) if "image" in self.media_categories() else ()
-        return capability_doc(self.name, True, self.media_categories(), 20, ("json_mode", *vision))
+        return capability_doc(self.name, True, self.media_categories(), 20, ("json_mode", *vision), "json_schema")
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image",) if self.vision else ()
@@ -69,8 +69,11 @@ class OpenAIProvider:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
-        if request.json_mode:
-            body["response_format"] = {"type": "json_object"}
+        if request.response_schema is not None:  # strict structured output (D73); a refusal is the runner's (D74)
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": request.schema_name, "strict": True, "schema": request.response_schema},
+            }
         return body
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
