@@ -195,10 +195,17 @@ async def test_a_second_refusal_is_the_providers_error_not_another_call(tmp_path
 
 @pytest.mark.parametrize("proto", ["openai", "anthropic"])
 async def test_required_structured_output_refused_is_e4007_without_a_second_call(llm_server: Any, proto: str) -> None:
-    result = await run(llm_server, REVIEWER, proto, error(400), model_answer(REVIEW_OUT))
+    refusal = error(400, message="output_config.format: structured outputs are not supported by this model")
+    result = await run(llm_server, REVIEWER, proto, refusal)
     err = assert_failure(result.envelope, "E4007")
     assert err["details"]["field"] == "runtime_requirements.structured_output"
-    assert "refused" in err["message"] and len(llm_server.calls()) == 1 and llm_server.pending == 1
+    assert "refused" in err["message"] and len(llm_server.calls()) == 1
+    # A 400 about something else keeps its own code: the schema is not blamed for it, nor dropped.
+    other = await run(
+        llm_server, REVIEWER, proto, error(400, message="max_tokens is too large"), model_answer(REVIEW_OUT)
+    )
+    assert_failure(other.envelope, "E1004")
+    assert len(llm_server.calls()) == 2 and llm_server.pending == 1
 
 
 async def test_required_but_inexpressible_is_e4007_before_any_call(tmp_path: Path, llm_server: Any) -> None:

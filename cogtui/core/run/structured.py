@@ -22,6 +22,8 @@ from cogtui.core.run.providers.base import ProviderError
 
 PROMPT = "prompt"
 REFUSED_STATUS = (400, 422)
+# Words of a refusal that is about the response schema (vLLM, llama.cpp, Anthropic's "output_config: ...").
+SCHEMA_WORDS = ("response_format", "json_schema", "output_config", "output_format", "structured", "schema")
 MAX_LISTED = 8  # dropped keywords named in a warning (all of them are in meta.structured_output.dropped)
 
 
@@ -84,8 +86,15 @@ class StructuredPlan:
         return self.converted.name if self.converted is not None else "envelope"
 
     def refused(self, exc: ProviderError, received: bool) -> bool:
-        """An endpoint's 400/422 to a request that carried the schema, before any text: it may not take it."""
-        return self.schema is not None and not received and exc.status in REFUSED_STATUS
+        """An endpoint's 400/422 to a request that carried the schema, before any text: it may not take it.
+
+        When structured output is only preferred any such answer is tried once more without the schema;
+        when it is required, only one whose message is about the schema is a refusal (E4007): another
+        400 keeps its own code (D74).
+        """
+        if self.schema is None or received or exc.status not in REFUSED_STATUS:
+            return False
+        return self.requirement != "required" or any(w in exc.message.lower() for w in SCHEMA_WORDS)
 
     def fall_back(self, exc: ProviderError) -> dict[str, Any] | None:
         """After a refusal: None to ask again without the schema, or the E4007 failure when it is required."""
