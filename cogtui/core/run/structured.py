@@ -54,7 +54,7 @@ class StructuredPlan:
             plan.unavailable(f"the data schema cannot be sent as {fmt}: {converted.reason}")
         else:
             plan.path, plan.converted = converted.dialect, converted
-            if converted.dropped:
+            if converted.dropped and plan.requirement == "required":  # else in meta.structured_output only
                 listed = ", ".join(converted.dropped[:MAX_LISTED])
                 more = f" and {len(converted.dropped) - MAX_LISTED} more" if len(converted.dropped) > MAX_LISTED else ""
                 plan.warnings.append(
@@ -106,7 +106,10 @@ class StructuredPlan:
         """The answer as the prompt contract would have it: without the nulls strict json_schema added."""
         return drop_added_nulls(answer, self.module) if self.path == "json_schema" else answer
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, Any] | None:
+        """meta.structured_output; None for replay, whose answers are the module's own (no model, no schema)."""
+        if self.path == "replay":
+            return None
         dropped = self.converted.dropped_keywords if self.converted is not None and self.path in DIALECTS else []
         out: dict[str, Any] = {"path": self.path, "dropped": dropped}
         if self.refused_path:
