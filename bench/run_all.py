@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard hostile caching]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard hostile eval caching]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -35,6 +35,7 @@ ORDER = (
     "tmux",
     "dashboard",
     "hostile",
+    "eval",
     "caching",
 )
 QUICK: dict[str, list[str]] = {
@@ -49,17 +50,19 @@ QUICK: dict[str, list[str]] = {
     "tui": ["--modules", "300", "--repeat", "5", "--skip-stream"],
     "tmux": ["--writes", "10", "--repeat", "3"],
     "dashboard": ["--runs", "10000", "--repeat", "3"],
+    "eval": ["--repeat", "1"],
 }
-_AT_MOST = re.compile(r"\(target\s*(<=|<)\s*([0-9.]+)")
+_AT_MOST = re.compile(r"\(target\s*(<=|<|>=)\s*([0-9.]+)")
 
 
 def verdict(key: str, value: Any) -> str:
-    """'met' / 'MISSED' for a `(target <= N)` figure; '' when the target is not a simple bound."""
+    """'met' / 'MISSED' for a `(target <= N)` or `(target >= N)` figure; '' when the target is not a simple bound."""
     bound = _AT_MOST.search(key)
     if bound is None or not isinstance(value, (int, float)):
         return ""
     limit = float(bound.group(2))
-    ok = value <= limit if bound.group(1) == "<=" else value < limit
+    op = bound.group(1)
+    ok = value <= limit if op == "<=" else value >= limit if op == ">=" else value < limit
     return "met" if ok else "MISSED"
 
 

@@ -2,8 +2,10 @@
 
 Speaks Anthropic Messages (POST .../messages) and OpenAI chat completions (POST
 .../chat/completions), streaming or not. Each request consumes the next queued reply
-(FIFO), rendered in the protocol of the path hit; an empty queue answers 500 "script
-exhausted". Every request is recorded. Usage: see tests/test_llmserver.py.
+(FIFO), rendered in the protocol of the path hit; with the queue empty, a responder set by
+`respond_with(fn)` answers (fn(request) -> reply), else 500 "script exhausted". Every request
+is recorded and counted (`request_count`); `max_in_flight` is the most requests it was answering
+at once. Usage: see tests/test_llmserver.py.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ class RecordedRequest:
     body: Any  # parsed JSON; None when absent or malformed
     raw_body: bytes
     protocol: Protocol | None
+    received_at: float = 0.0  # time.monotonic() when the request was read
     # (read, written) tokens the server's simulated prompt cache reported for this request (PromptCache).
     prompt_cache: tuple[int, int] = (0, 0)
 
@@ -424,9 +427,25 @@ class _Handler(BaseHTTPRequestHandler):
             body = None
         owner = self.server.owner
         req = RecordedRequest(
-            self.command, path, query, {k.lower(): v for k, v in self.headers.items()}, body, raw, proto
+            self.command,
+            path,
+            query,
+            {k.lower(): v for k, v in self.headers.items()},
+            body,
+            raw,
+            proto,
+            time.monotonic(),
         )
         reply, n, req = owner._record(req)
+        try:
+            self._answer(owner, req, proto, reply, n)
+        finally:
+            owner._finished()
+
+    def _answer(
+        self, owner: ScriptedLLMServer, req: RecordedRequest, proto: Protocol | None, reply: Reply | None, n: int
+    ) -> None:
+        path = req.path
         if proto is None:
             plan = _error_plan(
                 Error(404, message=f"ScriptedLLMServer: no route for {self.command} {path}"), "anthropic"
@@ -541,6 +560,9 @@ class ScriptedLLMServer:
         self.prompt_cache = PromptCache()  # tests may lower prompt_cache.min_tokens
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._responder: Callable[[RecordedRequest], Reply | str] | None = None
+        self._in_flight = 0
+        self._max_in_flight = 0
 
     def start(self) -> ScriptedLLMServer:
         if self._httpd is None:
@@ -593,6 +615,23 @@ class ScriptedLLMServer:
         with self._cond:
             self._queue.extend(Text(r) if isinstance(r, str) else r for r in replies)
 
+    def respond_with(self, responder: Callable[[RecordedRequest], Reply | str] | None) -> None:
+        """Answer every request the queue has no reply for with `responder(request)` (a bare string is text())."""
+        with self._cond:
+            self._responder = responder
+
+    @property
+    def request_count(self) -> int:
+        """Requests received so far (any route)."""
+        with self._cond:
+            return len(self._requests)
+
+    @property
+    def max_in_flight(self) -> int:
+        """The most requests that were being answered at the same time."""
+        with self._cond:
+            return self._max_in_flight
+
     @property
     def pending(self) -> int:
         """Replies not consumed yet."""
@@ -623,11 +662,27 @@ class ScriptedLLMServer:
             return list(self._requests)
 
     def _record(self, req: RecordedRequest) -> tuple[Reply | None, int, RecordedRequest]:
+        """The reply for `req` (queued, else the responder's), its number, and `req` as recorded."""
         with self._cond:
+            self._in_flight += 1
+            self._max_in_flight = max(self._max_in_flight, self._in_flight)
             reply = self._queue.popleft() if req.protocol is not None and self._queue else None
-            answered = reply.then if isinstance(reply, Silence) else reply
-            if isinstance(answered, Text):
-                req = dataclasses.replace(req, prompt_cache=self.prompt_cache.account(req.protocol, req.body))
+            responder = self._responder
+        if reply is None and responder is not None and req.protocol is not None:
+            try:
+                answer = responder(req)
+            except Exception:  # noqa: BLE001 - a scripting bug: reported, answered as "script exhausted"
+                self.errors.append(traceback.format_exc())
+                answer = None
+            reply = Text(answer) if isinstance(answer, str) else answer
+        answered = reply.then if isinstance(reply, Silence) else reply
+        if isinstance(answered, Text):  # only an answer reads or writes the prompt cache
+            req = dataclasses.replace(req, prompt_cache=self.prompt_cache.account(req.protocol, req.body))
+        with self._cond:
             self._requests.append(req)
             self._cond.notify_all()
             return reply, len(self._requests), req
+
+    def _finished(self) -> None:
+        with self._cond:
+            self._in_flight -= 1

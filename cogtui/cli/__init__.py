@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("cogtui.cli.cmd_check", "check an envelope, chunk, stream or input against the spec"),
     "run": ("cogtui.cli.cmd_run", "run a module and print its envelope (or stream its chunks)"),
     "test": ("cogtui.cli.cmd_test", "run a module's golden tests"),
+    "eval": ("cogtui.cli.cmd_eval", "run goldens against several providers/models; compare with a baseline"),
     "history": ("cogtui.cli.cmd_history", "list recorded runs"),
     "insights": ("cogtui.cli.cmd_insights", "aggregate overflow insights and custom enum values from the history"),
     "capabilities": ("cogtui.cli.cmd_capabilities", "print each provider's capability declaration"),

@@ -1,4 +1,7 @@
-"""`cogn test NAME|PATH|--all [--provider P] [--model M] [--json]`: run golden tests (rule: docs/golden-tests.md)."""
+"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--json]`: run golden tests (rule: docs/golden-tests.md).
+
+With -j N, N cases run at once (one provider gate: a 429 holds every case back); results print in case order.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="default: $COGNITIVE_PROVIDER, config, else replay",
     )
     p.add_argument("--model", metavar="M")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="cases run at once (default 1)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -28,6 +32,9 @@ def run(args: argparse.Namespace) -> int:
 
     if bool(args.target) == bool(args.all):
         err("test needs a module NAME|PATH, or --all")
+        return 2
+    if args.jobs < 1:
+        err("-j must be at least 1")
         return 2
     ws = Workspace.from_environment(args.paths)
     try:
@@ -45,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
+    from cogtui.core.run.concurrency import GateSet, bounded
     from cogtui.core.run.golden_runner import run_case
     from cogtui.core.run.runner import RunOptions
 
@@ -56,7 +64,6 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
 
     p = Printer()
     cases = [(m, t) for m in modules for t in m.tests]
-    results: list[tuple[Any, Any]] = []
     progress = None
     if p.color and not args.json and cases:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -66,12 +73,18 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         )
         progress.start()
         task = progress.add_task("golden tests", total=len(cases))
+    gated = GateSet().wrap(provider)
+
+    async def one(case: tuple[Any, Any]) -> tuple[Any, Any]:
+        module, test = case
+        return module, await run_case(module, test, RunOptions(gated, resolver=resolver))
+
+    def done(_index: int, result: tuple[Any, Any]) -> None:
+        if progress is not None:
+            progress.update(task, advance=1, description=f"{result[0].name}/{result[1].name}")
+
     try:
-        for module, test in cases:
-            options = RunOptions(provider, resolver=resolver)
-            results.append((module, await run_case(module, test, options)))
-            if progress is not None:
-                progress.update(task, advance=1, description=f"{module.name}/{test.name}")
+        results = await bounded(cases, args.jobs, one, done)
     finally:
         if progress is not None:
             progress.stop()

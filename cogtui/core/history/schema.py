@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from cogtui.core.history import rollups
+from cogtui.core.history import evals, rollups
 from cogtui.core.history.backend import Backend, Tx
 from cogtui.core.history.records import HistoryError, digest, run_digest
 
@@ -89,8 +89,13 @@ def v2_digests_and_totals(tx: Tx) -> None:
     tx.run("CREATE INDEX runs_by_digest ON runs(run_digest)")
 
 
-SCHEMA_VERSION = 2
-MIGRATIONS: dict[int, Callable[[Tx], None]] = {0: create_v1, 1: v2_digests_and_totals}
+def v3_evals(tx: Tx) -> None:
+    """v3: evals, their per-module totals, and the response cache (evals.py)."""
+    evals.create(tx)
+
+
+SCHEMA_VERSION = 3
+MIGRATIONS: dict[int, Callable[[Tx], None]] = {0: create_v1, 1: v2_digests_and_totals, 2: v3_evals}
 
 
 def _newer(where: Path | str, version: int) -> HistoryError:

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cogtui.core.history import aggregate, rollups
+from cogtui.core.history import aggregate, evals, rollups
 from cogtui.core.history.backend import Backend, Tx, open_sqlite
 from cogtui.core.history.location import HistoryLocation, default_location, parse_location, scrub
 from cogtui.core.history.records import (
@@ -170,6 +170,33 @@ class History:
                 ids.append(rid)
             totals.write(tx)
         return ids
+
+    # ------------------------------------------------------------ evals and the response cache (evals.py)
+
+    def record_eval(self, report: dict[str, Any], per_module: dict[str, tuple[int, int]], started_at: float) -> int:
+        """Store an eval's report (its runs are recorded first) with (passed, cases) per module; returns its id."""
+        with self._tx("write to", write=True) as tx:
+            return evals.record(tx, report, per_module, started_at)
+
+    def eval_report(self, eval_id: int) -> dict[str, Any] | None:
+        with self._tx("read", write=False) as tx:
+            return evals.report(tx, eval_id)
+
+    def eval_trend(self, module: str, limit: int = 20) -> list[evals.EvalPoint]:
+        """The module's last `limit` evals, oldest first: its pass rate over time."""
+        with self._tx("read", write=False) as tx:
+            return evals.trend(tx, module, limit)
+
+    def store_responses(self, run_id: int, entries: list[tuple[str, str]], created_at: float) -> None:
+        """Keep a recorded run's model answers for the response cache, by request key."""
+        if entries:
+            with self._tx("write to", write=True) as tx:
+                evals.store_responses(tx, run_id, entries, created_at)
+
+    def cached_response(self, key: str) -> tuple[int, str] | None:
+        """(the run that paid for it, the raw answer) of the newest entry for a request key."""
+        with self._tx("read", write=False) as tx:
+            return evals.cached_response(tx, key)
 
     # ------------------------------------------------------------ reading
 

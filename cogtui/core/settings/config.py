@@ -11,6 +11,8 @@
       openai: {model: gpt-4o-mini, base_url: http://localhost:11434/v1, vision: false}
       replay: {interval: 0.01}
     output_fixes: [confidence_clamp]   # beyond the spec's repair pass; `cogn run --strict` turns them off
+    prices:                     # dollars per million tokens, for `cogn eval`'s cost estimate (settings/prices.py)
+      my-model: {input: 1, output: 2, cache_read: 0.1}
 
 The file is validated into a typed `Config`. A setting of the wrong type, an
 unknown setting, or an API key found in the file is reported with its line and
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from cogtui.core.settings.config_file import SettingNotSaved, save_setting
 from cogtui.core.settings.locations import config_file
+from cogtui.core.settings.prices import Price, parse_price
 
 if TYPE_CHECKING:
     from cogtui.core.files.sourcemap import SourceFile
@@ -47,6 +50,7 @@ SETTINGS: dict[str, str] = {
     "output_fixes": "a list of output fix names (D51)",
     "run_deadline": "a positive number of seconds or null",
     "media_roots": "a list of folders",
+    "prices": "a mapping of model name (or glob pattern) to its prices",
 }
 
 
@@ -62,6 +66,7 @@ class Config:
     output_fixes: list[str] = field(default_factory=list)  # opt-in fixes beyond the repair pass (D51)
     run_deadline: float | None = 600.0  # seconds for a whole run; null for none (docs/security.md)
     media_roots: tuple[Path, ...] = ()  # folders besides a module's own that media `type: file` may read
+    prices: dict[str, Price] = field(default_factory=dict)  # the user's price entries, before the built-in ones
     path: Path | None = None
     problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
     raw: dict[str, Any] = field(default_factory=dict)  # the file as parsed, for reference
@@ -128,6 +133,8 @@ class _Reader:
                 cfg.run_deadline = None if value is None else float(value)
             elif key == "media_roots" and isinstance(value, list) and all(isinstance(p, str) for p in value):
                 cfg.media_roots = tuple(Path(p).expanduser() for p in value if p)
+            elif key == "prices" and isinstance(value, dict):
+                cfg.prices = self.prices(value)
             else:
                 self.problem((key,), f"{key} must be {SETTINGS[key]}, not {_kind(value)}; ignored")
 
@@ -138,6 +145,16 @@ class _Reader:
                 out[str(binding)] = keys
             else:
                 self.problem(("keymap", str(binding)), f"keymap.{binding} must be keys as text; ignored")
+        return out
+
+    def prices(self, value: dict[Any, Any]) -> dict[str, Price]:
+        out: dict[str, Price] = {}
+        for model, entry in value.items():
+            price, problem = parse_price(entry)
+            if price is None:
+                self.problem(("prices", str(model)), f"prices.{model} {problem}; ignored")
+            else:
+                out[str(model)] = price
         return out
 
     def providers(self, value: dict[Any, Any]) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,201 @@
+"""`cogn eval NAME|PATH|--all [--provider P [--model M]]... [-j N] [--baseline FILE|ID] [--json [FILE]] [--junit FILE]`.
+
+Every golden case against every target, at most N model calls at once; a
+matrix of pass/fail with the failure's code, and per target the pass rate,
+violations by code, latency p50/p95, tokens and estimated cost (docs/eval.md).
+Exit 0 when every cell passes (with --baseline: when nothing regressed), 1
+otherwise, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from .output import Printer, deprecation_notice, err
+
+
+class _TargetAction(argparse.Action):
+    """--provider starts a target; --model sets the model of the target before it (or of the default provider)."""
+
+    def __call__(self, parser: Any, ns: argparse.Namespace, value: Any, option: str | None = None) -> None:
+        targets: list[list[str | None]] = list(getattr(ns, "targets", None) or [])
+        if self.dest == "provider":
+            targets.append([value, None])
+        elif targets and targets[-1][1] is None:
+            targets[-1][1] = value
+        else:
+            targets.append([targets[-1][0] if targets else None, value])
+        ns.targets = targets
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name or folder")
+    p.add_argument("--all", action="store_true", help="every module on the search path")
+    p.add_argument(
+        "--provider",
+        action=_TargetAction,
+        choices=("anthropic", "openai", "replay"),
+        help="a target's provider (repeatable: one target each); default: $COGNITIVE_PROVIDER, config, else replay",
+    )
+    p.add_argument("--model", action=_TargetAction, metavar="M", help="the model of the --provider before it")
+    p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4)")
+    p.add_argument("--baseline", metavar="FILE|ID", help="compare with an earlier eval: its --json file or its id")
+    p.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="write the report as JSON to FILE (to stdout, instead of the matrix, without FILE)",
+    )
+    p.add_argument("--junit", metavar="FILE", help="write JUnit XML to FILE, for CI")
+    p.add_argument(
+        "--cache",
+        nargs="?",
+        const="deterministic",
+        choices=("deterministic", "any"),
+        help="reuse answers from history for identical requests (deterministic targets only, unless =any)",
+    )
+    p.add_argument("--no-history", action="store_true", help="do not record the runs and the eval")
+    p.set_defaults(targets=[])
+
+
+def run(args: argparse.Namespace) -> int:
+    from cogtui.core.eval.baseline import load_baseline
+    from cogtui.core.eval.model import BadReport, Target
+    from cogtui.core.module.loader import NotAModule, load_module
+    from cogtui.core.run.providers import UnknownProvider, make_provider
+    from cogtui.core.settings.config import load_config
+    from cogtui.core.workspace import Workspace
+
+    if bool(args.target) == bool(args.all):
+        err("eval needs a module NAME|PATH, or --all")
+        return 2
+    if args.jobs < 1:
+        err("-j must be at least 1")
+        return 2
+    cfg = load_config()
+    ws = Workspace.from_environment(args.paths)
+    targets: list[tuple[Any, Any]] = []
+    try:
+        modules = (
+            [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
+        )
+        for provider_name, model in args.targets or [[None, None]]:
+            provider = make_provider(provider_name, model, cfg)
+            target = Target(provider.name, provider.model)
+            if any(t.label == target.label for t, _ in targets):
+                continue
+            targets.append((target, provider))
+    except (NotAModule, UnknownProvider) as exc:
+        err(str(exc))
+        return 2
+    if not args.all:
+        deprecation_notice(modules[0])
+    history = _open_history(args)
+    try:
+        baseline = None
+        if args.baseline:
+            try:
+                baseline = load_baseline(args.baseline, history)
+            except BadReport as exc:
+                err(str(exc))
+                return 2
+        return asyncio.run(_eval(modules, targets, cfg, ws, history, baseline, args))
+    finally:
+        if history is not None:
+            history.close()
+
+
+def _open_history(args: argparse.Namespace) -> Any:
+    if args.no_history:
+        return None
+    from cogtui.core.history.store import History, HistoryError
+
+    try:
+        return History.open_default()
+    except HistoryError as exc:
+        err(f"warning: the eval will not be recorded: {exc}")
+        return None
+
+
+async def _eval(
+    modules: list[Any], targets: list[Any], cfg: Any, ws: Any, history: Any, baseline: Any, args: argparse.Namespace
+) -> int:
+    from cogtui.core.eval.baseline import compare
+    from cogtui.core.eval.engine import EvalSettings, run_eval
+    from cogtui.core.eval.junit import junit_xml
+    from cogtui.core.module.loader import NotAModule
+    from cogtui.core.run.runner import RunOptions
+
+    from .eval_view import print_report
+
+    def resolver(name: str) -> Any:
+        try:
+            return ws.load(name)
+        except NotAModule:
+            return None
+
+    def options(provider: Any) -> RunOptions:
+        return RunOptions(provider, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
+
+    settings = EvalSettings(jobs=args.jobs, cache=args.cache or "off", prices=cfg.prices, options=options)
+    p = Printer()
+    to_stdout = args.json == "-"
+    total = sum(len(m.tests) for m in modules) * len(targets)
+    progress = None
+    if p.color and not to_stdout and total:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=p.console, transient=True
+        )
+        progress.start()
+        task = progress.add_task("eval", total=total)
+    try:
+        outcome = await run_eval(
+            modules,
+            targets,
+            settings,
+            history,
+            (lambda c: progress.update(task, advance=1, description=f"{c.module}/{c.case}")) if progress else None,
+        )
+    finally:
+        if progress is not None:
+            progress.stop()
+        for _, provider in targets:
+            await provider.aclose()
+    report = outcome.report
+    comparison = compare(report, baseline[0], baseline[1]) if baseline else None
+    doc = report.to_json()
+    if comparison is not None:
+        doc["baseline"] = comparison.to_json()
+    if args.json and not to_stdout and not _write(Path(args.json), json.dumps(doc, ensure_ascii=False, indent=2)):
+        return 2
+    if args.junit and not _write(Path(args.junit), junit_xml(report, comparison)):
+        return 2
+    for note in outcome.notes:
+        err(f"note: {note}")
+    if to_stdout:
+        p.json(doc)
+    else:
+        untested = [m.name for m in modules if not m.tests]
+        print_report(p, report, comparison, untested)
+    if comparison is not None:
+        return 1 if comparison.regressed else 0
+    return 1 if report.failed else 0
+
+
+def _write(path: Path, text: str) -> bool:
+    from cogtui.core.files.editor_snapshot import atomic_write
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text.encode("utf-8", "surrogatepass"))
+    except OSError as exc:
+        err(f"cannot write {path}: {exc.strerror or exc}")
+        return False
+    return True

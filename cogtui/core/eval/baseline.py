@@ -1,0 +1,126 @@
+"""Comparing an eval with a baseline: a saved `cogn eval --json` file, or an eval's id in the history (D82).
+
+Cells are matched by (module, case, target). A case that passed in the
+baseline and fails now is a regression; one that failed and passes now is an
+improvement; cells on only one side are new or gone. Only regressions fail a
+CI run: a case that was already failing, or a new case, is reported, not fatal.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from cogtui.core.eval.model import BadReport, EvalReport
+
+MAX_BASELINE_BYTES = 64 * 1024 * 1024
+REGRESSION, IMPROVEMENT, SAME, NEW, GONE = "regression", "improvement", "same", "new", "gone"
+
+
+class HistoryReader(Protocol):
+    """What loading a baseline by id needs from the history."""
+
+    def eval_report(self, eval_id: int) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True)
+class Change:
+    module: str
+    case: str
+    target: str
+    status: str  # REGRESSION, IMPROVEMENT, SAME, NEW or GONE
+    before: str | None  # "pass", or the failure's code; None when the cell is new
+    after: str | None  # likewise; None when the cell is gone
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "module": self.module,
+            "case": self.case,
+            "target": self.target,
+            "status": self.status,
+            "before": self.before,
+            "after": self.after,
+        }
+
+
+@dataclass
+class Comparison:
+    baseline: str  # what was compared with: the file, or "eval N"
+    changes: list[Change] = field(default_factory=list)
+    pass_rates: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)  # target -> (before, now)
+
+    def of(self, status: str) -> list[Change]:
+        return [c for c in self.changes if c.status == status]
+
+    @property
+    def regressed(self) -> bool:
+        return any(c.status == REGRESSION for c in self.changes)
+
+    def status_of(self, module: str, case: str, target: str) -> str | None:
+        return next((c.status for c in self.changes if (c.module, c.case, c.target) == (module, case, target)), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "baseline": self.baseline,
+            "regressions": len(self.of(REGRESSION)),
+            "improvements": len(self.of(IMPROVEMENT)),
+            "pass_rates": {t: {"before": b, "now": n} for t, (b, n) in self.pass_rates.items()},
+            "changes": [c.to_json() for c in self.changes if c.status != SAME],
+        }
+
+
+def _state(passed: bool, code: str | None) -> str:
+    return "pass" if passed else (code or "fail")
+
+
+def compare(current: EvalReport, baseline: EvalReport, name: str) -> Comparison:
+    before = {c.key: c for c in baseline.cells}
+    now = {c.key: c for c in current.cells}
+    out = Comparison(name)
+    for key, cell in now.items():
+        old = before.get(key)
+        if old is None:
+            status = NEW
+        elif old.passed and not cell.passed:
+            status = REGRESSION
+        elif not old.passed and cell.passed:
+            status = IMPROVEMENT
+        else:
+            status = SAME
+        out.changes.append(
+            Change(*key, status, None if old is None else _state(old.passed, old.code), _state(cell.passed, cell.code))
+        )
+    for key, old in before.items():
+        if key not in now:
+            out.changes.append(Change(*key, GONE, _state(old.passed, old.code), None))
+    for target in dict.fromkeys([*current.targets, *baseline.targets]):
+        out.pass_rates[target] = (_rate(baseline, target), _rate(current, target))
+    return out
+
+
+def _rate(report: EvalReport, target: str) -> float | None:
+    cells = [c for c in report.cells if c.target == target]
+    return round(sum(c.passed for c in cells) / len(cells), 4) if cells else None
+
+
+def load_baseline(spec: str, history: HistoryReader | None) -> tuple[EvalReport, str]:
+    """(the report, its name) from a `--json` file, or from history when `spec` is an eval id; BadReport otherwise."""
+    path = Path(spec)
+    if spec.isdigit() and not path.exists():
+        if history is None:
+            raise BadReport(f"baseline {spec} is an eval id, but the run history is off")
+        doc = history.eval_report(int(spec))
+        if doc is None:
+            raise BadReport(f"no eval {spec} in the run history (`cogn eval` prints each eval's id)")
+        return EvalReport.from_json(doc), f"eval {spec}"
+    try:
+        if path.stat().st_size > MAX_BASELINE_BYTES:
+            raise BadReport(f"baseline {spec} is larger than {MAX_BASELINE_BYTES // (1024 * 1024)} MB")
+        doc = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as exc:
+        raise BadReport(f"cannot read baseline {spec}: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise BadReport(f"baseline {spec} is not JSON: {str(exc)[:200]}") from None
+    return EvalReport.from_json(doc), spec

@@ -1,0 +1,124 @@
+"""Running many model calls at once without hammering a provider: a bounded pool, and a gate per provider.
+
+`bounded` runs coroutines with at most `jobs` in flight and hands results back in
+their original order. `ProviderGate` is shared by every concurrent run against one
+provider: when any of them is told 429 (rate limited), the gate closes for the
+server's retry-after (or the retry policy's backoff), and no run sends a request
+to that provider until it opens again. `GatedProvider` puts a provider behind a
+gate; the runner's own retry (provider_call.RetryPolicy) still decides whether and
+when the failed call is tried again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, TypeVar
+
+from cogtui.core.run.provider_call import RetryPolicy
+from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderError, ProviderEvent
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+DEFAULT_JOBS = 4
+
+
+async def bounded(
+    items: Sequence[T], jobs: int, work: Callable[[T], Awaitable[R]], on_done: Callable[[int, R], None] | None = None
+) -> list[R]:
+    """`work(item)` for every item, at most `jobs` at once; results in the items' order.
+
+    `on_done(index, result)` is called as each finishes (in completion order). A
+    failure of one item cancels the rest and is raised (work is expected to turn
+    its own failures into results, as the runner does with envelopes)."""
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    slots = asyncio.Semaphore(jobs)
+    results: list[Any] = [None] * len(items)
+
+    async def one(index: int, item: T) -> None:
+        async with slots:
+            result = await work(item)
+        results[index] = result
+        if on_done is not None:
+            on_done(index, result)
+
+    async with asyncio.TaskGroup() as group:
+        for index, item in enumerate(items):
+            group.create_task(one(index, item))
+    return results
+
+
+class ProviderGate:
+    """Closed while a provider's rate limit lasts; every run against that provider waits at it."""
+
+    def __init__(self, retry: RetryPolicy | None = None) -> None:
+        self.retry = retry or RetryPolicy()
+        self.open_at = 0.0  # time.monotonic() from which requests may go out
+        self.rate_limited = 0  # 429 answers seen
+
+    def closed_for(self) -> float:
+        return max(0.0, self.open_at - time.monotonic())
+
+    async def wait(self) -> None:
+        while (left := self.closed_for()) > 0:
+            await asyncio.sleep(left)
+
+    def rate_limit(self, retry_after: float | None) -> None:
+        """A 429: close for the server's retry-after, else the policy's first backoff step."""
+        self.rate_limited += 1
+        delay = self.retry.delay(1, retry_after)
+        self.open_at = max(self.open_at, time.monotonic() + delay)
+
+
+class GateSet:
+    """One gate per provider name, shared by every target and case of one eval or test run."""
+
+    def __init__(self, retry: RetryPolicy | None = None) -> None:
+        self.retry = retry
+        self.gates: dict[str, ProviderGate] = {}
+
+    def gate(self, provider_name: str) -> ProviderGate:
+        return self.gates.setdefault(provider_name, ProviderGate(self.retry))
+
+    def wrap(self, provider: Provider) -> GatedProvider:
+        return GatedProvider(provider, self.gate(provider.name))
+
+
+def is_rate_limit(exc: ProviderError) -> bool:
+    return exc.status == 429 or exc.code == "E4002"
+
+
+class GatedProvider:
+    """A provider that waits at its gate before each call and closes it on a 429.
+    Everything else (name, model, capabilities, and whatever a provider adds) is the inner provider's."""
+
+    def __init__(self, inner: Provider, gate: ProviderGate) -> None:
+        self.inner = inner
+        self.gate = gate
+        self.name = inner.name
+        self.model = inner.model
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def capabilities(self) -> dict[str, Any]:
+        return self.inner.capabilities()
+
+    def media_categories(self) -> tuple[str, ...]:
+        return self.inner.media_categories()
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
+        await self.gate.wait()
+        try:
+            async for event in self.inner.stream(request):
+                yield event
+        except ProviderError as exc:
+            if is_rate_limit(exc):
+                self.gate.rate_limit(exc.retry_after)
+            raise
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()

@@ -1,0 +1,106 @@
+"""`cogn eval` and `cogn test -j` as real processes: the matrix, --json/--junit files, baselines by file and by
+id (exit 1 only on a regression), target pairs, usage errors; `cogn test -j` prints in case order."""
+
+from __future__ import annotations
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
+
+from evalkit import eval_module, responder
+from llmserver import ScriptedLLMServer
+from rtkit import ANTHROPIC_KEY, OPENAI_KEY, cli_env, cogn
+
+
+def env_for(tmp_path: Path, srv: ScriptedLLMServer) -> dict[str, str]:
+    return cli_env(
+        tmp_path,
+        OPENAI_BASE_URL=srv.openai_base_url,
+        ANTHROPIC_BASE_URL=srv.base_url,
+        OPENAI_API_KEY=OPENAI_KEY,
+        ANTHROPIC_API_KEY=ANTHROPIC_KEY,
+    )
+
+
+def test_replay_eval_writes_json_and_junit_and_records_it(tmp_path: Path) -> None:
+    proc = cogn(tmp_path, "eval", "code-reviewer", "--json", "out/eval.json", "--junit", "out/junit.xml")
+    assert proc.returncode == 0, proc.stderr
+    assert "code-reviewer/case1" in proc.stdout and "✓ pass" in proc.stdout and "3/3 passed" in proc.stdout
+    assert "eval 1 recorded" in proc.stdout
+    doc = json.loads((tmp_path / "out" / "eval.json").read_text())
+    assert doc["format"] == "cogtui-eval/1" and doc["id"] == 1 and doc["targets"] == ["replay"]
+    assert [c["case"] for c in doc["cells"]] == ["case1", "case2", "case3"]
+    assert all(isinstance(c["run_id"], int) for c in doc["cells"])
+    suites = ET.parse(tmp_path / "out" / "junit.xml").getroot()
+    assert suites.tag == "testsuites" and suites.get("tests") == "3" and suites.get("failures") == "0"
+    assert [c.get("name") for c in suites.iter("testcase")] == ["case1", "case2", "case3"]
+
+
+def test_json_to_stdout_and_target_pairs(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
+    eval_module(tmp_path / "mods", n=2)
+    llm_server.respond_with(responder())
+    args = ("eval", "ticket", "--provider", "openai", "--model", "m-one", "--provider", "anthropic", "--json")
+    proc = cogn(tmp_path, *args, "--no-history", env=env_for(tmp_path, llm_server), path=tmp_path / "mods")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["targets"] == ["openai/m-one", "anthropic/claude-sonnet-5-5"] and doc["id"] is None
+    assert sorted(r.model for r in llm_server.requests) == ["claude-sonnet-5-5"] * 2 + ["m-one"] * 2
+    assert {s["target"]: s["passed"] for s in doc["summary"]} == {"openai/m-one": 2, "anthropic/claude-sonnet-5-5": 2}
+
+
+def test_baseline_by_file_and_by_id_fails_only_on_regression(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
+    mods = tmp_path / "mods"
+    eval_module(mods, n=4)
+    env = env_for(tmp_path, llm_server)
+    llm_server.respond_with(responder(wrong=frozenset({3})))  # case 3 fails from the start
+    first = cogn(tmp_path, "eval", "ticket", "--provider", "openai", "--json", "base.json", env=env, path=mods)
+    assert first.returncode == 1  # without a baseline, any failing cell fails the command
+    llm_server.respond_with(responder(wrong=frozenset({3})))
+    same = cogn(tmp_path, "eval", "ticket", "--provider", "openai", "--baseline", "base.json", env=env, path=mods)
+    assert same.returncode == 0, same.stdout  # the same known failure is no regression
+    assert "0 regressed" in same.stdout
+    llm_server.respond_with(responder(wrong=frozenset({0})))  # case 0 breaks, case 3 is fixed
+    worse = cogn(
+        tmp_path, "eval", "ticket", "--provider", "openai", "--baseline", "1", "--junit", "j.xml", env=env, path=mods
+    )
+    assert worse.returncode == 1
+    assert "1 regressed" in worse.stdout and "1 improved" in worse.stdout and "↓regressed" in worse.stdout
+    assert "case-000 on openai/gpt-4o-mini: pass → mismatch" in worse.stdout
+    failure = next(c for c in ET.parse(tmp_path / "j.xml").getroot().iter("testcase") if c.get("name") == "case-000")
+    assert "regression" in (failure.find("failure").text or "")  # type: ignore[union-attr]
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert cogn(tmp_path, "eval").returncode == 2
+    assert cogn(tmp_path, "eval", "no-such-module").returncode == 2
+    assert cogn(tmp_path, "eval", "code-reviewer", "-j", "0").returncode == 2
+    missing = cogn(tmp_path, "eval", "code-reviewer", "--baseline", "nope.json")
+    assert missing.returncode == 2 and "cannot read baseline nope.json" in missing.stderr
+    (tmp_path / "bad.json").write_text('{"format": "something else"}')
+    bad = cogn(tmp_path, "eval", "code-reviewer", "--baseline", "bad.json")
+    assert bad.returncode == 2 and "not a cogtui eval report" in bad.stderr
+    unknown_id = cogn(tmp_path, "eval", "code-reviewer", "--baseline", "42")
+    assert unknown_id.returncode == 2 and "no eval 42" in unknown_id.stderr
+
+
+def test_cogn_test_jobs_prints_in_case_order(tmp_path: Path) -> None:
+    one = cogn(tmp_path, "test", "--all", "-j", "1")
+    many = cogn(tmp_path, "test", "--all", "-j", "6")
+    assert one.returncode == many.returncode == 0
+    assert one.stdout == many.stdout and "14 cases: 14 passed" in many.stdout
+    assert cogn(tmp_path, "test", "--all", "-j", "0").returncode == 2
+
+
+def test_cogn_test_jobs_bounds_model_calls(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
+    eval_module(tmp_path / "mods", n=6)
+    llm_server.respond_with(responder(delay=0.2))
+    env = env_for(tmp_path, llm_server)
+    proc = cogn(tmp_path, "test", "ticket", "--provider", "openai", "-j", "2", env=env, path=tmp_path / "mods")
+    assert proc.returncode == 0, proc.stdout
+    assert llm_server.request_count == 6 and 1 <= llm_server.max_in_flight <= 2
+    assert [line.split("/")[-1] for line in proc.stdout.splitlines() if "pass" in line and "/" in line] == [
+        f"case-{k:03d}" for k in range(6)
+    ]
