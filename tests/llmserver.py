@@ -434,7 +434,7 @@ class _Handler(BaseHTTPRequestHandler):
             body,
             raw,
             proto,
-            time.monotonic(),
+            received_at=time.monotonic(),
         )
         reply, n, req = owner._record(req)
         try:

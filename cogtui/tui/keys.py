@@ -38,6 +38,7 @@ _SPECS: list[KeySpec] = [
     KeySpec("browser.new", "n", "new_module", "New", main=True),
     KeySpec("browser.validate", "v", "validate_all", "Validate all"),
     KeySpec("browser.goldens", "g", "goldens", "Golden tests"),
+    KeySpec("browser.eval", "e", "eval", "Eval"),
     KeySpec("browser.history", "h", "history", "History"),
     KeySpec("browser.copy_path", "y", "copy_path", "Copy path (OSC 52)"),
     KeySpec("filter.accept", "enter,down", "accept", "Go to first match"),

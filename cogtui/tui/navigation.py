@@ -29,6 +29,12 @@ def goldens(app: CogtuiApp, path: Path) -> None:
     app.push_screen(GoldensScreen(path))
 
 
+def evaluate(app: CogtuiApp, path: Path) -> None:
+    from .screens.eval import EvalScreen
+
+    app.push_screen(EvalScreen(path, app.config, app.store.load))
+
+
 def history(app: CogtuiApp, path: Path) -> None:
     from .screens.history import HistoryScreen
 
