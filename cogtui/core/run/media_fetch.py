@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import httpx
 
 from cogtui.core.files.confined import ConfinementError, ParseFailure, read_confined
 from cogtui.core.module.model import Module
@@ -21,7 +19,9 @@ from cogtui.core.rules import media_rules as media
 from cogtui.core.rules.media_rules import ResolvedMedia
 from cogtui.core.run.media_address import FetchPolicy, address_class, redact_url
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
-from cogtui.core.run.media_url import _from_url, _new_client, check_network_allowed
+
+if TYPE_CHECKING:
+    import httpx  # imported by media_url.py, only when an input holds a URL: a run without one needs no HTTP client
 
 __all__ = ["FetchPolicy", "MediaError", "address_class", "redact_url", "resolve_all", "resolve_media"]
 
@@ -67,6 +67,8 @@ async def resolve_media(
         return await _from_file(ref, path, module, roots)
     if not fetch_urls:
         return _unfetched_url(ref, path, module)
+    from cogtui.core.run.media_url import _from_url
+
     return await _from_url(ref, path, module, policy or FetchPolicy(), client, accepted)
 
 
@@ -83,6 +85,8 @@ async def resolve_all(
     refs = list(media.find_media(input_value))
     own = fetch_urls and client is None and any(ref.get("type") == "url" for _, ref in refs)
     if own:
+        from cogtui.core.run.media_url import _new_client
+
         client = _new_client(policy or FetchPolicy())
     try:
         accepted = _accepted(module)
@@ -102,6 +106,8 @@ def _unfetched_url(ref: dict[str, Any], path: MediaPath, module: Module) -> Reso
     same way), but nothing is fetched; the type is the declared one, or the URL's extension's (D95)."""
     raw: str = ref["url"]
     shown = redact_url(raw)
+    from cogtui.core.run.media_url import check_network_allowed
+
     check_network_allowed(module, shown, (*path, "url"))
     declared = ref.get("media_type")
     mime = media.normalize_mime(declared) if isinstance(declared, str) and declared else None

@@ -34,6 +34,7 @@ from cogtui.core.run.prompt import inject_results, render_calls, system_prompt, 
 from cogtui.core.run.provider_call import HEARTBEAT, Deadline, timed
 from cogtui.core.run.providers.base import Finish, Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.run_types import RunEvent, RunFailed, RunOptions, RunResult
+from cogtui.core.run.structured import StructuredPlan
 from cogtui.core.run.subagents import check_call_graph, child_input
 
 __all__ = ["CORRECTIVE", "CORRECTIVE_EMPTY", "RunEvent", "RunOptions", "RunResult", "RunSession", "run_module"]
@@ -64,6 +65,7 @@ class RunSession:
         response = module.response
         self.shaper = ChunkShaper(self.chunks, module.contract.response_chunk_type.value, response.get("buffer_size"))
         self.deadline = Deadline(options.deadline)
+        self.structured: StructuredPlan | None = None  # decided once the model is about to be called
 
     # ------------------------------------------------------------ the pipeline
 
@@ -124,7 +126,7 @@ class RunSession:
         meta["trace_id"] = self.session_id.removeprefix("sess_")
         meta["model"] = getattr(self.opts.provider, "model", None) or self.opts.provider.name
         meta["latency_ms"] = round(total, 1)
-        record_in_meta(envelope, self.warnings, self.attempts)
+        record_in_meta(envelope, self.warnings, self.attempts, self.structured.record() if self.structured else None)
         self.result = RunResult(
             envelope,
             self.session_id,
@@ -190,8 +192,11 @@ class RunSession:
                     body = ev
                 else:
                     yield ev
-        json_mode, notes = capability_notes(m, _capabilities(self.opts.provider), self.opts.provider.name)
-        self.warnings += unhonoured_messages(m) + notes
+        caps, name = _capabilities(self.opts.provider), self.opts.provider.name
+        self.warnings += unhonoured_messages(m) + capability_notes(m, caps, name)
+        self.structured = StructuredPlan.decide(m, caps, name, self.warnings)
+        if self.structured.failure is not None:
+            raise _Failed(self.structured.failure)
         note = "\n".join(f"[{i + 1}] {x.describe()}" for i, x in enumerate(media))
         request = ModelRequest(
             system=system_prompt(m),
@@ -201,7 +206,8 @@ class RunSession:
             timeout=self.opts.stream_timeout,
             module=m,
             input=self.input,
-            json_mode=json_mode,
+            response_schema=self.structured.schema,
+            schema_name=self.structured.schema_name,
         )
         answer: dict[str, Any] | None = None
         async for step in self._answer(request):
@@ -226,6 +232,8 @@ class RunSession:
                 yield ev
             raw = "".join(self.text)
             answer = extract_json(raw)
+            if answer is not None and self.structured is not None:
+                answer = self.structured.clean(answer)
             if answer is not None:
                 if first_raw is not None:
                     self.warnings.append(f"{CORRECTIVE_RETRY}: the first answer was not JSON; a second model call")
@@ -327,20 +335,22 @@ class RunSession:
                     yield ev
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
                 if call_usage is not None:
-                    self.usage = (
-                        call_usage
-                        if self.usage is None
-                        else Usage(
-                            self.usage.input_tokens + call_usage.input_tokens,
-                            self.usage.output_tokens + call_usage.output_tokens,
-                        )
-                    )
+                    self.usage = call_usage if self.usage is None else self.usage + call_usage
                 if finish is not None and finish.token_limit:
                     raise _Failed(self._token_limit(finish, provider.name))
                 return
             except ProviderError as exc:
                 for ev in self.shaper.flush():  # what arrived belongs in partial_data
                     yield ev
+                if self.structured is not None and self.structured.refused(exc, received[0]):
+                    refusal = self.structured.fall_back(exc)  # once: the next request carries no schema (D74)
+                    if refusal is not None:
+                        raise _Failed(refusal) from None
+                    request.response_schema = None
+                    yield self.chunks.progress(
+                        0, "retry", "the provider refused the response schema; asking without it"
+                    )
+                    continue
                 if exc.retryable and not received[0] and attempt < self.opts.retry.attempts:
                     delay = self.opts.retry.delay(attempt, exc.retry_after)
                     self.warnings.append(

@@ -73,7 +73,7 @@ class ReplayProvider:
 
     def capabilities(self) -> dict[str, Any]:
         # Replay answers with the module's own JSON (goldens, examples, an instance of the schema).
-        return capability_doc(self.name, True, self.media_categories(), 100, ("json_mode", "long_context"))
+        return capability_doc(self.name, True, self.media_categories(), 100, ("json_mode", "long_context"), "replay")
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "audio", "video", "document")
