@@ -130,7 +130,9 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
         assert (run["provider"], run["model"]) == ("replay", "replay")
         assert run["total_ms"] >= run["ttfc_ms"] >= 0
         assert (
-            set(run["usage"]) == {"input_tokens", "output_tokens", "total_tokens"} and run["usage"]["output_tokens"] > 0
+            set(run["usage"])
+            == {"input_tokens", "output_tokens", "total_tokens", "cache_read_tokens", "cache_write_tokens"}
+            and run["usage"]["output_tokens"] > 0
         )
         assert run["started_at"].endswith("+00:00")
     assert [r["outcome"] for r in runs] == ["ok", "ok", "ok", "error"]

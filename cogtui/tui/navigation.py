@@ -29,6 +29,12 @@ def goldens(app: CogtuiApp, path: Path) -> None:
     app.push_screen(GoldensScreen(path))
 
 
+def evaluate(app: CogtuiApp, path: Path) -> None:
+    from .screens.eval import EvalScreen
+
+    app.push_screen(EvalScreen(path, app.config, app.store.load))
+
+
 def history(app: CogtuiApp, path: Path) -> None:
     from .screens.history import HistoryScreen
 
@@ -66,7 +72,7 @@ def new_module(app: CogtuiApp) -> None:
             app.call_later(app.start_watching)
         app.call_later(open_module, app, path)
 
-    app.push_screen(NewModuleModal(app.store.search_path), created)
+    app.push_screen(NewModuleModal(app.store.search_path, app.store.index), created)
 
 
 def toggle_watching(app: CogtuiApp) -> None:

@@ -110,6 +110,7 @@ class ResolvedMedia:
     data: bytes
     source: str  # the path or URL, for display
     path: tuple[str | int, ...] = ()  # where it sits in the input
+    fetched: bool = True  # False: a URL an offline provider (replay) never fetches, so `data` is empty (D95)
 
     @property
     def category(self) -> str | None:
@@ -119,6 +120,8 @@ class ResolvedMedia:
         return base64.b64encode(self.data).decode("ascii")
 
     def describe(self) -> str:
+        if not self.fetched:
+            return f"{self.category or 'media'} {self.source} ({self.mime}, not fetched: offline provider)"
         size = len(self.data)
         shown = f"{size / MB:.1f} MB" if size >= MB else f"{size / 1024:.1f} KB"
         return f"{self.category or 'media'} {self.source} ({self.mime}, {shown})"

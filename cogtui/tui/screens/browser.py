@@ -57,6 +57,7 @@ class BrowserScreen(Screen[None]):
         "browser.new",
         "browser.validate",
         "browser.goldens",
+        "browser.eval",
         "browser.history",
         "browser.copy_path",
     )
@@ -199,6 +200,10 @@ class BrowserScreen(Screen[None]):
     def action_goldens(self) -> None:
         if (path := self._selected_path()) is not None:
             nav.goldens(self.cog, path)
+
+    def action_eval(self) -> None:
+        if (path := self._selected_path()) is not None:
+            nav.evaluate(self.cog, path)
 
     def action_history(self) -> None:
         if (path := self._selected_path()) is not None:

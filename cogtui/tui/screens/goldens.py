@@ -27,7 +27,7 @@ from cogtui.core.run.runner import RunOptions
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
-from .run import default_provider
+from .run_input import default_provider
 
 if TYPE_CHECKING:
     from ..app import CogtuiApp

@@ -43,7 +43,7 @@ def plan_modules(screen: MigrationScreen, jobs: list[tuple[int, Path]], to: str)
             if worker.is_cancelled:
                 return
             plan, live = plan_module(path, to)
-            screen.post_message(screen.Planned(index, plan, live))
+            screen.post_message(screen.Planned(index, plan, live, to))
 
     screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan migrations")
 
