@@ -7,6 +7,11 @@ STAMP_DEV := $(VENV)/.stamp-dev
 
 .PHONY: run test venv dev screenshots bench clean
 
+# The tests and benchmarks start many Python processes: each keeps what it compiled (__pycache__, git-ignored),
+# even where the environment turns that off (an empty PYTHONDONTWRITEBYTECODE is off), or every process
+# recompiles all it imports and pytest rewrites every test module's asserts again in each worker.
+test bench: export PYTHONDONTWRITEBYTECODE =
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip

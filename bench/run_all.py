@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard hostile eval]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard hostile eval caching]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -14,6 +14,7 @@ whether all of them finished.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -36,6 +37,7 @@ ORDER = (
     "dashboard",
     "hostile",
     "eval",
+    "caching",
 )
 QUICK: dict[str, list[str]] = {
     "core": ["--count", "200", "--repeat", "3"],
@@ -89,6 +91,7 @@ def main(argv: list[str]) -> int:
     failed: list[str] = []
     targets: list[str] = []
     started_all = time.perf_counter()
+    load_before = os.getloadavg()[0]
     for name in chosen:
         print(f"\n=== bench_{name}.py", flush=True)
         started = time.perf_counter()
@@ -102,7 +105,10 @@ def main(argv: list[str]) -> int:
             if "target" in key:
                 mark = verdict(key, value)
                 targets.append(f"  {name:9} {key}: {value}" + (f"  [{mark}]" if mark else ""))
-    print(f"\n=== figures with a target ({time.perf_counter() - started_all:.0f} s in all)")
+    print(
+        f"\n=== figures with a target ({time.perf_counter() - started_all:.0f} s in all; "
+        f"1-minute load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after)"
+    )
     print("\n".join(targets) or "  (none)")
     if failed:
         print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)

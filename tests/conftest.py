@@ -50,7 +50,14 @@ def new_store(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], st
         names = iter(range(1, 1_000_000))
         return lambda: str(tmp_path / f"store{next(names)}" / "history.sqlite3")
     server = request.getfixturevalue("pg_server")
-    return server.new_database  # type: ignore[no-any-return]
+    made: list[str] = []
+
+    def new_database() -> str:
+        made.append(server.new_database())
+        return made[-1]
+
+    request.addfinalizer(lambda: server.drop_databases(made))  # the server's files stay small
+    return new_database
 
 
 @pytest.fixture
@@ -59,6 +66,31 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     folder = tmp_path / "cogtui-data"
     monkeypatch.setenv("COGTUI_DATA_DIR", str(folder))
     yield folder
+
+
+# ------------------------------------------------------------------ the slowest tests start first
+# xdist hands tests out one or two at a time (`--maxschedchunk 1` in pyproject.toml), in collection order: a
+# long test collected last would run alone at the end while the other worker idles. These start first, the
+# longest first (figures in BENCHMARKS.md, "Test suite"); everything else keeps its order.
+SLOW_FIRST = (
+    "tests/tui/test_wheel_install.py",
+    "tests/tui/test_e2e_tmux.py",
+    "tests/tui/test_e2e_bursts_tmux.py",
+    "tests/tui/test_run_state_view.py",
+    "tests/test_runtime_cli_history.py",
+    "tests/tui/test_run_safety.py",
+    "tests/tui/test_quit_runs.py",
+    "tests/test_properties.py",
+    "tests/test_runtime_fieldstream.py",
+)
+
+
+def slow_rank(nodeid: str) -> int:
+    return next((i for i, prefix in enumerate(SLOW_FIRST) if nodeid.startswith(prefix)), len(SLOW_FIRST))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: slow_rank(item.nodeid))  # stable: the rest keep their order
 
 
 # ------------------------------------------------------------------ no test is ever skipped

@@ -10,6 +10,7 @@ at once. Usage: see tests/test_llmserver.py.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import socketserver
@@ -116,6 +117,8 @@ class RecordedRequest:
     raw_body: bytes
     protocol: Protocol | None
     received_at: float = 0.0  # time.monotonic() when the request was read
+    # (read, written) tokens the server's simulated prompt cache reported for this request (PromptCache).
+    prompt_cache: tuple[int, int] = (0, 0)
 
     @property
     def stream(self) -> bool:
@@ -124,6 +127,73 @@ class RecordedRequest:
     @property
     def model(self) -> str | None:
         return self.body.get("model") if isinstance(self.body, dict) else None
+
+    def param(self, name: str) -> Any:
+        """A top-level field of the JSON body (e.g. "response_format", "output_config"); None when absent."""
+        return self.body.get(name) if isinstance(self.body, dict) else None
+
+    @property
+    def system_blocks(self) -> list[dict[str, Any]]:
+        """Anthropic: the system prompt as content blocks (a plain string becomes one block without cache_control)."""
+        system = self.param("system")
+        if isinstance(system, str):
+            return [{"type": "text", "text": system}]
+        return [b for b in system if isinstance(b, dict)] if isinstance(system, list) else []
+
+
+class PromptCache:
+    """Prompt caching as the APIs report it, with token counts estimated as characters / 4.
+
+    Anthropic: the prefix is the system blocks up to the last one carrying `cache_control`. The
+    first request with a prefix writes it (usage.cache_creation_input_tokens), later ones read it
+    (cache_read_input_tokens), and neither counts in input_tokens. OpenAI caches automatically: the
+    system message is the prefix, and a request whose prefix was seen reports it as
+    prompt_tokens_details.cached_tokens, included in prompt_tokens. Prefixes under `min_tokens`
+    (Anthropic's minimum for Sonnet models, 1024) are never cached, as with the real APIs. Only a
+    request answered with text counts. Off until `enable()`d, so other tests' token counts stay
+    as they script them.
+    """
+
+    def __init__(self) -> None:
+        self.enabled = False
+        self.min_tokens = 1024
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def enable(self, min_tokens: int = 1024) -> None:
+        self.enabled, self.min_tokens = True, min_tokens
+
+    def account(self, proto: Protocol | None, body: Any) -> tuple[int, int]:
+        """(tokens read, tokens written) for this request; remembers its prefix."""
+        if not self.enabled:
+            return 0, 0
+        prefix = _cached_prefix(proto, body)
+        tokens = len(prefix) // 4 if prefix else 0
+        if not prefix or tokens < self.min_tokens:
+            return 0, 0
+        key = f"{proto}\0{body.get('model')}\0{prefix}"
+        with self._lock:
+            if key in self._seen:
+                return tokens, 0
+            self._seen.add(key)
+        # OpenAI never reports a write: the first request just pays full price.
+        return (0, tokens) if proto == "anthropic" else (0, 0)
+
+
+def _cached_prefix(proto: Protocol | None, body: Any) -> str:
+    if not isinstance(body, dict):
+        return ""
+    if proto == "anthropic":
+        blocks = body.get("system")
+        if not isinstance(blocks, list):
+            return ""
+        marked = [i for i, b in enumerate(blocks) if isinstance(b, dict) and b.get("cache_control")]
+        return "".join(str(b.get("text", "")) for b in blocks[: marked[-1] + 1]) if marked else ""
+    messages = body.get("messages")
+    first = messages[0] if isinstance(messages, list) and messages else None
+    if isinstance(first, dict) and first.get("role") == "system" and isinstance(first.get("content"), str):
+        return first["content"]
+    return ""
 
 
 # --------------------------------------------------------------------------- rendering
@@ -184,6 +254,8 @@ def _usage(reply: Text, req: RecordedRequest) -> tuple[int, int]:
 def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
     rid, mid, model = _rid(), f"msg_{uuid.uuid4().hex[:24]}", req.model or "claude-test"
     inp, out = _usage(reply, req)
+    read, written = req.prompt_cache
+    usage = {"input_tokens": inp, "cache_creation_input_tokens": written, "cache_read_input_tokens": read}
     if not req.stream:
         return _json_plan(
             200,
@@ -195,7 +267,7 @@ def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list
                 "content": [{"type": "text", "text": reply.body}],
                 "stop_reason": reply.stop_reason,
                 "stop_sequence": None,
-                "usage": {"input_tokens": inp, "output_tokens": out},
+                "usage": {**usage, "output_tokens": out},
             },
             (("request-id", rid),),
         )
@@ -211,7 +283,7 @@ def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list
         "content": [],
         "stop_reason": None,
         "stop_sequence": None,
-        "usage": {"input_tokens": inp, "output_tokens": 1},
+        "usage": {**usage, "output_tokens": 1},
     }
     steps: list[_Step] = [
         _sse_head(("request-id", rid)),
@@ -236,7 +308,13 @@ def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list
 def _openai_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
     rid, model = _rid(), req.model or "gpt-test"
     inp, out = _usage(reply, req)
-    usage = {"prompt_tokens": inp, "completion_tokens": out, "total_tokens": inp + out}
+    cached = min(req.prompt_cache[0], inp)
+    usage = {
+        "prompt_tokens": inp,
+        "completion_tokens": out,
+        "total_tokens": inp + out,
+        "prompt_tokens_details": {"cached_tokens": cached},
+    }
     finish = _FINISH_REASONS.get(reply.stop_reason, reply.stop_reason)
     base = {
         "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
@@ -347,6 +425,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
+        owner = self.server.owner
         req = RecordedRequest(
             self.command,
             path,
@@ -355,10 +434,9 @@ class _Handler(BaseHTTPRequestHandler):
             body,
             raw,
             proto,
-            time.monotonic(),
+            received_at=time.monotonic(),
         )
-        owner = self.server.owner
-        reply, n = owner._record(req)
+        reply, n, req = owner._record(req)
         try:
             self._answer(owner, req, proto, reply, n)
         finally:
@@ -479,6 +557,7 @@ class ScriptedLLMServer:
         self._queue: deque[Reply] = deque()
         self._requests: list[RecordedRequest] = []
         self.errors: list[str] = []  # tracebacks of server-side bugs; fixtures assert it stays empty
+        self.prompt_cache = PromptCache()  # tests may lower prompt_cache.min_tokens
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._responder: Callable[[RecordedRequest], Reply | str] | None = None
@@ -571,6 +650,10 @@ class ScriptedLLMServer:
                 raise AssertionError("ScriptedLLMServer received no requests")
             return self._requests[-1]
 
+    def calls(self, protocol: Protocol | None = None) -> list[RecordedRequest]:
+        """The model calls received so far (requests on a model route), of one protocol or both."""
+        return [r for r in self.requests if r.protocol is not None and protocol in (None, r.protocol)]
+
     def wait_for_requests(self, n: int, timeout: float = 2.0) -> list[RecordedRequest]:
         """Block until at least n requests arrived (for clients running in another thread/loop)."""
         with self._cond:
@@ -578,23 +661,27 @@ class ScriptedLLMServer:
                 raise AssertionError(f"expected {n} requests, got {len(self._requests)}")
             return list(self._requests)
 
-    def _record(self, req: RecordedRequest) -> tuple[Reply | None, int]:
+    def _record(self, req: RecordedRequest) -> tuple[Reply | None, int, RecordedRequest]:
+        """The reply for `req` (queued, else the responder's), its number, and `req` as recorded."""
         with self._cond:
-            self._requests.append(req)
             self._in_flight += 1
             self._max_in_flight = max(self._max_in_flight, self._in_flight)
-            self._cond.notify_all()
             reply = self._queue.popleft() if req.protocol is not None and self._queue else None
             responder = self._responder
-            n = len(self._requests)
         if reply is None and responder is not None and req.protocol is not None:
             try:
                 answer = responder(req)
             except Exception:  # noqa: BLE001 - a scripting bug: reported, answered as "script exhausted"
                 self.errors.append(traceback.format_exc())
-                return None, n
+                answer = None
             reply = Text(answer) if isinstance(answer, str) else answer
-        return reply, n
+        answered = reply.then if isinstance(reply, Silence) else reply
+        if isinstance(answered, Text):  # only an answer reads or writes the prompt cache
+            req = dataclasses.replace(req, prompt_cache=self.prompt_cache.account(req.protocol, req.body))
+        with self._cond:
+            self._requests.append(req)
+            self._cond.notify_all()
+            return reply, len(self._requests), req
 
     def _finished(self) -> None:
         with self._cond:

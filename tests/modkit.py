@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from cli_inprocess import run_cli
 
 from cogtui.core.module.standard_parts import meta_schema
 
@@ -59,10 +60,14 @@ def run_cogn(
     stdin: str | None = None,
     timeout: float = 60,
     extra_env: dict[str, str] | None = None,
+    process: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real CLI (`python -m cogtui.cli`) isolated from the developer's modules and terminal."""
+    """Run the real CLI (`python -m cogtui.cli`) isolated from the developer's modules and terminal: in this
+    process (tests/cli_inprocess.py), or as a child process with `process` (a test that a hang is bounded)."""
     env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR")}
     env.update(HOME=str(home or cwd), NO_COLOR="1", PYTHONIOENCODING="utf-8", **(extra_env or {}))
+    if not process:
+        return run_cli(args, cwd=cwd, env=env, timeout=timeout, input=stdin)
     return subprocess.run(
         [sys.executable, "-m", "cogtui.cli", *args],
         cwd=cwd,

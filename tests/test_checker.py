@@ -336,6 +336,10 @@ TRIGGERS: list[Trigger] = [
     T("media.E1010", "E1010", "input", image(PNG, "image/png"), "text-only"),  # modalities.input has no image
     T("media.E1011", "E1011", "input", image(PNG, "image/png"), limits={"image": 32}),
     T("media.E1003", "E1003", "input", {"image": {"type": "base64", "media_type": 5, "data": b64(PNG)}}),
+    T("media.E1013", "E1013", "input", {"image": {"type": "base64", "media_type": "image/png", "data": ""}}),  # D62
+    # generated media in data (SPEC-v2.5 §4.1.2, D63)
+    T("media.output.E1010", "E1010", "envelope", env(data=data(img={"type": "url", "media_type": "image/gif"}))),
+    T("media.output.E1013", "E1013", "envelope", env(data=data(img={"type": "base64", "media_type": "image/png"}))),
 ]
 
 

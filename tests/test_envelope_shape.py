@@ -75,6 +75,69 @@ def test_outside_strict_a_value_outside_the_enum_is_e3001() -> None:
     assert_failure(postprocess(answer, REVIEWER).envelope, "E3001")
 
 
+def strict_module(tmp_path: Path, engine_schema: dict[str, Any] | None = None) -> Any:
+    """modkit's clean module (label: oneOf [string enum, {custom, reason}]) with strict enums, and
+    `tags`: array of anyOf [const, enum], `level`: anyOf [enum of strings, enum of integers]."""
+    files = clean_v22("strictly")
+    files["module.yaml"]["enums"] = {"strategy": "strict"}
+    props = files["schema.json"]["data"]["properties"]
+    props["tags"] = {"type": "array", "items": {"anyOf": [{"const": "urgent"}, {"type": "string", "enum": ["later"]}]}}
+    props["level"] = {"anyOf": [{"type": "string", "enum": ["low", "high"]}, {"type": "integer", "enum": [1, 2]}]}
+    return load_module(make_module(tmp_path, files, "strictly"))
+
+
+def strict_answer(**data: Any) -> dict[str, Any]:
+    return {
+        "ok": True,
+        "meta": {"confidence": 0.8, "risk": "low", "explain": "fine"},
+        "data": {"label": "bug", "rationale": "why", **data},
+    }
+
+
+STRICT_CASES = [
+    ({"label": "regression"}, "E3005", "data.label"),  # oneOf: the string branch's enum; the object branch is typed
+    ({"tags": ["urgent", "someday"]}, "E3005", "data.tags[1]"),  # anyOf of const and enum, in an array
+    ({"level": "medium"}, "E3005", "data.level"),  # anyOf: two enums, one per type
+    ({"level": 3}, "E3005", "data.level"),
+    ({"label": 5}, "E3001", None),  # no branch takes a number: a type failure, not an enum miss
+    ({"level": 2.5}, "E3001", None),
+    ({"label": {"custom": "x", "why": "no reason"}}, "E3001", None),  # the object branch's own failure
+    ({"label": "feature", "tags": ["later"], "level": 1}, None, None),
+]
+
+
+@pytest.mark.parametrize(("data", "code", "field"), STRICT_CASES)
+def test_strict_enums_inside_oneof_and_anyof(
+    tmp_path: Path, data: dict[str, Any], code: str | None, field: str | None
+) -> None:
+    """D40: under strict enums a value every oneOf/anyOf branch of its type rejects by enum is E3005."""
+    out = postprocess(strict_answer(**data), strict_module(tmp_path))
+    if code is None:
+        assert out.envelope["ok"] is True, out.envelope
+        return
+    err = assert_failure(out.envelope, code)
+    if field is not None:
+        assert err["details"]["fields"] == [field]
+
+
+@pytest.mark.parametrize(("data", "code", "field"), STRICT_CASES[:5])
+def test_strict_enums_inside_oneof_on_the_python_engine(
+    tmp_path: Path, data: dict[str, Any], code: str | None, field: str | None
+) -> None:
+    """The same judgement where jsonschema-rs is missing (the pure-Python engine), through `cogn check --module`."""
+    module = strict_module(tmp_path)
+    doc = tmp_path / "answer.json"
+    doc.write_text(json.dumps(strict_answer(**data)), encoding="utf-8")
+    proc = run_cogn(
+        ["check", str(doc), "--module", str(module.path), "--json"],
+        tmp_path,
+        extra_env={"COGTUI_SCHEMA_ENGINE": "jsonschema"},
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    found = {v["code"] for v in json.loads(proc.stdout)["violations"]}
+    assert code in found and ({"E3005", "E3001"} - {code}).isdisjoint(found), found
+
+
 # ---------------------------------------------------------------- error codes the model reports
 
 

@@ -111,3 +111,17 @@ def test_price_table_and_overrides(tmp_path: Path) -> None:
     assert f"{cfg_file}:4:" in cfg.problems[0]
     usage = {"input_tokens": 1000, "output_tokens": 100, "cache_read_tokens": 2000, "cache_write_tokens": True}
     assert Price(3, 15, 0.3, 3.75).cost(usage) == pytest.approx((3000 + 1500 + 600) / 1e6)
+
+
+def test_cache_tokens_are_summed_and_missing_ones_are_zero() -> None:
+    """Usage dicts from before and after cache figures were recorded (cache_read/write_tokens) mix in one report."""
+    r = report(("old", True, None), ("new", True, None))
+    r.cells[0].usage = {"input_tokens": 10, "output_tokens": 2}
+    r.cells[1].usage = {"input_tokens": 5, "output_tokens": 1, "cache_read_tokens": 1000, "cache_write_tokens": 7}
+    price = Price(3, 15, 0.3, 3.75)
+    for cell in r.cells:
+        cell.cost_usd, cell.saved_usd = price.cost(cell.usage), price.saving(cell.usage)
+    (s,) = summarise(r.cells, r.targets)
+    assert s.tokens == {"input": 15, "output": 3, "cache_read": 1000, "cache_write": 7}
+    assert s.saved_usd == pytest.approx(1000 * (3 - 0.3) / 1e6)
+    assert s.cost_usd == pytest.approx((15 * 3 + 3 * 15 + 1000 * 0.3 + 7 * 3.75) / 1e6, abs=1e-6)  # to the micro-dollar

@@ -195,7 +195,12 @@ def test_openai_non_streaming(srv: ScriptedLLMServer) -> None:
     assert data["object"] == "chat.completion" and data["model"] == "gpt-test"
     assert data["choices"][0]["message"] == {"role": "assistant", "content": "Bonjour", "refusal": None}
     assert data["choices"][0]["finish_reason"] == "stop"
-    assert data["usage"] == {"prompt_tokens": 5, "completion_tokens": 2, "total_tokens": 7}
+    assert data["usage"] == {
+        "prompt_tokens": 5,
+        "completion_tokens": 2,
+        "total_tokens": 7,
+        "prompt_tokens_details": {"cached_tokens": 0},
+    }
     req = srv.last_request
     assert req.protocol == "openai" and req.headers["authorization"] == "Bearer sk-test" and not req.stream
 
@@ -220,7 +225,14 @@ def test_openai_streaming(srv: ScriptedLLMServer, include_usage: bool) -> None:
     assert [c["choices"][0]["finish_reason"] for c in with_choices][-2:] == [None, "stop"]
     usage_chunks = [c for c in chunks if not c["choices"]]
     if include_usage:
-        assert [c["usage"] for c in usage_chunks] == [{"prompt_tokens": 4, "completion_tokens": 3, "total_tokens": 7}]
+        assert [c["usage"] for c in usage_chunks] == [
+            {
+                "prompt_tokens": 4,
+                "completion_tokens": 3,
+                "total_tokens": 7,
+                "prompt_tokens_details": {"cached_tokens": 0},
+            }
+        ]
     else:
         assert usage_chunks == [] and all("usage" not in c for c in chunks)
     assert srv.last_request.stream is True

@@ -701,3 +701,16 @@ def test_unknown_fields_are_kept(tmp_path: Path) -> None:
     man["x-custom"] = {"a": 1}
     m = load_module(v22_with(tmp_path, **{"module.yaml": man}))
     assert m.manifest["x-custom"] == {"a": 1}
+
+
+def test_a_module_is_hashable_and_equal_modules_hash_alike(tmp_path: Path) -> None:
+    """A Module holds dicts (manifest sections), yet keys a dict or a set; equal modules hash alike."""
+    folder = make_module(tmp_path, clean_v22("hashed"), "hashed")
+    first, again = load_module(folder), load_module(folder)
+    assert first == again and hash(first) == hash(again)
+    assert {first: "seen"}[again] == "seen" and len({first, again}) == 1
+    (folder / "prompt.md").write_text("# Changed\n\nSomething else entirely.\n", encoding="utf-8")
+    changed = load_module(folder)
+    assert changed != first and len({first, changed}) == 2  # a hash collision, never an equality
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.name = "other"  # type: ignore[misc]

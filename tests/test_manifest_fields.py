@@ -238,23 +238,25 @@ def test_media_output_modalities_are_warned(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- runtime_requirements.*
 
 
-async def test_structured_output_uses_the_json_mode_of_a_provider_that_has_one(tmp_path: Path, llm_server: Any) -> None:
+async def test_structured_output_sends_the_schema_to_a_provider_that_takes_one(tmp_path: Path, llm_server: Any) -> None:
+    # D72 (revising D54): true sends the answer's schema as a strict json_schema; false sends none.
     answer = model_answer(REVIEW_OUT)
     result = await run_json(llm_server, example("code-reviewer"), REVIEW_IN, answer)
-    assert result.ok and llm_server.requests[0].body["response_format"] == {"type": "json_object"}
+    assert result.ok and llm_server.requests[0].body["response_format"]["type"] == "json_schema"
     off = tweaked(tmp_path, "code-reviewer", runtime_requirements={"structured_output": False})
     await run_json(llm_server, off, REVIEW_IN, answer)
     assert "response_format" not in llm_server.requests[1].body
 
 
 async def test_requirements_a_provider_lacks_are_warnings_in_the_run(llm_server: Any) -> None:
-    result = await run_json(
-        llm_server, example("code-reviewer"), REVIEW_IN, model_answer(REVIEW_OUT), proto="anthropic"
-    )
+    # code-reviewer prefers json_mode and long_context; the OpenAI-compatible provider declares no long_context.
+    result = await run_json(llm_server, example("code-reviewer"), REVIEW_IN, model_answer(REVIEW_OUT))
     assert result.ok
     warnings = result.envelope["meta"]["warnings"]
-    assert any(w.startswith("runtime_requirements.structured_output: provider anthropic") for w in warnings)
-    assert any(w.startswith("runtime_requirements.preferred_capabilities") and "json_mode" in w for w in warnings)
+    assert any(
+        w.startswith("runtime_requirements.preferred_capabilities: provider openai lacks long_context")
+        for w in warnings
+    )
 
 
 def test_unknown_preferred_capability_is_warned(tmp_path: Path) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_inprocess import run_cli
 from test_migration_kit import FIXTURES, MODULES, copy_module, tree
 
 from cogtui.core.module.loader import load_module
@@ -29,15 +29,7 @@ def world(tmp_path: Path) -> Path:
 def cogn(world: Path, *args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR", "NO_COLOR")}
     env.update(HOME=str(world / "home"), COGTUI_DATA_DIR=str(world / "data"), PYTHONIOENCODING="utf-8", **extra_env)
-    return subprocess.run(
-        [sys.executable, "-m", "cogtui.cli", "migrate", "--path", str(world / "mods"), *args],
-        cwd=world,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_cli(["migrate", "--path", str(world / "mods"), *args], cwd=world, env=env)
 
 
 def test_all_dry_run_changes_nothing_and_reads_plainly(world: Path) -> None:

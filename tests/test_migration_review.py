@@ -164,3 +164,31 @@ def test_cogtui_review_reports_a_bad_file_without_a_traceback(world: Path) -> No
     proc = cogn(world, "review", str(world / "nope.json"))
     assert proc.returncode == 2
     assert "nope.json: no such file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def review_stdin(world: Path, data: bytes) -> subprocess.CompletedProcess[bytes]:
+    """`cogtui review -` with `data` on stdin and no controlling terminal (a new session, as under cron or CI)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR", "NO_COLOR")}
+    env.update(HOME=str(world / "home"), COGTUI_DATA_DIR=str(world / "data"), PYTHONIOENCODING="utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "cogtui.cli", "review", "-"],
+        cwd=world,
+        env=env,
+        input=data,
+        capture_output=True,
+        timeout=60,
+        check=False,
+        start_new_session=True,
+    )
+
+
+def test_review_dash_reads_the_plan_from_stdin_and_explains_what_is_wrong(world: Path) -> None:
+    bad = review_stdin(world, b'{"plans": [\n  {"module": }]}')
+    assert bad.returncode == 2 and b"Traceback" not in bad.stderr
+    assert b"<stdin>:2:14: invalid JSON" in bad.stderr
+    shape = review_stdin(world, b'{"plans": [{"module": "x"}]}')
+    assert shape.returncode == 2 and b"<stdin>: invalid plan at plans[0].files: missing" in shape.stderr
+    # A good plan is read whole; with no terminal to take keys from, that is said instead of a broken TUI.
+    good = review_stdin(world, (world / "all.json").read_bytes())
+    assert good.returncode == 2 and b"Traceback" not in good.stderr
+    assert b"the plan was read, but there is no terminal to review it on" in good.stderr

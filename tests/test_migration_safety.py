@@ -6,10 +6,10 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_inprocess import run_cli
 from test_migration_kit import FIXTURES, copy_module, tree
 
 from cogtui.core.authoring.migration import MigrationError, apply_plan, backups_for, plan_migration, undo_latest
@@ -90,14 +90,7 @@ def test_a_damaged_backup_is_reported_and_changes_nothing(damage: str, tmp_path:
 def _cogn(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "COGNITIVE_MODULES_PATH"}
     env.update(HOME=str(tmp_path / "home"), COGTUI_DATA_DIR=str(tmp_path / "data"))
-    return subprocess.run(
-        [sys.executable, "-m", "cogtui.cli", "migrate", "--path", str(tmp_path / "mods"), *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_cli(["migrate", "--path", str(tmp_path / "mods"), *args], cwd=os.getcwd(), env=env)
 
 
 @pytest.mark.parametrize("flag", [["--dry-run"], ["--to", "2.5"], ["--no-backup"], ["--all"]])

@@ -175,6 +175,23 @@ def test_mapping_adds_an_optional_field_before_rationale(reviewer: Path) -> None
     assert result.modified == ("schema.json",) and errors(diagnostics) == []
 
 
+def test_input_mappings_go_into_the_input_schema_and_data_mappings_into_data(reviewer: Path) -> None:
+    """Issue 12: a suggested mapping under `input.` names a field the caller should pass: the input schema gains
+    it (optional); `data.` and bare mappings go into the data schema as before."""
+    examples = [{"text": "The reviewer needed the ticket the change is for.", "evidence": "no ticket given"}]
+    plan = plan_mapping_promotion(load_module(reviewer), "input.ticket_id", examples)
+    new = json.loads(plan.files[0].new_text or "")
+    assert new["input"]["properties"]["ticket_id"]["type"] == "string"
+    assert "ticket_id" not in new["input"].get("required", []) and "ticket_id" not in new["data"]["properties"]
+    assert any("existing inputs and golden tests stay valid" in n for n in plan.notes)
+    result, diagnostics = apply_promotion(plan)
+    assert result.modified == ("schema.json",) and errors(diagnostics) == []
+    with pytest.raises(PromotionError, match="already a field of the input schema"):
+        plan_mapping_promotion(load_module(reviewer), "input.language", [])
+    data = plan_mapping_promotion(load_module(reviewer), "data.ticket_id", examples)
+    assert "ticket_id" in json.loads(data.files[0].new_text or "")["data"]["properties"]
+
+
 def test_plural_names_and_list_examples_become_string_lists(reviewer: Path) -> None:
     module = load_module(reviewer)
     plural = json.loads(plan_mapping_promotion(module, "assumptions", []).files[0].new_text or "")

@@ -1,8 +1,9 @@
 """Issue 10 §4: modules written the way authors write them validate and test as their authors meant.
 
-tests/realworld/ holds six modules: contract goldens (`$validate`), Draft-07
+tests/realworld/ holds seven modules: contract goldens (`$validate`), Draft-07
 and 2020-12 schemas, tests listed in module.yaml (strings and mappings),
-examples folders, Chinese text, v1 / v2.1 / v2.2 / v2.5 formats.
+examples folders, Chinese text, v1 / v2.1 / v2.2 / v2.5 formats, audio input
+read from a file in the module folder (voice-memo-zh).
 """
 
 from __future__ import annotations
@@ -186,3 +187,22 @@ def test_old_formats_print_one_deprecation_line(tmp_path: Path, name: str, fmt: 
     assert len(notes) == 1 and fmt in notes[0] and f"cogn migrate {name}" in notes[0]
     proc = run_cogn(["validate", str(REALWORLD / "sql-guard")], tmp_path)
     assert "deprecated" not in proc.stderr
+
+
+def test_a_voice_memo_over_ten_minutes_is_refused(tmp_path: Path) -> None:
+    """voice-memo-zh takes audio (SPEC-v2.5 §4.1.1): a memo of 10 min 1 s is E1011 before any model call (D61)."""
+    import wave
+
+    folder = tmp_path / "voice-memo-zh"
+    shutil.copytree(REALWORLD / "voice-memo-zh", folder)
+    with wave.open(str(folder / "tests" / "long.wav"), "wb") as memo:
+        memo.setnchannels(1)
+        memo.setsampwidth(1)
+        memo.setframerate(1000)
+        memo.writeframes(b"\x80" * 601_000)
+    memo_input = tmp_path / "long.input.json"
+    memo_input.write_text(json.dumps({"memo": {"type": "file", "path": "tests/long.wav"}}), encoding="utf-8")
+    proc = run_cogn(["run", str(folder), str(memo_input), "--provider", "replay", "--json", "--no-history"], tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    error = json.loads(proc.stdout)["error"]
+    assert error["code"] == "E1011" and "10 minutes" in error["message"]

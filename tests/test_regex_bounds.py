@@ -34,7 +34,7 @@ def module_with(tmp_path: Path, pattern: str, text: str, pattern_properties: boo
 
 
 def cogn(tmp_path: Path, *args: str) -> Any:
-    proc = run_cogn(list(args), cwd=tmp_path, timeout=WATCHDOG)
+    proc = run_cogn(list(args), cwd=tmp_path, timeout=WATCHDOG, process=True)  # a hang must end at the watchdog
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     return proc
 

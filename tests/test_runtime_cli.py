@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from llmserver import error
+from llmserver import error, text
 from rtkit import (
     ANTHROPIC_KEY,
     MODULES,
@@ -28,6 +28,7 @@ from rtkit import (
     example,
     free_port,
     golden,
+    model_answer,
     popen_cogn,
     user_text,
 )
@@ -265,17 +266,10 @@ def test_provider_failures_never_print_keys(
 # ---------------------------------------------------------------- Ctrl-C
 
 
-@pytest.mark.parametrize(("interval", "wait_for_data"), [("0.2", False), ("0.02", True)])
-def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interval: str, wait_for_data: bool) -> None:
-    env = cli_env(tmp_path, COGTUI_REPLAY_INTERVAL=interval)
-    proc = popen_cogn(
-        tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson", env=env
-    )
+def interrupt(proc: subprocess.Popen[str], ready: Any) -> str:
+    """Ctrl-C once `ready()` returns; the process must exit 130 without a traceback. Its stdout."""
     try:
-        seen = [json.loads(proc.stdout.readline())]
-        assert seen[0]["streaming"] is True
-        while wait_for_data and not seen[-1].get("chunk", {}).get("field", "").startswith("data."):
-            seen.append(json.loads(proc.stdout.readline()))
+        ready()
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
     finally:
@@ -283,6 +277,24 @@ def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interva
             proc.kill()
     assert proc.returncode == 130, err
     assert "Traceback" not in err
+    return out
+
+
+@pytest.mark.parametrize(("interval", "wait_for_data"), [("0.2", False), ("0.02", True)])
+def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interval: str, wait_for_data: bool) -> None:
+    env = cli_env(tmp_path, COGTUI_REPLAY_INTERVAL=interval)
+    proc = popen_cogn(
+        tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson", env=env
+    )
+    seen: list[dict[str, Any]] = []
+
+    def ready() -> None:
+        seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+        assert seen[0]["streaming"] is True
+        while wait_for_data and not seen[-1].get("chunk", {}).get("field", "").startswith("data."):
+            seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+
+    out = interrupt(proc, ready)
     chunks = [*seen, *(json.loads(line) for line in out.splitlines())]
     first, last = chunks[0], chunks[-1]
     assert last["ok"] is False and last["error"]["code"] == "E2010" and last["session_id"] == first["session_id"]
@@ -296,3 +308,20 @@ def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interva
         title = golden("incident-narrator")[1]["data"]["title"]
         partial = run.envelope["partial_data"]
         assert last["partial_data"] == partial and title.startswith(partial["title"]) and partial["title"]
+
+
+def test_ctrl_c_with_json_prints_the_cancelled_envelope(tmp_path: Path, llm_server: Any) -> None:
+    """`cogn run --json` answers even when interrupted: the E2010 envelope on stdout and in `-o FILE`."""
+    answer = json.dumps(model_answer(golden("code-reviewer")[1]))
+    llm_server.enqueue(text(answer, chunk_size=2, delay=0.2))  # minutes of dripping: only Ctrl-C ends it
+    env = cli_env(tmp_path, ANTHROPIC_BASE_URL=llm_server.base_url, ANTHROPIC_API_KEY=ANTHROPIC_KEY)
+    out_file = tmp_path / "out.json"
+    args = ("run", "code-reviewer", case("code-reviewer"), "--provider", "anthropic", "--json", "-o", str(out_file))
+    proc = popen_cogn(tmp_path, *args, env=env)
+    out = interrupt(proc, lambda: llm_server.wait_for_requests(1, timeout=60))
+    envelope = json.loads(out)
+    assert envelope["ok"] is False and envelope["error"]["code"] == "E2010"
+    assert json.loads(out_file.read_text(encoding="utf-8")) == envelope
+    with history(tmp_path) as h:
+        (run,) = h.runs()
+    assert run.outcome == "interrupted" and run.envelope["error"] == envelope["error"]

@@ -130,7 +130,9 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
         assert (run["provider"], run["model"]) == ("replay", "replay")
         assert run["total_ms"] >= run["ttfc_ms"] >= 0
         assert (
-            set(run["usage"]) == {"input_tokens", "output_tokens", "total_tokens"} and run["usage"]["output_tokens"] > 0
+            set(run["usage"])
+            == {"input_tokens", "output_tokens", "total_tokens", "cache_read_tokens", "cache_write_tokens"}
+            and run["usage"]["output_tokens"] > 0
         )
         assert run["started_at"].endswith("+00:00")
     assert [r["outcome"] for r in runs] == ["ok", "ok", "ok", "error"]
@@ -209,3 +211,26 @@ def test_capabilities(tmp_path: Path) -> None:
     one = json.loads(cogn(tmp_path, "capabilities", "--provider", "openai").stdout)
     assert_capability_doc(one)
     assert one["provider"] == "openai" and one["capabilities"]["multimodal"]["input"] == []
+
+
+def test_trimmed_insights_are_said_in_the_envelope_and_in_history(tmp_path: Path, llm_server: Any) -> None:
+    """Issue 10 §5 overflow: an exploration module over max_items keeps the first 20 insights (D16), and
+    says so in the envelope's meta.warnings and in the recorded run (decision and exec: E3004, elsewhere)."""
+    _, expected = golden("product-ideas")
+    answer = model_answer(expected)
+    items = [{"text": f"idea {i}", "suggested_mapping": "data.ideas"} for i in range(25)]
+    answer["data"]["extensions"] = {"insights": items}
+    llm_server.enqueue(json.dumps(answer))
+    env = cli_env(tmp_path, ANTHROPIC_BASE_URL=llm_server.base_url, ANTHROPIC_API_KEY=ANTHROPIC_KEY)
+    case = str(MODULES / "product-ideas" / "tests" / "case1.input.json")
+    envelope = run_json(tmp_path, "product-ideas", "--input", case, "--provider", "anthropic", env=env)
+    assert envelope["data"]["extensions"]["insights"] == items[:20]
+    said = [w for w in envelope["meta"]["warnings"] if "insights trimmed" in w]
+    assert said == ["25 insights trimmed to overflow.max_items = 20"]
+    with History(tmp_path / "data" / "history.sqlite3") as history:
+        (run,) = history.runs("product-ideas")
+        assert run.envelope["meta"]["warnings"] == envelope["meta"]["warnings"]
+        aggregate = history.insights("product-ideas")
+    assert aggregate["insights"][0]["count"] == 20  # what was kept is what history counts
+    listed = json.loads(cogn(tmp_path, "history", "--json", env=env).stdout)["runs"]
+    assert said[0] in listed[0]["envelope"]["meta"]["warnings"]

@@ -160,7 +160,13 @@ async def test_429_then_success(llm_server: Any, proto: str) -> None:
     assert_valid_success(result.envelope, REVIEWER)
     assert len(llm_server.requests) == 2 and result.attempts == 2
     assert [c["progress"]["stage"] for c in chunks if "progress" in c] == ["retry"]
-    assert result.usage == {"input_tokens": 11, "output_tokens": 5, "total_tokens": 16}
+    assert result.usage == {
+        "input_tokens": 11,
+        "output_tokens": 5,
+        "total_tokens": 16,
+        "cache_read_tokens": 0,
+        "cache_write_tokens": 0,
+    }
 
 
 @both
@@ -169,7 +175,13 @@ async def test_usage_counts_every_call_of_the_run(llm_server: Any, proto: str) -
     second = text(json.dumps(model_answer(REVIEW_OUT)), input_tokens=150, output_tokens=40)
     chunks, result = await run(llm_server, proto, first, second, fixes=frozenset({"corrective_retry"}))
     assert result.ok and len(llm_server.requests) == 2  # the corrective retry (opt-in, D51)
-    assert result.usage == {"input_tokens": 250, "output_tokens": 47, "total_tokens": 297}
+    assert result.usage == {
+        "input_tokens": 250,
+        "output_tokens": 47,
+        "total_tokens": 297,
+        "cache_read_tokens": 0,
+        "cache_write_tokens": 0,
+    }
     assert chunks[-1]["usage"] == result.usage
 
 

@@ -18,11 +18,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from llmserver import text
+from llmserver import disconnect_after, text
 from rtkit import (
     MODULES,
     PROTOCOLS,
+    assert_failure,
     collect,
+    copy_module,
     example,
     golden,
     model_answer,
@@ -33,6 +35,7 @@ from rtkit import (
     set_keys,
 )
 
+from cogtui.core.module.loader import load_module
 from cogtui.core.rules.chunk_rules import check_stream, chunk_kind
 from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.runner import RunSession, run_module
@@ -230,3 +233,31 @@ async def test_cancelling_the_consumer_closes_the_request(llm_server: Any, proto
     while httpd.conns and time.monotonic() < deadline:  # the handler ends once its client hung up
         await asyncio.sleep(0.02)
     assert not httpd.conns, "the provider's HTTP request was left open after cancellation"
+
+
+@pytest.mark.parametrize("proto", PROTOCOLS)
+async def test_a_degraded_stream_that_breaks_keeps_partial_data(tmp_path: Path, llm_server: Any, proto: str) -> None:
+    """A sync-only module asked to stream sends no field chunks (D23), but a break keeps what arrived (D65)."""
+    folder = copy_module(tmp_path, "json-patch-generator")  # exec: sync only; partial data allowed here
+    manifest = folder / "module.yaml"
+    manifest.write_text(manifest.read_text().replace("partial_allowed: false", "partial_allowed: true"))
+    module = load_module(folder)
+    assert module.contract.response_mode.value == "sync" and module.failure["partial_allowed"] is True
+    inp, expected = golden("json-patch-generator")
+    body = json.dumps(model_answer(expected))
+    cut = body.index('"rationale"') + len('"rationale": "') + 12
+    partials = []
+    for stream_requested in (True, False):
+        llm_server.enqueue(disconnect_after(body, cut))
+        chunks, result, _ = await collect(
+            module, inp, options(provider(proto, llm_server), stream_requested=stream_requested)
+        )
+        err = assert_failure(result.envelope, "E2010")
+        assert err and chunks[-1]["partial_data"] == result.envelope["partial_data"]
+        partials.append(result.envelope["partial_data"])
+    degraded, plain = partials
+    assert degraded == plain
+    assert degraded["patch"] == expected["data"]["patch"] and expected["data"]["rationale"].startswith(
+        degraded["rationale"]
+    )
+    assert degraded["rationale"]

@@ -16,6 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from llmserver import text
 from modkit import PROMPT_V22, clean_v22, make_module
 from rtkit import (
     assert_failure,
@@ -235,3 +236,24 @@ async def test_arguments_never_create_calls(tmp_path: Path, llm_server: Any) -> 
     text = user_text(parent_req)
     assert f"Note: {args}" in text
     assert injected(text, "kid(@call:echo(again))")["data"]["rationale"] == "kid"
+
+
+async def test_children_share_the_parents_deadline(tmp_path: Path, llm_server: Any) -> None:
+    """Issue 11: an @call child spends the run's one deadline (D64); it does not start a budget of its own.
+
+    Each child's answer drips for at least 1.8 s, well inside a 3 s deadline on its own; together they
+    cannot fit, so the second child and then the parent end with E2002 instead of the run taking 3.6 s+.
+    """
+    mk(tmp_path, "slow-a")
+    mk(tmp_path, "slow-b")
+    parent = load_module(mk(tmp_path, "parent", ["slow-a()", "slow-b()"]))
+    drip = [text(answer(rationale=f"child {i}"), chunk_size=10, delay=0.15) for i in range(2)]
+    assert all(len(d.body) >= 120 for d in drip)  # 12 pieces or more: at least 1.8 s each
+    llm_server.enqueue(*drip, answer(rationale="parent"))
+    opts = options(provider("openai", llm_server), resolver=resolver_for(tmp_path), deadline=3.0)
+    _, result, events = await collect(parent, {"text": "x"}, opts)
+    error = assert_failure(result.envelope, "E2002")
+    assert "deadline of 3 s" in error["message"]
+    ends = {ev.path: ev.chunk for ev in events if ev.path and (ev.chunk.get("final") or "error" in ev.chunk)}
+    assert ends[("slow-a",)].get("final") is True  # 1.8 s of the 3 s: done
+    assert ends[("slow-b",)]["error"]["code"] == "E2002"  # its own 3 s would have let it finish at 3.6 s

@@ -34,6 +34,7 @@ class Case:
     column: int | None
     v22: bool = False
     severity: Severity | None = None  # None: the catalogue's default
+    provider: Any = None  # (name, capability declaration) for the runtime_requirements checks (M021)
 
 
 def manifest(drop: tuple[str, ...] = (), extra: str = "", **changes: Any) -> str:
@@ -283,6 +284,18 @@ def m016(tmp: Path) -> Case:
 def m020(tmp: Path) -> Case:
     text = manifest(failure={"contract": "exceptions"})
     return Case(build(tmp, {"module.yaml": text}), "M020", "module.yaml", *pos(text, "exceptions"))
+
+
+def m021(tmp: Path) -> Case:
+    text = manifest(runtime_requirements={"structured_output": True})
+    plain = ("plain", {"capabilities": {"streaming": True, "structured_output": False, "features": ["streaming"]}})
+    return Case(
+        build(tmp, {"module.yaml": text}),
+        "M021",
+        "module.yaml",
+        *pos(text, "true", "structured_output"),
+        provider=plain,
+    )
 
 
 # ---------------------------------------------------------------- schemas
@@ -588,6 +601,7 @@ BUILDERS: list[Callable[[Path], Case]] = [
     m015,
     m016,
     m020,
+    m021,
     s001,
     s002,
     s003,
@@ -647,7 +661,7 @@ def test_diagnostic(builder: Callable[[Path], Case], tmp_path: Path) -> None:
     case = builder(tmp_path)
     assert case.code == _code_of(builder)
     module = load_module(case.root)
-    diags = validate_module(module, v22=case.v22)
+    diags = validate_module(module, v22=case.v22, provider=case.provider)
     severity = case.severity or CATALOGUE[case.code].severity
     found = [d for d in diags if d.code == case.code]
     assert found, f"{case.code} not reported; got {[(d.code, d.message) for d in diags]}"

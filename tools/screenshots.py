@@ -34,9 +34,10 @@ from textual.command import CommandList, CommandPalette
 from textual.coordinate import Coordinate
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Footer, Input, Static, TextArea
+from textual.widgets import DataTable, Footer, Input, Sparkline, Static, TextArea
 
 from cogtui.cli.cmd_migrate import migrate_path
+from cogtui.core.eval.stats import summarise
 from cogtui.core.history.run_record import to_record
 from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
@@ -48,6 +49,7 @@ from cogtui.tui import navigation as nav
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.screens.history import HistoryScreen
@@ -328,6 +330,46 @@ async def goldens(pilot: AppPilot, stage: Stage) -> None:
     await settle(pilot)
 
 
+def record_eval_trend(module: str, passed: tuple[int, ...] = (1, 2, 2, 3, 2, 3), cases: int = 3) -> None:
+    """Earlier evals of `module`, a day apart: the eval screen's sparkline."""
+    with History.open_default() as history_db:
+        for i, p in enumerate(passed):
+            history_db.record_eval({"format": "cogtui-eval/1"}, {module: (p, cases)}, T0 + i * 86400)
+
+
+async def eval_screen(pilot: AppPilot, stage: Stage) -> None:
+    """code-reviewer's goldens via replay after six earlier evals; the second case's cell selected."""
+    app = cog(pilot)
+    record_eval_trend("code-reviewer")
+    await browser_ready(pilot)
+    nav.evaluate(app, stage.module("code-reviewer"))
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, EvalScreen)
+            and app.screen.report is not None
+            and len(app.screen.query_one(Sparkline).data or []) == 7
+        ),
+        "the eval and its trend",
+    )
+    await app.workers.wait_for_complete()
+    screen = app.screen
+    assert isinstance(screen, EvalScreen) and screen.report is not None
+    # Measured latencies differ on every run: fixed ones, and the figures computed from them.
+    for i, cell in enumerate(screen.report.cells):
+        cell.latency_ms = 1800.0 + 350 * i
+    screen.report.summaries = summarise(screen.report.cells, screen.report.targets)
+    screen.show_report(screen.report)
+    table = screen.query_one(DataTable)
+    table.move_cursor(row=1, column=1)
+    await pilot.press("enter")
+    cell = screen.report.cells[1]
+    view = screen.query_one("#eval-envelope", CodeView)
+    await until(pilot, lambda: '"ok"' in view.text, "the selected cell's envelope")
+    view.show_json(frozen_envelope(cell.envelope or {}, 1))
+    await settle(pilot)
+
+
 async def insights(pilot: AppPilot, stage: Stage) -> None:
     app = cog(pilot)
     await browser_ready(pilot)
@@ -351,6 +393,7 @@ SCENES: dict[str, Scene] = {
         Scene("run", run),
         Scene("history", history),
         Scene("goldens", goldens),
+        Scene("eval", eval_screen),
         Scene("insights", insights),
     )
 }
@@ -365,6 +408,7 @@ SCREENSHOTS = (
     "review",
     "history",
     "goldens",
+    "eval",
     "insights",
     "run",
 )

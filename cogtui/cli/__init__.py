@@ -27,6 +27,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "capabilities": ("cogtui.cli.cmd_capabilities", "print each provider's capability declaration"),
     "migrate": ("cogtui.cli.cmd_migrate", "upgrade modules to v2.2 (or v2.5), reviewably and atomically"),
     "review": ("cogtui.cli.cmd_review", "open a saved migration plan (migrate --dry-run --json) in the TUI, read-only"),
+    "doctor": (
+        "cogtui.cli.cmd_doctor",
+        "check config.yaml, the theme for this terminal, the keymap and the search path (exit 1 on problems)",
+    ),
     "serve": ("cogtui.cli.cmd_serve", "serve the TUI in a browser through textual-serve"),
 }
 

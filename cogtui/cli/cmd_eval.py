@@ -61,6 +61,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-history", action="store_true", help="do not record the runs and the eval")
     p.set_defaults(targets=[])
+    p.epilog = (
+        "Exit status: 0 when every cell passes (with --baseline: when no case regressed), 1 otherwise, "
+        "2 for a usage error. Put NAME before --json. Details: docs/eval.md"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

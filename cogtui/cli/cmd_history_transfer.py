@@ -27,11 +27,14 @@ def export(args: argparse.Namespace) -> int:
     try:
         with History.open_default() as history:
             count = export_runs(history, sys.stdout, args.module_filter, since)
+            skipped = list(history.skipped)
     except HistoryError as exc:
         err(str(exc))
         return 2
     except BrokenPipeError:  # `| head`: the reader has what it wanted
         return 0
+    for problem in skipped:  # damaged rows are not exported: said, never a crash
+        err(f"warning: {problem}")
     if not args.json:
         err(f"exported {count:,} run{'s' * (count != 1)}")
     return 0

@@ -18,9 +18,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         with History.open_default() as history:
             agg = history.insights(args.module)
+            skipped = list(history.skipped)
     except HistoryError as exc:
         err(str(exc))
         return 2
+    for problem in skipped:  # damaged rows: left out, said, never a crash
+        err(f"warning: {problem}")
     p = Printer()
     if args.json:
         p.json(agg)

@@ -192,6 +192,11 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
             if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
                 chunk["partial_data"] = env["partial_data"]
             out.write(sse_frame(chunk) if args.stream == "sse" else terminal_json(chunk) + "\n")
+        elif result is not None:  # Ctrl-C still answers: the cancelled envelope, as asked for
+            if args.output:
+                _write_output(args.output, result.envelope)
+            if args.json:
+                Printer().json(result.envelope)
         _record(module, input_value, args, session)
         raise
     finally:

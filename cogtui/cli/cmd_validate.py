@@ -16,24 +16,30 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--v22", action="store_true", help="the v2.2 checklist: legacy formats and the five checklist items fail"
     )
     p.add_argument("--strict", action="store_true", help="stale golden tests and examples are errors, not warnings")
+    p.add_argument(
+        "--provider",
+        choices=("anthropic", "openai", "replay"),
+        help="check runtime_requirements against this provider (default: the one runs would use)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.workspace import Workspace, check_path
+    from cogtui.core.workspace import Workspace, check_path, provider_capabilities
 
     if bool(args.target) == bool(args.all):
         err("validate needs a module NAME|PATH, or --all")
         return 2
     ws = Workspace.from_environment(args.paths)
+    provider = provider_capabilities(args.provider)
     if args.all:
-        reports = list(ws.validate_all(v22=args.v22, strict=args.strict))
+        reports = list(ws.validate_all(v22=args.v22, strict=args.strict, provider=provider))
     else:
         path = ws.resolve(args.target)
         if path is None:
             err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
             return 2
-        reports = [check_path(path, args.v22, strict=args.strict)]
+        reports = [check_path(path, args.v22, strict=args.strict, provider=provider)]
         deprecation_notice(reports[0].module)
     failed = any(r.errors for r in reports)
     if args.json:

@@ -51,6 +51,7 @@ def print_report(p: Printer, report: Any, comparison: Any, untested: list[str]) 
             (f"  p50 {_ms(s.latency_p50_ms)}  p95 {_ms(s.latency_p95_ms)}", None),
             (f"  tokens {t['input']:,} in / {t['output']:,} out{cached}", None),
             (f"  cost {_cost(s.cost_usd)}", None),
+            (f" (prompt cache saved ${s.saved_usd:.4f})" if s.saved_usd else "", "ok"),
         )
         p.line(f"  violations: {violations}" + (f"; {s.cached} answered from the cache" if s.cached else ""), "dim")
     if untested:

@@ -8,6 +8,11 @@ from cogtui.core.files.terminal_text import terminal_json
 
 from .output import Printer
 
+CACHE_WORDS = (
+    ("cache_read_tokens", "read from the prompt cache"),
+    ("cache_write_tokens", "written to the prompt cache"),
+)
+
 
 def _json_block(p: Printer, value: Any) -> None:
     text = terminal_json(value, indent=2)
@@ -56,4 +61,6 @@ def print_result(p: Printer, module: Any, result: Any) -> None:
         timing += f", first chunk {result.ttfc_ms:.0f} ms"
     usage = result.usage or {}
     tokens = f", {usage.get('input_tokens', 0)} in / {usage.get('output_tokens', 0)} out tokens" if usage else ""
+    cached = [f"{usage.get(k) or 0} {what}" for k, what in CACHE_WORDS if usage.get(k)]
+    tokens += f" ({', '.join(cached)})" if cached else ""
     p.line(f"{timing}{tokens}, session {result.session_id}", "dim")

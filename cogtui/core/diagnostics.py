@@ -169,6 +169,7 @@ M014 | warning | the v0 six-file layout is deprecated
 M015 | error | overflow settings have illegal values
 M016 | warning | a policy or constraint value is not recognised
 M020 | warning | a manifest field is not honoured, or only in part, by this runtime
+M021 | warning | runtime_requirements the chosen provider cannot meet (structured output, preferred capabilities)
 S001 | error | a schema is not valid JSON Schema
 S002 | error | a $ref does not resolve
 S003 | error | an io reference in module.yaml does not resolve

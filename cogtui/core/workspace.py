@@ -14,11 +14,13 @@ import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from cogtui.core.diagnostics import Diagnostic, counts, diag
 from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, discover, resolve
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
+from cogtui.core.rules.requirements import ProviderCaps
 from cogtui.core.rules.validate_module import validate_module
 
 
@@ -75,18 +77,52 @@ class ModuleReport:
         }
 
 
-def check_path(path: Path, v22: bool = False, entry: ModuleEntry | None = None, strict: bool = False) -> ModuleReport:
+_CAPS_MEMO: dict[tuple[Any, ...], ProviderCaps | None] = {}
+
+
+def provider_capabilities(name: str | None = None) -> ProviderCaps | None:
+    """(name, capability declaration) of provider `name`, else of the default one (COGNITIVE_PROVIDER,
+    config.yaml, replay): what validate checks runtime_requirements against (M021). None for an
+    unknown name. Remembered while the environment and the config file stay the same."""
+    from cogtui.core.settings.locations import config_file
+
+    cfg = config_file()
+    try:
+        stamp: int | None = cfg.stat().st_mtime_ns
+    except OSError:
+        stamp = None
+    key = (name, os.environ.get("COGNITIVE_PROVIDER"), os.environ.get("COGNITIVE_MODEL"), str(cfg), stamp)
+    if key not in _CAPS_MEMO:
+        from cogtui.core.run.providers import UnknownProvider, make_provider
+
+        try:
+            chosen = make_provider(name)
+            _CAPS_MEMO[key] = (chosen.name, chosen.capabilities())
+        except (UnknownProvider, ValueError, OSError):
+            _CAPS_MEMO[key] = None
+    return _CAPS_MEMO[key]
+
+
+def check_path(
+    path: Path,
+    v22: bool = False,
+    entry: ModuleEntry | None = None,
+    strict: bool = False,
+    provider: ProviderCaps | None = None,
+) -> ModuleReport:
+    """A module's report; runtime_requirements are checked against `provider`, else the default provider."""
     try:
         module = load_module(path)
     except NotAModule as exc:
         return ModuleReport(path, None, [diag("P003", str(exc), path)], entry)
     except OSError as exc:  # a folder that vanished or cannot be listed mid-scan
         return ModuleReport(path, None, [diag("P003", f"cannot read {path}: {exc}", path)], entry)
-    return ModuleReport(path, module, validate_module(module, v22, strict), entry)
+    caps = provider or provider_capabilities()
+    return ModuleReport(path, module, validate_module(module, v22, strict, caps), entry)
 
 
-def _check_batch(batch: list[tuple[ModuleEntry, bool, bool]]) -> list[ModuleReport]:
-    return [check_path(entry.path, v22, entry, strict).summary() for entry, v22, strict in batch]
+def _check_batch(batch: list[tuple[ModuleEntry, bool, bool, ProviderCaps | None]]) -> list[ModuleReport]:
+    return [check_path(entry.path, v22, entry, strict, caps).summary() for entry, v22, strict, caps in batch]
 
 
 # Below this many modules a process pool costs more than it saves.
@@ -94,22 +130,27 @@ PARALLEL_THRESHOLD = 150
 
 
 def check_many(
-    entries: list[ModuleEntry], v22: bool = False, jobs: int | None = None, strict: bool = False
+    entries: list[ModuleEntry],
+    v22: bool = False,
+    jobs: int | None = None,
+    strict: bool = False,
+    provider: ProviderCaps | None = None,
 ) -> Iterator[ModuleReport]:
     """Reports in entry order; large sets are validated in worker processes (summaries only)."""
+    provider = provider or provider_capabilities()
     if jobs is None:
         env_jobs = os.environ.get("COGTUI_JOBS", "")
         jobs = int(env_jobs) if env_jobs.isdigit() else min(os.cpu_count() or 1, 8)
     if jobs <= 1 or len(entries) < PARALLEL_THRESHOLD:
         for entry in entries:
-            yield check_path(entry.path, v22, entry, strict)
+            yield check_path(entry.path, v22, entry, strict, provider)
         return
     import multiprocessing  # only here: keeps one-module commands fast to start
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     size = max(1, len(entries) // (jobs * 4))
-    batches = [[(e, v22, strict) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
+    batches = [[(e, v22, strict, provider) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform == "linux" else "spawn"
     try:
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
@@ -117,7 +158,7 @@ def check_many(
                 yield from reports
     except (OSError, BrokenProcessPool):  # no processes allowed here: do it in-line
         for entry in entries:
-            yield check_path(entry.path, v22, entry, strict)
+            yield check_path(entry.path, v22, entry, strict, provider)
 
 
 @dataclass
@@ -146,10 +187,15 @@ class Workspace:
         return list(self.index.entries) if include_shadowed else self.index.winners
 
     def validate_all(
-        self, v22: bool = False, include_shadowed: bool = False, jobs: int | None = None, strict: bool = False
+        self,
+        v22: bool = False,
+        include_shadowed: bool = False,
+        jobs: int | None = None,
+        strict: bool = False,
+        provider: ProviderCaps | None = None,
     ) -> Iterator[ModuleReport]:
         """Every module's report; `jobs` > 1 (the default on multi-core machines) validates large sets in parallel."""
-        yield from check_many(self.entries(include_shadowed), v22, jobs, strict)
+        yield from check_many(self.entries(include_shadowed), v22, jobs, strict, provider)
 
 
 # ---------------------------------------------------------------- a cache of reports
@@ -190,13 +236,14 @@ class ReportCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._reports: dict[tuple[Path, bool], tuple[Fingerprint, ModuleReport]] = {}
+        self._reports: dict[tuple[Path, bool, str | None], tuple[Fingerprint, ModuleReport]] = {}
         self.hits = 0
         self.misses = 0
 
     def check(self, path: Path, v22: bool = False, entry: ModuleEntry | None = None) -> ModuleReport:
         """The cached report while nothing the module was built from changed; a fresh one otherwise."""
-        key = (Path(path).absolute(), v22)
+        caps = provider_capabilities()  # a report holds M021 for one provider: the key names it
+        key = (Path(path).absolute(), v22, caps[0] if caps else None)
         with self._lock:
             cached = self._reports.get(key)
         if cached is not None:
@@ -206,7 +253,7 @@ class ReportCache:
                 return report if entry is None or report.entry is entry else _with_entry(report, entry)
         self.misses += 1
         before = fingerprint(key[0])
-        report = check_path(path, v22, entry)
+        report = check_path(path, v22, entry, provider=caps)
         if report.module is not None and before is not None and fingerprint(key[0]) == before:
             with self._lock:  # cached only when nothing changed while it was being checked
                 self._reports[key] = (before, report)

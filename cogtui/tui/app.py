@@ -7,7 +7,7 @@ import gc
 import os
 from collections.abc import Callable
 from pathlib import Path, PurePath
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import App
@@ -21,11 +21,15 @@ from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 from . import navigation
 from .commands import ModuleCommands, ThemeCommands, theme_of
 from .key_pipeline import KeyPipeline, KeySettled
-from .keys import bindings
+from .keys import bindings, keymap_problems
 from .messages import Navigate, ReportsReady, ThemesChanged
+from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
+
+if TYPE_CHECKING:
+    from cogtui.core.authoring.migration.review import ReviewPlan
 
 STYLES = Path(__file__).parent / "styles"
 
@@ -43,6 +47,7 @@ class CogtuiApp(App[None]):
         config: Config | None = None,
         cwd: Path | None = None,
         review: Path | None = None,
+        review_plans: list[ReviewPlan] | None = None,
         watch: bool | None = None,
         theme: str | None = None,
         detect_terminal: bool = False,
@@ -54,8 +59,10 @@ class CogtuiApp(App[None]):
         self.terminal_note = ""
         self.store = ModuleStore.from_paths(paths or [], cwd)
         self.review = review
+        self.review_plans = review_plans  # `cogtui review -`: the plan read from stdin
         self.watching = self.config.watch if watch is None else watch
         self.modules_changed: Signal[list[Path] | None] = Signal(self, "modules-changed")
+        self.run_drafts = RunDrafts()  # what was typed on each module's run screen, until cogtui quits
         self._theme_before_preview: str | None = None
         self.animation_level = "full" if self.config.animations else "none"
         # Themes before the first stylesheet pass: switching theme after mount re-applies every rule.
@@ -94,12 +101,14 @@ class CogtuiApp(App[None]):
             self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         for problem in self.config.problems:
             self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
+        if self.config.keymap:  # after the first frame: it imports every screen to know every binding
+            self.call_after_refresh(self.report_keymap_problems)
         self.report_search_path_problems()
         if self.review is not None:
             from .screens.migrate import MigrationScreen
 
             # Pushed (not the default screen): a screen's own CSS_PATH loads when it is pushed.
-            self.push_screen(MigrationScreen.for_review(self.review))
+            self.push_screen(MigrationScreen.for_review(self.review, self.review_plans))
             return
         # After the first frame: module names show at once, statuses fill in as validation reports.
         self.call_after_refresh(self._after_first_frame)
@@ -170,6 +179,10 @@ class CogtuiApp(App[None]):
         todo = [e for e in self.store.entries if e.path not in self.store.reports or e.path in (touched or ())]
         if todo:
             validate_entries(self, todo, group="revalidate")
+
+    def report_keymap_problems(self) -> None:
+        for problem in keymap_problems(self.config):  # quotes config.yaml: plain text, never markup
+            self.notify(problem, title="config.yaml keymap", severity="warning", timeout=10, markup=False)
 
     def report_search_path_problems(self) -> None:
         """Unreadable roots and the like: a notification each, never a crash."""
@@ -265,6 +278,7 @@ def run_app(args: argparse.Namespace) -> int:
     app = CogtuiApp(
         paths=list(getattr(args, "paths", []) or []),
         review=Path(review) if review else None,
+        review_plans=getattr(args, "review_plans", None),
         theme=getattr(args, "theme", None),
         detect_terminal=True,
     )

@@ -8,8 +8,12 @@ footer; the rest are listed by help (`?`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
+
+if TYPE_CHECKING:
+    from cogtui.core.settings.config import Config
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ _SPECS: list[KeySpec] = [
     KeySpec("browser.new", "n", "new_module", "New", main=True),
     KeySpec("browser.validate", "v", "validate_all", "Validate all"),
     KeySpec("browser.goldens", "g", "goldens", "Golden tests"),
+    KeySpec("browser.eval", "e", "eval", "Eval"),
     KeySpec("browser.history", "h", "history", "History"),
     KeySpec("browser.copy_path", "y", "copy_path", "Copy path (OSC 52)"),
     KeySpec("filter.accept", "enter,down", "accept", "Go to first match"),
@@ -53,6 +58,7 @@ _SPECS: list[KeySpec] = [
     KeySpec("migrate.apply", "a", "apply", "Apply", main=True),
     KeySpec("migrate.undo", "u", "undo", "Undo", main=True),
     KeySpec("migrate.layout", "s", "toggle_layout", "Side by side", main=True),
+    KeySpec("migrate.target", "t", "switch_target", "Target v2.2/v2.5"),
     KeySpec("migrate.next_file", "j,n", "next_file", "Next file"),
     KeySpec("migrate.prev_file", "k,p", "prev_file", "Previous file"),
     KeySpec("migrate.next_module", "J,ctrl+n", "next_module", "Next module"),
@@ -90,3 +96,26 @@ def register(*specs: KeySpec) -> None:
 
 def all_specs() -> list[KeySpec]:
     return list(_SPECS)
+
+
+def every_spec() -> list[KeySpec]:
+    """Every binding of every screen and widget: each registers its keys when its module is first imported."""
+    import importlib
+    import pkgutil
+
+    from . import screens, widgets
+
+    for package in (screens, widgets):
+        for info in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{info.name}")
+    return all_specs()
+
+
+def keymap_problems(config: Config) -> list[str]:
+    """config.yaml's keymap entries with unknown ids or keys two bindings now share, one located line each."""
+    from cogtui.core.settings.keymap_check import keymap_problems as check
+
+    if not config.keymap:
+        return []
+    specs = [(s.id, s.keys) for s in every_spec()]
+    return [str(p) for p in check(config.keymap, specs, config.keymap_where)]

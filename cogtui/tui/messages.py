@@ -65,6 +65,11 @@ class RunHistory:
 
 
 @dataclass(frozen=True)
+class Evaluation:
+    path: Path  # the module whose eval runs
+
+
+@dataclass(frozen=True)
 class Insights:
     module: str | None  # None: every module
 
@@ -87,7 +92,7 @@ class NewModule:
     pass
 
 
-Place = EditModule | RunModule | GoldenTests | RunHistory | Insights | Migration | PlanPreview | NewModule
+Place = EditModule | RunModule | GoldenTests | RunHistory | Evaluation | Insights | Migration | PlanPreview | NewModule
 
 
 class Navigate(Message):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .messages import (
     EditModule,
+    Evaluation,
     GoldenTests,
     Insights,
     Migration,
@@ -39,6 +40,8 @@ def go(app: App[Any], place: Place) -> None:
             goldens(app, path)
         case RunHistory(path):
             history(app, path)
+        case Evaluation(path):
+            evaluate(app, path)
         case Insights(module):
             insights(app, module)
         case Migration(paths):
@@ -65,6 +68,13 @@ def goldens(app: App[Any], path: Path) -> None:
     from .screens.goldens import GoldensScreen
 
     app.push_screen(GoldensScreen(path))
+
+
+def evaluate(app: App[Any], path: Path) -> None:
+    from .screens.eval import EvalScreen
+
+    bench = workbench(app)
+    app.push_screen(EvalScreen(path, bench.config, bench.store.load))
 
 
 def history(app: App[Any], path: Path) -> None:
@@ -104,7 +114,7 @@ def new_module(app: App[Any]) -> None:
             app.call_later(bench.start_watching)
         app.call_later(open_module, app, path)
 
-    app.push_screen(NewModuleModal(bench.store.search_path), created)
+    app.push_screen(NewModuleModal(bench.store.search_path, bench.store.index), created)
 
 
 def toggle_watching(app: App[Any]) -> None:

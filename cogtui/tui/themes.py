@@ -197,3 +197,14 @@ def load_themes(*folders: Path, cache_file: Path | None = None) -> ThemeLoad:
     if cache is not None:
         cache.save()
     return out
+
+
+def every_theme() -> tuple[dict[str, bool], list[str]]:
+    """({theme name: is an ANSI theme}, problems) for every theme cogtui can start with: Textual's own, then the
+    built-in and user theme files (a user theme of the same name wins). For `cogtui doctor`, without an app."""
+    from textual.theme import BUILTIN_THEMES
+
+    loaded = load_themes(builtin_theme_dir(), user_theme_dir())
+    themes = {name: theme.ansi for name, theme in BUILTIN_THEMES.items()}
+    themes.update({theme.name: theme.ansi for theme in loaded.themes})
+    return themes, loaded.problems

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from cogtui.core.settings.config import Config
 
+    from .run_drafts import RunDrafts
     from .store import ModuleStore
 
 
@@ -28,6 +29,7 @@ class Workbench(Protocol):
     store: ModuleStore
     watching: bool  # whether the search path is watched for file changes
     modules_changed: Signal[list[Path] | None]  # None: modules appeared or vanished
+    run_drafts: RunDrafts  # what was typed on each module's run screen, until cogtui quits
 
     def validate_all(self) -> None: ...
 

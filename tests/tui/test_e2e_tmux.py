@@ -150,12 +150,15 @@ def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) ->
     tmux, command, status_file = cogtui_in_tmux(tmp_path, root)
     try:
         tmux.start(command, cwd=tmp_path)
+        # The status line may sit under the startup toast (the terminal's colour notice) for a moment.
         screen = wait_for(
             tmux,
-            lambda s: bool(label("✓", "code-reviewer").search(s) and label("✓", "product-ideas").search(s)),
-            "both modules, validated",
+            lambda s: (
+                bool(label("✓", "code-reviewer").search(s) and label("✓", "product-ideas").search(s))
+                and "watching files" in s
+            ),
+            "both modules, validated, and the status line saying files are watched",
         )
-        assert "watching files" in screen
         assert tmux.pane("#{pane_width}x#{pane_height}") == f"{WIDTH}x{HEIGHT}"
         assert max(len(line) for line in screen.splitlines()) > 80, f"the app did not use the whole pane:\n{screen}"
 

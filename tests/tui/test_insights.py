@@ -18,7 +18,9 @@ from cogtui.core.settings import locations as paths
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.modals import ChoiceModal
+from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
+from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.insight_detail import InsightDetail
 from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 
@@ -297,12 +299,40 @@ async def test_promotion_errors_are_notified(history: Path, env: Path, monkeypat
         assert any("already a member" in n for n in notes)
 
 
-async def test_the_migration_preview_shows_a_promotion(history: Path, env: Path) -> None:
-    migrate = pytest.importorskip("cogtui.tui.screens.migrate")
-    if not hasattr(migrate.MigrationScreen, "for_plan"):
-        pytest.skip("MigrationScreen.for_plan is not written yet")
+async def test_the_migration_preview_shows_a_promotion(
+    history: Path, env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real preview (not captured): the diff, then a applies the promotion, u undoes it; the notices say what
+    happened (a promotion, never "Migrated")."""
+    schema = env / "code-reviewer" / "schema.json"
+    before = schema.read_bytes()
     app = make_app(env)
+    titles: list[str] = []
+    original = app.notify
+
+    def notify(message: str, *args: Any, **kwargs: Any) -> None:
+        titles.append(f"{kwargs.get('title') or ''}: {message}")
+        original(message, *args, **kwargs)
+
+    monkeypatch.setattr(app, "notify", notify)
     async with app.run_test(size=(80, 24)) as pilot:
         await dashboard(pilot, "code-reviewer")
         await pilot.press("t", "p")
-        await until(pilot, lambda: isinstance(app.screen, migrate.MigrationScreen))
+        await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None)
+        preview = app.screen
+        assert isinstance(preview, MigrationScreen)
+        head = str(preview.query_one("#migrate-head", Static).render())
+        assert "Add 'concurrency' to issues[].category in code-reviewer" in head
+        await pilot.press("j")  # the schema's diff
+        assert preview.file_index == 1 and preview.query_one(DiffView).line_count > 0
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.click("#confirm")
+        await until(pilot, lambda: preview.slots[0].applied is not None and preview.slots[0].busy is None)
+        assert b'"concurrency"' in schema.read_bytes()
+        assert any(t.startswith("Applied: Add 'concurrency' to issues[].category") for t in titles), titles
+        await pilot.press("u")
+        await until(pilot, lambda: preview.slots[0].undone is not None and preview.slots[0].busy is None)
+        assert schema.read_bytes() == before
+        assert any(t.startswith("Undid the change to code-reviewer") for t in titles), titles
+        assert not any("Migrated" in t or "the migration" in t for t in titles), titles

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import OptionList, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
@@ -33,19 +33,6 @@ def text_of(screen: MigrationScreen, selector: str) -> str:
 def summary_text(screen: MigrationScreen) -> str:
     notes = [str(s.render()) for s in screen.query(".migrate-note-text").results(Static)]
     return "\n".join([text_of(screen, "#migrate-summary-text"), *notes, text_of(screen, "#migrate-summary-tail")])
-
-
-def notices(app: Any) -> list[str]:
-    """Every notification the app shows, as "title: message" (recorded by wrapping App.notify)."""
-    seen: list[str] = []
-    notify = app.notify
-
-    def record(message: str, *args: Any, **kwargs: Any) -> None:
-        seen.append(f"{kwargs.get('title', '')}: {message}")
-        notify(message, *args, **kwargs)
-
-    app.notify = record
-    return seen
 
 
 async def open_preview(app: Any, pilot: Any, paths: list[Path]) -> MigrationScreen:
@@ -141,7 +128,7 @@ async def test_apply_then_undo_restores_every_byte(monkeypatch: pytest.MonkeyPat
         )
 
         await pilot.press("a")  # a second apply is refused
-        assert not isinstance(app.screen, ConfirmModal) and "already migrated" in seen[-1]
+        assert not isinstance(app.screen, ConfirmModal) and "already applied" in seen[-1]
 
         await pilot.press("u")
         await until(lambda: slot.undone is not None and slot.plan is not None and slot.busy is None, pilot)

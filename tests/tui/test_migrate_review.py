@@ -13,6 +13,7 @@ from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.module.loader import load_module
+from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.screens.migrate import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
@@ -77,11 +78,22 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
         assert pages[2] == ("api-naming-reviewer", 3) and pages[3] == ("commit-message-writer", 0)
         assert pages[-1] == ("commit-message-writer", 8)
 
+        # Apply and undo are not offered on a saved plan: neither shown in the footer or help, nor bound.
+        offered = {active.binding.action for active in screen.active_bindings.values()}
+        assert "next_file" in offered and not offered & {"apply", "undo"}
+        footer = " ".join(str(key.render()) for key in screen.query("FooterKey"))  # CSS type name: not public API
+        assert "Side by side" in footer and "Apply" not in footer and "Undo" not in footer, footer
         for key in ("a", "u"):
             await pilot.press(key)
             await pilot.pause()
             assert not isinstance(app.screen, ConfirmModal)
-            assert seen[-1].startswith("Read-only review")
+        assert not any("applied" in n.lower() or "undone" in n.lower() for n in seen)
+        await pilot.press("question_mark")
+        await until(lambda: isinstance(app.screen, HelpScreen), pilot)
+        help_text = str(app.screen.query_one("#help-body", Static).render())
+        assert "migrate.next_file" in help_text and "migrate.apply" not in help_text and "migrate.undo" not in help_text
+        await pilot.press("escape")
+        await until(lambda: app.screen is screen, pilot)
         assert "read-only" in str(screen.query_one("#status", Static).render())
         assert tree_bytes(root) == before and not (tmp_path / "data" / "backups").exists()
 

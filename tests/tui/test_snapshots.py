@@ -269,6 +269,7 @@ SNAPSHOTS = (
     "run",
     "history",
     "goldens",
+    "eval",
     "insights",
 )
 

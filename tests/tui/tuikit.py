@@ -113,3 +113,16 @@ async def click(pilot: Any, selector: str, timeout: float = 10.0) -> None:
 
     await until(ready, pilot, timeout)
     assert await pilot.click(selector), f"the click did not land on {selector}"
+
+
+def notices(app: Any) -> list[str]:
+    """Every notification the app shows from now on, as "title: message" (recorded by wrapping App.notify)."""
+    seen: list[str] = []
+    notify = app.notify
+
+    def record(message: str, *args: Any, **kwargs: Any) -> None:
+        seen.append(f"{kwargs.get('title', '')}: {message}")
+        notify(message, *args, **kwargs)
+
+    app.notify = record
+    return seen

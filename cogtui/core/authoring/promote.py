@@ -84,10 +84,10 @@ class _SchemaFile:
     data_path: PathT  # where the data schema is in it
 
 
-def _schema_file(module: Module) -> _SchemaFile:
-    location = module.schemas.locations.get("data")
-    if location is None or module.schemas.data is None:
-        raise PromotionError(f"{module.name} has no data schema to promote into (fix `cogn validate` errors first)")
+def _schema_file(module: Module, part: str = "data") -> _SchemaFile:
+    location = module.schemas.locations.get(part)
+    if location is None or getattr(module.schemas, part) is None:
+        raise PromotionError(f"{module.name} has no {part} schema to promote into (fix `cogn validate` errors first)")
     path, data_path = location
     try:
         source = read_source(path)
@@ -254,10 +254,18 @@ def new_field_schema(name: str, as_list: bool, mapping: str, examples: Sequence[
     return {"type": "string", "description": description}
 
 
-def mapping_segments(mapping: str, root: Any, data_path: PathT) -> list[Segment]:
-    """The mapping as field segments, without a leading `data.` (unless data has a field called data)."""
+def promotion_part(mapping: str) -> str:
+    """Which schema a suggested mapping names: `input.x` the input schema, anything else (`data.x`, `x`) the data
+    schema."""
     segments = parse_field(mapping)
-    if segments[0] == ("data", 0) and len(segments) > 1 and child(root, deref(root, data_path), "data") is None:
+    return "input" if segments[0] == ("input", 0) and len(segments) > 1 else "data"
+
+
+def mapping_segments(mapping: str, root: Any, data_path: PathT, part: str = "data") -> list[Segment]:
+    """The mapping as field segments, without its leading `data.` or `input.` (unless that schema has a field of
+    that very name)."""
+    segments = parse_field(mapping)
+    if segments[0] == (part, 0) and len(segments) > 1 and child(root, deref(root, data_path), part) is None:
         segments = segments[1:]
     return segments
 
@@ -266,9 +274,11 @@ def plan_mapping_promotion(
     module: Module, suggested_mapping: str, examples: Sequence[Mapping[str, Any]] = ()
 ) -> MigrationPlan:
     """A plan adding what `suggested_mapping` names: an optional field, or an enum member when the path before
-    its last segment is an enum field. `examples` are the insights behind it (text, evidence)."""
-    sf = _schema_file(module)
-    segments = mapping_segments(suggested_mapping, sf.root, sf.data_path)
+    its last segment is an enum field. `input.x` names the input schema, anything else the data schema.
+    `examples` are the insights behind it (text, evidence)."""
+    part = promotion_part(suggested_mapping)
+    sf = _schema_file(module, part)
+    segments = mapping_segments(suggested_mapping, sf.root, sf.data_path, part)
     mapping = dotted(segments)
     *parent_segments, (name, arrays) = segments
     try:
@@ -284,7 +294,7 @@ def plan_mapping_promotion(
     ):
         parent, parent_name = items, parent_name + "[]"  # `issues.owner`: the field goes on each issue
     if (existing := child(sf.root, parent, name)) is not None:
-        raise PromotionError(f"{mapping} is already a field of the data schema (at {pointer(existing)})")
+        raise PromotionError(f"{mapping} is already a field of the {part} schema (at {pointer(existing)})")
     node = node_at(sf.root, parent)
     kind = node.get("type")
     if kind not in (None, "object") and not (isinstance(kind, list) and "object" in kind):
@@ -308,7 +318,9 @@ def plan_mapping_promotion(
         f"{pointer((*parent, 'properties', name))})",
         "the type is a guess (a plural name, a trailing [] or list-like examples make it a list of strings) "
         "and the description is the first insight's text: adjust both if they are not right",
-        "the field is optional, so existing outputs and golden tests stay valid; tell the prompt when to fill it",
+        "the field is optional, so existing outputs and golden tests stay valid; tell the prompt when to fill it"
+        if part == "data"
+        else "the field is optional, so existing inputs and golden tests stay valid; tell the prompt how to use it",
     ]
     if "$defs" in parent or "definitions" in parent:
         notes.append(f"the object is defined once at {pointer(parent)}: every field that refers to it gains {name}")

@@ -13,6 +13,7 @@ from typing import Any
 from cogtui.core.authoring.migration.prompt_section import envelope_section
 from cogtui.core.authoring.migration.schema_upgrade import OverflowSettings
 from cogtui.core.files.transaction import FileTransaction
+from cogtui.core.module.discovery import ModuleIndex
 from cogtui.core.module.standard_parts import V22_SCHEMA_URL, error_schema, extensions_schema, meta_schema
 from cogtui.core.module.tiers import TIER_DEFAULTS, TIERS
 
@@ -151,3 +152,27 @@ def create_module(parent: Path, name: str, tier: str) -> Path:
         tx.write(f"{name}/{rel}", text.encode("utf-8"))
     tx.commit()
     return folder
+
+
+def shadowing(name: str, parent: Path, index: ModuleIndex) -> list[str]:
+    """What creating `parent/name` would do to the other modules of that name on the search path (D99).
+
+    The first module of a name on the search path wins: a new module under an earlier root shadows the others;
+    one under a later root is itself shadowed, so `cogn run NAME` would still run the old one. [] when no other
+    module has that name, or `parent` is not a root of the search path."""
+    order = {root.path: i for i, root in enumerate(index.search_path.roots)}
+    position = order.get(parent)
+    if position is None:
+        return []
+    out = []
+    for entry in index.entries:
+        if entry.name != name or entry.path == parent / name:
+            continue
+        if order.get(entry.root.path, len(order)) < position:
+            out.append(
+                f"{entry.path} ({entry.level}) comes first on the search path: it would shadow the new module, "
+                f"and `{name}` would still run it"
+            )
+        else:
+            out.append(f"the new module would shadow {entry.path} ({entry.level}): `{name}` would run the new one")
+    return out

@@ -141,6 +141,7 @@ async def run_eval(
         cell.cached = caching is not None and caching.served_from_cache
         price = price_for(job.provider.model, settings.prices)
         cell.cost_usd = None if price is None else round(price.cost(cell.usage), 8)
+        cell.saved_usd = None if price is None else round(price.saving(cell.usage), 8)
         return _Done(job, cell, case, caching.fresh if caching is not None else [])
 
     def done(_index: int, result: _Done) -> None:

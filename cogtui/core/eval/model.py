@@ -43,6 +43,7 @@ class Cell:
     latency_ms: float | None = None
     usage: dict[str, Any] = field(default_factory=dict)
     cost_usd: float | None = None
+    saved_usd: float | None = None  # what the provider's prompt cache saved (cache reads at their lower price)
     cached: bool = False  # answered from the response cache (--cache): no model call
     run_id: int | None = None  # the run in history, once recorded
     # In memory only (the TUI shows them): the run's envelope, the golden, and their diff.
@@ -65,6 +66,7 @@ class Cell:
             "latency_ms": self.latency_ms,
             "usage": self.usage,
             "cost_usd": self.cost_usd,
+            "saved_usd": self.saved_usd,
             "cached": self.cached,
             "run_id": self.run_id,
         }
@@ -93,6 +95,7 @@ class Cell:
             float(latency) if isinstance(latency, (int, float)) and not isinstance(latency, bool) else None,
             usage if isinstance(usage, dict) else {},
             None,
+            None,
             doc.get("cached") is True,
             _int(doc.get("run_id")),
         )
@@ -108,6 +111,7 @@ class TargetSummary:
     latency_p95_ms: float | None
     tokens: dict[str, int]  # input, output, cache_read, cache_write
     cost_usd: float | None  # None when a model has no price entry
+    saved_usd: float | None  # what prompt caching saved, at the same prices
     cached: int  # cells answered from the response cache
 
     @property
@@ -125,6 +129,7 @@ class TargetSummary:
             "latency_p95_ms": self.latency_p95_ms,
             "tokens": self.tokens,
             "cost_usd": self.cost_usd,
+            "saved_usd": self.saved_usd,
             "cached": self.cached,
         }
 

@@ -41,6 +41,7 @@ def summarise(cells: list[Cell], targets: list[str]) -> list[TargetSummary]:
         for c in mine:
             totals.update(tokens(c.usage))
         costs = [c.cost_usd for c in mine]
+        savings = [c.saved_usd for c in mine]
         out.append(
             TargetSummary(
                 target=target,
@@ -51,6 +52,7 @@ def summarise(cells: list[Cell], targets: list[str]) -> list[TargetSummary]:
                 latency_p95_ms=percentile(latencies, 95),
                 tokens=dict(totals),
                 cost_usd=None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
+                saved_usd=None if any(c is None for c in savings) else round(sum(c or 0.0 for c in savings), 6),
                 cached=sum(1 for c in mine if c.cached),
             )
         )

@@ -5,6 +5,10 @@ schema keyword, a value in a golden test). YAML positions come from the
 composed node tree (safe loader only). JSON is parsed by the C `json` module
 and located lazily by a small scanner that walks only the requested path, so
 files without diagnostics pay nothing extra.
+
+PyYAML is imported only when a file needs it: a YAML file written as JSON is
+read by `json` when the two readings cannot differ (yaml_as_json.py), so a
+module without YAML syntax never imports it.
 """
 
 from __future__ import annotations
@@ -17,19 +21,16 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-import yaml
+from typing import TYPE_CHECKING, Any, Literal
 
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.yaml_as_json import json_shaped
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 
-try:  # libyaml when present: same safe semantics, much faster
-    _SafeLoader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the wheel
-    _SafeLoader = yaml.SafeLoader
+if TYPE_CHECKING:
+    import yaml
 
 PathPart = str | int
 Position = tuple[int, int]
@@ -126,8 +127,12 @@ _NESTING_CHARS_SAFE = 2000
 
 
 def _loader_class(text: str) -> type:
+    import yaml
+
     nesting = text.count("[") + text.count("{") + text.count("-") + text.count("?")
-    return _SafeLoader if nesting < _NESTING_CHARS_SAFE else yaml.SafeLoader
+    if nesting >= _NESTING_CHARS_SAFE:
+        return yaml.SafeLoader
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same safe semantics, much faster
 
 
 def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
@@ -142,6 +147,12 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
                 hint="Keep manifests small; large data belongs in JSON files.",
             )
         )
+    if line_offset == 0:  # frontmatter keeps the whole file's text, which the JSON locator cannot read
+        shaped, value = json_shaped(text)
+        if shaped:
+            return SourceFile(path, text, "json", value)
+    import yaml
+
     cls = _loader_class(text)
     loader = None
     try:
@@ -194,7 +205,9 @@ def _yaml_hint(problem: str) -> str:
     return "Check indentation and quoting near this position."
 
 
-def _yaml_locate(node: Any, parts: Sequence[PathPart], key: bool) -> Position:
+def _yaml_locate(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> Position:
+    import yaml
+
     mark = node.start_mark
     for index, part in enumerate(parts):
         last = index == len(parts) - 1

@@ -10,8 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure
 
@@ -50,6 +48,8 @@ def check_expansion(top: Any, path: Path, line_offset: int) -> None:
 
 
 def _children(node: Any) -> list[Any]:
+    import yaml  # already imported by whoever composed the node
+
     if isinstance(node, yaml.SequenceNode):
         return list(node.value)
     if isinstance(node, yaml.MappingNode):

@@ -11,6 +11,8 @@ the slice where it starts).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any
 
 from cogtui.core.history.backend import Tx
@@ -18,6 +20,34 @@ from cogtui.core.history.records import iso_utc
 from cogtui.core.history.rollups import ALL_MODULES, HOUR, text_of
 
 MAX_REASONS = 5
+Note = Callable[[str], None]  # where a reader says it skipped damaged rows (History.skipped)
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+# What each cell must be: SQLite keeps anything in any column (a blob, text in a number column),
+# so a damaged row is dropped from the aggregate, and counted, rather than crash a reader.
+_KINDS: dict[str, Callable[[Any], bool]] = {
+    "s": lambda v: isinstance(v, str),
+    "S": lambda v: v is None or isinstance(v, str),
+    "n": _finite,
+    "i": lambda v: isinstance(v, int) and not isinstance(v, bool),
+}
+
+
+def sound(rows: list[tuple[Any, ...]], kinds: str, table: str, note: Note) -> list[tuple[Any, ...]]:
+    """The rows whose cells are of `kinds` (one letter per column, see _KINDS); the others are noted."""
+    good = [r for r in rows if len(r) == len(kinds) and all(_KINDS[k](v) for k, v in zip(kinds, r, strict=True))]
+    if len(good) < len(rows):
+        bad = len(rows) - len(good)
+        note(f"{table}: {bad} damaged row{'s' * (bad != 1)} skipped")
+    return good
+
+
+def _ignore(_: str) -> None:
+    return None
 
 
 def where_module(module: str | None) -> tuple[str, list[Any]]:
@@ -27,7 +57,9 @@ def where_module(module: str | None) -> tuple[str, list[Any]]:
 EXAMPLE_BATCH = 50  # mappings per statement: one round trip to a database server instead of one per mapping
 
 
-def examples(tx: Tx, mappings: list[str | None], module: str | None, n: int) -> dict[str | None, list[dict[str, Any]]]:
+def examples(
+    tx: Tx, mappings: list[str | None], module: str | None, n: int, note: Note = _ignore
+) -> dict[str | None, list[dict[str, Any]]]:
     """The latest `n` insights of each mapping: for each, an index walk backwards over ts, no sort;
     the walks are sent together (UNION ALL). (`= ?` / `IS NULL` rather than `IS ?` so the planner
     always sees an equality.)"""
@@ -46,7 +78,7 @@ def examples(tx: Tx, mappings: list[str | None], module: str | None, n: int) -> 
                     f"ORDER BY ts DESC, id DESC LIMIT ?) AS e{i}"
                 )
                 params += [*cond_params, n]
-            for g, *row in tx.rows(" UNION ALL ".join(parts), params):
+            for g, *row in sound(tx.rows(" UNION ALL ".join(parts), params), "inisSs", "insights", note):
                 found[mappings[g]].append(tuple(row))
     return {  # UNION ALL promises no order: newest first again (ties: the later recorded)
         m: [
@@ -78,22 +110,21 @@ def custom_enums(rows: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     ]
 
 
-def insights(tx: Tx, module: str | None, n_examples: int) -> dict[str, Any]:
+def insights(tx: Tx, module: str | None, n_examples: int, note: Note = _ignore) -> dict[str, Any]:
     """The `cogn insights --json` document (see History.insights)."""
     where, params = where_module(module)
     groups: dict[str | None, dict[str, Any]] = {}
     # One row per (module, mapping); rolling up across modules in Python
     # is a few hundred steps and lets one covering index serve both filters.
-    for key, mod, n, first, last in tx.rows(
-        f"SELECT mapping_key, module, n, first_ts, last_ts FROM insight_stats {where}", params
-    ):
+    stats = tx.rows(f"SELECT mapping_key, module, n, first_ts, last_ts FROM insight_stats {where}", params)
+    for key, mod, n, first, last in sound(stats, "ssinn", "insight_stats", note):
         mapping = text_of(key)
         g = groups.setdefault(mapping, {"count": 0, "modules": set(), "first": first, "last": last})
         g["count"] += int(n)
         g["modules"].add(mod)
         g["first"], g["last"] = min(g["first"], first), max(g["last"], last)
     ordered = sorted(groups.items(), key=lambda kv: (-kv[1]["count"], kv[0] is None, kv[0] or ""))
-    latest = examples(tx, [mapping for mapping, _ in ordered], module, n_examples)
+    latest = examples(tx, [mapping for mapping, _ in ordered], module, n_examples, note)
     out = [
         {
             "suggested_mapping": mapping,
@@ -105,34 +136,48 @@ def insights(tx: Tx, module: str | None, n_examples: int) -> dict[str, Any]:
         }
         for mapping, g in ordered
     ]
-    enum_rows = tx.rows(f"SELECT module, field, value, reason_key, n FROM enum_stats {where}", params)
+    enum_rows = sound(
+        tx.rows(f"SELECT module, field, value, reason_key, n FROM enum_stats {where}", params),
+        "ssssi",
+        "enum_stats",
+        note,
+    )
     return {
         "insights": out,
         "custom_enums": custom_enums([(m, f, v, text_of(r), int(n)) for m, f, v, r, n in enum_rows]),
     }
 
 
-def timeline(tx: Tx, module: str | None, buckets: int) -> list[tuple[float, int]]:
+def timeline(tx: Tx, module: str | None, buckets: int, note: Note = _ignore) -> list[tuple[float, int]]:
     """See History.insight_timeline."""
     where, params = where_module(module)
     lo, hi = tx.rows(f"SELECT MIN(first_ts), MAX(last_ts) FROM insight_stats {where}", params)[0]
     if lo is None:
         return []
+    if not (_finite(lo) and _finite(hi)):  # a damaged total: the span from the sound rows (one per group)
+        spans = sound(
+            tx.rows(f"SELECT first_ts, last_ts FROM insight_stats {where}", params), "nn", "insight_stats", note
+        )
+        if not spans:
+            return []
+        lo, hi = min(first for first, _ in spans), max(last for _, last in spans)
     width = (hi - lo) / buckets if hi > lo else 1.0
     counts = [0] * buckets
     if width >= HOUR:
-        for hour, n in tx.rows(
+        hours = tx.rows(
             "SELECT hour, n FROM insight_hours WHERE module = ?", [ALL_MODULES if module is None else module]
-        ):
+        )
+        for hour, n in sound(hours, "ii", "insight_hours", note):
             counts[min(max(0, int((hour * HOUR - lo) // width)), buckets - 1)] += int(n)
         return [(lo + i * width, counts[i]) for i in range(buckets)]
     d = tx.dialect
     # LEAST(..., buckets - 1): the last insight sits exactly on the end edge.
     bucket = f"{d.least}({d.floor_int.format('(ts - ?) / ?')}, ?)"
-    for b, n in tx.rows(
+    rows = tx.rows(
         f"SELECT {bucket} AS b, COUNT(*) FROM insights {where} GROUP BY b", [lo, width, buckets - 1, *params]
-    ):
-        counts[max(0, int(b))] += int(n)
+    )
+    for b, n in sound(rows, "ni", "insights", note):
+        counts[min(max(0, int(b)), buckets - 1)] += n
     return [(lo + i * width, counts[i]) for i in range(buckets)]
 
 

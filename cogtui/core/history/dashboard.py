@@ -21,6 +21,7 @@ class DashboardData:
     custom_enums: list[dict[str, Any]] = field(default_factory=list)
     timeline: list[tuple[float, int]] = field(default_factory=list)
     latest_id: int = 0  # the newest run when read: polling compares it to notice other writers' runs
+    skipped: list[str] = field(default_factory=list)  # damaged rows left out of the aggregates, said
 
 
 def read_dashboard(module: str | None, examples: int, buckets: int) -> DashboardData:
@@ -39,6 +40,7 @@ def read_dashboard(module: str | None, examples: int, buckets: int) -> Dashboard
             aggregate["custom_enums"],
             history.insight_timeline(module, buckets),
             latest,
+            list(history.skipped),
         )
 
 

@@ -218,25 +218,47 @@ def encode_run(run: RunRecord) -> tuple[tuple[Any, ...], Rows, Rows]:
     return (row, *derived_rows(run.envelope))
 
 
+def _cell(value: Any, name: str, kinds: tuple[type, ...], optional: bool = False) -> Any:
+    """A cell of the expected type, else TypeError: SQLite keeps whatever was written into any column."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise TypeError(f"{name} holds {type(value).__name__}")
+    return value
+
+
+NUMBER = (int, float)
+
+
 def decode_run(row: tuple[Any, ...]) -> RunRecord:
-    """A `runs` row (READ_COLUMNS, JSON columns as text) as a RunRecord."""
+    """A `runs` row (READ_COLUMNS, JSON columns as text) as a RunRecord. A damaged cell (bad JSON,
+    too deep, a blob, a wrong type, an envelope that is not an object) raises ValueError,
+    TypeError or RecursionError: the readers skip the row and say so."""
     (module, version, fmt, provider, model, input_json, args, envelope_json, *rest) = row
     started_at, ttfc_ms, total_ms, usage_json, outcome, session_id, rid, input_hash = rest
+    envelope = json.loads(_cell(envelope_json, "envelope", (str, bytes)))
+    usage = None if usage_json is None else json.loads(_cell(usage_json, "usage", (str, bytes)))
+    if not isinstance(envelope, dict):
+        raise TypeError(f"the envelope is {type(envelope).__name__}, not an object")
+    if usage is not None and not isinstance(usage, dict):
+        raise TypeError(f"usage is {type(usage).__name__}, not an object")
+    if outcome not in OUTCOMES:
+        raise ValueError(f"outcome {str(outcome)[:20]!r} is not one of {', '.join(OUTCOMES)}")
     return RunRecord(
-        module,
-        version,
-        fmt,
-        provider,
-        model,
-        json.loads(input_json),
-        args,
-        json.loads(envelope_json),
-        started_at,
-        ttfc_ms,
-        total_ms,
-        None if usage_json is None else json.loads(usage_json),
+        _cell(module, "module", (str,)),
+        _cell(version, "module_version", (str,), True),
+        _cell(fmt, "module_format", (str,), True),
+        _cell(provider, "provider", (str,)),
+        _cell(model, "model", (str,), True),
+        json.loads(_cell(input_json, "input", (str, bytes))),
+        _cell(args, "args", (str,), True),
+        envelope,
+        _cell(started_at, "started_at", NUMBER),
+        _cell(ttfc_ms, "ttfc_ms", NUMBER, True),
+        _cell(total_ms, "total_ms", NUMBER, True),
+        usage,
         outcome,
-        session_id,
+        _cell(session_id, "session_id", (str,), True),
         rid,
-        input_hash,
+        _cell(input_hash, "input_hash", (str,), True),
     )

@@ -226,8 +226,12 @@ class History:
             try:
                 out.append(decode_run(row))
             except (ValueError, TypeError, RecursionError, AttributeError) as exc:
-                self.skipped.append(f"run {row[READ_COLUMNS.index('id')]} skipped: damaged row ({str(exc)[:80]})")
+                self._note(f"run {row[READ_COLUMNS.index('id')]} skipped: damaged row ({str(exc)[:80]})")
         return out
+
+    def _note(self, problem: str) -> None:
+        if problem not in self.skipped:  # each damaged row said once, however many readers met it
+            self.skipped.append(problem)
 
     def iter_runs(self, module: str | None = None, since: float | None = None, page: int = 1000) -> Iterator[RunRecord]:
         """Every run (or one module's, or those started at or after `since`) in recording order,
@@ -268,7 +272,7 @@ class History:
         """The `cogn insights --json` document: insights grouped by suggested_mapping
         (null for none), and custom enum values per module and field."""
         with self._tx("aggregate", write=False) as tx:
-            return aggregate.insights(tx, module, examples)
+            return aggregate.insights(tx, module, examples, self._note)
 
     def insight_timeline(self, module: str | None = None, buckets: int = 30) -> list[tuple[float, int]]:
         """Insight counts in `buckets` equal slices from the first to the last one
@@ -277,4 +281,4 @@ class History:
         if buckets < 1:
             raise ValueError("buckets must be at least 1")
         with self._tx("aggregate", write=False) as tx:
-            return aggregate.timeline(tx, module, buckets)
+            return aggregate.timeline(tx, module, buckets, self._note)

@@ -147,6 +147,14 @@ class Module:
 
     # ------------------------------------------------------------ derived
 
+    def __hash__(self) -> int:
+        """Equal modules hash alike; dicts in the fields are left out, so a Module can key a dict or a cache.
+
+        The dataclass compares every field (value equality); hashing the identity fields only is
+        consistent with it: equal modules share path, name, format and version.
+        """
+        return hash((self.path, self.name, self.format, self.version))
+
     @property
     def tier(self) -> str:
         return self.contract.tier.value

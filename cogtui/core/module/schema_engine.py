@@ -188,7 +188,10 @@ def _convert(err: Any) -> SchemaError:
         expected = list(kind.options)
     elif hasattr(kind, "limit"):
         expected = kind.limit
-    return SchemaError(path, schema_path, keyword, shorten(str(err.message), instance), missing, expected, instance)
+    context = getattr(kind, "context", None) if kind_name in ("AnyOf", "OneOfNotValid") else None
+    branches = tuple(tuple(_convert(e) for e in branch) for branch in context or ())
+    message = shorten(str(err.message), instance)
+    return SchemaError(path, schema_path, keyword, message, missing, expected, instance, branches=branches)
 
 
 def _pattern_at(err: Any) -> str:

@@ -109,6 +109,10 @@ def _convert(err: Any) -> SchemaError:
         deps = err.validator_value if isinstance(err.validator_value, dict) else {}
         names = [str(d) for k, v in deps.items() if k in have and isinstance(v, list) for d in v if d not in have]
         missing = names[0] if names else None
+    branches: dict[int, list[SchemaError]] = {}
+    if keyword in ("anyOf", "oneOf"):
+        for sub in err.context or ():  # each sub-error's schema path starts with its branch's index
+            branches.setdefault(int(sub.relative_schema_path[0]), []).append(_convert(sub))
     return SchemaError(
         tuple(err.absolute_path),
         tuple(err.relative_schema_path),
@@ -117,6 +121,7 @@ def _convert(err: Any) -> SchemaError:
         missing,
         err.validator_value,
         err.instance,
+        branches=tuple(tuple(branches[i]) for i in sorted(branches)),
     )
 
 

@@ -64,6 +64,8 @@ class SchemaError:
     expected: Any = None  # the keyword's value (`type`: the expected types)
     instance: Any = None  # the value that failed
     runaway: bool = False  # a pattern stopped at its backtracking budget
+    # oneOf/anyOf: why each branch failed, in branch order (the strict-enum rule reads it, D40)
+    branches: tuple[tuple[SchemaError, ...], ...] = ()
 
 
 class SchemaUnusable(Exception):

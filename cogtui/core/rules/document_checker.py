@@ -15,6 +15,7 @@ from cogtui.core.files.json_extract import loads_finite
 from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_chunk
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
 from cogtui.core.rules.envelope_shape import shape_notes
+from cogtui.core.rules.media_address import refused_without_lookup
 from cogtui.core.rules.media_rules import check_media, find_media
 
 if TYPE_CHECKING:
@@ -111,8 +112,13 @@ def check_input(doc: Any, module: Module | None) -> list[Violation]:
                 out.append(Violation("E1006", "input.schema.ref", (), str(exc)))
     accepted = module.input_modalities if module is not None and module.modalities else None
     for path, ref in find_media(doc):
-        for p in check_media(ref, path, accepted):
+        problems = check_media(ref, path, accepted)
+        for p in problems:
             out.append(Violation(p.code, f"media.{p.code}", p.path, p.message))
+        url = ref.get("url") if ref.get("type") == "url" else None
+        refused = refused_without_lookup(url) if isinstance(url, str) and not problems else None
+        if refused is not None:  # the runtime's address rule, as far as it can be told offline (D66)
+            out.append(Violation("E1012", "media.E1012", (*path, "url"), refused))
     return out
 
 

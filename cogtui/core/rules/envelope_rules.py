@@ -158,6 +158,7 @@ def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> l
         )
     out.extend(check_insights(data, module, (*path, "data")))
     out.extend(check_risk_aggregation(env.get("meta"), data, path))
+    out.extend(check_output_media_rules(data, (*path, "data")))
     if module is not None:
         out.extend(_schema_violations(module, "data", data, (*path, "data")))
         out.extend(check_enum_strategy(data, module, (*path, "data")))
@@ -226,6 +227,15 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
             found = [v for v in found if v.path != code_path]  # the other spelling of the code fits (D36)
         out.extend(found)
     return out
+
+
+def check_output_media_rules(data: dict[str, Any], path: PathT) -> list[Violation]:
+    from cogtui.core.rules.media_rules import check_output_media
+
+    return [
+        Violation(p.code, f"media.output.{p.code}", p.path, f"{dotted(p.path)}: {p.message}")
+        for p in check_output_media(data, path)
+    ]
 
 
 def insights_of(data: Any) -> Any:
@@ -351,5 +361,14 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
 
 
 def _is_enum_error(err: Any) -> bool:
-    """A value outside an enum or const."""
-    return bool(err.keyword in ("enum", "const"))
+    """A value outside an enum or const: directly, or as the reason a oneOf/anyOf rejected it (D40).
+
+    A branch written for another type (a `type` error at the value itself) is not a reason; the
+    failure is an enum miss when at least one branch remains and every one failed only on enum/const.
+    """
+    if err.keyword in ("enum", "const"):
+        return True
+    if err.keyword not in ("oneOf", "anyOf") or not err.branches:
+        return False
+    relevant = [b for b in err.branches if not any(e.keyword == "type" and e.path == err.path for e in b)]
+    return bool(relevant) and all(b and all(_is_enum_error(e) for e in b) for b in relevant)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from cogtui.core.rules.media_duration import DURATION_LIMITS, duration_seconds
+
 MB = 1024 * 1024
 
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -108,6 +110,7 @@ class ResolvedMedia:
     data: bytes
     source: str  # the path or URL, for display
     path: tuple[str | int, ...] = ()  # where it sits in the input
+    fetched: bool = True  # False: a URL an offline provider (replay) never fetches, so `data` is empty (D95)
 
     @property
     def category(self) -> str | None:
@@ -117,6 +120,8 @@ class ResolvedMedia:
         return base64.b64encode(self.data).decode("ascii")
 
     def describe(self) -> str:
+        if not self.fetched:
+            return f"{self.category or 'media'} {self.source} ({self.mime}, not fetched: offline provider)"
         size = len(self.data)
         shown = f"{size / MB:.1f} MB" if size >= MB else f"{size / 1024:.1f} KB"
         return f"{self.category or 'media'} {self.source} ({self.mime}, {shown})"
@@ -152,15 +157,28 @@ def find_media(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[t
 
 
 def decode_base64(data: str) -> bytes | None:
+    """The bytes, or None when `data` is not base64 of something: empty data decodes to no media (D62)."""
     if not isinstance(data, str):
         return None
     compact = "".join(data.split())
-    if not _B64.fullmatch(compact):
+    if not compact or not _B64.fullmatch(compact):
         return None
     try:
         return base64.b64decode(compact, validate=True)
     except (binascii.Error, ValueError):
         return None
+
+
+def over_duration(mime: str, data: bytes) -> str | None:
+    """Why audio or video plays longer than SPEC-v2.5 §4.1.1 allows, or None (also when it cannot be told, D61)."""
+    cat = category_of(mime)
+    limit = DURATION_LIMITS.get(cat or "")
+    if limit is None:
+        return None
+    seconds = duration_seconds(normalize_mime(mime), data)
+    if seconds is None or seconds <= limit:
+        return None
+    return f"{cat} plays {seconds / 60:.1f} minutes, over the {limit / 60:g} minutes limit"
 
 
 def check_media(
@@ -199,7 +217,10 @@ def check_media(
             )
         raw = decode_base64(ref.get("data"))  # type: ignore[arg-type]
         if raw is None:
-            problems.append(MediaProblem("E1013", (*path, "data"), "data is not valid base64"))
+            empty = isinstance(ref.get("data"), str) and not ref["data"].strip()
+            problems.append(
+                MediaProblem("E1013", (*path, "data"), "data is empty" if empty else "data is not valid base64")
+            )
         elif mime is not None:
             cat = category_of(mime)
             if cat is not None and len(raw) > SIZE_LIMITS[cat]:
@@ -210,6 +231,9 @@ def check_media(
                         f"{cat} is {len(raw) / MB:.1f} MB, over the {SIZE_LIMITS[cat] // MB} MB limit",
                     )
                 )
+            too_long = over_duration(mime, raw)
+            if too_long:
+                problems.append(MediaProblem("E1011", (*path, "data"), too_long))
             if cat is not None and not magic_matches(mime, raw[:64]):
                 found = sniff(raw[:64])
                 problems.append(
@@ -249,4 +273,44 @@ def check_media(
                     "E1010", path, f"the module does not accept {cat} input (modalities.input: {', '.join(accepted)})"
                 )
             )
+    return problems
+
+
+# ------------------------------------------------------------ generated media (SPEC-v2.5 §4.1.2, §4.3)
+
+OUTPUT_ALLOWED = ("image/png", "image/jpeg", "image/webp", "audio/mpeg", "audio/wav", "video/mp4")
+
+
+def find_output_media(
+    value: Any, path: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """Every MediaOutput (an object with a media `type` and a `media_type`) in a data object, with its path."""
+    if isinstance(value, dict):
+        if value.get("type") in MEDIA_TYPES and "media_type" in value:
+            yield path, value
+            return
+        for k, v in value.items():
+            yield from find_output_media(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from find_output_media(v, (*path, i))
+
+
+def check_output_media(data: Any, path: tuple[str | int, ...]) -> list[MediaProblem]:
+    """Generated media: a type of the §4.1.2 table (E1010) and, inline, base64 that decodes (E1013) (D63)."""
+    problems: list[MediaProblem] = []
+    for where, ref in find_output_media(data, path):
+        declared = ref.get("media_type")
+        mime = normalize_mime(declared) if isinstance(declared, str) else None
+        if mime not in OUTPUT_ALLOWED:
+            problems.append(
+                MediaProblem(
+                    "E1010",
+                    (*where, "media_type"),
+                    f"generated media of type {str(declared)[:40]!r} is not in the output table",
+                    "Generated media may be " + ", ".join(OUTPUT_ALLOWED) + " (SPEC-v2.5 §4.1.2).",
+                )
+            )
+        if ref.get("type") == "base64" and decode_base64(ref.get("data")) is None:  # type: ignore[arg-type]
+            problems.append(MediaProblem("E1013", (*where, "data"), "generated base64 media does not decode"))
     return problems

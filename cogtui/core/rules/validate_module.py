@@ -15,6 +15,7 @@ from cogtui.core.module.model import Module, ModuleFormat
 from cogtui.core.module.tiers import CHUNK_TYPES, ENUM_STRATEGIES, MODALITIES, RESPONSE_MODES, STRICTNESS, TIERS
 from cogtui.core.rules.error_codes import is_module_code
 from cogtui.core.rules.manifest_fields import unhonoured
+from cogtui.core.rules.requirements import ProviderCaps, requirement_findings
 
 SEMVER = re.compile(
     r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
@@ -324,12 +325,21 @@ def _required_hint(name: str) -> str:
     }.get(name, "")
 
 
-def validate_module(module: Module, v22: bool = False, strict: bool = False) -> list[Diagnostic]:
-    """All diagnostics for a module, sorted by file and position; `strict` makes stale goldens errors."""
+def validate_module(
+    module: Module, v22: bool = False, strict: bool = False, provider: ProviderCaps | None = None
+) -> list[Diagnostic]:
+    """All diagnostics for a module, sorted by file and position; `strict` makes stale goldens errors.
+
+    `provider` (name, capability declaration) adds M021 for the runtime_requirements it cannot meet.
+    """
     from cogtui.core.rules.contract_checks import ContractRules
 
     out: list[Diagnostic] = list(module.load_diagnostics)
-    ManifestRules(module, out).run()
+    rules = ManifestRules(module, out)
+    rules.run()
+    if provider is not None and rules.src is not None:
+        for message, where in requirement_findings(module, provider[1], provider[0]):
+            rules.add("M021", message, *where, hint="Choose another provider (--provider), or see docs/providers.md.")
     ContractRules(module, out, v22, strict).run()
     return sorted(_dedupe(out), key=Diagnostic.sort_key)
 

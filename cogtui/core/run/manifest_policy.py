@@ -2,8 +2,8 @@
 
 - `invocation.user_invocable: false`: a person may not run the module directly (E4007);
   golden tests still run it, and `@call` is governed by `agent_invocable` (subagents.py).
-- `runtime_requirements.structured_output` / `preferred_capabilities`: checked against the
-  chosen provider's capability declaration (`cogn capabilities`); what it lacks is a warning.
+- `runtime_requirements.preferred_capabilities`: checked against the chosen provider's capability
+  declaration (`cogn capabilities`); what it lacks is a warning. `structured_output` is structured.py's.
 - `failure.partial_allowed: false`: no failure envelope carries partial_data.
 - Everything the run had to say lands in `meta.warnings`, and a run that made more than one
   model call says how many in `meta.model_calls` (both kept in history with the envelope).
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogtui.core.files.json_pointer import object_at
 from cogtui.core.module.model import Module
+from cogtui.core.rules.requirements import missing_capabilities
 from cogtui.core.run.envelope_builder import failure
 
 # meta fields the runtime writes on every run: never the model's, never compared in golden tests.
-RUNTIME_META = ("trace_id", "model", "latency_ms", "warnings", "model_calls")
+RUNTIME_META = ("trace_id", "model", "latency_ms", "warnings", "model_calls", "structured_output")
 
 USER = "user"  # a person: `cogn run`, the TUI's run screen
 TEST = "test"  # a golden test: the module is being checked, not invoked
@@ -36,29 +36,12 @@ def invocation_refusal(module: Module, caller: str) -> dict[str, Any] | None:
     return None
 
 
-def capability_notes(module: Module, capabilities: dict[str, Any], provider: str) -> tuple[bool, list[str]]:
-    """(use the provider's JSON mode, warnings) for runtime_requirements against a capability declaration."""
-    caps = object_at(capabilities, "capabilities")
-    features = {str(f) for f in caps.get("features") or ()}
-    rr = module.runtime_requirements
-    warnings: list[str] = []
-    json_mode = False
-    if rr.get("structured_output") is True:
-        if caps.get("structured_output") is True:
-            json_mode = True
-        else:
-            warnings.append(
-                f"runtime_requirements.structured_output: provider {provider} has no structured-output mode; "
-                "the answer is parsed from text"
-            )
-    preferred = rr.get("preferred_capabilities")
-    if isinstance(preferred, list):
-        missing = [str(p) for p in preferred if str(p) not in features]
-        if missing:
-            warnings.append(
-                f"runtime_requirements.preferred_capabilities: provider {provider} lacks {', '.join(missing)}"
-            )
-    return json_mode, warnings
+def capability_notes(module: Module, capabilities: dict[str, Any], provider: str) -> list[str]:
+    """Warnings for the preferred capabilities the provider's declaration lacks."""
+    missing = missing_capabilities(module, capabilities)
+    if not missing:
+        return []
+    return [f"runtime_requirements.preferred_capabilities: provider {provider} lacks {', '.join(missing)}"]
 
 
 def apply_failure_contract(envelope: dict[str, Any], module: Module) -> list[str]:
@@ -70,8 +53,13 @@ def apply_failure_contract(envelope: dict[str, Any], module: Module) -> list[str
     return ["failure.partial_allowed is false: the partial data of this failure was withheld"]
 
 
-def record_in_meta(envelope: dict[str, Any], warnings: list[str], model_calls: int) -> None:
+def record_in_meta(
+    envelope: dict[str, Any], warnings: list[str], model_calls: int, structured: dict[str, Any] | None = None
+) -> None:
+    """Runtime meta: warnings, extra model calls (D58), the structured-output path taken (D74)."""
     meta = envelope.setdefault("meta", {})
+    if structured is not None:
+        meta["structured_output"] = structured
     if warnings:
         meta["warnings"] = list(dict.fromkeys(warnings))  # once each, in order
     if model_calls > 1:

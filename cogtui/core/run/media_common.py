@@ -29,10 +29,13 @@ def _limit(mime: str | None) -> tuple[str, int]:
 
 
 def _verify(mime: str, data: bytes, where: MediaPath, shown: str) -> None:
-    """Size within the category limit (E1011) and content matching the declared type (E1010)."""
+    """Size and duration within the category limits (E1011) and content matching the declared type (E1010)."""
     cat, limit = _limit(mime)
     if len(data) > limit:
         raise MediaError("E1011", f"{shown} is {_size(len(data))}, over the {_size(limit)} limit for {cat}", where)
+    too_long = media.over_duration(mime, data)
+    if too_long:
+        raise MediaError("E1011", f"{shown}: {too_long}", where, "Cut the recording, or send a shorter excerpt.")
     if not media.magic_matches(mime, data[:64]):
         found = media.sniff(data[:64])
         raise MediaError(

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from cogtui.core.files.confined import ConfinementError, ParseFailure, read_confined
 from cogtui.core.module.model import Module
 from cogtui.core.rules import media_rules as media
+from cogtui.core.rules.media_address import FetchPolicy, address_class, redact_url
 from cogtui.core.rules.media_rules import ResolvedMedia
-from cogtui.core.run.media_address import FetchPolicy, address_class, redact_url
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
-from cogtui.core.run.media_url import _from_url, _new_client
+
+if TYPE_CHECKING:
+    import httpx  # imported by media_url.py, only when an input holds a URL: a run without one needs no HTTP client
 
 __all__ = ["FetchPolicy", "MediaError", "address_class", "redact_url", "resolve_all", "resolve_media"]
 
@@ -43,8 +44,12 @@ async def resolve_media(
     client: httpx.AsyncClient | None = None,
     accepted: tuple[str, ...] | None = None,
     roots: tuple[Path, ...] = (),
+    fetch_urls: bool = True,
 ) -> ResolvedMedia:
-    """Read one MediaInput into memory, checked. `accepted` defaults to the module's declared modalities.input."""
+    """Read one MediaInput into memory, checked. `accepted` defaults to the module's declared modalities.input.
+
+    With `fetch_urls` False (an offline provider: replay), a URL is checked and described but never fetched (D95).
+    """
     if accepted is None:
         accepted = _accepted(module)
     problems = media.check_media(ref, path, accepted)
@@ -60,6 +65,10 @@ async def resolve_media(
         return ResolvedMedia(mime, data, "base64", path)
     if kind == "file":
         return await _from_file(ref, path, module, roots)
+    if not fetch_urls:
+        return _unfetched_url(ref, path, module)
+    from cogtui.core.run.media_url import _from_url
+
     return await _from_url(ref, path, module, policy or FetchPolicy(), client, accepted)
 
 
@@ -70,21 +79,40 @@ async def resolve_all(
     policy: FetchPolicy | None = None,
     client: httpx.AsyncClient | None = None,
     roots: tuple[Path, ...] = (),
+    fetch_urls: bool = True,
 ) -> list[ResolvedMedia]:
     """Every MediaInput in an input document, in document order; the first failure is raised."""
     refs = list(media.find_media(input_value))
-    own = client is None and any(ref.get("type") == "url" for _, ref in refs)
+    own = fetch_urls and client is None and any(ref.get("type") == "url" for _, ref in refs)
     if own:
+        from cogtui.core.run.media_url import _new_client
+
         client = _new_client(policy or FetchPolicy())
     try:
         accepted = _accepted(module)
         return [
-            await resolve_media(ref, path, module, policy=policy, client=client, accepted=accepted, roots=roots)
+            await resolve_media(
+                ref, path, module, policy=policy, client=client, accepted=accepted, roots=roots, fetch_urls=fetch_urls
+            )
             for path, ref in refs
         ]
     finally:
         if own and client is not None:
             await client.aclose()
+
+
+def _unfetched_url(ref: dict[str, Any], path: MediaPath, module: Module) -> ResolvedMedia:
+    """A URL for an offline provider: the module's network policy still holds (a real run would be refused the
+    same way), but nothing is fetched; the type is the declared one, or the URL's extension's (D95)."""
+    raw: str = ref["url"]
+    shown = redact_url(raw)
+    from cogtui.core.run.media_url import check_network_allowed
+
+    check_network_allowed(module, shown, (*path, "url"))
+    declared = ref.get("media_type")
+    mime = media.normalize_mime(declared) if isinstance(declared, str) and declared else None
+    mime = mime or media.mime_from_path(urlsplit(raw).path) or "application/octet-stream"
+    return ResolvedMedia(mime, b"", shown, path, fetched=False)
 
 
 # ------------------------------------------------------------ files

@@ -17,8 +17,8 @@ import httpx
 
 from cogtui.core.module.model import Module
 from cogtui.core.rules import media_rules as media
+from cogtui.core.rules.media_address import FetchPolicy, IPAddress, _ip, redact_url
 from cogtui.core.rules.media_rules import ResolvedMedia
-from cogtui.core.run.media_address import FetchPolicy, IPAddress, _ip, redact_url
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
 
 # ------------------------------------------------------------ URLs
@@ -111,6 +111,17 @@ def _request(client: httpx.AsyncClient, url: httpx.URL, ip: IPAddress, auth: str
     return client.build_request("GET", pinned, headers=headers, extensions=extensions)
 
 
+def check_network_allowed(module: Module, shown: str, where: MediaPath) -> None:
+    """E4007 when the module's policies deny network access (so its URL media are never fetched)."""
+    if not module.policy_allows("network"):
+        raise MediaError(
+            "E4007",
+            f"module {module.name} does not allow network access, so {shown} is not fetched",
+            where,
+            "Set `policies: {network: allow}` in module.yaml, or pass the file by path (type: file).",
+        )
+
+
 async def _from_url(
     ref: dict[str, Any],
     path: MediaPath,
@@ -122,13 +133,7 @@ async def _from_url(
     raw: str = ref["url"]
     shown = redact_url(raw)
     where = (*path, "url")
-    if not module.policy_allows("network"):
-        raise MediaError(
-            "E4007",
-            f"module {module.name} does not allow network access, so {shown} is not fetched",
-            where,
-            "Set `policies: {network: allow}` in module.yaml, or pass the file by path (type: file).",
-        )
+    check_network_allowed(module, shown, where)
     own = client is None
     http = client if client is not None else _new_client(policy)
     try:

@@ -29,7 +29,13 @@ from cogtui.core.run.envelope_builder import failure, is_envelope
 from cogtui.core.run.normalize import repair, to_envelope
 
 MAX_DETAILS = 20
-ROUTED = ("E3004", "E3005", "E2001")  # codes with their own failure; every other code is a schema failure
+ROUTED = (
+    "E3004",
+    "E3005",
+    "E2001",
+    "E1010",
+    "E1013",
+)  # codes with their own failure; every other code is a schema failure
 
 
 @dataclass
@@ -100,8 +106,10 @@ def postprocess(
         return out
     violations = check_envelope(env, module)
     # The repair pass never touches insights or `{custom}` values, so E3004/E3005 are judged on the answer as given.
-    early = _overflow_failure(env, module, violations) or _enum_failure(
-        env, [v for v in violations if v.rule == "enums.strict"]
+    early = (
+        _overflow_failure(env, module, violations)
+        or _enum_failure(env, [v for v in violations if v.rule == "enums.strict"])
+        or _media_failure(env, violations)
     )
     if early is not None:
         out.envelope = early
@@ -179,6 +187,19 @@ def _overflow_failure(env: dict[str, Any], module: Module, violations: list[Viol
         f"insights {missing} have no suggested_mapping, which this module requires",
         partial_data=data,
         details={"insights_without_mapping": missing},
+    )
+
+
+def _media_failure(env: dict[str, Any], violations: list[Violation]) -> dict[str, Any] | None:
+    """Generated media outside the output table (E1010) or not decodable (E1013): the media code (D63)."""
+    found = [v for v in violations if v.rule.startswith("media.output.")]
+    if not found:
+        return None
+    return failure(
+        found[0].code,
+        found[0].message,
+        partial_data=env.get("data"),
+        details={"fields": [dotted(v.path) for v in found]},
     )
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.run.provider_call import RetryPolicy
+from cogtui.core.run.provider_call import Deadline, RetryPolicy
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.subagents import Resolver
 
@@ -29,6 +29,8 @@ class RunOptions:
     fixes: frozenset[str] = frozenset()  # opt-in output fixes beyond the repair pass (output_fixes.py)
     strict: bool = False  # --strict: no output fix at all
     caller: str = "user"  # "user", "test" (golden tests) or "agent" (@call): invocation.* (manifest_policy.py)
+    # The parent run's deadline, for an @call child: the whole tree shares one budget (D64).
+    shared_deadline: Deadline | None = None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from cogtui.core.run.prompt import inject_results, render_calls, system_prompt, 
 from cogtui.core.run.provider_call import HEARTBEAT, Deadline, timed
 from cogtui.core.run.providers.base import Finish, Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.run_types import RunEvent, RunFailed, RunOptions, RunResult
+from cogtui.core.run.structured import StructuredPlan
 from cogtui.core.run.subagents import check_call_graph, child_input
 
 __all__ = ["CORRECTIVE", "CORRECTIVE_EMPTY", "RunEvent", "RunOptions", "RunResult", "RunSession", "run_module"]
@@ -62,8 +63,12 @@ class RunSession:
         self.fixes = effective_fixes(options.fixes, module.contract.schema_strictness.value, options.strict)
         self.repairs: list[str] = []
         response = module.response
-        self.shaper = ChunkShaper(self.chunks, module.contract.response_chunk_type.value, response.get("buffer_size"))
-        self.deadline = Deadline(options.deadline)
+        # A sync module asked to stream sends no field chunks (D23), yet what arrived still belongs in
+        # partial_data (D65): its fields gather in an emitter whose chunks are never sent.
+        self.gathered = ChunkEmitter(self.session_id) if self.degraded else self.chunks
+        self.shaper = ChunkShaper(self.gathered, module.contract.response_chunk_type.value, response.get("buffer_size"))
+        self.deadline = options.shared_deadline or Deadline(options.deadline)
+        self.structured: StructuredPlan | None = None  # decided once the model is about to be called
 
     # ------------------------------------------------------------ the pipeline
 
@@ -99,7 +104,7 @@ class RunSession:
             envelope = failure(
                 "E4000",
                 f"internal error: {type(exc).__name__}: {exc}",
-                partial_data=self.chunks.partial_data(),
+                partial_data=self.gathered.partial_data(),
                 details={"exception": repr(exc)},
             )
         self.warnings += apply_failure_contract(envelope, self.module)
@@ -112,7 +117,7 @@ class RunSession:
         return failure(
             "E2010",
             why,
-            partial_data=self.chunks.partial_data(),
+            partial_data=self.gathered.partial_data(),
             suggestion="Re-run when ready; the partial data shows what had arrived.",
         )
 
@@ -124,7 +129,7 @@ class RunSession:
         meta["trace_id"] = self.session_id.removeprefix("sess_")
         meta["model"] = getattr(self.opts.provider, "model", None) or self.opts.provider.name
         meta["latency_ms"] = round(total, 1)
-        record_in_meta(envelope, self.warnings, self.attempts)
+        record_in_meta(envelope, self.warnings, self.attempts, self.structured.record() if self.structured else None)
         self.result = RunResult(
             envelope,
             self.session_id,
@@ -159,7 +164,9 @@ class RunSession:
         from cogtui.core.run.media_fetch import MediaError, resolve_all
 
         try:
-            media = await resolve_all(self.input, m, roots=self.opts.media_roots)
+            # An offline provider (replay) never fetches a URL: it could not use the bytes, and must work offline.
+            fetch = not getattr(self.opts.provider, "offline", False)
+            media = await resolve_all(self.input, m, roots=self.opts.media_roots, fetch_urls=fetch)
         except MediaError as exc:
             raise _Failed(
                 failure(
@@ -170,7 +177,9 @@ class RunSession:
                 )
             ) from None
         supported = self.opts.provider.media_categories()
-        unsupported = sorted({x.category or "?" for x in media if x.category not in supported})
+        unsupported = sorted(
+            {x.category or "?" for x in media if x.category not in supported and (x.fetched or x.category)}
+        )
         if unsupported:
             raise _Failed(
                 failure(
@@ -186,8 +195,11 @@ class RunSession:
                     body = ev
                 else:
                     yield ev
-        json_mode, notes = capability_notes(m, _capabilities(self.opts.provider), self.opts.provider.name)
-        self.warnings += unhonoured_messages(m) + notes
+        caps, name = _capabilities(self.opts.provider), self.opts.provider.name
+        self.warnings += unhonoured_messages(m) + capability_notes(m, caps, name)
+        self.structured = StructuredPlan.decide(m, caps, name, self.warnings)
+        if self.structured.failure is not None:
+            raise _Failed(self.structured.failure)
         note = "\n".join(f"[{i + 1}] {x.describe()}" for i, x in enumerate(media))
         request = ModelRequest(
             system=system_prompt(m),
@@ -197,7 +209,8 @@ class RunSession:
             timeout=self.opts.stream_timeout,
             module=m,
             input=self.input,
-            json_mode=json_mode,
+            response_schema=self.structured.schema,
+            schema_name=self.structured.schema_name,
         )
         answer: dict[str, Any] | None = None
         async for step in self._answer(request):
@@ -222,6 +235,8 @@ class RunSession:
                 yield ev
             raw = "".join(self.text)
             answer = extract_json(raw)
+            if answer is not None and self.structured is not None:
+                answer = self.structured.clean(answer)
             if answer is not None:
                 if first_raw is not None:
                     self.warnings.append(f"{CORRECTIVE_RETRY}: the first answer was not JSON; a second model call")
@@ -238,6 +253,8 @@ class RunSession:
                     request.messages = [Message("user", f"{first.text}\n\n{CORRECTIVE_EMPTY}"), *request.messages[1:]]
                 for ev in self.chunks.reset():
                     yield ev
+                if self.degraded:
+                    self.gathered.reset()
                 self.shaper.reset()
                 self.text, self.streamer = [], FieldStreamer()
                 yield self.chunks.progress(50, "retry", "the answer was not JSON; asking once more")
@@ -270,6 +287,7 @@ class RunSession:
                     "depth": self.opts.depth + 1,
                     "call_stack": (*self.opts.call_stack, self.module.name),
                     "caller": AGENT,
+                    "shared_deadline": self.deadline,
                 }
             )
             session = RunSession(child, child_input(child, self.input, call.args), child_opts)
@@ -281,13 +299,16 @@ class RunSession:
             yield self.chunks.progress(100 * (i + 1) / (len(calls) + 1), "subagent", f"{call.text} finished: {status}")
         yield inject_results(body, results)
 
+    def _sent(self, events: list[RunEvent]) -> list[RunEvent]:
+        return [] if self.degraded else events
+
     def _token_limit(self, finish: Finish, provider_name: str) -> dict[str, Any]:
         """Output cut by the token limit: E2003 with what was parsed, never a parse retry (D38)."""
         return failure(
             "E2003",
             f"the model's answer was cut off by the token limit (stop reason {finish.reason!r}, "
             f"max_tokens {self.opts.max_tokens})",
-            partial_data=self.chunks.partial_data(),
+            partial_data=self.gathered.partial_data(),
             details={"provider": provider_name, "stop_reason": finish.reason, "max_tokens": self.opts.max_tokens},
         )
 
@@ -312,31 +333,32 @@ class RunSession:
                         received[0] = True
                         self.text.append(item.text)
                         for kind, fld, payload in self.streamer.feed(item.text):
-                            if not self.degraded:
-                                for ev in self.shaper.feed(kind, fld, payload):
-                                    yield ev
+                            for ev in self._sent(self.shaper.feed(kind, fld, payload)):
+                                yield ev
                     elif isinstance(item, Usage):
                         call_usage = item  # a server may repeat its running total: the last one counts
                     elif isinstance(item, Finish):
                         finish = item
-                for ev in self.shaper.flush():
+                for ev in self._sent(self.shaper.flush()):
                     yield ev
                 # A run's usage covers all its calls: the corrective retry's tokens are spent too.
                 if call_usage is not None:
-                    self.usage = (
-                        call_usage
-                        if self.usage is None
-                        else Usage(
-                            self.usage.input_tokens + call_usage.input_tokens,
-                            self.usage.output_tokens + call_usage.output_tokens,
-                        )
-                    )
+                    self.usage = call_usage if self.usage is None else self.usage + call_usage
                 if finish is not None and finish.token_limit:
                     raise _Failed(self._token_limit(finish, provider.name))
                 return
             except ProviderError as exc:
-                for ev in self.shaper.flush():  # what arrived belongs in partial_data
+                for ev in self._sent(self.shaper.flush()):  # what arrived belongs in partial_data
                     yield ev
+                if self.structured is not None and self.structured.refused(exc, received[0]):
+                    refusal = self.structured.fall_back(exc)  # once: the next request carries no schema (D74)
+                    if refusal is not None:
+                        raise _Failed(refusal) from None
+                    request.response_schema = None
+                    yield self.chunks.progress(
+                        0, "retry", "the provider refused the response schema; asking without it"
+                    )
+                    continue
                 if exc.retryable and not received[0] and attempt < self.opts.retry.attempts:
                     delay = self.opts.retry.delay(attempt, exc.retry_after)
                     self.warnings.append(
@@ -354,7 +376,7 @@ class RunSession:
                     failure(
                         code,
                         exc.message,
-                        partial_data=self.chunks.partial_data(),
+                        partial_data=self.gathered.partial_data(),
                         details={"provider": provider.name, "status": exc.status, "attempts": attempt},
                     )
                 ) from None

@@ -69,6 +69,8 @@ class Config:
     prices: dict[str, Price] = field(default_factory=dict)  # the user's price entries, before the built-in ones
     path: Path | None = None
     problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
+    # binding id -> "file:line:col" of its keymap entry, for located keymap problems (D96)
+    keymap_where: dict[str, str] = field(default_factory=dict, compare=False)
     raw: dict[str, Any] = field(default_factory=dict)  # the file as parsed, for reference
 
     def provider_settings(self, name: str) -> dict[str, Any]:
@@ -143,6 +145,8 @@ class _Reader:
         for binding, keys in value.items():
             if isinstance(keys, str):
                 out[str(binding)] = keys
+                line, col = self.src.locate(("keymap", str(binding)), key=True)
+                self.cfg.keymap_where[str(binding)] = f"{self.src.path}:{line}:{col}"
             else:
                 self.problem(("keymap", str(binding)), f"keymap.{binding} must be keys as text; ignored")
         return out

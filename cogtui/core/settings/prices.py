@@ -46,6 +46,13 @@ class Price:
         )
         return total / 1_000_000
 
+    def saving(self, usage: dict[str, Any]) -> float:
+        """What the cache reads saved against paying the full input price for those tokens."""
+        value = usage.get("cache_read_tokens")
+        read = value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+        rate = self.input if self.cache_read is None else self.cache_read
+        return read * max(0.0, self.input - rate) / 1_000_000
+
     def to_json(self) -> dict[str, float | None]:
         return {
             "input": self.input,

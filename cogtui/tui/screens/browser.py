@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, Static, Tree
 from ..keys import bindings
 from ..messages import (
     EditModule,
+    Evaluation,
     GoldenTests,
     Insights,
     Migration,
@@ -63,6 +64,7 @@ class BrowserScreen(Screen[None]):
         "browser.new",
         "browser.validate",
         "browser.goldens",
+        "browser.eval",
         "browser.history",
         "browser.copy_path",
     )
@@ -205,6 +207,10 @@ class BrowserScreen(Screen[None]):
     def action_goldens(self) -> None:
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(GoldenTests(path)))
+
+    def action_eval(self) -> None:
+        if (path := self._selected_path()) is not None:
+            self.app.post_message(Navigate(Evaluation(path)))
 
     def action_history(self) -> None:
         if (path := self._selected_path()) is not None:

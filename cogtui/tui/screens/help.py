@@ -93,6 +93,8 @@ class HelpScreen(ModalScreen[None]):
         for b in getattr(type(self.target), "BINDINGS", []):
             if not isinstance(b, Binding) or not b.id or b.id in shown_ids or not b.description:
                 continue
+            if self.target.check_action(b.action, ()) is False:
+                continue  # the screen does not offer it now (e.g. apply in a read-only review)
             key = keymap.get(b.id, b.key)
             label = _key_name(self.app, key.split(",")[0])
             groups.setdefault(group, []).append(

@@ -6,8 +6,9 @@ Selection lives in the two option lists: j/k/J/K set their highlight, and the
 highlight handlers draw the page. Live plans and saved plans both arrive as
 `ReviewPlan`s, so they are drawn by the same code (migrate_model.py).
 
-Review mode (`cogtui review PLAN.json`) refuses to apply or undo, with a
-notice; it is the app's only screen, so escape quits.
+Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are
+neither shown nor bound there (`check_action`); it is the app's only screen, so
+escape quits.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from . import migrate_work as workers
 from .migrate_apply import ApplyFlow
 from .migrate_model import ModuleSlot
 from .migrate_pages import DiffPane, SummaryPane
+from .migrate_target import switch_target
 
 SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` overrides it
 OVERVIEW = "overview"
@@ -44,6 +46,7 @@ class MigrationScreen(Screen[None]):
         "migrate.apply",
         "migrate.undo",
         "migrate.layout",
+        "migrate.target",
         "migrate.next_file",
         "migrate.prev_file",
         "migrate.next_module",
@@ -52,7 +55,8 @@ class MigrationScreen(Screen[None]):
     )
     HELP = (
         "Migration preview. j/k page through the files (past the last one: the next module), J/K move between "
-        "modules, s switches unified / side by side, a applies, u undoes."
+        "modules, s switches unified / side by side, t switches the target version (v2.2 / v2.5), a applies, "
+        "u undoes."
     )
 
     def __init__(
@@ -62,9 +66,11 @@ class MigrationScreen(Screen[None]):
         to: str = "2.2",
         preset: MigrationPlan | None = None,
         title: str | None = None,
+        review_plans: list[ReviewPlan] | None = None,
     ) -> None:
         super().__init__()
         self.review_file = review_file
+        self.review_plans = review_plans  # already read (`cogtui review -`: stdin), else read from review_file
         # A plan made elsewhere (a promotion from the insights dashboard): shown and applied like a migration.
         self.preset = preset
         self.title_text = title
@@ -86,8 +92,8 @@ class MigrationScreen(Screen[None]):
         return cls(paths=list(paths), to=to)
 
     @classmethod
-    def for_review(cls, path: Path) -> MigrationScreen:
-        return cls(review_file=Path(path))
+    def for_review(cls, path: Path, plans: list[ReviewPlan] | None = None) -> MigrationScreen:
+        return cls(review_file=Path(path), review_plans=plans)
 
     @classmethod
     def for_plan(cls, plan: MigrationPlan, title: str = "Review the change") -> MigrationScreen:
@@ -121,12 +127,19 @@ class MigrationScreen(Screen[None]):
         self.query_one(SummaryPane).focus()
         if self.review_file is not None:
             self.query_one("#migrate-pane").loading = True
-            workers.read_plan_file(self, self.review_file)
+            if self.review_plans is not None:
+                self.post_message(workers.ReviewLoaded(self.review_plans, None))
+            else:
+                workers.read_plan_file(self, self.review_file)
             return
-        self._show_module_list()
+        self.show_module_list()
         if self.preset is not None:
             self.post_message(workers.Planned(0, ReviewPlan.from_plan(self.preset), self.preset))
             return
+        self.plan_all()
+
+    def plan_all(self) -> None:
+        """Plan every slot for the current target (at mount, and after `t` switches the target)."""
         if self.multi:
             progress = self.query_one(ProgressBar)
             progress.update(total=len(self.slots), progress=0)
@@ -141,7 +154,7 @@ class MigrationScreen(Screen[None]):
         wide = self.app.size.width >= SPLIT_MIN_WIDTH
         self.query_one(DiffView).split = wide if self.split_choice is None else self.split_choice
 
-    def _show_module_list(self) -> None:
+    def show_module_list(self) -> None:
         if self.multi:
             modules = self.query_one("#migrate-modules", OptionList)
             modules.remove_class("-hidden")
@@ -152,6 +165,8 @@ class MigrationScreen(Screen[None]):
 
     @on(workers.Planned)
     def _planned(self, message: workers.Planned) -> None:
+        if message.to is not None and message.to != self.to:
+            return  # planned for the target before `t` switched it
         slot = self.slots[message.index]
         first_time = slot.plan is None
         slot.plan, slot.live, slot.busy, slot.name = message.plan, message.live, None, message.plan.module
@@ -191,7 +206,7 @@ class MigrationScreen(Screen[None]):
         self.slots = [ModuleSlot(p.module, None, plan=p) for p in message.plans]
         self.multi = len(self.slots) > 1
         self.current = None if self.multi or not self.slots else 0
-        self._show_module_list()
+        self.show_module_list()
         if self.multi:
             for index in range(len(self.slots)):
                 self._list_planned(index, True)
@@ -290,6 +305,15 @@ class MigrationScreen(Screen[None]):
 
     # ------------------------------------------------------------ apply and undo (migrate_apply.py)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A saved plan under review cannot be applied or undone: its keys are hidden, not dead."""
+        if action in ("apply", "undo", "switch_target") and self.review_file is not None:
+            return False  # a saved plan under review cannot be applied, undone or planned again
+        return not (action == "switch_target" and self.preset is not None)  # a promotion has no target version
+
+    def action_switch_target(self) -> None:
+        switch_target(self)
+
     def action_apply(self) -> None:
         self.applying.apply()
 
@@ -308,7 +332,13 @@ class MigrationScreen(Screen[None]):
             view.heading(slot, self.slots, self.file_index, self.review_file, self.to_label, self.title_text)
         )
         self.query_one("#status", Static).update(
-            view.status_line(slot, self.slots, self.query_one(DiffView).split, self.review_file)
+            view.status_line(
+                slot,
+                self.slots,
+                self.query_one(DiffView).split,
+                self.review_file,
+                None if self.preset or self.review_file else self.to_label,
+            )
         )
         switcher = self.query_one(ContentSwitcher)
         if plan is None or not 0 < self.file_index <= len(plan.files):

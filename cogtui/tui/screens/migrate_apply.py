@@ -24,10 +24,6 @@ if TYPE_CHECKING:
 
     from cogtui.core.authoring.migration import MigrationPlan
 
-READ_ONLY = (
-    "Read-only review: a saved plan cannot be applied or undone here. Run `cogn migrate NAME` where the module lives."
-)
-
 
 class MigrationView(Protocol):
     """What this flow uses of the migration screen (MigrationScreen implements it)."""
@@ -89,14 +85,15 @@ class ApplyFlow:
                 slot.failure = outcome.error
                 screen.notify(
                     outcome.error or "failed",
-                    title=f"Could not migrate {slot.name}",
+                    title=f"Could not {'apply the change to' if screen.preset else 'migrate'} {slot.name}",
                     severity="error",
                     timeout=12,
                     markup=False,
                 )
             screen.refresh_module_prompt(outcome.index)
         if migrated:
-            title, text = view.applied_notice(migrated, backups_dir())
+            change = f"Applied: {screen.title_text}" if screen.preset is not None and screen.title_text else None
+            title, text = view.applied_notice(migrated, backups_dir(), change)
             screen.notify(text, title=title, timeout=10, markup=False)
         if paths := [s.path for s in migrated if s.path is not None]:
             validate_entries(screen.app, paths, group="revalidate")
@@ -119,7 +116,7 @@ class ApplyFlow:
             slot.busy = "planning"  # the plan is made again from the restored files
             screen.notify(
                 f"Restored from {message.result.backup_dir}.",
-                title=f"Undid the migration of {slot.name}",
+                title=f"Undid the {'change to' if screen.preset else 'migration of'} {slot.name}",
                 timeout=10,
                 markup=False,
             )
@@ -142,9 +139,6 @@ class ApplyFlow:
 
     def apply(self) -> None:
         screen = self.screen
-        if screen.review_file is not None:
-            screen.notify(READ_ONLY, title="Not applied", severity="warning", timeout=8)
-            return
         request = view.apply_request(screen.slots, screen.listed, screen.current, screen.to_label)
         if isinstance(request, str):
             screen.notify(request, title="Nothing applied", severity="warning", timeout=6, markup=False)
@@ -175,9 +169,6 @@ class ApplyFlow:
 
     def undo(self) -> None:
         screen = self.screen
-        if screen.review_file is not None:
-            screen.notify(READ_ONLY, title="Not undone", severity="warning", timeout=8)
-            return
         if screen.current is None or not screen.slots:
             screen.notify("Choose a module (J/K) to undo its migration.", severity="warning")
             return

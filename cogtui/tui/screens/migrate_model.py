@@ -52,7 +52,7 @@ class ModuleSlot:
             count = len(self.plan.errors)
             return f"{self.name} cannot be migrated: fix the {count} problem{'s' * (count != 1)} shown first."
         if self.applied is not None:
-            return f"{self.name} is already migrated; u undoes it."
+            return f"{self.name}: this change is already applied; u undoes it."
         if self.plan.already_current or not self.plan.files:
             return f"{self.name} is already current: there is nothing to apply."
         if self.live is None:
@@ -236,12 +236,14 @@ def summary_page(
     return module_summary(slot, review_file is not None)
 
 
-def applied_notice(migrated: list[ModuleSlot], backups: Path) -> tuple[str, str]:
-    """(title, text) of the notification after applying: where the backup went, and how to undo."""
+def applied_notice(migrated: list[ModuleSlot], backups: Path, change: str | None = None) -> tuple[str, str]:
+    """(title, text) of the notification after applying: where the backup went, and how to undo.
+
+    `change` names a change that is not a migration (a promotion from the insights dashboard)."""
     if len(migrated) == 1 and migrated[0].applied is not None:
         backup = migrated[0].applied.backup_dir
         text = f"Backup at {backup}. Press u to undo." if backup else "No backup was made."
-        return f"Migrated {migrated[0].name}", text
+        return (change or f"Migrated {migrated[0].name}"), text
     return f"Migrated {len(migrated)} modules", f"Backups are under {backups}. u on a module undoes it."
 
 
@@ -338,8 +340,11 @@ def heading(
     return Content(f"{mode} · {slot.name}{versions}{position}")
 
 
-def status_line(slot: ModuleSlot | None, slots: list[ModuleSlot], split: bool, review_file: Path | None) -> Content:
-    layout = f"{'side by side' if split else 'unified'} (s)"
+def status_line(
+    slot: ModuleSlot | None, slots: list[ModuleSlot], split: bool, review_file: Path | None, target: str | None = None
+) -> Content:
+    """`target` (a migration's, not a promotion's) is shown with the key that switches it."""
+    layout = f"{'side by side' if split else 'unified'} (s)" + (f" · to {target} (t)" if target else "")
     if review_file is not None:
         return Content(f"read-only: apply and undo are disabled · {layout} · esc quits")
     if slot is None:

@@ -44,9 +44,10 @@ class ApplyOutcome:
 class Planned(Message):
     """A module's plan is ready (posted by the planning worker)."""
 
-    def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None) -> None:
+    def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None, to: str | None = None) -> None:
         super().__init__()
         self.index, self.plan, self.live = index, plan, live
+        self.to = to  # the target it was planned for: a plan for a target since switched away from is dropped
 
 
 class ReviewLoaded(Message):
@@ -78,7 +79,7 @@ def plan_modules(screen: Screen[Any], jobs: list[tuple[int, Path]], to: str) -> 
             if worker.is_cancelled:
                 return
             plan, live = plan_module(path, to)
-            screen.post_message(Planned(index, plan, live))
+            screen.post_message(Planned(index, plan, live, to))
 
     screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan migrations")
 

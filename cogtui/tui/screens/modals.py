@@ -17,8 +17,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from cogtui.core.authoring.scaffold import ScaffoldError, check_name, create_module
-from cogtui.core.module.discovery import SearchPath
+from cogtui.core.authoring.scaffold import ScaffoldError, check_name, create_module, shadowing
+from cogtui.core.module.discovery import ModuleIndex, SearchPath
 from cogtui.core.module.tiers import TIERS
 
 from ..keys import bindings
@@ -89,9 +89,11 @@ class NewModuleModal(ModalScreen[Path | None]):
 
     BINDINGS = bindings("modal.cancel")
 
-    def __init__(self, search_path: SearchPath) -> None:
+    def __init__(self, search_path: SearchPath, index: ModuleIndex | None = None) -> None:
+        """`index`: the modules on the search path now, to warn when the new one would shadow one (or be shadowed)."""
         super().__init__()
         self.search_path = search_path
+        self.index = index
 
     def compose(self) -> ComposeResult:
         # Shown like every other path (relative to the working folder, or ~/...); the value stays absolute.
@@ -104,6 +106,7 @@ class NewModuleModal(ModalScreen[Path | None]):
             yield Select([(t, t) for t in TIERS], value="decision", allow_blank=False, id="tier")
             yield Select(roots, value=roots[0][1] if roots else Select.NULL, allow_blank=False, id="root")
             yield Static("", id="problem", classes="dialog-problem")
+            yield Static("", id="shadow", classes="dialog-warning -hidden")  # shown only when there is one
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Create", variant="primary", id="create")
                 yield Button("Cancel", id="cancel")
@@ -115,14 +118,40 @@ class NewModuleModal(ModalScreen[Path | None]):
         value = self.query_one("#root", Select).value
         return Path(str(value))
 
+    def _shadowing(self) -> list[str]:
+        name = self.query_one("#name", Input).value.strip()
+        return shadowing(name, self._target_folder(), self.index) if name and self.index is not None else []
+
     @on(Input.Changed, "#name")
-    def _check(self, event: Input.Changed) -> None:
-        problem = check_name(event.value, self._target_folder()) if event.value else None
+    @on(Select.Changed, "#root")
+    def _check(self) -> None:
+        name = self.query_one("#name", Input).value
+        problem = check_name(name, self._target_folder()) if name else None
         self.query_one("#problem", Static).update(Content(problem or ""))
+        shadows = self._shadowing() if problem is None else []
+        warning = self.query_one("#shadow", Static)
+        warning.update(Content("\n".join(f"⚠ {s}" for s in shadows)))
+        warning.set_class(not shadows, "-hidden")
 
     @on(Input.Submitted, "#name")
     @on(Button.Pressed, "#create")
     def _create(self) -> None:
+        name = self.query_one("#name", Input).value.strip()
+        shadows = self._shadowing() if check_name(name, self._target_folder()) is None else []
+        if not shadows:
+            self._create_now()
+            return
+        self.app.push_screen(
+            ConfirmModal(
+                f"Another {name} is on the search path",
+                "\n".join(shadows) + "\n\nThe first module of a name on the search path is the one that runs.",
+                confirm="Create anyway",
+                danger=True,
+            ),
+            lambda ok: self._create_now() if ok else None,
+        )
+
+    def _create_now(self) -> None:
         name = self.query_one("#name", Input).value.strip()
         tier = str(self.query_one("#tier", Select).value)
         try:

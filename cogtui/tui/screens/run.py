@@ -16,21 +16,19 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
 
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
-from cogtui.core.rules.document_checker import check_input
 from cogtui.core.run.output_fixes import parse_fixes
 from cogtui.core.run.providers import PROVIDERS, make_provider
 from cogtui.core.run.run_start import InputChoice, default_provider, input_choices, starting_input
@@ -38,13 +36,12 @@ from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate, RunHistory
+from ..run_drafts import RunDraft
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
 from .modals import ConfirmModal
-
-if TYPE_CHECKING:
-    pass
-
+from .run_golden import GoldenSaved, GoldenSaveFlow
+from .run_input import INPUT_DEBOUNCE, InputChecked, input_status
 
 register(
     KeySpec("run.run", "ctrl+r", "run", "Run", main=True, priority=True),
@@ -52,25 +49,18 @@ register(
     KeySpec("run.toggle_input", "f2", "toggle_input", "Hide input", main=True),
     KeySpec("run.copy", "ctrl+y", "copy_envelope", "Copy envelope"),
     KeySpec("run.history", "f3", "history", "History", main=True),
+    KeySpec("run.save_golden", "ctrl+g", "save_golden", "Save as golden"),
 )
 MAX_TABS = 8
 
 
-class InputChecked(Message):
-    """The input check's verdict, posted by its worker."""
-
-    def __init__(self, status: Content) -> None:
-        super().__init__()
-        self.status = status
-
-
-INPUT_DEBOUNCE = 0.25
-
-
 class RunScreen(Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "run.tcss"
-    BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history")
-    HELP = "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab."
+    BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history", "run.save_golden")
+    HELP = (
+        "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab; ctrl+g saves its input and "
+        "envelope as a golden test. What you type here is kept until cogtui quits."
+    )
 
     def __init__(self, module_path: Path, input_value: Any = None, autorun: bool = False) -> None:
         super().__init__()
@@ -87,6 +77,7 @@ class RunScreen(Screen[None]):
         self.quitting = False  # the app quits once every cancelled run is recorded
         self._pending_records: set[Worker[None]] = set()
         self._on_settled: list[Callable[[], object]] = []
+        self.golden_saving = GoldenSaveFlow(self)
 
     @property
     def bench(self) -> Workbench:
@@ -126,10 +117,15 @@ class RunScreen(Screen[None]):
         self.choices = input_choices(self.module)
         golden = self.query_one("#run-golden", Select)
         golden.set_options([(Text(choice.label), i) for i, choice in enumerate(self.choices)])
-        if self.choices and self.preset_input is None:
-            golden.value = 0
-        start = starting_input(self.choices, self.preset_input)
-        self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
+        # What was left here last time (until cogtui quits), unless this screen was opened with an input of its own.
+        draft = self.bench.run_drafts.get(self.module_path) if self.preset_input is None else None
+        if draft is not None:
+            self._restore(draft)
+        else:
+            if self.choices and self.preset_input is None:
+                golden.value = 0
+            start = starting_input(self.choices, self.preset_input)
+            self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
         self.query_one("#run-input", TextArea).focus()
         if self.autorun:
             self.call_after_refresh(self.action_run)
@@ -143,8 +139,32 @@ class RunScreen(Screen[None]):
                 self.choices[event.value].value, indent=2, ensure_ascii=False
             )
 
+    def _restore(self, draft: RunDraft) -> None:
+        self.query_one("#run-input", TextArea).text = draft.input_text
+        if draft.provider in PROVIDERS:
+            self.query_one("#run-provider", Select).value = draft.provider
+        self.query_one("#run-model", Input).value = draft.model
+        self.query_one("#run-args", Input).value = draft.args
+
+    @on(Select.Changed, "#run-provider")
+    @on(Input.Changed, "#run-model, #run-args")
+    def keep_draft(self) -> None:
+        """Every change is kept for this module at once: escape, a quit prompt or a crash of a run loses nothing."""
+        if self.module is None:
+            return  # not filled in yet: an empty draft must not replace the last one
+        self.bench.run_drafts.keep(
+            self.module_path,
+            RunDraft(
+                self.query_one("#run-input", TextArea).text,
+                str(self.query_one("#run-provider", Select).value),
+                self.query_one("#run-model", Input).value,
+                self.query_one("#run-args", Input).value,
+            ),
+        )
+
     @on(TextArea.Changed, "#run-input")
     def _input_changed(self) -> None:
+        self.keep_draft()
         if self._input_timer is not None:
             self._input_timer.stop()
         self._input_timer = self.set_timer(INPUT_DEBOUNCE, self._check_input)
@@ -155,30 +175,9 @@ class RunScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="input-check")
     def check_input_worker(self, text: str) -> None:
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            self.post_message(
-                InputChecked(
-                    Content.from_markup(
-                        "[$error]✗ not JSON:[/] $msg (line $line, column $column)",
-                        msg=exc.msg,
-                        line=str(exc.lineno),
-                        column=str(exc.colno),
-                    )
-                )
-            )
-            return
-        if self.module is None:
-            return
-        violations = check_input(doc, self.module)
-        if not violations:
-            status = Content.from_markup("[$success]✓ input matches the input schema[/]")
-        else:
-            first = "; ".join(f"{v.code} {v.message}" for v in violations[:2])  # messages quote the input
-            more = f" (+{len(violations) - 2} more)" if len(violations) > 2 else ""
-            status = Content.from_markup("[$warning]⚠ $first$more[/]", first=first, more=more)
-        self.post_message(InputChecked(status))  # dropped if the screen closed meanwhile
+        status = input_status(text, self.module)
+        if status is not None:
+            self.post_message(InputChecked(status))  # dropped if the screen closed meanwhile
 
     @on(InputChecked)
     def _show_input_status(self, message: InputChecked) -> None:
@@ -245,7 +244,7 @@ class RunScreen(Screen[None]):
         except HistoryError as exc:
             self.app.call_from_thread(self.notify, f"The run was not recorded: {exc}", severity="warning", markup=False)
 
-    def _active_pane(self) -> RunPane | None:
+    def active_pane(self) -> RunPane | None:
         active = self.query_one("#runs", TabbedContent).active_pane
         return active.query_one(RunPane) if active is not None and active.query(RunPane) else None
 
@@ -256,7 +255,7 @@ class RunScreen(Screen[None]):
         if self.stopping:
             self.notify(f"{'Quitting' if self.quitting else 'Closing'} once the cancelled runs are recorded…")
             return
-        pane = self._active_pane()
+        pane = self.active_pane()
         if pane is not None and pane.cancel():
             self.notify("Cancelling the run…")
             return
@@ -312,7 +311,7 @@ class RunScreen(Screen[None]):
         self.query_one("#run-top").toggle_class("-hidden")
 
     def action_copy_envelope(self) -> None:
-        pane = self._active_pane()
+        pane = self.active_pane()
         if pane is None or pane.result is None:
             self.notify("No finished run in this tab.", severity="warning")
             return
@@ -321,6 +320,13 @@ class RunScreen(Screen[None]):
 
     def action_history(self) -> None:
         self.app.post_message(Navigate(RunHistory(self.module_path)))
+
+    def action_save_golden(self) -> None:
+        self.golden_saving.start()
+
+    @on(GoldenSaved)
+    def _golden_saved(self, message: GoldenSaved) -> None:
+        self.golden_saving.saved(message)
 
 
 def _run_screens(app: App[Any]) -> list[RunScreen]:

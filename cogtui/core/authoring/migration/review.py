@@ -156,6 +156,11 @@ def load_plan_file(path: Path) -> list[ReviewPlan]:
         raise PlanFileError(f"{path}: is a folder, not a plan file", path) from None
     except OSError as exc:
         raise PlanFileError(f"{path}: cannot read it: {exc.strerror or exc}", path) from None
+    return plans_from_bytes(raw, path)
+
+
+def plans_from_bytes(raw: bytes, path: Path) -> list[ReviewPlan]:
+    """The plans in the bytes of a plan file (or of stdin: `cogtui review -`); `path` names them in errors."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -47,7 +47,8 @@ class AnthropicProvider:
         self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
 
     def capabilities(self) -> dict[str, Any]:
-        return capability_doc(self.name, True, self.media_categories(), 20, ("long_context", "vision", "documents"))
+        features = ("json_mode", "long_context", "vision", "documents")
+        return capability_doc(self.name, True, self.media_categories(), 20, features, "output_config")
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "document")
@@ -83,6 +84,9 @@ class AnthropicProvider:
         import httpx2
 
         received = False
+        extra: dict[str, Any] = {}
+        if request.response_schema is not None:  # structured output, GA in this SDK (D73)
+            extra["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
         try:
             tally = RawTally()
             async with (
@@ -90,9 +94,10 @@ class AnthropicProvider:
                 client.messages.with_streaming_response.create(
                     model=self.model,
                     max_tokens=request.max_tokens,
-                    system=request.system,
+                    system=system_blocks(request),
                     messages=self._messages(request),
                     stream=True,
+                    **extra,
                 ) as response,
             ):
                 async for name, data in sse_events(response.iter_lines()):
@@ -109,7 +114,7 @@ class AnthropicProvider:
                         yield TextDelta(text)
             if not tally.stopped:  # a clean end without message_stop: cut, never retried (D37)
                 raise unterminated_stream(received, "the Anthropic stream", "message_stop")
-            yield Usage(tally.input_tokens, tally.output_tokens)
+            yield Usage(tally.input_tokens, tally.output_tokens, tally.cache_read_tokens, tally.cache_write_tokens)
             if tally.stop_reason:
                 yield Finish(tally.stop_reason, token_limit=tally.stop_reason == "max_tokens")
         except anthropic.APIStatusError as exc:
@@ -144,6 +149,16 @@ class AnthropicProvider:
 
     async def aclose(self) -> None:
         return None
+
+
+def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
+    """The system prompt as one text block marked for Anthropic's prompt cache (D71).
+
+    The system prompt is the static part of every run of a module (its contract, envelope rules and
+    schemas, its instructions): it comes first in the request, so each run of the module after the
+    first reads it from the cache. A block shorter than the model's minimum is simply not cached.
+    """
+    return [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}]
 
 
 def _message(exc: Any) -> str:

@@ -37,6 +37,8 @@ class RawTally:
     def __init__(self) -> None:
         self.input_tokens = 0
         self.output_tokens = 0
+        self.cache_read_tokens = 0  # usage.cache_read_input_tokens
+        self.cache_write_tokens = 0  # usage.cache_creation_input_tokens
         self.stop_reason: str | None = None
         self.stopped = False  # message_stop arrived
 
@@ -46,14 +48,23 @@ class RawTally:
             delta = data["delta"]
             return delta.get("text") if delta.get("type") == "text_delta" else None
         if kind == "message_start":
-            usage = data["message"].get("usage") or {}
-            self.input_tokens = usage.get("input_tokens") or 0
-            self.output_tokens = usage.get("output_tokens") or 0
+            self._usage(data["message"].get("usage") or {})
         elif kind == "message_delta":
             self.stop_reason = (data.get("delta") or {}).get("stop_reason") or self.stop_reason
-            usage = data.get("usage") or {}
-            self.output_tokens = usage.get("output_tokens") or self.output_tokens
-            self.input_tokens = usage.get("input_tokens") or self.input_tokens  # cumulative when present
+            self._usage(data.get("usage") or {})  # cumulative counts, when present
         elif kind == "message_stop":
             self.stopped = True
         return None
+
+    def _usage(self, usage: dict[str, Any]) -> None:
+        """Take the counts `usage` holds; a count it leaves out (or null) keeps its earlier value."""
+        self.input_tokens = _count(usage.get("input_tokens"), self.input_tokens)
+        self.output_tokens = _count(usage.get("output_tokens"), self.output_tokens)
+        self.cache_read_tokens = _count(usage.get("cache_read_input_tokens"), self.cache_read_tokens)
+        self.cache_write_tokens = _count(usage.get("cache_creation_input_tokens"), self.cache_write_tokens)
+
+
+def _count(value: Any, earlier: int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return earlier

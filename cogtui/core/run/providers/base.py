@@ -36,7 +36,9 @@ class ModelRequest:
     model: str | None = None
     max_tokens: int = 4096
     stream: bool = True
-    json_mode: bool = False  # runtime_requirements.structured_output on a provider that has a JSON mode
+    # Structured output (D72-D74): the answer's schema in the provider's dialect, and its name.
+    response_schema: dict[str, Any] | None = None
+    schema_name: str = "envelope"
     timeout: float = 60.0  # seconds of silence before the stream is abandoned
     # For the replay provider, which answers from the module's own goldens.
     module: Module | None = None
@@ -58,14 +60,35 @@ class Finish:
 
 @dataclass(frozen=True)
 class Usage:
+    """Tokens of one call (or, summed, of a run), the same on every provider (D70).
+
+    `input_tokens` is the input read at full price: Anthropic's `input_tokens`, OpenAI's prompt_tokens
+    less its cached_tokens. `cache_read_tokens` came from the provider's prompt cache (Anthropic's
+    cache_read_input_tokens, OpenAI's prompt_tokens_details.cached_tokens); `cache_write_tokens` were
+    written to it (Anthropic's cache_creation_input_tokens; OpenAI caches without saying so: 0).
+    """
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
 
     def to_json(self) -> dict[str, int]:
+        """The run record's `usage`; `total_tokens` counts every token the calls processed, cached or not."""
         return {
             "input_tokens": self.input_tokens,
             "output_tokens": self.output_tokens,
-            "total_tokens": self.input_tokens + self.output_tokens,
+            "total_tokens": self.input_tokens + self.output_tokens + self.cache_read_tokens + self.cache_write_tokens,
+            "cache_read_tokens": self.cache_read_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
         }
 
 
@@ -119,9 +142,19 @@ KNOWN_FEATURES = ("json_mode", "long_context", "streaming", "vision", "documents
 
 
 def capability_doc(
-    name: str, streaming: bool, media_in: tuple[str, ...], max_mb: int, features: tuple[str, ...] = ()
+    name: str,
+    streaming: bool,
+    media_in: tuple[str, ...],
+    max_mb: int,
+    features: tuple[str, ...] = (),
+    structured: str | None = None,
 ) -> dict[str, Any]:
-    """SPEC-v2.5 §8.1 capability declaration; `features` are what preferred_capabilities is checked against."""
+    """SPEC-v2.5 §8.1 capability declaration; `features` are what preferred_capabilities is checked against.
+
+    `structured` is how the provider takes a response schema (`structured_output_format`): json_schema
+    (OpenAI-compatible response_format), output_config (Anthropic), replay (answers from the module's
+    own goldens), or None for no structured output (D72).
+    """
     from cogtui import __version__
 
     return {
@@ -134,7 +167,8 @@ def capability_doc(
             "multimodal": {"input": list(media_in), "output": []},
             "max_media_size_mb": max_mb,
             "supported_transports": ["sse", "ndjson"],
-            "structured_output": "json_mode" in features,
+            "structured_output": structured is not None,
+            "structured_output_format": structured,
             "features": sorted({*features, *(["streaming"] if streaming else [])}),
         },
     }

@@ -46,7 +46,7 @@ class OpenAIProvider:
 
     def capabilities(self) -> dict[str, Any]:
         vision = ("vision",) if "image" in self.media_categories() else ()
-        return capability_doc(self.name, True, self.media_categories(), 20, ("json_mode", *vision))
+        return capability_doc(self.name, True, self.media_categories(), 20, ("json_mode", *vision), "json_schema")
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image",) if self.vision else ()
@@ -69,8 +69,11 @@ class OpenAIProvider:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
-        if request.json_mode:
-            body["response_format"] = {"type": "json_object"}
+        if request.response_schema is not None:  # strict structured output (D73); a refusal is the runner's (D74)
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": request.schema_name, "strict": True, "schema": request.response_schema},
+            }
         return body
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
@@ -164,8 +167,12 @@ def _count(value: Any) -> int:
 
 
 def _usage(raw: Any) -> Usage:
+    """prompt_tokens include the cached ones: those are counted once, as cache reads (D70)."""
     raw = raw if isinstance(raw, dict) else {}
-    return Usage(_count(raw.get("prompt_tokens")), _count(raw.get("completion_tokens")))
+    details = raw.get("prompt_tokens_details")
+    prompt = _count(raw.get("prompt_tokens"))
+    cached = min(prompt, _count(details.get("cached_tokens"))) if isinstance(details, dict) else 0
+    return Usage(prompt - cached, _count(raw.get("completion_tokens")), cache_read_tokens=cached)
 
 
 def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage, str]:

@@ -63,6 +63,7 @@ def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
 
 class ReplayProvider:
     name = "replay"
+    offline = True  # the runner fetches no URL media for it (D95)
 
     def __init__(self, model: str | None = None, chunk_size: int = 24, interval: float | None = None) -> None:
         self.model = "replay"
@@ -72,7 +73,7 @@ class ReplayProvider:
 
     def capabilities(self) -> dict[str, Any]:
         # Replay answers with the module's own JSON (goldens, examples, an instance of the schema).
-        return capability_doc(self.name, True, self.media_categories(), 100, ("json_mode", "long_context"))
+        return capability_doc(self.name, True, self.media_categories(), 100, ("json_mode", "long_context"), "replay")
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "audio", "video", "document")

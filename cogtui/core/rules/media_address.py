@@ -1,13 +1,16 @@
 """Which addresses URL media may come from (SSRF policy), and URLs made safe to show.
 
-Split from media_fetch.py: the address blocks, `address_class`, `FetchPolicy`
-and `redact_url`.
+The address blocks, `address_class`, `FetchPolicy` and `redact_url`, with no
+I/O: the runtime (run/media_url.py) judges every address a host resolves to
+with them, and `cogn check --kind input` judges what can be told without a
+lookup (`refused_without_lookup`) with the same rules.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -102,6 +105,39 @@ class FetchPolicy:
 
     def blocked(self, ip: IPAddress) -> str | None:
         return None if ip in self._allowed else address_class(ip)
+
+
+def _numeric_ipv4(host: str) -> IPAddress | None:
+    """The forms a resolver reads as an IPv4 address without asking DNS: 127.1, 0x7f.0.0.1, 2130706433."""
+    if not re.fullmatch(r"[0-9a-fx.]+", host):
+        return None
+    try:
+        return ipaddress.IPv4Address(socket.inet_aton(host))
+    except OSError:
+        return None
+
+
+def refused_without_lookup(url: str, policy: FetchPolicy | None = None) -> str | None:
+    """Why the runtime will refuse this URL's host, when that needs no DNS lookup: a metadata name,
+    a `localhost` name, or a literal address (any spelling) that is not public. None otherwise."""
+    from urllib.parse import urlsplit
+
+    try:
+        host = (urlsplit(url).hostname or "").rstrip(".").lower()
+    except ValueError:
+        return None
+    if not host:
+        return None
+    policy = policy or FetchPolicy()
+    if host in policy.blocked_hostnames:
+        return f"{host} is a cloud metadata (link-local/metadata) host; fetching it is blocked"
+    ip = _ip(host) or _numeric_ipv4(host)
+    if ip is None and (host == "localhost" or host.endswith(".localhost")):
+        ip = ipaddress.IPv4Address("127.0.0.1")  # RFC 6761: always the loopback
+    label = policy.blocked(ip) if ip is not None else None
+    if label is None:
+        return None
+    return f"{host} is a {label} address; media is only fetched from public addresses"
 
 
 _SECRET_PARAM = re.compile(r"(^|&)([^=&]*(?:token|key|secret|sig|signature|pass|auth|credential)[^=&]*)=[^&]*", re.I)

@@ -1,0 +1,32 @@
+"""What was typed on each module's run screen, kept until cogtui quits (issue 12: nothing typed is lost).
+
+Escape closes the run screen; opening it again on the same module brings back
+the input, the provider, the model and `$ARGUMENTS` as they were left. The
+app holds one `RunDrafts`; the run screen writes its draft as the fields
+change and reads it when it opens (unless it was opened with an input of its
+own: a re-run from the history, a golden's input). Nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class RunDraft:
+    input_text: str
+    provider: str
+    model: str = ""
+    args: str = ""
+
+
+class RunDrafts:
+    def __init__(self) -> None:
+        self._by_module: dict[Path, RunDraft] = {}
+
+    def get(self, module_path: Path) -> RunDraft | None:
+        return self._by_module.get(module_path)
+
+    def keep(self, module_path: Path, draft: RunDraft) -> None:
+        self._by_module[module_path] = draft

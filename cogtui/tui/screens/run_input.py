@@ -1,0 +1,52 @@
+"""The run screen's input side: the input's verdict (the choices and the provider: core.run.run_start).
+
+`input_status` runs in the screen's thread worker (as you type, debounced);
+its Content quotes the input and the schema's messages as values, never as
+markup.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.message import Message
+
+from cogtui.core.module.model import Module
+from cogtui.core.rules.document_checker import check_input
+
+if TYPE_CHECKING:
+    pass
+
+INPUT_DEBOUNCE = 0.25
+
+
+class InputChecked(Message):
+    """The input check's verdict, posted by its worker."""
+
+    def __init__(self, status: Content) -> None:
+        super().__init__()
+        self.status = status
+
+
+def input_status(text: str, module: Module | None) -> Content | None:
+    """The verdict on the input text: not JSON (where), schema problems (the first two), or ✓; None before the
+    module is loaded."""
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return Content.from_markup(
+            "[$error]✗ not JSON:[/] $msg (line $line, column $column)",
+            msg=exc.msg,
+            line=str(exc.lineno),
+            column=str(exc.colno),
+        )
+    if module is None:
+        return None
+    violations = check_input(doc, module)
+    if not violations:
+        return Content.from_markup("[$success]✓ input matches the input schema[/]")
+    first = "; ".join(f"{v.code} {v.message}" for v in violations[:2])  # messages quote the input
+    more = f" (+{len(violations) - 2} more)" if len(violations) > 2 else ""
+    return Content.from_markup("[$warning]⚠ $first$more[/]", first=first, more=more)

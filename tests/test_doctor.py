@@ -1,0 +1,80 @@
+"""`cogtui doctor` (D97): config problems, the theme for this terminal and why, keymap problems, search path
+shadowing; exit status 1 when something needs fixing, 0 when not (shadowing alone is reported, not a problem)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+
+
+def doctor(tmp_path: Path, config: str | None, *args: str, term: dict[str, str] | None = None) -> tuple[int, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("COGNITIVE_MODULES_PATH", "TERM", "COLORTERM", "TEXTUAL_COLOR_SYSTEM", "FORCE_COLOR", "NO_COLOR")
+    }
+    path = tmp_path / "config.yaml"
+    if config is not None:
+        path.write_text(config, encoding="utf-8")
+    (tmp_path / "home").mkdir(exist_ok=True)
+    env.update(
+        HOME=str(tmp_path / "home"),
+        COGTUI_CONFIG_FILE=str(path),
+        XDG_CONFIG_HOME=str(tmp_path / "xdg"),
+        COGTUI_DATA_DIR=str(tmp_path / "data"),
+        PYTHONIOENCODING="utf-8",
+        **(term or {}),
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from cogtui.cli import main; sys.exit(main(prog='cogtui'))",
+            *args,
+            "doctor",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, proc.stdout
+
+
+def test_a_clean_setup_exits_0_and_says_which_theme_and_why(tmp_path: Path) -> None:
+    code, out = doctor(tmp_path, "theme: cogtui-light\n", term={"TERM": "xterm-256color", "COLORTERM": "truecolor"})
+    assert code == 0, out
+    assert "terminal colour depth: truecolor" in out
+    assert "cogtui would start with cogtui-light (config.yaml's theme)" in out
+    assert out.rstrip().endswith("no problems")
+
+
+def test_problems_are_listed_where_they_are_and_exit_1(tmp_path: Path) -> None:
+    config = "theme: no-such-theme\nwatch: maybe\nkeymap:\n  browser.run: i\n  browser.flter: f\n"
+    code, out = doctor(tmp_path, config, term={"TERM": "xterm"})
+    assert code == 1
+    where = tmp_path / "config.yaml"
+    assert f"✗ {where}:2:8: watch must be true or false" in out
+    assert "terminal colour depth: 16 (TERM=xterm)" in out and "start with cogtui-ansi" in out
+    assert "✗ config.yaml's theme 'no-such-theme' is not available" in out
+    assert f"✗ {where}:4:3: keymap.browser.run: 'i' is also the key of browser.insights" in out
+    assert f"✗ {where}:5:3: keymap.browser.flter: no key binding has this id; did you mean 'browser.filter'?" in out
+    assert out.rstrip().endswith("4 problems")
+
+
+def test_shadowing_on_the_search_path_is_reported_but_not_a_problem(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    for root in (first, second):
+        shutil.copytree(MODULES / "code-reviewer", root / "code-reviewer")
+    code, out = doctor(tmp_path, None, "--path", str(first), "--path", str(second), term={"COLORTERM": "truecolor"})
+    assert code == 0, out
+    assert f"path: {first}" in out and f"path: {second}" in out
+    assert f"⚠ code-reviewer: {second / 'code-reviewer'} is shadowed by {first / 'code-reviewer'}" in out

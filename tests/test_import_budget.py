@@ -1,0 +1,86 @@
+"""What the headless commands import (issue 16's import budget): the modules, not the time.
+
+Each command runs in a fresh interpreter under `python -X importtime`, which names every module it
+imports. A one-module validate of a module without YAML syntax imports no PyYAML, no HTTP client, no
+provider SDK and no TUI; a replay run imports no HTTP client and no SDK. (How long the imports take is
+measured in bench/bench_startup.py, never asserted here.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+NEVER_HEADLESS = {"httpx", "anthropic", "textual", "rich"}  # rich only for colour on a terminal
+
+
+def imported(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR")}
+    env.update(HOME=str(tmp_path / "home"), COGTUI_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1")
+    env.update(PYTHONIOENCODING="utf-8", COGTUI_REPLAY_INTERVAL="0")
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "cogtui.cli", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and line.count("|") == 2
+    }
+    assert "cogtui.cli" in names, proc.stderr[-2000:]  # the listing was read
+    return proc, {name.split(".")[0] for name in names}
+
+
+def yaml_free_module(tmp_path: Path) -> Path:
+    """code-reviewer with its manifest written as JSON (JSON is YAML's flow style): no YAML syntax anywhere."""
+    folder = tmp_path / "modules" / "code-reviewer"
+    shutil.copytree(MODULES / "code-reviewer", folder)
+    manifest = yaml.safe_load((folder / "module.yaml").read_text(encoding="utf-8"))
+    (folder / "module.yaml").write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+    assert sorted(p.name for p in folder.rglob("*") if p.suffix in (".yaml", ".yml", ".md")) == [
+        "module.yaml",
+        "prompt.md",
+    ]
+    return folder
+
+
+def test_validating_a_module_without_yaml_imports_no_yaml_http_sdk_or_tui(tmp_path: Path) -> None:
+    folder = yaml_free_module(tmp_path)
+    proc, packages = imported(tmp_path, "validate", str(folder))
+    assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout + proc.stderr[-2000:]
+    assert packages & ({"yaml"} | NEVER_HEADLESS) == set()
+
+
+def test_validating_a_yaml_module_imports_yaml_and_still_no_http_sdk_or_tui(tmp_path: Path) -> None:
+    proc, packages = imported(tmp_path, "validate", str(MODULES / "code-reviewer"))
+    assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout
+    assert "yaml" in packages and packages & NEVER_HEADLESS == set()
+
+
+def test_a_replay_run_imports_no_http_client_or_sdk(tmp_path: Path) -> None:
+    inp = MODULES / "code-reviewer" / "tests" / "case1.input.json"
+    args = (
+        "run",
+        str(MODULES / "code-reviewer"),
+        "--provider",
+        "replay",
+        "--no-history",
+        "--json",
+        "--input",
+        str(inp),
+    )
+    proc, packages = imported(tmp_path, *args)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stdout + proc.stderr[-2000:]
+    assert packages & NEVER_HEADLESS == set()

@@ -1,0 +1,114 @@
+"""The eval screen (`e` from the browser): a matrix that fills in as cells stream, a progress bar, enter on a
+cell for its diff and envelope, the pass-rate sparkline from history; the screen never imports the app."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import DataTable, ProgressBar, Sparkline
+from tuikit import copy_modules, isolate, make_app, until
+
+import cogtui.tui.screens.eval as eval_screen_module
+from cogtui.core.history.store import History
+from cogtui.tui.screens.eval import PENDING, EvalScreen
+from cogtui.tui.widgets.text_views import CodeView
+
+
+async def test_e_opens_the_eval_and_cells_stream_in(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    seen: list[Any] = []
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+        await until(lambda: app.store.entries and app.screen.query_one("#tree").cursor_node is not None, pilot)
+        await pilot.press("e")
+        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
+        screen = app.screen
+        assert isinstance(screen, EvalScreen) and screen.report is not None
+        table = screen.query_one(DataTable)
+        assert (table.row_count, len(table.columns)) == (3, 2)  # three cases, one target (replay) + the case column
+        assert all(str(table.get_cell(case, "replay")) == "✓ pass" for case in ("case1", "case2", "case3"))
+        bar = screen.query_one(ProgressBar)
+        assert bar.progress == bar.total == 3
+        # Each cell arrived as its own message from the worker, before the eval's end.
+        ours = list({id(m): m for m in seen if isinstance(m, (EvalScreen.CellDone, EvalScreen.EvalDone))}.values())
+        assert [type(m).__name__ for m in ours] == ["CellDone"] * 3 + ["EvalDone"]
+        assert "replay  3/3 passed (100%)" in str(screen.query_one("#eval-summary").render())
+        # Recorded in history, and the sparkline shows it.
+        await until(lambda: len(screen.query_one(Sparkline).data or []) == 1, pilot)
+        with History(tmp_path / "data" / "history.sqlite3") as history:
+            assert [p.pass_rate for p in history.eval_trend("code-reviewer")] == [1.0]
+            assert history.count("code-reviewer") == 3
+
+
+async def test_pending_cells_before_results(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.02")  # each answer streams for a while
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.push_screen(EvalScreen(module, app.config, jobs=1))
+        await until(
+            lambda: isinstance(app.screen, EvalScreen) and app.screen.query_one(DataTable).row_count == 3, pilot
+        )
+        table = app.screen.query_one(DataTable)
+        assert str(table.get_cell("case3", "replay")) == PENDING  # one at a time: the last case has not run yet
+        await until(lambda: app.screen.report is not None, pilot, timeout=30)
+        assert str(table.get_cell("case3", "replay")) == "✓ pass"
+
+
+async def test_enter_on_a_failing_cell_shows_diff_and_envelope(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "json-patch-generator")
+    # A golden that breaks its own tier's gate: replay answers with it, the exec gate turns it into E2001.
+    expected_path = module / "tests" / "case1.expected.json"
+    expected = json.loads(expected_path.read_text())
+    expected["meta"]["confidence"] = 0.8
+    expected_path.write_text(json.dumps(expected, indent=2), encoding="utf-8")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.push_screen(EvalScreen(module, app.config))
+        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
+        screen = app.screen
+        assert isinstance(screen, EvalScreen)
+        table = screen.query_one(DataTable)
+        assert str(table.get_cell("case1", "replay")) == "✗ E2001"
+        table.focus()
+        table.move_cursor(row=table.get_row_index("case1"), column=1)
+        await pilot.press("enter")
+        diff = screen.query_one("#eval-diff", CodeView)
+        envelope = screen.query_one("#eval-envelope", CodeView)
+        await until(lambda: "+++ actual" in diff.text, pilot)
+        assert "E2001" in diff.text and "case1 on replay" in diff.text
+        assert '"ok": false' in envelope.text and '"E2001"' in envelope.text
+        table.move_cursor(row=table.get_row_index("case2"), column=1)
+        await pilot.press("enter")
+        await until(lambda: "satisfies the golden" in diff.text, pilot)
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, EvalScreen), pilot)
+
+
+async def test_a_module_without_goldens_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "legacy-summarizer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(EvalScreen(module, app.config))
+        await until(lambda: "no golden tests" in str(app.screen.query_one("#eval-summary").render()), pilot)
+        assert app.screen.query_one(DataTable).row_count == 0
+
+
+def test_the_screen_does_not_import_the_app() -> None:
+    tree = ast.parse(Path(eval_screen_module.__file__).read_text(encoding="utf-8"))
+    relative = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level}
+    absolute = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and not node.level}
+    assert "app" not in relative and "cogtui.tui.app" not in absolute, (relative, absolute)
+    assert "CogtuiApp" not in Path(eval_screen_module.__file__).read_text(encoding="utf-8")
+    assert len(Path(eval_screen_module.__file__).read_text(encoding="utf-8").splitlines()) < 400
