@@ -203,13 +203,13 @@ def _cached_prefix(proto: Protocol | None, body: Any) -> str:
 
 
 @dataclass(frozen=True)
-class _Head:
+class Head:
     status: int
     headers: tuple[tuple[str, str], ...]
     chunked: bool
 
 
-_Step = _Head | bytes | float | None
+_Step = Head | bytes | float | None
 
 
 def _dumps(obj: Any) -> str:
@@ -223,15 +223,13 @@ def _rid() -> str:
 def _json_plan(status: int, obj: Any, extra: tuple[tuple[str, str], ...] = ()) -> list[_Step]:
     data = _dumps(obj).encode()
     return [
-        _Head(
-            status, (("Content-Type", "application/json"), ("Content-Length", str(len(data))), *extra), chunked=False
-        ),
+        Head(status, (("Content-Type", "application/json"), ("Content-Length", str(len(data))), *extra), chunked=False),
         data,
     ]
 
 
-def _sse_head(id_header: tuple[str, str]) -> _Head:
-    return _Head(200, (("Content-Type", "text/event-stream; charset=utf-8"), id_header), chunked=True)
+def _sse_head(id_header: tuple[str, str]) -> Head:
+    return Head(200, (("Content-Type", "text/event-stream; charset=utf-8"), id_header), chunked=True)
 
 
 def _deltas(reply: Text, upto: int | None, render: Callable[[str], bytes]) -> list[_Step]:
@@ -251,7 +249,7 @@ def _usage(reply: Text, req: RecordedRequest) -> tuple[int, int]:
     return inp, out
 
 
-def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
+def anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
     rid, mid, model = _rid(), f"msg_{uuid.uuid4().hex[:24]}", req.model or "claude-test"
     inp, out = _usage(reply, req)
     read, written = req.prompt_cache
@@ -305,7 +303,7 @@ def _anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list
     return steps
 
 
-def _openai_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
+def openai_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_Step]:
     rid, model = _rid(), req.model or "gpt-test"
     inp, out = _usage(reply, req)
     cached = min(req.prompt_cache[0], inp)
@@ -365,7 +363,7 @@ def _openai_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[_S
     return steps
 
 
-_TEXT_RENDERERS = {"anthropic": _anthropic_text, "openai": _openai_text}
+_TEXT_RENDERERS = {"anthropic": anthropic_text, "openai": openai_text}
 
 
 def _error_plan(reply: Error, proto: Protocol) -> list[_Step]:
@@ -385,7 +383,7 @@ def _error_plan(reply: Error, proto: Protocol) -> list[_Step]:
     return _json_plan(reply.status, body, tuple(extra))
 
 
-def _plan(reply: Reply, proto: Protocol, req: RecordedRequest) -> list[_Step]:
+def plan_steps(reply: Reply, proto: Protocol, req: RecordedRequest) -> list[_Step]:
     render = _TEXT_RENDERERS[proto]
     if isinstance(reply, Text):
         return render(reply, req, None)
@@ -399,7 +397,7 @@ def _plan(reply: Reply, proto: Protocol, req: RecordedRequest) -> list[_Step]:
             return [head, data[: len(data) // 2], None]
         return [*steps, None]
     if not reply.after_headers:
-        return [float(reply.seconds), *(_plan(reply.then, proto, req) if reply.then else [None])]
+        return [float(reply.seconds), *(plan_steps(reply.then, proto, req) if reply.then else [None])]
     steps = render(reply.then if isinstance(reply.then, Text) else Text(""), req, None)
     cut = 2 if proto == "anthropic" and req.stream else 1  # stall after message_start, like a slow first token
     return [*steps[:cut], float(reply.seconds), *(steps[cut:] if reply.then else [None])]
@@ -461,7 +459,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
         else:
             try:
-                plan = _plan(reply, proto, req)
+                plan = plan_steps(reply, proto, req)
             except Exception:  # noqa: BLE001 - a scripting bug: answer loudly rather than hang the client
                 owner.errors.append(traceback.format_exc())
                 plan = _error_plan(Error(500, "api_error", "ScriptedLLMServer: failed to render reply"), proto)
@@ -479,7 +477,7 @@ class _Handler(BaseHTTPRequestHandler):
                     # Wait on the stop event, not time.sleep, so shutdown never waits on a pause.
                     if self.server.stopping.wait(step):
                         return self._abort()
-                elif isinstance(step, _Head):
+                elif isinstance(step, Head):
                     self.send_response(step.status)
                     for name, value in step.headers:
                         self.send_header(name, value)
@@ -631,6 +629,12 @@ class ScriptedLLMServer:
         """The most requests that were being answered at the same time."""
         with self._cond:
             return self._max_in_flight
+
+    @property
+    def open_connections(self) -> int:
+        """Client connections the server holds open now (0 when stopped)."""
+        httpd = self._httpd
+        return len(httpd.conns) if httpd is not None else 0
 
     @property
     def pending(self) -> int:

@@ -313,7 +313,7 @@ TRIGGERS: list[Trigger] = [
         ],
     ),
     T("stream.delta.mismatch", "E3001", "stream", [META_CHUNK, delta(1, "a"), delta(2, "bc"), FINAL]),
-    T("document.ndjson", "E3001", "envelope", checker_mod._Ndjson([OK, OK])),
+    T("document.ndjson", "E3001", "envelope", checker_mod.parse_document(json.dumps(OK) + "\n" + json.dumps(OK))),
     # inputs
     T("input.schema.missing", "E1001", "input", {"text": "x"}, "no-input"),
     T("input.required", "E1002", "input", {}, "decision"),

@@ -206,7 +206,7 @@ MODEL_TEXT = st.one_of(
 
 def sse_stream(chunks: list[bytes]) -> Any:
     def render(req: RecordedRequest) -> list[Any]:
-        head, *_ = llmserver._openai_text(Text("", chunk_size=50), req, None)
+        head, *_ = llmserver.openai_text(Text("", chunk_size=50), req, None)
         return [head, *chunks]
 
     return render
@@ -225,7 +225,7 @@ def test_mangled_stream_bytes_end_in_a_documented_envelope(
     chunks: list[bytes], llm_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     render = sse_stream(chunks)
-    monkeypatch.setattr(llmserver, "_plan", lambda reply, proto, req: render(req))
+    monkeypatch.setattr(llmserver, "plan_steps", lambda reply, proto, req: render(req))
     llm_server.enqueue(*(["x"] * 4))  # the runner may retry or ask once more
     module = load_module(make_module(Path(tempfile.mkdtemp()), clean_v22()))
     opts = options(provider("openai", llm_server), stream_timeout=2.0, deadline=10.0)

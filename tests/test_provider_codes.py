@@ -50,7 +50,7 @@ async def run(srv: Any, proto: str, *replies: Any) -> tuple[list[dict[str, Any]]
 
 
 def renderer(proto: str) -> Any:
-    return llmserver._anthropic_text if proto == "anthropic" else llmserver._openai_text
+    return llmserver.anthropic_text if proto == "anthropic" else llmserver.openai_text
 
 
 def no_terminator(proto: str, body: str = ANSWER, keep_stop_reason: bool = False) -> Scripted:
@@ -197,7 +197,7 @@ async def test_a_non_streamed_openai_answer_cut_by_length_is_e2003(llm_server: A
     ).encode()
     reply = Scripted(
         lambda req: [
-            llmserver._Head(200, (("Content-Type", "application/json"), ("Content-Length", str(len(body)))), False),
+            llmserver.Head(200, (("Content-Type", "application/json"), ("Content-Length", str(len(body)))), False),
             body,
         ]
     )

@@ -172,7 +172,7 @@ def anthropic_error_event(kind: str, message: str, after: str = "") -> Scripted:
     """message_start, `after` as text deltas, then an `error` event: how the API reports overload mid-answer."""
 
     def render(req: RecordedRequest) -> list[Any]:
-        steps = llmserver._anthropic_text(Text(after or "x", chunk_size=9), req, len(after))
+        steps = llmserver.anthropic_text(Text(after or "x", chunk_size=9), req, len(after))
         return [*steps, sse({"type": "error", "error": {"type": kind, "message": message}}, "error")]
 
     return Scripted(render)
@@ -229,7 +229,7 @@ def openai_stream(*inserted: bytes, body: str = ANSWER, upto: int | None = None,
     """A normal chat-completions stream with `inserted` events right after the headers, cut at `upto` chars."""
 
     def render(req: RecordedRequest) -> list[Any]:
-        head, *rest = llmserver._openai_text(Text(body, chunk_size=50), req, upto)
+        head, *rest = llmserver.openai_text(Text(body, chunk_size=50), req, upto)
         return [head, *inserted, *rest, *([tail] if tail else [])]
 
     return Scripted(render)
@@ -238,7 +238,7 @@ def openai_stream(*inserted: bytes, body: str = ANSWER, upto: int | None = None,
 def json_body(raw: bytes, status: int = 200) -> Scripted:
     return Scripted(
         lambda req: [
-            llmserver._Head(
+            llmserver.Head(
                 status, (("Content-Type", "application/json"), ("Content-Length", str(len(raw)))), chunked=False
             ),
             raw,

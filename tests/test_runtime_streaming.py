@@ -228,11 +228,10 @@ async def test_cancelling_the_consumer_closes_the_request(llm_server: Any, proto
     assert env["error"]["code"] == "E2010"
     assert expected["data"]["rationale"].startswith(env["partial_data"]["rationale"])
     assert not any(chunk_kind(c) in ("final", "error") for c in chunks)  # the consumer went away first
-    httpd = llm_server._httpd
     deadline = time.monotonic() + 5
-    while httpd.conns and time.monotonic() < deadline:  # the handler ends once its client hung up
+    while llm_server.open_connections and time.monotonic() < deadline:  # the handler ends once its client hung up
         await asyncio.sleep(0.02)
-    assert not httpd.conns, "the provider's HTTP request was left open after cancellation"
+    assert not llm_server.open_connections, "the provider's HTTP request was left open after cancellation"
 
 
 @pytest.mark.parametrize("proto", PROTOCOLS)

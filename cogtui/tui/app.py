@@ -27,6 +27,7 @@ from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
+from .worker_failures import ReportsWorkerFailures, WorkerFailed
 
 if TYPE_CHECKING:
     from cogtui.core.authoring.migration.review import ReviewPlan
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 STYLES = Path(__file__).parent / "styles"
 
 
-class CogtuiApp(App[None]):
+class CogtuiApp(ReportsWorkerFailures, App[None]):
     TITLE = "cogtui"
     # Only what the first screen needs; other screens load their own CSS_PATH when first shown.
     CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "browser.tcss"]
@@ -212,6 +213,11 @@ class CogtuiApp(App[None]):
 
     # ------------------------------------------------------------ actions
 
+    @on(WorkerFailed)
+    def _worker_failed(self, message: WorkerFailed) -> None:
+        """The one place a worker's unexpected failure reaches the user (worker_failures.py)."""
+        self.notify(message.detail, title=f"{message.what} failed", severity="error", timeout=12, markup=False)
+
     @on(Navigate)
     def _navigate(self, message: Navigate) -> None:
         navigation.go(self, message.place)
@@ -243,7 +249,7 @@ class CogtuiApp(App[None]):
             self.config.theme = name
             self.persist("theme", name)
 
-    @work(thread=True, group="persist")
+    @work(thread=True, group="persist", exit_on_error=False)
     def persist(self, key: str, value: Any) -> None:
         try:
             save_setting(key, value, self.config.path)

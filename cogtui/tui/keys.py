@@ -82,10 +82,6 @@ def bindings(*ids: str) -> list[BindingType]:
     return [binding(i) for i in ids]
 
 
-def with_prefix(prefix: str) -> list[BindingType]:
-    return [binding(s.id) for s in _SPECS if s.id.startswith(prefix + ".")]
-
-
 def register(*specs: KeySpec) -> None:
     """Screens of later features add their keys here at import time."""
     for s in specs:

@@ -55,7 +55,9 @@ def validate_entries(
                 batch = []
         app.post_message(ReportsReady(batch, rediscover=rediscover, stamps=stamps))
 
-    app.run_worker(work, thread=True, exclusive=group == "validate", group=group, name="validate modules")
+    app.run_worker(
+        work, thread=True, exclusive=group == "validate", group=group, name="validate modules", exit_on_error=False
+    )
 
 
 def watch_search_path(app: App[Any]) -> None:
@@ -84,7 +86,7 @@ def watch_search_path(app: App[Any]) -> None:
             elif found.touched:
                 validate_entries(app, sorted(found.touched), group="revalidate")
 
-    app.run_worker(work(), exclusive=True, group="fs-watch", name="watch modules")
+    app.run_worker(work(), exclusive=True, group="fs-watch", name="watch modules", exit_on_error=False)
 
 
 def watch_themes(app: App[Any]) -> None:
@@ -98,4 +100,4 @@ def watch_themes(app: App[Any]) -> None:
         async for _ in awatch(folder, debounce=DEBOUNCE_MS, step=STEP_MS):
             app.post_message(ThemesChanged())
 
-    app.run_worker(work(), exclusive=True, group="theme-watch", name="watch themes")
+    app.run_worker(work(), exclusive=True, group="theme-watch", name="watch themes", exit_on_error=False)

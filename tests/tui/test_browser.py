@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from rich.style import Style
 from textual.widgets import Input, Static
 from tuikit import copy_modules, isolate, make_app, until
 
@@ -21,7 +22,7 @@ def _labels(tree: ModuleTree) -> dict[str, str]:
     out = {}
     for node in tree.module_nodes.values():
         assert isinstance(node.data, ModuleItem)
-        out[node.data.entry.name] = tree._module_label(node.data.entry).plain
+        out[node.data.entry.name] = tree.render_label(node, Style(), Style()).plain  # as the tree draws it
     return out
 
 
@@ -75,7 +76,7 @@ async def test_shadowed_module_is_shown_under_its_winner(monkeypatch: pytest.Mon
         assert len(children) == 1 and isinstance(children[0].data, ModuleItem)
         shadow = children[0].data.entry
         assert shadow.path == second / "code-reviewer"
-        label = tree._module_label(shadow).plain
+        label = tree.render_label(children[0], Style(), Style()).plain
         assert "shadowed by" in label and "modules/code-reviewer" in label
 
 

@@ -336,7 +336,7 @@ async def test_an_edit_whose_change_message_is_still_queued_is_not_reloaded_away
         yaml_area = area(screen, "module.yaml")
         yaml_area.insert("# typed just now\n", (0, 0))  # its TextArea.Changed is queued, not yet handled
         disk_text = external_edit(manifest)
-        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))
+        screen.disk.changed(frozenset({manifest}))  # what the watcher's DiskChanged handler does
         await pilot.pause()
         assert yaml_area.text.startswith("# typed just now\n")  # the keystroke survived
         buf = buffer(screen, "module.yaml")
@@ -350,14 +350,14 @@ async def test_a_reload_from_disk_validates_once(module_dir: Path) -> None:
         screen = await open_editor(app, pilot, module_dir)
         await pilot.pause(0.5)
         started: list[str] = []
-        original = screen._validate
+        original = screen.validate_now  # every validation starts here (typing, saving, disk changes)
 
-        def counting(overlay: dict[Path, str]) -> object:
+        def counting() -> None:
             started.append("validate")
-            return original(overlay)
+            original()
 
-        screen._validate = counting  # type: ignore[method-assign]
+        screen.validate_now = counting  # type: ignore[method-assign]
         external_edit(manifest)
-        screen._disk_changed(EditorScreen.DiskChanged(frozenset({manifest})))
+        screen.disk.changed(frozenset({manifest}))  # what the watcher's DiskChanged handler does
         await pilot.pause(1.0)  # longer than the typing delay a Changed message would start
         assert started == ["validate"]

@@ -8,14 +8,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, toasts, until
 
 from cogtui.core.settings.config import Config, load_config
 from cogtui.tui.themes import DEFAULT_THEME, builtin_theme_dir, load_themes
-
-
-def _notes(app) -> list[str]:  # type: ignore[no-untyped-def]
-    return [str(n.message) for n in app._notifications]
 
 
 def _near(rgb: tuple[int, int, int], want: tuple[int, int, int]) -> bool:
@@ -50,11 +46,12 @@ async def test_broken_user_theme_falls_back_with_a_notification(
     (user_themes / "nocolor.yaml").write_text("name: nocolor\nprimary: notacolour\n", encoding="utf-8")
     (user_themes / "mine.yaml").write_text("name: mine\nprimary: '#336699'\ndark: true\n", encoding="utf-8")
     app = make_app(root, tmp_path, config=Config(theme="broken"))
-    async with app.run_test(size=(100, 30)) as pilot:
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
         await pilot.pause()
         assert app.theme == DEFAULT_THEME  # the asked-for theme is broken: a working one instead
         assert "mine" in app.available_themes and "broken" not in app.available_themes
-        notes = " ".join(_notes(app))
+        await until(lambda: "not available" in " ".join(toasts(app)), pilot)
+        notes = " ".join(toasts(app))
         assert "broken.yaml" in notes and "nocolor.yaml" in notes and "not available" in notes
 
 
@@ -136,9 +133,8 @@ async def test_unreadable_search_path_entry_is_a_notification(monkeypatch: pytes
     from cogtui.tui.app import CogtuiApp
 
     app = CogtuiApp(paths=[str(root), str(not_a_folder)], cwd=tmp_path, watch=False, config=Config())
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        assert any("not a folder" in n for n in _notes(app))
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await until(lambda: any("not a folder" in n for n in toasts(app)), pilot)
 
 
 def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:

@@ -126,3 +126,35 @@ def notices(app: Any) -> list[str]:
 
     app.notify = record
     return seen
+
+
+def toasts(app: Any) -> list[str]:
+    """The text of every notification on screen now, as its toast shows it (title and message).
+
+    Toasts are only mounted when the test app runs with `run_test(notifications=True)`."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
+
+
+def tui_node_classes() -> list[type]:
+    """Every widget, screen and app class defined in cogtui.tui (each screen and widget module imported)."""
+    import importlib
+    import inspect
+    import pkgutil
+    import sys
+
+    from textual.dom import DOMNode
+
+    import cogtui.tui
+    import cogtui.tui.app
+
+    for info in pkgutil.walk_packages(cogtui.tui.__path__, "cogtui.tui."):
+        importlib.import_module(info.name)
+    found = []
+    for name, module in list(sys.modules.items()):
+        if name.startswith("cogtui.tui"):
+            found += [
+                cls
+                for _, cls in inspect.getmembers(module, inspect.isclass)
+                if issubclass(cls, DOMNode) and cls.__module__ == name
+            ]
+    return found

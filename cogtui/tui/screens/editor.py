@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import get_current_worker
 
 from cogtui.core.diagnostics import Diagnostic, counts
 from cogtui.core.files.module_listing import module_files
@@ -39,6 +39,7 @@ from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
 from ..widgets.marked_text_area import MarkedTextArea, marks_for
 from ..workbench import Workbench, workbench
+from ..worker_failures import ReportsWorkerFailures
 from .editor_buffers import FileBuffer, language_for, relative_name, status_markup
 from .editor_disk import DiskFlow
 from .editor_navigation import CONTRACT_PANE, Navigator
@@ -59,7 +60,7 @@ keys.register(
 VALIDATE_DELAY_S = 0.3
 
 
-class EditorScreen(Screen[None]):
+class EditorScreen(ReportsWorkerFailures, Screen[None]):
     BINDINGS = bindings(
         "editor.save",
         "editor.external",
@@ -309,11 +310,6 @@ class EditorScreen(Screen[None]):
     @on(DiskChanged)
     def _disk_changed(self, message: DiskChanged) -> None:
         self.disk.changed(message.paths)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state is WorkerState.ERROR and event.worker.group in ("editor-validate", "editor-watch"):
-            what = "Validation" if event.worker.group == "editor-validate" else "Watching the module folder"
-            self.say(f"{what} failed: {event.worker.error}", severity="error", timeout=8)
 
     # ------------------------------------------------------------ moving around
 

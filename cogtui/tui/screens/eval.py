@@ -37,6 +37,7 @@ from cogtui.core.settings.config import Config
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
+from ..worker_failures import ReportsWorkerFailures
 
 register(
     KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
@@ -71,7 +72,7 @@ def summary_text(report: EvalReport) -> str:
     return "\n".join(lines)
 
 
-class EvalScreen(Screen[None]):
+class EvalScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "eval.tcss"
     BINDINGS = bindings("eval.rerun", "eval.close")
     HELP = "Every golden case against each target; enter on a cell shows its diff and envelope (docs/eval.md)."
@@ -194,7 +195,7 @@ class EvalScreen(Screen[None]):
         self.running = True
         self.run_all(self.module, targets)
 
-    @work(exclusive=True, group="eval")
+    @work(exclusive=True, group="eval", exit_on_error=False)
     async def run_all(self, module: Module, targets: list[tuple[Target, Any]]) -> None:
         def options(provider: Any) -> RunOptions:
             return RunOptions(
@@ -220,7 +221,7 @@ class EvalScreen(Screen[None]):
             if history is not None:
                 history.close()
 
-    @work(thread=True, exclusive=True, group="eval-trend")
+    @work(thread=True, exclusive=True, group="eval-trend", exit_on_error=False)
     def load_trend(self) -> None:
         if self.module is None:
             return

@@ -28,6 +28,7 @@ from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
+from ..worker_failures import ReportsWorkerFailures
 
 register(
     KeySpec("goldens.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
@@ -35,7 +36,7 @@ register(
 )
 
 
-class GoldensScreen(Screen[None]):
+class GoldensScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "history.tcss"
     BINDINGS = bindings("goldens.rerun", "goldens.close")
     HELP = "Every golden test of the module, compared at the contract level (docs/golden-tests.md)."
@@ -111,7 +112,7 @@ class GoldensScreen(Screen[None]):
         self.query_one(CodeView).show_text("[$text-muted]running…[/]")
         self.run_all(provider_name)
 
-    @work(exclusive=True, group="goldens")
+    @work(exclusive=True, group="goldens", exit_on_error=False)
     async def run_all(self, provider_name: str) -> None:
         assert self.module is not None
         app = self.bench

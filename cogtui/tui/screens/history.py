@@ -29,6 +29,7 @@ from ..keys import KeySpec, bindings, register
 from ..messages import Navigate, RunModule
 from ..richstyle import themed
 from ..widgets.text_views import CodeView
+from ..worker_failures import ReportsWorkerFailures
 
 register(
     KeySpec("history.rerun", "r", "rerun", "Re-run", main=True),
@@ -51,7 +52,7 @@ def outcome_text(app: App[object], run: RunRecord) -> Text:
     return themed(app, f"✗ {run.error_code or 'error'}", "error", bold=True)
 
 
-class HistoryScreen(Screen[None]):
+class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "history.tcss"
     BINDINGS = bindings("history.rerun", "history.mark", "history.compare", "history.copy", "history.close")
     HELP = "Past runs of this module. Space marks one run; d diffs it with the highlighted run."
@@ -84,7 +85,7 @@ class HistoryScreen(Screen[None]):
         self.query_one(CodeView).show_text("[$text-muted]loading…[/]")
         self.load()
 
-    @work(thread=True, exclusive=True, group="history-load")
+    @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
     def load(self) -> None:
         try:
             with History.open_default() as history:

@@ -24,7 +24,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Select, Sparkline, Static, TabbedContent, TabPane
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import get_current_worker
 
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.authoring.promote import PromotionError
@@ -37,6 +37,7 @@ from ..messages import Navigate, PlanPreview
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
 from ..widgets.insight_tables import CustomEnumTable, InsightTable, short_date
 from ..workbench import Workbench, workbench
+from ..worker_failures import ReportsWorkerFailures
 
 register(
     KeySpec("insights.promote", "p", "promote", "Promote", main=True),
@@ -61,7 +62,7 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
-class InsightsScreen(Screen[None]):
+class InsightsScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "insights.tcss"
     BINDINGS = bindings(
         "insights.promote", "insights.filter", "insights.switch_tab", "insights.reload", "insights.close"
@@ -336,9 +337,3 @@ class InsightsScreen(Screen[None]):
     @on(PlanFailed)
     def _plan_failed(self, message: PlanFailed) -> None:
         self.notify(message.error, title=message.title, severity="warning", timeout=8, markup=False)
-
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
-        """Anything a worker did not expect (a bug, a disk error) is shown, not fatal."""
-        if event.state is WorkerState.ERROR and event.worker.group in ("insights-load", "insights-promote"):
-            self.notify(f"{event.worker.error}", title="Insights", severity="error", timeout=10, markup=False)

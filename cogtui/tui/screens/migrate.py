@@ -29,6 +29,7 @@ from cogtui.core.authoring.migration.review import ReviewPlan
 from ..keys import bindings
 from ..widgets.diff_view import DiffView
 from ..workbench import Workbench, workbench
+from ..worker_failures import ReportsWorkerFailures
 from . import migrate_model as view
 from . import migrate_work as workers
 from .migrate_apply import ApplyFlow
@@ -40,7 +41,7 @@ SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` o
 OVERVIEW = "overview"
 
 
-class MigrationScreen(Screen[None]):
+class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "migrate.tcss"
     BINDINGS = bindings(
         "migrate.apply",
@@ -222,13 +223,12 @@ class MigrationScreen(Screen[None]):
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
-        """Workers catch what they expect; anything else lands here, once, as a notification."""
+        """Workers catch what they expect; anything else fails the worker (the app reports it, worker_failures.py):
+        the modules it was writing are no longer busy."""
         if event.state is not WorkerState.ERROR:
             return
         for slot in self.slots:
             slot.busy = None if slot.busy in ("applying", "undoing") else slot.busy
-        error = f"{event.worker.name}: {event.worker.error}"
-        self.notify(error, title="Internal error", severity="error", timeout=12, markup=False)
         self.draw(force=True)
 
     # ------------------------------------------------------------ selection

@@ -39,6 +39,7 @@ from ..messages import Navigate, RunHistory
 from ..run_drafts import RunDraft
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
+from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
 from .run_golden import GoldenSaved, GoldenSaveFlow
 from .run_input import INPUT_DEBOUNCE, InputChecked, input_status
@@ -54,7 +55,7 @@ register(
 MAX_TABS = 8
 
 
-class RunScreen(Screen[None]):
+class RunScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "run.tcss"
     BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history", "run.save_golden")
     HELP = (
@@ -173,7 +174,7 @@ class RunScreen(Screen[None]):
         text = self.query_one("#run-input", TextArea).text
         self.check_input_worker(text)
 
-    @work(thread=True, exclusive=True, group="input-check")
+    @work(thread=True, exclusive=True, group="input-check", exit_on_error=False)
     def check_input_worker(self, text: str) -> None:
         status = input_status(text, self.module)
         if status is not None:
@@ -233,7 +234,7 @@ class RunScreen(Screen[None]):
             self._pending_records.discard(event.worker)
             self._settle()
 
-    @work(thread=True, group="record")
+    @work(thread=True, group="record", exit_on_error=False)
     def record(self, request: RunRequest, result: Any) -> None:
         from cogtui.core.history.run_record import to_record
         from cogtui.core.history.store import History, HistoryError

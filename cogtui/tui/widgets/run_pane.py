@@ -35,6 +35,7 @@ from cogtui.core.run.run_state import Phase, RunState
 from cogtui.core.run.runner import RunEvent, RunOptions, RunResult, RunSession
 
 from ..richstyle import themed
+from ..worker_failures import ReportsWorkerFailures
 from .json_tree import JsonTree
 from .meta_card import MetaCard
 from .stream_text import StreamText
@@ -51,7 +52,7 @@ class RunRequest:
     model: str | None
 
 
-class RunPane(Horizontal):
+class RunPane(ReportsWorkerFailures, Horizontal):
     class ChunksReady(Message):
         def __init__(self, pane: RunPane) -> None:
             super().__init__()
@@ -98,7 +99,7 @@ class RunPane(Horizontal):
 
     def start(self) -> None:
         self.running = True
-        self.run_worker(self._execute(), group="run", name=f"run {self.request.module.name}")
+        self.run_worker(self._execute(), group="run", name=f"run {self.request.module.name}", exit_on_error=False)
         self._ticker = self.set_interval(0.1, self._tick)
 
     async def _execute(self) -> None:
