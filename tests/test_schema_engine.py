@@ -20,6 +20,7 @@ from cogtui.core.module.schema_engine import (
     SchemaUnusable,
     compile_schema,
     draft_of,
+    without_lone_surrogates,
 )
 from cogtui.core.module.schema_engine_py import compile_python
 
@@ -127,6 +128,25 @@ def test_an_invalid_pattern_is_unusable_and_names_its_place(compile_: Compile) -
         compile_({"properties": {"code": {"pattern": "([a-z]"}}}).errors({"code": "a"})
     assert caught.value.kind == "regex"
     assert caught.value.schema_path == ("properties", "code", "pattern")
+
+
+@ENGINES
+def test_lone_surrogates_in_instance_or_schema_are_judged_not_raised(compile_: Compile) -> None:
+    """JSON text may hold "\\ud800" (a golden, a model's output); UTF-8 cannot. Both engines judge it (D100)."""
+    schema = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 3}}, "required": ["name"]}
+    checked = compile_(schema)
+    assert checked.errors({"name": "a\ud800b"}) == [] and checked.is_valid({"name": "a\ud800b"})
+    too_long = checked.errors({"name": "ab\udfffc", "\ud800": 1})
+    assert [e.keyword for e in too_long] == ["maxLength"] and too_long[0].path == ("name",)
+    assert not checked.is_valid({"name": "ab\udfffc"})
+    assert compile_({"enum": ["\ud800"]}).errors("\ud800") == []
+    assert [e.keyword for e in compile_({"enum": ["\ud800"]}).errors("a")] == ["enum"]
+
+
+def test_without_lone_surrogates_keeps_lengths_and_leaves_clean_values_alone() -> None:
+    assert without_lone_surrogates({"k\udc00": ["x\ud800y", 1, None]}) == {"k\ufffd": ["x\ufffdy", 1, None]}
+    clean = {"a": ["b", {"c": "d \U0001f600"}]}
+    assert without_lone_surrogates(clean) == clean
 
 
 def test_nested_quantifiers_run_in_linear_time() -> None:

@@ -25,6 +25,7 @@ Cognitive Modules URL there) it is Draft-07, the spec's normative reference
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from typing import Any
 
@@ -130,23 +131,55 @@ class _RustSchema:
                 raise LookupError(f"{uri} is not available (remote references are never fetched)")
             return with_known_draft(retrieve(uri), draft)
 
-        try:
-            self._validator = cls(
-                with_known_draft(schema, draft),
+        schema = with_known_draft(schema, draft)
+
+        def build(document: Any) -> Any:
+            return cls(
+                document,
                 validate_formats=False,
                 retriever=fetch,
                 pattern_options=rs.FancyRegexOptions(backtrack_limit=BACKTRACK_LIMIT),
             )
+
+        try:
+            try:
+                self._validator = build(schema)
+            except ValueError:
+                usable = without_lone_surrogates(schema)  # lone surrogates in the schema's own strings: D100
+                if usable == schema:
+                    raise
+                self._validator = build(usable)
         except rs.ValidationError as exc:
             raise _unusable(exc) from None
         except (ValueError, TypeError) as exc:  # a schema value Rust cannot take (e.g. a huge integer)
             raise SchemaUnusable("schema", f"the schema cannot be compiled: {exc}") from None
 
     def errors(self, instance: Any) -> list[SchemaError]:
-        return [_convert(e) for e in self._validator.iter_errors(instance)]
+        try:
+            return [_convert(e) for e in self._validator.iter_errors(instance)]
+        except UnicodeEncodeError:  # a lone surrogate (JSON allows "\ud800"; Rust strings do not): D100
+            return [_convert(e) for e in self._validator.iter_errors(without_lone_surrogates(instance))]
 
     def is_valid(self, instance: Any) -> bool:
-        return bool(self._validator.is_valid(instance))
+        try:
+            return bool(self._validator.is_valid(instance))
+        except UnicodeEncodeError:
+            return bool(self._validator.is_valid(without_lone_surrogates(instance)))
+
+
+def without_lone_surrogates(value: Any) -> Any:
+    """`value` with each lone surrogate in its strings and keys replaced by U+FFFD (one code point for one,
+    so lengths and positions hold). JSON text may hold them; UTF-8, and so the Rust engine, cannot."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_lone_surrogates(v) for v in value]
+    return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # in a Python str every surrogate is a lone one
 
 
 def _unusable(exc: Any) -> SchemaUnusable:
