@@ -13,12 +13,28 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.notifications import SeverityLevel
     from textual.signal import Signal
 
     from cogtui.core.settings.config import Config
 
     from .run_drafts import RunDrafts
     from .store import ModuleStore
+
+
+class Notifies(Protocol):
+    """Anything that can tell the user something: Textual's `App.notify`/`Screen.notify` signature.
+    The screens' helper-flow protocols (MigrationView, TargetView, GoldenSaveView) extend it."""
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
 
 
 @runtime_checkable

@@ -13,19 +13,19 @@ from cogtui.core.authoring.migration import backups_for
 from cogtui.core.settings.locations import backups_dir
 
 from ..watching import validate_entries
+from ..workbench import Notifies
 from . import migrate_model as view
 from . import migrate_work as workers
 from .migrate_model import ModuleSlot
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
     from cogtui.core.authoring.migration import MigrationPlan
 
 
-class MigrationView(Protocol):
+class MigrationView(Notifies, Protocol):
     """What this flow uses of the migration screen (MigrationScreen implements it)."""
 
     slots: list[ModuleSlot]
@@ -48,16 +48,6 @@ class MigrationView(Protocol):
     def draw(self, force: bool = False) -> None: ...
 
     def refresh_module_prompt(self, index: int) -> None: ...
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None: ...
 
 
 class ApplyFlow:

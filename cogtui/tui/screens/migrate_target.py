@@ -13,14 +13,14 @@ from textual.widgets import OptionList
 
 from cogtui.core.authoring.migration.planner import TARGETS
 
+from ..workbench import Notifies
 from .migrate_model import ModuleSlot
 
 if TYPE_CHECKING:
-    from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
 
-class TargetView(Protocol):
+class TargetView(Notifies, Protocol):
     """What switching the target uses of the migration screen (MigrationScreen implements it)."""
 
     slots: list[ModuleSlot]
@@ -39,16 +39,6 @@ class TargetView(Protocol):
     def show_module_list(self) -> None: ...
 
     def plan_all(self) -> None: ...
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None: ...
 
 
 TARGET_ORDER = tuple(dict.fromkeys(TARGETS.values()))  # ("v2.2", "v2.5"): each once, in the planner's order

@@ -17,18 +17,18 @@ from cogtui.core.authoring.golden_save import GoldenSaveError, SavedGolden, save
 from cogtui.core.module.loader import NotAModule, load_module
 
 from ..watching import validate_entries
+from ..workbench import Notifies
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from textual.app import App
-    from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
     from ..widgets.run_pane import RunPane
 
 
-class GoldenSaveView(Protocol):
+class GoldenSaveView(Notifies, Protocol):
     """What saving a golden uses of the run screen (RunScreen implements it)."""
 
     module_path: Path
@@ -40,16 +40,6 @@ class GoldenSaveView(Protocol):
     def screen(self) -> Screen[object]: ...  # the screen itself: where the worker runs and posts
 
     def active_pane(self) -> RunPane | None: ...
-
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None: ...
 
 
 class GoldenSaved(Message):
