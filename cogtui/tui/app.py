@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import App
 from textual.command import CommandPalette, Provider
+from textual.filter import LineFilter
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.signal import Signal
 
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.settings.config import Config, load_config, save_setting
 from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
@@ -25,6 +28,7 @@ from .keys import bindings, keymap_problems
 from .messages import Navigate, ReportsReady, ThemesChanged
 from .run_drafts import RunDrafts
 from .store import ModuleStore
+from .terminal_guard import TerminalGuard
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
 from .watching import validate_entries, watch_search_path, watch_themes
 from .worker_failures import ReportsWorkerFailures, WorkerFailed
@@ -72,6 +76,25 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self._theme_problems = self.install_themes(announce=False)
         self.set_keymap(self.config.keymap)  # before mount too: a later change recomposes the footer
         self.keys_in_order = KeyPipeline(self, super().on_event)
+        self.terminal_guard = TerminalGuard()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every notification: a plain message (`markup=False`: it quotes files, models or history) and the
+        title are shown visibly escaped; a markup message is code's own text."""
+        shown = message if markup else visible(message)
+        super().notify(shown, title=visible(title, single_line=True), severity=severity, timeout=timeout, markup=markup)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Every rendered line passes the terminal guard first (terminal_guard.py: the one choke point)."""
+        return [self.terminal_guard, *super().get_line_filters()]
 
     async def on_event(self, event: events.Event) -> None:
         """Keys from the terminal go through the pipeline: each settles before the next is dispatched."""

@@ -8,6 +8,8 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from cogtui.core.files.terminal_text import visible
+
 from . import navigation as nav
 from .workbench import workbench
 
@@ -34,15 +36,12 @@ class ModuleCommands(Provider):
             ("Quit", partial(app.run_action, "quit"), "leave cogtui"),
         ]
         for entry in bench.store.winners:
-            out.append((f"Open {entry.name}", partial(nav.open_module, app, entry.path), "edit the module's files"))
-            out.append((f"Run {entry.name}", partial(nav.run_module, app, entry.path), "run with streaming output"))
-            out.append((f"Migrate {entry.name}", partial(nav.migrate, app, [entry.path]), "preview the upgrade plan"))
-            out.append(
-                (f"Golden tests of {entry.name}", partial(nav.goldens, app, entry.path), "run every golden test")
-            )
-            out.append(
-                (f"Insights of {entry.name}", partial(nav.insights, app, entry.name), "insights for this module")
-            )
+            name = visible(entry.name, single_line=True)  # a folder name may hold escape sequences
+            out.append((f"Open {name}", partial(nav.open_module, app, entry.path), "edit the module's files"))
+            out.append((f"Run {name}", partial(nav.run_module, app, entry.path), "run with streaming output"))
+            out.append((f"Migrate {name}", partial(nav.migrate, app, [entry.path]), "preview the upgrade plan"))
+            out.append((f"Golden tests of {name}", partial(nav.goldens, app, entry.path), "run every golden test"))
+            out.append((f"Insights of {name}", partial(nav.insights, app, entry.name), "insights for this module"))
         return out
 
     async def discover(self) -> Hits:
@@ -66,13 +65,13 @@ class ThemeCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, command in self.commands():
-            yield DiscoveryHit(name, command, text=name)
+            yield DiscoveryHit(visible(name, single_line=True), command, text=name)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, command in self.commands():
             if (score := matcher.match(name)) > 0:
-                yield Hit(score, matcher.highlight(name), command, text=name)
+                yield Hit(score, matcher.highlight(visible(name, single_line=True)), command, text=name)
 
 
 def theme_of(hit: Any, app: Any) -> str | None:

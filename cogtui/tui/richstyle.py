@@ -11,6 +11,8 @@ from rich.text import Text
 from textual.app import App
 from textual.color import Color, ColorParseError
 
+from .shown import cell
+
 
 def theme_style(app: App[object], variable: str, bold: bool = False) -> Style:
     value = app.theme_variables.get(variable)
@@ -22,4 +24,4 @@ def theme_style(app: App[object], variable: str, bold: bool = False) -> Style:
 
 
 def themed(app: App[object], text: str, variable: str, bold: bool = False) -> Text:
-    return Text(text, theme_style(app, variable, bold))
+    return cell(text, theme_style(app, variable, bold))

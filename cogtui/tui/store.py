@@ -14,6 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, discover
 
 if TYPE_CHECKING:
@@ -118,4 +119,5 @@ class ModuleStore:
             return None
 
     def display(self, path: Path) -> str:
-        return display_path(path, self.cwd)
+        """The path as the user reads it, visibly escaped (a folder name may hold escape sequences)."""
+        return visible(display_path(path, self.cwd), single_line=True)

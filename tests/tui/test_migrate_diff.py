@@ -41,8 +41,8 @@ def test_side_by_side_pairs_a_replaced_line_with_its_replacement() -> None:
 
 
 def test_tabs_and_control_characters_are_made_safe() -> None:
-    rows = unified_rows(parse_diff("--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+a\tb\x1bc\n"))
-    assert rows[-1].new is not None and rows[-1].new.text == "a   b\N{REPLACEMENT CHARACTER}c"
+    rows = unified_rows(parse_diff("--- a/x\n+++ b/x\n@@ -0,0 +1 @@\n+a\tb\x1bc\x9b\u202ed\n"))
+    assert rows[-1].new is not None and rows[-1].new.text == "a   b\\x1bc\\x9b\\u202ed"  # visibly escaped
 
 
 class DiffApp(App[None]):

@@ -9,7 +9,9 @@ so the text is still readable and nothing reaches the terminal raw.
 `terminal_json` does the same for JSON output, staying valid JSON.
 
 Every CLI output path (cli/output.py) and the TUI widgets that render such
-text call these; there is no other sanitiser.
+text call these; there is no other sanitiser. `holds_unsafe` and
+`without_unsafe` serve the TUI's terminal guard (cogtui/tui/terminal_guard.py),
+which every rendered line passes on its way to the terminal.
 """
 
 from __future__ import annotations
@@ -47,6 +49,25 @@ def visible(text: str, single_line: bool = False) -> str:
         text = str(text)
     pattern = _UNSAFE_LINE if single_line else _UNSAFE
     return pattern.sub(_escape, text) if pattern.search(text) else text
+
+
+def control_characters(text: str) -> list[str]:
+    """The distinct characters `visible(text)` would escape, each visibly escaped, in order of first appearance."""
+    return list(dict.fromkeys(_escape(match) for match in _UNSAFE.finditer(text)))
+
+
+def holds_unsafe(text: str) -> bool:
+    """Whether `visible(text, single_line=True)` would escape anything in `text`."""
+    return _UNSAFE_LINE.search(text) is not None
+
+
+def without_unsafe(text: str) -> str:
+    """`text` with every character `visible(text, single_line=True)` would escape removed.
+
+    For text already laid out in terminal cells: each of these characters is zero cells wide, so
+    removing them keeps the layout, where escaping them would widen the line.
+    """
+    return _UNSAFE_LINE.sub("", text) if _UNSAFE_LINE.search(text) else text
 
 
 def _json_escape(match: re.Match[str]) -> str:

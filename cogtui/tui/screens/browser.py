@@ -9,7 +9,6 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Input, Static, Tree
@@ -27,6 +26,7 @@ from ..messages import (
     RunHistory,
     RunModule,
 )
+from ..shown import block
 from ..widgets.module_detail import ModuleDetail
 from ..widgets.module_tree import ModuleItem, ModuleTree
 from ..workbench import Workbench, workbench
@@ -147,7 +147,7 @@ class BrowserScreen(Screen[None]):
             return
         tree = self.query_one(ModuleTree)
         why = f"No module name contains {tree.filter_text!r}." if tree.filter_text else "No modules on the search path."
-        self.query_one(ModuleDetail).show_message(Content(why))
+        self.query_one(ModuleDetail).show_message(block(why))
 
     @on(Tree.NodeSelected, "#tree")
     def _selected(self, event: Tree.NodeSelected) -> None:  # type: ignore[type-arg]

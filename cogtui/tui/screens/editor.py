@@ -13,7 +13,6 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.markup import escape
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -25,6 +24,7 @@ from textual.worker import get_current_worker
 from cogtui.core.diagnostics import Diagnostic, counts
 from cogtui.core.files.module_listing import module_files
 from cogtui.core.files.sourcemap import file_overlay
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.contract_map import contract_map
 from cogtui.core.module.file_changes import is_scratch_file
 from cogtui.core.module.loader import NotAModule, load_module
@@ -33,6 +33,7 @@ from cogtui.core.workspace import ModuleReport, check_path
 
 from .. import keys
 from ..keys import KeySpec, bindings
+from ..shown import block
 from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
 from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
@@ -40,7 +41,7 @@ from ..widgets.find_bar import FindBar
 from ..widgets.marked_text_area import MarkedTextArea, marks_for
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
-from .editor_buffers import FileBuffer, language_for, relative_name, status_markup
+from .editor_buffers import FileBuffer, language_for, relative_name, status_content
 from .editor_disk import DiskFlow
 from .editor_navigation import CONTRACT_PANE, Navigator
 from .editor_saving import SaveFlow
@@ -149,7 +150,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
                 text = buf.load()
                 with TabPane(buf.label(), id=buf.pane_id):
                     yield Static(
-                        buf.problem_markup(),
+                        buf.problem_content(),
                         id=f"{buf.pane_id}-problem",
                         classes="editor-problem" + ("" if buf.read_only else " -hidden"),
                     )
@@ -167,7 +168,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
                     yield ContractTree(id=f"{CONTRACT_PANE}-tree")
         if not self.buffers:
             yield Static(
-                escape(f"Cannot open this module: {self.open_problem or 'it has no files'}"), id="editor-empty"
+                block(visible(f"Cannot open this module: {self.open_problem or 'it has no files'}")), id="editor-empty"
             )
         find = FindBar(id="find-bar")
         find.display = False
@@ -226,14 +227,14 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         """Tab label, read-only reason and status line after `buf` changed."""
         self.query_one(TabbedContent).get_tab(buf.pane_id).label = buf.label()
         problem = self.query_one(f"#{buf.pane_id}-problem", Static)
-        problem.update(buf.problem_markup())
+        problem.update(buf.problem_content())
         problem.set_class(not buf.read_only, "-hidden")
         self.area(buf).read_only = buf.read_only
         self.update_status()
 
     def update_status(self) -> None:
-        markup = status_markup(self.module_name, self.current(), counts(self.diagnostics))
-        self.query_one("#editor-status", Static).update(markup)
+        status = status_content(self.module_name, self.current(), counts(self.diagnostics))
+        self.query_one("#editor-status", Static).update(status)
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self) -> None:

@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual.markup import escape
+from textual.content import Content
 
 from cogtui.core.files.disk_state import BufferState
 from cogtui.core.files.editor_snapshot import FileSnapshot
 from cogtui.core.files.sourcemap import ParseFailure
+from cogtui.core.files.terminal_text import control_characters, visible
 from cogtui.core.files.text_codec import to_lf
+
+from ..shown import markup
 
 LANGUAGES = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
 
@@ -96,18 +99,26 @@ class FileBuffer:
             return self.saved_lf
         self.saved_lf = to_lf(self.snapshot.text)
         breaks = foreign_line_breaks(self.saved_lf)
-        self.problem = (
-            f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; edit it with $EDITOR"
-            if breaks
-            else ""
-        )
+        controls = control_characters(self.saved_lf)
+        if breaks:
+            self.problem = (
+                f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; edit it with $EDITOR"
+            )
+        elif controls:  # D101: a terminal cannot show them; the editor hides them, so nobody edits around them blind
+            self.problem = f"contains terminal control characters ({' '.join(controls[:8])}) that are not shown; edit it with $EDITOR"
+        else:
+            self.problem = ""
         return self.saved_lf
 
-    def problem_markup(self) -> str:
-        return f"[$warning]read-only:[/] {escape(self.problem)}" if self.problem else ""
+    def problem_content(self) -> Content:
+        if not self.problem:
+            return Content("")
+        return markup("[$warning]read-only:[/] $problem", problem=visible(self.problem))
 
-    def label(self) -> str:
-        """Tab label markup: the path, `●` modified, `⚠` the disk changed under the edits, `✗` deleted on disk."""
+    def label(self) -> Content:
+        """Tab label: the path, `●` modified, `⚠` the disk changed under the edits, `✗` deleted on disk.
+
+        The path is file-name text (it may hold `[` or escape sequences): a variable, never markup."""
         marks = ""
         if self.modified:
             marks += " [$accent]●[/]"
@@ -117,7 +128,7 @@ class FileBuffer:
             marks += " [$error]✗[/]"
         if self.read_only:
             marks += " [$text-muted](ro)[/]"
-        return escape(self.rel) + marks
+        return markup("$rel" + marks, rel=visible(self.rel, single_line=True))
 
 
 def _best_effort_text(path: Path) -> str:
@@ -135,12 +146,16 @@ def relative_name(path: Path, root: Path) -> str:
         return str(path)
 
 
-def status_markup(module_name: str, buf: FileBuffer | None, counts: tuple[int, int]) -> str:
-    """The editor's top line: module, file and its modified mark, problem counts, encoding, disk state."""
+def status_content(module_name: str, buf: FileBuffer | None, counts: tuple[int, int]) -> Content:
+    """The editor's top line: module, file and its modified mark, problem counts, encoding, disk state.
+
+    Module and file names are variables, never markup (they may hold `[` or escape sequences)."""
     errors, warnings = counts
-    parts = [f"[b]{escape(module_name)}[/]"]
+    names = {"module": visible(module_name, single_line=True)}
+    parts = ["[b]$module[/]"]
     if buf is not None:
-        parts.append(escape(buf.rel) + (" [$accent]●[/]" if buf.modified else ""))
+        names["file"] = visible(buf.rel, single_line=True)
+        parts.append("$file" + (" [$accent]●[/]" if buf.modified else ""))
     if errors or warnings:
         parts.append(f"[$error]✗ {errors}[/]" if errors else "✗ 0")
         parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "⚠ 0")
@@ -153,7 +168,8 @@ def status_markup(module_name: str, buf: FileBuffer | None, counts: tuple[int, i
             parts.append("[$warning]changed on disk[/]")
         if buf.read_only:
             parts.append("[$warning]read-only[/]")
-        parts.append(escape(buf.style_label))
+        names["encoding"] = buf.style_label
+        parts.append("$encoding")
         if language_for(buf.path) is not None and not buf.highlighted:
             parts.append("[$text-muted]large: no highlighting[/]")
-    return " · ".join(parts)
+    return markup(" · ".join(parts), **names)

@@ -21,6 +21,7 @@ from cogtui.core.files.merge3 import Hunk, HunkKind, Merge, Side
 
 from .. import keys
 from ..keys import KeySpec, bindings
+from ..shown import block, markup
 
 keys.register(
     KeySpec("merge.mine", "m", "keep_mine", "Keep mine", main=True),
@@ -42,15 +43,13 @@ MAX_LINES_SHOWN = 12  # per side of a hunk; the rest is counted
 
 
 def _side_lines(label: str, lines: tuple[str, ...], chosen: bool) -> Content:
-    head = Content.from_markup(
-        "[$success]✓[/] [b]$label[/]" if chosen else "  [$text-muted]$label[/]", label=f"{label:<7}"
-    )
-    body = [Content.from_markup("[$text-muted]│[/] $line", line=line.rstrip("\n")) for line in lines[:MAX_LINES_SHOWN]]
+    head = markup("[$success]✓[/] [b]$label[/]" if chosen else "  [$text-muted]$label[/]", label=f"{label:<7}")
+    body = [markup("[$text-muted]│[/] $line", line=line.rstrip("\n")) for line in lines[:MAX_LINES_SHOWN]]
     if not lines:
-        body = [Content.from_markup("[$text-muted]│ (nothing)[/]")]
+        body = [markup("[$text-muted]│ (nothing)[/]")]
     elif len(lines) > MAX_LINES_SHOWN:
-        body.append(Content.from_markup("[$text-muted]│ … $n more lines[/]", n=str(len(lines) - MAX_LINES_SHOWN)))
-    return Content("\n").join([head + body[0], *(Content(" " * 9) + line for line in body[1:])])
+        body.append(markup("[$text-muted]│ … $n more lines[/]", n=str(len(lines) - MAX_LINES_SHOWN)))
+    return Content("\n").join([head + body[0], *(block(" " * 9) + line for line in body[1:])])
 
 
 class HunkView(Static, can_focus=True):
@@ -63,7 +62,7 @@ class HunkView(Static, can_focus=True):
 
     def describe(self) -> Content:
         hunk = self.hunk
-        title = Content.from_markup(
+        title = markup(
             "[b]Hunk $n of $total[/] · line $line · $kind · keeping [b]$side[/]",
             n=str(hunk.index + 1),
             total=str(self.total),
@@ -112,8 +111,8 @@ class MergeModal(ModalScreen[str | None]):
             "m keeps yours, t keeps theirs (M / T: every hunk); ↑↓ moves; ctrl+s saves the merge."
         )
         with Vertical(classes="dialog", id="merge"):
-            yield Label(Content(f"{self.rel} changed on disk: merge yours and theirs"), classes="dialog-title")
-            yield Static(Content(summary), id="merge-summary")
+            yield Label(block(f"{self.rel} changed on disk: merge yours and theirs"), classes="dialog-title")
+            yield Static(block(summary), id="merge-summary")
             with VerticalScroll(id="merge-hunks"):
                 for hunk in hunks:
                     yield HunkView(hunk, len(hunks), self.chosen[hunk.index])

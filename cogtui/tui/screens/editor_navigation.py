@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.content import Content
 from textual.widgets import TabbedContent
 from textual.widgets.text_area import Selection
 
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.files.text_search import count_matches, find_next
 
+from ..shown import markup
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
 from .editor_buffers import FileBuffer
@@ -156,11 +156,11 @@ class Navigator:
         for pane in self.pane_order():
             buf = editor.buffers.get(pane)
             if buf is None:
-                entries.append((pane, Content.from_markup("[b]contract[/] [$text-muted](schema as a tree)[/]")))
+                entries.append((pane, markup("[b]contract[/] [$text-muted](schema as a tree)[/]")))
                 continue
-            label = Content.from_markup(buf.label())
+            label = buf.label()
             if counts.get(pane):
-                label += Content.from_markup("  [$error]$n problem(s)[/]", n=str(counts[pane]))
+                label += markup("  [$error]$n problem(s)[/]", n=str(counts[pane]))
             entries.append((pane, label))
         active = editor.screen.query_one(TabbedContent).active
 

@@ -14,17 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Sparkline, Static
 
 from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
 from cogtui.core.eval.model import Cell, EvalReport, Target
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.evals import EvalPoint
 from cogtui.core.history.store import History, HistoryError
 from cogtui.core.module.loader import NotAModule, load_module
@@ -36,6 +35,7 @@ from cogtui.core.settings.config import Config
 
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
+from ..shown import block, cell, markup, styled
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
 
@@ -168,13 +168,13 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         table.clear(columns=True)
         table.add_column("case", key="case")
         for label in self.labels:
-            table.add_column(Text(label), key=label)
+            table.add_column(cell(visible(label, single_line=True)), key=label)
         for case in cases:
-            table.add_row(Text(case), *([PENDING] * len(self.labels)), key=case)
+            table.add_row(cell(visible(case, single_line=True)), *([PENDING] * len(self.labels)), key=case)
         total = len(cases) * len(self.labels)
         self.query_one(ProgressBar).update(total=max(total, 1), progress=0)
         self.query_one("#eval-title", Static).update(
-            Content.from_markup(
+            markup(
                 "[b]$name[/] — $n case$s × $t target$ts, $j at once",
                 name=self.module.name,
                 n=str(len(cases)),
@@ -189,7 +189,7 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.query_one("#eval-envelope", CodeView).show_text("")
         if not total:
             self.query_one("#eval-summary", Static).update(
-                Content.styled("This module has no golden tests (tests/*.input.json → *.expected.json).", "$text-muted")
+                styled("This module has no golden tests (tests/*.input.json → *.expected.json).", "$text-muted")
             )
             return
         self.running = True
@@ -254,7 +254,7 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
 
     def show_report(self, report: EvalReport) -> None:
         """The per-target figures under the matrix, and the verdict on the right."""
-        self.query_one("#eval-summary", Static).update(Content(summary_text(report)))
+        self.query_one("#eval-summary", Static).update(block(summary_text(report)))
         failed, total = report.failed, len(report.cells)
         verdict = f"[$success]all {total} passed[/]" if not failed else f"[$error]{failed} of {total} failed[/]"
         self.query_one("#eval-diff", CodeView).show_text(
@@ -272,7 +272,7 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.notify(event.problem, title="Eval", severity="warning", timeout=8, markup=False)
 
     def _problem(self, problem: str) -> None:
-        self.query_one("#eval-title", Static).update(Content.styled(problem, "$error"))
+        self.query_one("#eval-title", Static).update(styled(problem, "$error"))
 
     @on(DataTable.CellSelected, "#eval-matrix")
     def _cell_selected(self, event: DataTable.CellSelected) -> None:

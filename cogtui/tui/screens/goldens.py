@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.golden_runner import CaseResult, run_case
@@ -26,6 +25,7 @@ from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
+from ..shown import cell, markup
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
@@ -94,7 +94,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             self._provider_warned = True
             self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
         self.query_one("#goldens-title", Static).update(
-            Content.from_markup(
+            markup(
                 "[b]$name[/] — $total golden test$s via $provider",
                 name=self.module.name,
                 total=str(total),
@@ -136,7 +136,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
 
     def _show_problem(self, problem: str) -> None:
         """In the title, as `Content`: CodeView.show_text takes markup, and this text comes from files or config."""
-        self.query_one("#goldens-title", Static).update(Content.from_markup("[$error]$problem[/]", problem=problem))
+        self.query_one("#goldens-title", Static).update(markup("[$error]$problem[/]", problem=problem))
         self.query_one(CodeView).show_text("")
 
     @on(CaseDone)
@@ -144,8 +144,8 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         r = event.result
         self.results[r.name] = r
         mark = themed(self.app, "✓ pass", "success") if r.passed else themed(self.app, "✗ fail", "error", bold=True)
-        why = Text(r.reasons[0] if r.reasons else "")
-        self.query_one(DataTable).add_row(Text(r.name), mark, why, key=r.name)
+        why = cell(visible(r.reasons[0], single_line=True) if r.reasons else "")
+        self.query_one(DataTable).add_row(cell(visible(r.name, single_line=True)), mark, why, key=r.name)
         self.query_one(ProgressBar).update(progress=event.index)
         if event.index == event.total:
             failed = sum(1 for x in self.results.values() if not x.passed)

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from ..keys import KeySpec, bindings, register
+from ..shown import block, markup
 
 register(KeySpec("help.close", "question_mark,f1,q", "cancel", "Close"))
 
@@ -59,7 +60,7 @@ class HelpScreen(ModalScreen[None]):
                 group = type(node).__name__
             ident = (group, key)
             label = _key_name(self.app, key)
-            line = Content.from_markup(
+            line = markup(
                 "  [b $accent]$label[/] $description [$text-muted]$id[/]",
                 label=f"{label:<12}",
                 description=f"{b.description:<24}",
@@ -72,17 +73,15 @@ class HelpScreen(ModalScreen[None]):
         # The screen's own keys first, then the focused widget's, then app-wide ones.
         self._add_shadowed(groups, seen)
         order = sorted(groups, key=lambda g: (g == "Everywhere", not g.endswith("screen"), g))
-        parts = [
-            Content.from_markup("[b]Keys[/]  [$text-muted](focused: $name)[/]", name=self.focused_name or "nothing")
-        ]
+        parts = [markup("[b]Keys[/]  [$text-muted](focused: $name)[/]", name=self.focused_name or "nothing")]
         help_text = getattr(self.target, "HELP", None)
         if help_text:
-            parts.append(Content(str(help_text)))
+            parts.append(block(str(help_text)))
         for group in order:
-            parts.append(Content.from_markup("\n[b $primary]$group[/]", group=group))
+            parts.append(markup("\n[b $primary]$group[/]", group=group))
             parts.extend(groups[group])
-        parts.append(Content.from_markup("\n[$text-muted]$note[/]", note=NOTE))
-        parts.append(Content.from_markup("[$text-muted]escape closes this help[/]"))
+        parts.append(markup("\n[$text-muted]$note[/]", note=NOTE))
+        parts.append(markup("[$text-muted]escape closes this help[/]"))
         return Content("\n").join(parts)
 
     def _add_shadowed(self, groups: dict[str, list[Content]], seen: set[tuple[str, str]]) -> None:
@@ -98,7 +97,7 @@ class HelpScreen(ModalScreen[None]):
             key = keymap.get(b.id, b.key)
             label = _key_name(self.app, key.split(",")[0])
             groups.setdefault(group, []).append(
-                Content.from_markup(
+                markup(
                     "  [b $accent]$padded[/] $description [$text-muted]$id (when the focused widget does not use $label)[/]",
                     padded=f"{label:<12}",
                     description=f"{b.description:<24}",

@@ -14,7 +14,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
@@ -28,6 +27,7 @@ from cogtui.core.run.golden_runner import envelope_diff
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate, RunModule
 from ..richstyle import themed
+from ..shown import cell, markup
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
 
@@ -73,7 +73,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-main"):
             with Vertical(id="history-left"):
-                yield Static(Content.from_markup("[b]$name[/] — runs", name=self.module_name), id="history-title")
+                yield Static(markup("[b]$name[/] — runs", name=self.module_name), id="history-title")
                 yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
             yield CodeView(id="history-view")
         yield Footer()
@@ -120,7 +120,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
                 outcome_text(self.app, run),
                 f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
                 f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-",
-                Text(visible(f"{run.provider}/{run.model or '-'}", True)),
+                cell(visible(f"{run.provider}/{run.model or '-'}", True)),
                 key=key,
             )
         table.focus()

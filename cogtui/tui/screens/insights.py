@@ -20,7 +20,6 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Select, Sparkline, Static, TabbedContent, TabPane
@@ -34,6 +33,7 @@ from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate, PlanPreview
+from ..shown import block, cell
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
 from ..widgets.insight_tables import CustomEnumTable, InsightTable, short_date
 from ..workbench import Workbench, workbench
@@ -106,7 +106,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         return workbench(self.app)
 
     def compose(self) -> ComposeResult:
-        options = [(Text("All modules"), ALL_MODULES)] + ([(Text(self.module), self.module)] if self.module else [])
+        options = [(Text("All modules"), ALL_MODULES)] + ([(cell(self.module), self.module)] if self.module else [])
         with Horizontal(id="insights-top"):
             yield Select(options, allow_blank=False, value=self.module or ALL_MODULES, id="insights-module")
             with Vertical(id="insights-trend"):
@@ -175,7 +175,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         if empty:
             scope = f" for {data.module}" if data.module else ""
             hint.update(
-                Content(
+                block(
                     NO_RUNS_HINT
                     if not data.history_exists
                     else f"No overflow insights or custom enum values recorded{scope} yet.\n\nThey appear here "
@@ -208,7 +208,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         select = cast("Select[str]", self.query_one("#insights-module", Select))
         # Replacing the options resets the value; neither is the user choosing a module.
         with select.prevent(Select.Changed):
-            select.set_options([(Text("All modules"), ALL_MODULES), *((Text(n), n) for n in names)])
+            select.set_options([(Text("All modules"), ALL_MODULES), *((cell(n), n) for n in names)])
             select.value = self.module or ALL_MODULES
 
     def _show_trend(self, data: DashboardData) -> None:
@@ -221,11 +221,11 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         # Within one day the dates alone say nothing: show the minutes.
         same_day = short_date(first) == short_date(last)
         span = f"{first[:10]} {first[11:16]}–{last[11:16]}" if same_day else f"{first[:10]} → {last[:10]}"
-        label.update(Content(f"Insights {span}, peak {max(n for _, n in data.timeline):,}"))  # dates from the history
+        label.update(block(f"Insights {span}, peak {max(n for _, n in data.timeline):,}"))  # dates from the history
 
     def _status(self, text: str) -> None:
         """Plain text (it names modules): never parsed as markup."""
-        self.query_one("#status", Static).update(Content(text))
+        self.query_one("#status", Static).update(block(text))
 
     # ------------------------------------------------------------ selection
 

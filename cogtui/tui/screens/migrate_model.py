@@ -16,6 +16,8 @@ from cogtui.core.authoring.migration import ApplyResult, MigrationPlan, UndoResu
 from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
 from cogtui.core.module.loader import NotAModule, load_module
 
+from ..shown import assemble, block, line, styled
+
 ACTION_BADGES = {"create": ("+", "$text-success"), "modify": ("~", "$text-warning"), "delete": ("-", "$text-error")}
 
 
@@ -121,19 +123,19 @@ def module_prompt(slot: ModuleSlot) -> Content:
         badge = ("✓", "$text-success")
     else:
         badge = ("•", "$text-warning")
-    return Content.assemble(badge, " ", slot.name)  # versions are on the head line: the list stays one line each
+    return assemble(badge, " ", slot.name)  # versions are on the head line: the list stays one line each
 
 
 def overview_prompt(slots: list[ModuleSlot]) -> Content:
     planned = sum(1 for s in slots if s.plan is not None)
-    return Content.assemble(("≡ ", "$text-accent"), "Overview", (f" {planned}/{len(slots)}", "$text-muted"))
+    return assemble(("≡ ", "$text-accent"), "Overview", (f" {planned}/{len(slots)}", "$text-muted"))
 
 
 def summary_prompt(plan: ReviewPlan | None) -> Content:
     if plan is not None and plan.errors:
-        return Content.assemble(("✗ ", "$text-error"), f"Problems ({len(plan.errors)})")
+        return assemble(("✗ ", "$text-error"), f"Problems ({len(plan.errors)})")
     notes = len(plan.notes) if plan is not None else 0
-    return Content.assemble(("≡ ", "$text-accent"), "Summary & notes", (f" ({notes})" if notes else "", "$text-muted"))
+    return assemble(("≡ ", "$text-accent"), "Summary & notes", (f" ({notes})" if notes else "", "$text-muted"))
 
 
 def file_prompt(file: ReviewFile) -> Content:
@@ -141,7 +143,7 @@ def file_prompt(file: ReviewFile) -> Content:
     # The usual UTF-8 with LF goes unsaid (the diff heading shows it): at 80 columns the name needs the room.
     usual = file.encoding.upper().replace("_", "-") in ("UTF-8", "UTF8") and file.newline == "LF"
     style_label = "" if usual else f" {file.encoding}·{file.newline}"
-    return Content.assemble((sign, f"bold {style}"), " ", file.path, (style_label, "$text-muted"))
+    return assemble((sign, f"bold {style}"), " ", file.path, (style_label, "$text-muted"))
 
 
 def file_heading(file: ReviewFile, plan: ReviewPlan) -> Content:
@@ -154,7 +156,7 @@ def file_heading(file: ReviewFile, plan: ReviewPlan) -> Content:
         carried = sorted({f.path for f in plan.files if file.path in f.origins})
         if carried:
             bits.append("content carried to " + ", ".join(carried))
-    return Content.assemble(
+    return assemble(
         (f"{sign} {file.action} ", f"bold {style}"), (file.path, "bold"), ("  " + " · ".join(bits), "$text-muted")
     )
 
@@ -172,7 +174,7 @@ def diff_notice(file: ReviewFile) -> str | None:
 
 
 def _lines(*parts: Content | str) -> Content:
-    return Content("\n").join(parts)
+    return Content("\n").join(part if isinstance(part, Content) else block(part) for part in parts)
 
 
 @dataclass(frozen=True)
@@ -188,38 +190,38 @@ def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
     """Status, problems and the tier; then the notes to confirm, the tier's first; then the files."""
     plan = slot.plan
     if plan is None:
-        return SummaryPage(Content.assemble((slot.name, "bold"), ("  planning…", "$text-muted")))
-    head = Content.assemble(
+        return SummaryPage(assemble((slot.name, "bold"), ("  planning…", "$text-muted")))
+    head = assemble(
         (plan.module, "bold"),
         f"  {plan.source_format} → {plan.target or '?'}",
         (f"  ({plan.counts_text()})" if plan.files else "", "$text-muted"),
     )
     out: list[Content | str] = [head]
     if plan.path:
-        out.append(Content.styled(plan.path, "$text-muted"))
+        out.append(styled(plan.path, "$text-muted"))
     out += ["", _status(slot, review)]
     if slot.failure:
-        out.append(Content.assemble(("✗ last attempt failed: ", "bold $text-error"), slot.failure))
+        out.append(assemble(("✗ last attempt failed: ", "bold $text-error"), slot.failure))
     if plan.reason and plan.result == "failed" and not plan.errors:
-        out.append(Content.assemble(("✗ ", "$text-error"), plan.reason))
+        out.append(assemble(("✗ ", "$text-error"), plan.reason))
     if plan.errors:
-        out += ["", Content.styled("Problems (file:line:column)", "bold $text-error")]
+        out += ["", styled("Problems (file:line:column)", "bold $text-error")]
         for issue in plan.errors:
             code = f"{issue.code} " if issue.code else ""
-            out.append(Content.assemble("  ", (issue.location(plan.path), "$text-accent"), f"  {code}{issue.message}"))
+            out.append(assemble("  ", (issue.location(plan.path), "$text-accent"), f"  {code}{issue.message}"))
             if issue.hint:
-                out.append(Content.assemble(("      hint: ", "$text-muted"), issue.hint))
+                out.append(assemble(("      hint: ", "$text-muted"), issue.hint))
     if plan.tier and not plan.already_current:
         why = "  (inferred: confirm it)" if plan.tier_inferred else ""
-        out += ["", Content.assemble("tier: ", (plan.tier, "bold"), (why, "$text-warning"))]
+        out += ["", assemble("tier: ", (plan.tier, "bold"), (why, "$text-warning"))]
     notes = tuple(plan.notes_to_confirm_first()) if not plan.already_current else ()
     if notes:
-        out += ["", Content.styled("Notes to confirm", "bold")]
+        out += ["", styled("Notes to confirm", "bold")]
     tail: list[Content | str] = []
     if plan.files:
-        tail += [Content.styled("Files", "bold")]
-        tail += [Content.assemble("  ", file_prompt(f)) for f in plan.files]
-        tail += ["", Content.styled("j/k (or n/p) page through the diffs · s: unified / side by side", "$text-muted")]
+        tail += [styled("Files", "bold")]
+        tail += [assemble("  ", file_prompt(f)) for f in plan.files]
+        tail += ["", styled("j/k (or n/p) page through the diffs · s: unified / side by side", "$text-muted")]
     return SummaryPage(_lines(*out), notes, _lines(*tail))
 
 
@@ -228,9 +230,9 @@ def summary_page(
 ) -> SummaryPage:
     """The page shown when no file is selected: why a plan file failed, the overview, or a module's summary."""
     if problem is not None:
-        return SummaryPage(Content.assemble(("Cannot review this plan\n\n", "bold $text-error"), problem))
+        return SummaryPage(assemble(("Cannot review this plan\n\n", "bold $text-error"), problem))
     if slot is None and review_file is not None and not slots:
-        return SummaryPage(Content.styled("The plan file has no modules.", "$text-muted"))
+        return SummaryPage(styled("The plan file has no modules.", "$text-muted"))
     if slot is None:
         return SummaryPage(overview(slots, listed, review_file))
     return module_summary(slot, review_file is not None)
@@ -251,25 +253,25 @@ def _status(slot: ModuleSlot, review: bool) -> Content:
     plan = slot.plan
     assert plan is not None
     if slot.busy:
-        return Content.styled(f"… {slot.busy}", "$text-muted")
+        return styled(f"… {slot.busy}", "$text-muted")
     if slot.applied is not None:
         where = f"backup at {slot.applied.backup_dir}" if slot.applied.backup_dir else "no backup was made"
-        return Content.assemble(("✓ applied", "bold $text-success"), f"; {where}", ("  (u undoes it)", "$text-muted"))
+        return assemble(("✓ applied", "bold $text-success"), f"; {where}", ("  (u undoes it)", "$text-muted"))
     if plan.errors:
-        return Content.styled("✗ cannot migrate: fix the problems below; nothing can be applied", "bold $text-error")
+        return styled("✗ cannot migrate: fix the problems below; nothing can be applied", "bold $text-error")
     if plan.already_current:
         note = plan.notes[0] if plan.notes else "already current"
-        return Content.assemble(("✓ ", "$text-success"), note, ("  (nothing to apply)", "$text-muted"))
+        return assemble(("✓ ", "$text-success"), note, ("  (nothing to apply)", "$text-muted"))
     undone = Content("")
     if slot.undone is not None:
-        undone = Content.assemble(("↶ undone", "bold"), f": restored from {slot.undone.backup_dir}\n")
+        undone = assemble(("↶ undone", "bold"), f": restored from {slot.undone.backup_dir}\n")
     if review:
-        return Content.assemble(
+        return assemble(
             undone,
             ("read-only review", "bold $text-warning"),
             f": apply it with `cogn migrate {plan.module}` where the module lives",
         )
-    return Content.assemble(undone, ("ready", "bold $text-warning"), ": a applies it (files are backed up first)")
+    return assemble(undone, ("ready", "bold $text-warning"), ": a applies it (files are backed up first)")
 
 
 def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | None) -> Content:
@@ -281,12 +283,12 @@ def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | Non
     ready = [i for i in listed if slots[i].can_apply]
     to_migrate = [s for s in planned if s.plan is not None and s.plan.can_apply and s.applied is None]
     title = f"Review of {review_file.name} (read-only)" if review_file else "Migration preview"
-    out: list[Content | str] = [Content.assemble((title, "bold"), (f"  {len(slots)} modules", "$text-muted"))]
+    out: list[Content | str] = [assemble((title, "bold"), (f"  {len(slots)} modules", "$text-muted"))]
     if len(planned) < len(slots):
-        out.append(Content.styled(f"planning {len(planned)}/{len(slots)}…", "$text-muted"))
+        out.append(styled(f"planning {len(planned)}/{len(slots)}…", "$text-muted"))
     out += [
         "",
-        Content.assemble(
+        assemble(
             (f"{len(to_migrate)}", "bold $text-warning"),
             " to migrate · ",
             (f"{len(current)}", "bold $text-success"),
@@ -298,25 +300,21 @@ def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | Non
         ),
     ]
     if broken:
-        out += ["", Content.styled("Cannot be migrated", "bold $text-error")]
+        out += ["", styled("Cannot be migrated", "bold $text-error")]
         for s in broken:
             assert s.plan is not None
-            out.append(Content.assemble(f"  {s.name}: ", (s.plan.errors[0].message, "$text-muted")))
+            out.append(assemble(f"  {s.name}: ", (s.plan.errors[0].message, "$text-muted")))
     if current:
-        out += ["", Content.styled("Already current (skipped)", "bold $text-success")]
+        out += ["", styled("Already current (skipped)", "bold $text-success")]
         for s in current:
             assert s.plan is not None
-            out.append(Content.assemble(f"  {s.name}", (f"  {s.plan.notes[0] if s.plan.notes else ''}", "$text-muted")))
+            out.append(assemble(f"  {s.name}", (f"  {s.plan.notes[0] if s.plan.notes else ''}", "$text-muted")))
     out.append("")
     out.append(
-        Content.styled(
-            "J/K move between modules, j/k between files (past the last file: the next module)", "$text-muted"
-        )
+        styled("J/K move between modules, j/k between files (past the last file: the next module)", "$text-muted")
     )
     if not review_file and ready:
-        out.append(
-            Content.styled(f"a here applies all {len(ready)} ready module{'s' * (len(ready) != 1)}", "$text-muted")
-        )
+        out.append(styled(f"a here applies all {len(ready)} ready module{'s' * (len(ready) != 1)}", "$text-muted"))
     return _lines(*out)
 
 
@@ -333,11 +331,11 @@ def heading(
 ) -> Content:
     mode = title or (f"Review {review_file.name} (read-only)" if review_file else f"Migrate to {to_label}")
     if slot is None:
-        return Content(f"{mode} · {len(slots)} modules")
+        return line(f"{mode} · {len(slots)} modules")
     plan = slot.plan
     versions = f" {plan.source_format} → {plan.target}" if plan is not None else ""
     position = f" · file {file_index}/{len(plan.files)}" if plan is not None and file_index else ""
-    return Content(f"{mode} · {slot.name}{versions}{position}")
+    return line(f"{mode} · {slot.name}{versions}{position}")
 
 
 def status_line(
@@ -346,10 +344,10 @@ def status_line(
     """`target` (a migration's, not a promotion's) is shown with the key that switches it."""
     layout = f"{'side by side' if split else 'unified'} (s)" + (f" · to {target} (t)" if target else "")
     if review_file is not None:
-        return Content(f"read-only: apply and undo are disabled · {layout} · esc quits")
+        return line(f"read-only: apply and undo are disabled · {layout} · esc quits")
     if slot is None:
         planned = sum(1 for s in slots if s.plan is not None)
-        return Content(f"{planned}/{len(slots)} planned · {layout} · esc back")
+        return line(f"{planned}/{len(slots)} planned · {layout} · esc back")
     if slot.busy or slot.plan is None:
         state = slot.busy or "planning"
     elif slot.applied is not None:
@@ -358,4 +356,4 @@ def status_line(
         state = "cannot migrate"
     else:
         state = "a applies" if slot.can_apply else "nothing to apply"
-    return Content(f"{slot.name}: {state} · {layout} · esc back")
+    return line(f"{slot.name}: {state} · {layout} · esc back")

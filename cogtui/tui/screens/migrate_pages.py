@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.widgets import Static
 
 from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
 
+from ..shown import block
 from ..widgets.diff_view import DiffView
 from .migrate_model import SummaryPage, diff_notice, file_heading
 
@@ -40,7 +40,7 @@ class SummaryPane(VerticalScroll):
         notes.mount_all(
             Horizontal(
                 Static(f"{n:>3}.", classes="migrate-note-number"),
-                Static(Content(note), classes="migrate-note-text"),
+                Static(block(note), classes="migrate-note-text"),
                 classes="migrate-note",
             )
             for n, note in enumerate(page.notes, 1)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -22,12 +21,13 @@ from cogtui.core.module.discovery import ModuleIndex, SearchPath
 from cogtui.core.module.tiers import TIERS
 
 from ..keys import bindings
+from ..shown import block, cell
 
 ModalText = str | Content  # a str here is plain text, not markup
 
 
 def literal(text: ModalText) -> Content:
-    return text if isinstance(text, Content) else Content(text)
+    return text if isinstance(text, Content) else block(text)
 
 
 class ConfirmModal(ModalScreen[bool]):
@@ -99,7 +99,7 @@ class NewModuleModal(ModalScreen[Path | None]):
         # Shown like every other path (relative to the working folder, or ~/...); the value stays absolute.
         store = getattr(self.app, "store", None)
         show = store.display if store is not None else str
-        roots = [(Text(f"{r.level}: {show(r.path)}"), str(r.path)) for r in self.search_path.roots]
+        roots = [(cell(f"{r.level}: {show(r.path)}"), str(r.path)) for r in self.search_path.roots]
         with Vertical(classes="dialog", id="new-module"):
             yield Label("New v2.2 module", classes="dialog-title")
             yield Input(placeholder="name, e.g. ticket-triage", id="name")
@@ -127,10 +127,10 @@ class NewModuleModal(ModalScreen[Path | None]):
     def _check(self) -> None:
         name = self.query_one("#name", Input).value
         problem = check_name(name, self._target_folder()) if name else None
-        self.query_one("#problem", Static).update(Content(problem or ""))
+        self.query_one("#problem", Static).update(block(problem or ""))
         shadows = self._shadowing() if problem is None else []
         warning = self.query_one("#shadow", Static)
-        warning.update(Content("\n".join(f"⚠ {s}" for s in shadows)))
+        warning.update(block("\n".join(f"⚠ {s}" for s in shadows)))
         warning.set_class(not shadows, "-hidden")
 
     @on(Input.Submitted, "#name")
@@ -157,7 +157,7 @@ class NewModuleModal(ModalScreen[Path | None]):
         try:
             path = create_module(self._target_folder(), name, tier)
         except (ScaffoldError, OSError) as exc:
-            self.query_one("#problem", Static).update(Content(str(exc)))
+            self.query_one("#problem", Static).update(block(str(exc)))
             return
         self.dismiss(path)
 

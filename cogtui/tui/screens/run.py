@@ -18,15 +18,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
 
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.output_fixes import parse_fixes
@@ -37,6 +36,7 @@ from cogtui.core.run.runner import RunOptions
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate, RunHistory
 from ..run_drafts import RunDraft
+from ..shown import cell, line
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
@@ -114,10 +114,10 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.notify(f"Cannot load {self.module_path}: {exc}", severity="error", markup=False)
             self.dismiss(None)
             return
-        self.sub_title = self.module.name
+        self.sub_title = visible(self.module.name, single_line=True)
         self.choices = input_choices(self.module)
         golden = self.query_one("#run-golden", Select)
-        golden.set_options([(Text(choice.label), i) for i, choice in enumerate(self.choices)])
+        golden.set_options([(cell(choice.label), i) for i, choice in enumerate(self.choices)])
         # What was left here last time (until cogtui quits), unless this screen was opened with an input of its own.
         draft = self.bench.run_drafts.get(self.module_path) if self.preset_input is None else None
         if draft is not None:
@@ -216,7 +216,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             if not any(r.running for r in old.query(RunPane)):
                 await tabs.remove_pane(old.id or "")
         pane_id = f"run-tab-{self.run_count}"
-        await tabs.add_pane(TabPane(Content(title), pane, id=pane_id))  # the model name is typed: literal
+        await tabs.add_pane(TabPane(line(title), pane, id=pane_id))  # the model name is typed: literal
         tabs.active = pane_id
         pane.start()
 

@@ -16,6 +16,8 @@ from textual.message import Message
 from cogtui.core.module.model import Module
 from cogtui.core.rules.document_checker import check_input
 
+from ..shown import markup
+
 if TYPE_CHECKING:
     pass
 
@@ -36,7 +38,7 @@ def input_status(text: str, module: Module | None) -> Content | None:
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        return Content.from_markup(
+        return markup(
             "[$error]✗ not JSON:[/] $msg (line $line, column $column)",
             msg=exc.msg,
             line=str(exc.lineno),
@@ -46,7 +48,7 @@ def input_status(text: str, module: Module | None) -> Content | None:
         return None
     violations = check_input(doc, module)
     if not violations:
-        return Content.from_markup("[$success]✓ input matches the input schema[/]")
+        return markup("[$success]✓ input matches the input schema[/]")
     first = "; ".join(f"{v.code} {v.message}" for v in violations[:2])  # messages quote the input
     more = f" (+{len(violations) - 2} more)" if len(violations) > 2 else ""
-    return Content.from_markup("[$warning]⚠ $first$more[/]", first=first, more=more)
+    return markup("[$warning]⚠ $first$more[/]", first=first, more=more)

@@ -17,6 +17,8 @@ from textual.widgets.option_list import Option
 
 from cogtui.core.module.contract_map import ITEMS, SECTIONS, ContractMap, FieldNode
 
+from ..shown import block, markup
+
 MAX_ENUM_SHOWN = 8
 MAX_GOLDENS_SHOWN = 4
 
@@ -27,31 +29,31 @@ def _value(value: Any) -> str:
 
 def field_label(node: FieldNode) -> Content:
     name = "items" if node.name == ITEMS else node.name
-    parts = [Content.from_markup("[b]$name[/]" + ("[$accent]*[/]" if node.required else ""), name=name)]
+    parts = [markup("[b]$name[/]" + ("[$accent]*[/]" if node.required else ""), name=name)]
     if node.type:
-        parts.append(Content.from_markup(" [$text-muted]$type[/]", type=node.type))
+        parts.append(markup(" [$text-muted]$type[/]", type=node.type))
     if node.enum:
         shown = []
         for value in node.enum[:MAX_ENUM_SHOWN]:
             used = value in node.enum_values_used
-            shown.append(Content.from_markup("$v" if used else "[$text-muted]$v[/]", v=_value(value)))
+            shown.append(markup("$v" if used else "[$text-muted]$v[/]", v=_value(value)))
         more = len(node.enum) - MAX_ENUM_SHOWN
-        enum = Content("|").join(shown) + (Content(f"|…+{more}") if more > 0 else Content(""))
+        enum = Content("|").join(shown) + (block(f"|…+{more}") if more > 0 else Content(""))
         parts.append(Content(" {") + enum + Content("}"))
     if node.goldens:
         names = ", ".join(node.goldens[:MAX_GOLDENS_SHOWN])
         extra = len(node.goldens) - MAX_GOLDENS_SHOWN
-        parts.append(Content.from_markup(" [$success]◆ $names[/]", names=names + (f" +{extra}" if extra > 0 else "")))
+        parts.append(markup(" [$success]◆ $names[/]", names=names + (f" +{extra}" if extra > 0 else "")))
     elif node.path:
-        parts.append(Content.from_markup(" [$warning]no golden[/]"))
+        parts.append(markup(" [$warning]no golden[/]"))
     return Content("").join(parts)
 
 
 def settings_label(title: str, settings: dict[str, Any]) -> Content:
     if not settings:
-        return Content.from_markup("[b]$title[/] [$text-muted]not declared[/]", title=title)
+        return markup("[b]$title[/] [$text-muted]not declared[/]", title=title)
     text = " · ".join(f"{key}: {_value(value)}" for key, value in settings.items())
-    return Content.from_markup("[b]$title[/] $text", title=title, text=text)
+    return markup("[b]$title[/] $text", title=title, text=text)
 
 
 def tree_rows(cmap: ContractMap) -> list[Content]:
@@ -60,7 +62,7 @@ def tree_rows(cmap: ContractMap) -> list[Content]:
     rows = [
         settings_label("overflow", cmap.overflow),
         settings_label("enums", cmap.enums),
-        Content.from_markup(
+        markup(
             "[b]goldens[/] $names [$text-muted]($tested of $total fields exercised)[/]",
             names=", ".join(cmap.goldens) if cmap.goldens else "none",
             tested=str(tested),
@@ -68,17 +70,13 @@ def tree_rows(cmap: ContractMap) -> list[Content]:
         ),
     ]
     for node in cmap.nodes:
-        indent = (
-            Content.from_markup("[$text-muted]$guide[/]", guide="│ " * (node.depth - 1) + "├ ")
-            if node.depth
-            else Content("")
-        )
+        indent = markup("[$text-muted]$guide[/]", guide="│ " * (node.depth - 1) + "├ ") if node.depth else Content("")
         rows.append(indent + field_label(node))
     if cmap.truncated:
-        rows.append(Content.from_markup("[$warning]… the schema is larger than shown[/]"))
+        rows.append(markup("[$warning]… the schema is larger than shown[/]"))
     missing = [s for s in SECTIONS if not cmap.section(s)]
     if missing:
-        rows.append(Content.from_markup("[$text-muted]no schema for: $s[/]", s=", ".join(missing)))
+        rows.append(markup("[$text-muted]no schema for: $s[/]", s=", ".join(missing)))
     return rows
 
 

@@ -19,6 +19,8 @@ from textual.widgets.option_list import Option
 from cogtui.core.diagnostics import Diagnostic, Severity, counts, format_location
 from cogtui.core.files.terminal_text import visible
 
+from ..shown import markup
+
 __all__ = ["DiagnosticsPanel", "counts", "diagnostic_content", "diagnostic_key", "location_text"]
 
 ICON = {Severity.ERROR: "[$error]✗[/]", Severity.WARNING: "[$warning]⚠[/]", Severity.INFO: "[$text-muted]ℹ[/]"}
@@ -40,14 +42,14 @@ def location_text(d: Diagnostic, root: Path) -> str:
 
 
 def diagnostic_content(d: Diagnostic, root: Path) -> Content:
-    line = Content.from_markup(
+    line = markup(
         f"{ICON[d.severity]} [b]$code[/] [$text-muted]$where[/]  $message",
         code=d.code,
         where=visible(location_text(d, root), single_line=True),
         message=visible(d.message),
     )
     if d.hint:
-        line += Content.from_markup("\n    [$text-muted]$hint[/]", hint=visible(d.hint))
+        line += markup("\n    [$text-muted]$hint[/]", hint=visible(d.hint))
     return line
 
 

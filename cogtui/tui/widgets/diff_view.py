@@ -27,8 +27,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from cogtui.core.files.terminal_text import visible
+
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 SIGNS = {"context": " ", "removed": "-", "added": "+"}
 # Past this, emphasising changed characters costs more than it tells (and SequenceMatcher is quadratic).
 _EMPHASIS_MAX_CHARS = 600
@@ -60,9 +61,8 @@ class _Hunk(NamedTuple):
 
 
 def _clean(text: str) -> str:
-    """Tabs expanded and control characters made visible: they would corrupt the terminal line."""
-    text = text.expandtabs(4)
-    return _CONTROL.sub("\N{REPLACEMENT CHARACTER}", text) if _CONTROL.search(text) else text
+    """Tabs expanded and control characters visibly escaped (`\\x1b`): they would corrupt the terminal line."""
+    return visible(text.expandtabs(4), single_line=True)
 
 
 def parse_diff(diff: str) -> list[str | _Hunk]:

@@ -6,11 +6,11 @@ from rich.syntax import Syntax
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from ..keys import bindings
+from ..shown import block
 
 
 class FileDiffModal(ModalScreen[None]):
@@ -25,7 +25,7 @@ class FileDiffModal(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="file-diff"):
-            yield Label(Content(self.title_text), classes="dialog-title")
+            yield Label(block(self.title_text), classes="dialog-title")
             with VerticalScroll(id="file-diff-body"):
                 yield Static(self._renderable(), id="file-diff-text")
             with Horizontal(classes="dialog-buttons"):

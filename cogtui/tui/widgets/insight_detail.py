@@ -9,6 +9,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from ..shown import markup
 from .insight_tables import NO_MAPPING
 
 MAX_SAMPLE = 300  # characters of one sample's text; the rest is in `cogn insights --json`
@@ -28,7 +29,7 @@ def insight_content(document: dict[str, Any]) -> Content:
     mapping = document["suggested_mapping"]
     modules = document["modules"]
     parts = [
-        Content.from_markup(
+        markup(
             "[b]$name[/b]  ·  $count insight$s in $n module$ms",
             name=mapping if mapping is not None else NO_MAPPING,
             count=f"{document['count']:,}",
@@ -36,28 +37,26 @@ def insight_content(document: dict[str, Any]) -> Content:
             n=str(len(modules)),
             ms="s" * (len(modules) != 1),
         ),
-        Content.from_markup("[$text-muted]modules[/] $modules", modules=_names(modules)),
-        Content.from_markup(
+        markup("[$text-muted]modules[/] $modules", modules=_names(modules)),
+        markup(
             "[$text-muted]first seen[/] $first  [$text-muted]last seen[/] $last",
             first=document["first_seen"],
             last=document["last_seen"],
         ),
         Content(""),
-        Content.from_markup("[b]Latest samples[/b]"),
+        markup("[b]Latest samples[/b]"),
     ]
     for example in document["examples"]:
-        parts.append(Content.from_markup("• $text", text=_clip(example["text"])))
+        parts.append(markup("• $text", text=_clip(example["text"])))
         if example.get("evidence"):
-            parts.append(
-                Content.from_markup("  [$text-muted]evidence:[/] $evidence", evidence=_clip(example["evidence"]))
-            )
-        parts.append(Content.from_markup("  [$text-muted]$module, $ts[/]", module=example["module"], ts=example["ts"]))
+            parts.append(markup("  [$text-muted]evidence:[/] $evidence", evidence=_clip(example["evidence"])))
+        parts.append(markup("  [$text-muted]$module, $ts[/]", module=example["module"], ts=example["ts"]))
     parts.append(Content(""))
     if mapping is None:
-        parts.append(Content.from_markup("[$text-muted]Without a suggested mapping there is nothing to promote.[/]"))
+        parts.append(markup("[$text-muted]Without a suggested mapping there is nothing to promote.[/]"))
     else:
         parts.append(
-            Content.from_markup(
+            markup(
                 "[$accent]p[/] promotes [b]$name[/b] into the schema (a new field, or a new "
                 "enum value when the path before its last part is an enum); you review "
                 "the diff first.",
@@ -70,7 +69,7 @@ def insight_content(document: dict[str, Any]) -> Content:
 def custom_enum_content(document: dict[str, Any]) -> Content:
     count = document["count"]
     parts = [
-        Content.from_markup(
+        markup(
             "[b]$value[/b]  ·  $field in $module  ·  used $count time$s",
             value=document["value"],
             field=document["field"],
@@ -79,13 +78,13 @@ def custom_enum_content(document: dict[str, Any]) -> Content:
             s="s" * (count != 1),
         ),
         Content(""),
-        Content.from_markup("[b]Reasons given[/b]"),
+        markup("[b]Reasons given[/b]"),
     ]
     reasons = document["reasons"] or ["(none given)"]
-    parts += [Content.from_markup("• $reason", reason=_clip(r)) for r in reasons]
+    parts += [markup("• $reason", reason=_clip(r)) for r in reasons]
     parts += [
         Content(""),
-        Content.from_markup(
+        markup(
             "[$accent]p[/] adds [b]$value[/b] to the $field enum of $module; you review the diff first.",
             value=document["value"],
             field=document["field"],

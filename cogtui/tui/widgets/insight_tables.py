@@ -16,6 +16,8 @@ from textual.widgets import DataTable
 
 from cogtui.core.files.terminal_text import visible
 
+from ..shown import cell
+
 NO_MAPPING = "(no mapping)"
 
 
@@ -37,7 +39,7 @@ def module_list(modules: list[str], width: int) -> str:
 
 
 def _count(n: int) -> Text:
-    return Text(f"{n:,}", justify="right")
+    return cell(f"{n:,}", justify="right")
 
 
 class _RowsTable(DataTable[Any]):
@@ -76,11 +78,11 @@ class InsightTable(_RowsTable):
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         mapping = document["suggested_mapping"]
         return (
-            Text(visible(str(mapping), True)) if mapping is not None else Text(NO_MAPPING, style="italic"),
+            cell(visible(str(mapping), True)) if mapping is not None else cell(NO_MAPPING, style="italic"),
             _count(document["count"]),
-            Text(visible(module_list(document["modules"], 16), True)),
-            Text(short_date(document["first_seen"])),
-            Text(short_date(document["last_seen"])),
+            cell(visible(module_list(document["modules"], 16), True)),
+            cell(short_date(document["first_seen"])),
+            cell(short_date(document["last_seen"])),
         )
 
 
@@ -90,9 +92,9 @@ class CustomEnumTable(_RowsTable):
     def cells(self, document: dict[str, Any]) -> tuple[Any, ...]:
         reasons = document["reasons"]
         return (
-            Text(visible(str(document["module"]), True)),
-            Text(visible(str(document["field"]), True)),
-            Text(visible(str(document["value"]), True)),
+            cell(visible(str(document["module"]), True)),
+            cell(visible(str(document["field"]), True)),
+            cell(visible(str(document["value"]), True)),
             _count(document["count"]),
-            Text(visible(str(reasons[0]), True) if reasons else ""),
+            cell(visible(str(reasons[0]), True) if reasons else ""),
         )

@@ -18,6 +18,8 @@ from textual.widgets.tree import TreeNode
 
 from cogtui.core.files.terminal_text import terminal_json, visible
 
+from ..shown import cell, rich_assemble
+
 MAX_CHILDREN = 200  # a huge array shows its first items and a count
 MAX_TEXT = 160
 
@@ -73,10 +75,10 @@ class JsonTree(Tree[JsonItem]):
 
     def _add(self, parent: TreeNode[JsonItem], key: str, value: Any) -> TreeNode[JsonItem]:
         if isinstance(value, (dict, list)):
-            node = parent.add(Text(key), JsonItem(key, value), expand=parent is self.root)
+            node = parent.add(cell(key), JsonItem(key, value), expand=parent is self.root)
             self._fill(node, value)
             return node
-        return parent.add_leaf(Text(key), JsonItem(key, value))
+        return parent.add_leaf(cell(key), JsonItem(key, value))
 
     def _fill(self, node: TreeNode[JsonItem], value: Any) -> None:
         if isinstance(value, dict):
@@ -98,33 +100,33 @@ class JsonTree(Tree[JsonItem]):
     def render_label(self, node: TreeNode[JsonItem], base_style: Style, style: Style) -> Text:
         item = node.data
         if item is None:
-            return Text(str(node.label))
+            return cell(str(node.label))
         if item.more:
-            label = Text(f"… {item.more} more", self._style("muted"))
+            label = cell(f"… {item.more} more", self._style("muted"))
         elif isinstance(item.value, dict):
-            label = Text.assemble(
+            label = rich_assemble(
                 (visible(item.key, True), self._style("key")), (f" {{{len(item.value)}}}", self._style("muted"))
             )
         elif isinstance(item.value, list):
-            label = Text.assemble(
+            label = rich_assemble(
                 (visible(item.key, True), self._style("key")), (f" [{len(item.value)}]", self._style("muted"))
             )
         else:
-            label = Text.assemble(
+            label = rich_assemble(
                 (visible(item.key, True), self._style("key")), (": ", self._style("muted")), self._scalar(item.value)
             )
         label.stylize(style)
         if node.allow_expand:
-            return Text.assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), label)
+            return rich_assemble((self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style), label)
         return label
 
     def _scalar(self, value: Any) -> Text:
         if isinstance(value, str):
             shown = value if len(value) <= MAX_TEXT else value[:MAX_TEXT] + "…"
-            text = Text(terminal_json(shown), self._style("string"))
+            text = cell(terminal_json(shown), self._style("string"))
             if len(value) > MAX_TEXT:
                 text.append(f" ({len(value)} chars)", self._style("muted"))
             return text
         if isinstance(value, bool) or value is None:
-            return Text(json.dumps(value), self._style("literal"))
-        return Text(json.dumps(value), self._style("number"))
+            return cell(json.dumps(value), self._style("literal"))
+        return cell(json.dumps(value), self._style("number"))

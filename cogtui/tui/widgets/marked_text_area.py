@@ -17,6 +17,7 @@ from textual.strip import Strip
 from textual.widgets import TextArea
 
 from cogtui.core.diagnostics import Severity
+from cogtui.core.files.terminal_text import holds_unsafe, without_unsafe
 
 GLYPH = {Severity.ERROR: "✗", Severity.WARNING: "⚠", Severity.INFO: "ℹ"}
 VARIABLE = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "text-muted"}
@@ -36,7 +37,7 @@ class MarkedTextArea(TextArea):
             self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        strip = super().render_line(y)
+        strip = _hide_controls(super().render_line(y))
         if not self.marks or not self.show_line_numbers or self.soft_wrap:
             return strip
         row = self.scroll_offset.y + y
@@ -54,6 +55,16 @@ class MarkedTextArea(TextArea):
             return Color.parse(self.app.theme_variables.get(variable, "")).rich_color
         except ColorParseError:
             return None
+
+
+def _hide_controls(strip: Strip) -> Strip:
+    """The file's own control characters, removed from the screen (each is zero cells wide: the layout stays).
+
+    A file holding them opens read-only and says which (D101); the terminal guard would remove them anyway,
+    but that is the last line of defence, kept for text a widget forgot to escape."""
+    if not holds_unsafe(strip.text):
+        return strip
+    return Strip([Segment(without_unsafe(s.text), s.style, s.control) for s in strip], strip.cell_length)
 
 
 def _background(strip: Strip) -> Style:

@@ -11,30 +11,32 @@ from typing import Any
 from textual.content import Content
 from textual.widgets import Static
 
+from ..shown import assemble, block, markup, styled
+
 RISK_STYLE = {"none": "$success", "low": "$success", "medium": "$warning", "high": "$error"}
 GAUGE = 12
 
 
 def gauge(confidence: Any) -> Content:
     if not isinstance(confidence, (int, float)) or isinstance(confidence, bool):
-        return Content.styled("░" * GAUGE + " …", "$text-muted")
+        return styled("░" * GAUGE + " …", "$text-muted")
     filled = max(0, min(GAUGE, round(confidence * GAUGE)))
     color = "$success" if confidence >= 0.9 else "$warning" if confidence >= 0.5 else "$error"
-    return Content.assemble(("█" * filled, color), ("░" * (GAUGE - filled), "$text-muted"), f" {confidence:.2f}")
+    return assemble(("█" * filled, color), ("░" * (GAUGE - filled), "$text-muted"), f" {confidence:.2f}")
 
 
 def meta_content(meta: dict[str, Any]) -> Content:
     risk = meta.get("risk")
     if risk:
         style = RISK_STYLE.get(str(risk), "$text-muted")
-        badge = Content.from_markup(f"[b {style} reverse] $risk [/]", risk=str(risk).upper())
+        badge = markup(f"[b {style} reverse] $risk [/]", risk=str(risk).upper())
     else:
-        badge = Content.styled("…", "$text-muted")
+        badge = styled("…", "$text-muted")
     explain = meta.get("explain")
     lines = [
         Content("confidence ") + gauge(meta.get("confidence")),
         Content("risk       ") + badge,
-        Content(str(explain)) if explain else Content.styled("no explain yet", "$text-muted"),
+        block(explain) if explain else styled("no explain yet", "$text-muted"),
     ]
     return Content("\n").join(lines)
 

@@ -16,7 +16,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from cogtui.core.diagnostics import Diagnostic, Severity, format_location
-from cogtui.core.files.terminal_text import visible
+
+from ..shown import block, markup
 
 if TYPE_CHECKING:
     from cogtui.core.module.discovery import ModuleEntry
@@ -33,25 +34,20 @@ ORIGIN_TEXT = {
 }
 
 
-def _m(template: str, **values: Any) -> Content:
-    """Markup written here, values (from files) inserted as they are."""
-    return Content.from_markup(template, **{k: visible(str(v)) for k, v in values.items()})
-
-
 def _show(value: Any) -> str:
     """Values as they are written in YAML/JSON (true, not True)."""
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
 
 def _section(title: str) -> Content:
-    return _m("\n[b $primary]$title[/]", title=title)
+    return markup("\n[b $primary]$title[/]", title=title)
 
 
 def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | None, store: ModuleStore) -> Content:
     lines: list[Content] = []
     badge = "[$warning]v0 deprecated[/]" if module.format.deprecated else "[$accent]$format[/]"
     lines.append(
-        _m(
+        markup(
             f"[b]$name[/] [$text-muted]$version[/]  {badge}  tier [b]$tier[/]",
             name=module.name,
             version=module.version or "no version",
@@ -59,45 +55,45 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
             tier=module.tier,
         )
     )
-    where = _m("$where", where=store.display(module.path))
+    where = markup("$where", where=store.display(module.path))
     if entry is not None:
-        where += _m("  [$text-muted]($level)[/]", level=entry.level)
+        where += markup("  [$text-muted]($level)[/]", level=entry.level)
         if entry.shadowed_by:
-            where += _m("\n[$warning]shadowed by $path[/]", path=store.display(entry.shadowed_by))
+            where += markup("\n[$warning]shadowed by $path[/]", path=store.display(entry.shadowed_by))
     lines.append(where)
     problems = [d for d in report.diagnostics if d.severity is not Severity.INFO]
     if problems:  # what needs fixing comes first; the full list (infos too) stays at the end
         lines.append(_section(f"Problems ({report.errors} errors, {report.warnings} warnings)"))
         lines += diagnostics_lines(report, module.path, problems)
     lines.append(_section("Responsibility"))
-    lines.append(Content(visible(str(module.responsibility or "—"))))
+    lines.append(block(module.responsibility or "—"))
     lines.append(_section("Excludes"))
-    lines += [_m("  • $x", x=x) for x in module.excludes] or [Content("  —")]
+    lines += [markup("  • $x", x=x) for x in module.excludes] or [Content("  —")]
     policies = {**module.policies, **{f"constraint {k}": v for k, v in module.constraints.items()}}
     lines.append(_section("Policies"))
-    lines += [_m("  $k: [b]$v[/]", k=k, v=_show(v)) for k, v in policies.items()] or [Content("  —")]
+    lines += [markup("  $k: [b]$v[/]", k=k, v=_show(v)) for k, v in policies.items()] or [Content("  —")]
     lines.append(_section("Tier settings"))
     for name, setting in module.contract.items():
         lines.append(
-            _m("  $name: [b]$value[/]  ", name=name, value=_show(setting.value))
-            + Content.from_markup(ORIGIN_TEXT[setting.origin])
+            markup("  $name: [b]$value[/]  ", name=name, value=_show(setting.value))
+            + markup(ORIGIN_TEXT[setting.origin])
         )
     lines.append(_section("Files"))
     for path in module.all_files:
-        lines.append(_m("  $path", path=_rel(path, module.path)))
+        lines.append(markup("  $path", path=_rel(path, module.path)))
     lines.append(_section(f"Golden tests ({len(module.tests)})"))
     for t in module.tests:
         expected = (
-            _m("$p", p=_rel(t.expected_path, module.path))
+            markup("$p", p=_rel(t.expected_path, module.path))
             if t.expected_path
-            else Content.from_markup("[$warning]no expected file[/]")
+            else markup("[$warning]no expected file[/]")
         )
-        lines.append(_m("  $name: $input → ", name=t.name, input=_rel(t.input_path, module.path)) + expected)
+        lines.append(markup("  $name: $input → ", name=t.name, input=_rel(t.input_path, module.path)) + expected)
     if not module.tests:
         more = f"; {len(module.examples)} example(s)" if module.examples else ""
-        lines.append(_m("  [$text-muted]none$more[/]", more=more))
+        lines.append(markup("  [$text-muted]none$more[/]", more=more))
     lines.append(_section(f"Diagnostics ({report.errors} errors, {report.warnings} warnings)"))
-    lines += diagnostics_lines(report, module.path) or [Content.from_markup("  [$success]✓ clean[/]")]
+    lines += diagnostics_lines(report, module.path) or [markup("  [$success]✓ clean[/]")]
     return Content("\n").join(lines)
 
 
@@ -106,7 +102,7 @@ def diagnostics_lines(report: ModuleReport, root: Path, only: list[Diagnostic] |
     for d in report.diagnostics if only is None else only:
         where = format_location(_relative(d.file, root), d.line, d.column)
         out.append(
-            _m(
+            markup(
                 f"  [{SEVERITY_STYLE[d.severity]}]$severity[/] [b]$code[/] [$text-muted]$where[/]  $message",
                 severity=f"{d.severity.value:<7}",
                 code=d.code,
@@ -115,7 +111,7 @@ def diagnostics_lines(report: ModuleReport, root: Path, only: list[Diagnostic] |
             )
         )
         if d.hint:
-            out.append(_m("           [$text-muted]$hint[/]", hint=d.hint))
+            out.append(markup("           [$text-muted]$hint[/]", hint=d.hint))
     return out
 
 
@@ -148,11 +144,11 @@ class ModuleDetail(VerticalScroll):
     ) -> None:
         body = self.query_one("#detail-body", Static)
         if module is None or report is None:
-            title = _m("[b]$name[/]", name=entry.name if entry else "module")
+            title = markup("[b]$name[/]", name=entry.name if entry else "module")
             if report is not None and report.diagnostics:  # could not be loaded at all
                 body.update(Content("\n").join([title, *diagnostics_lines(report, entry.path if entry else Path("."))]))
             else:
-                body.update(title + Content.from_markup("\n[$text-muted]validating…[/]"))
+                body.update(title + markup("\n[$text-muted]validating…[/]"))
             return
         body.update(module_content(module, report, entry, store))
         self.scroll_home(animate=False)

@@ -20,6 +20,7 @@ from textual.widgets.tree import TreeNode
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.discovery import LEVELS, ModuleEntry, SearchRoot
 
+from ..shown import cell, rich_assemble
 from ..store import ModuleStore
 
 LEVEL_TITLES = {"path": "--path", "project": "project", "user": "user", "custom": "custom"}
@@ -92,23 +93,23 @@ class ModuleTree(Tree[NodeItem]):
             in_level = [e for e in winners if e.root.level == level]
             if needle and not in_level:
                 continue
-            level_node = self.root.add(Text(str(level)), LevelItem(level, roots, len(in_level)), expand=True)
+            level_node = self.root.add(cell(str(level)), LevelItem(level, roots, len(in_level)), expand=True)
             for root in roots:
                 in_root = [e for e in in_level if e.root == root]
                 parent = level_node
                 if len(roots) > 1:
                     parent = level_node.add(
-                        Text(visible(str(root.path), True)), RootItem(root, len(in_root)), expand=True
+                        cell(visible(str(root.path), True)), RootItem(root, len(in_root)), expand=True
                     )
                 for entry in in_root:
                     shadows = shadowed.get(entry.path, [])
                     if shadows:
-                        node = parent.add(Text(visible(entry.name, True)), ModuleItem(entry), expand=True)
+                        node = parent.add(cell(visible(entry.name, True)), ModuleItem(entry), expand=True)
                         for s in shadows:
-                            node.add_leaf(Text(visible(s.name, True)), ModuleItem(s))
+                            node.add_leaf(cell(visible(s.name, True)), ModuleItem(s))
                     else:
                         # Text labels: a str would be parsed as markup, once per node per rebuild.
-                        node = parent.add_leaf(Text(visible(entry.name, True)), ModuleItem(entry))
+                        node = parent.add_leaf(cell(visible(entry.name, True)), ModuleItem(entry))
                     self.module_nodes[entry.path] = node
         self._restore_cursor(keep_cursor)
 
@@ -169,28 +170,29 @@ class ModuleTree(Tree[NodeItem]):
         elif isinstance(item, LevelItem):
             where = "" if len(item.roots) > 1 else f"  {self.store.display(item.roots[0].path)}"
             missing = all(not r.path.exists() for r in item.roots)
-            label = Text.assemble(
+            label = rich_assemble(
                 (LEVEL_TITLES[item.level], self._style("level")),
                 (f" ({item.count}){where}" + ("  not found" if missing else ""), self._style("dim")),
             )
         elif isinstance(item, RootItem):
-            label = Text.assemble(
+            label = rich_assemble(
                 (self.store.display(item.root.path), self._style("dim")), (f" ({item.count})", self._style("dim"))
             )
         else:
-            label = Text(str(node.label))
+            label = cell(str(node.label))
         label.stylize(style)
         if node.allow_expand:
             prefix = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE, base_style)
-            return Text.assemble(prefix, label)
+            return rich_assemble(prefix, label)
         return label
 
     def _module_label(self, entry: ModuleEntry) -> Text:
         report = self.store.report(entry.path)
         if entry.shadowed:
             shadower = self.store.display(entry.shadowed_by) if entry.shadowed_by else "?"
-            return Text.assemble(
-                (entry.name, self._style("shadowed")), (f"  shadowed by {shadower}", self._style("shadowed"))
+            return rich_assemble(
+                (visible(entry.name, True), self._style("shadowed")),
+                (f"  shadowed by {shadower}", self._style("shadowed")),
             )
         # Status first, so a narrow pane never cuts it off.
         if report is None:
@@ -201,17 +203,17 @@ class ModuleTree(Tree[NodeItem]):
             parts = [(f"⚠{report.warnings} ", self._style("warning"))]
         else:
             parts = [("✓ ", self._style("ok"))]
-        parts.append((entry.name, self._style("name")))
+        parts.append((visible(entry.name, True), self._style("name")))
         if report is not None:
             if report.version:
-                parts.append((f" {report.version}", self._style("dim")))
+                parts.append((f" {visible(report.version, True)}", self._style("dim")))
             fmt = report.format or "?"
             parts.append(
                 (" v0 deprecated" if fmt == "v0" else f" {fmt}", self._style("deprecated" if fmt == "v0" else "badge"))
             )
             if report.tier:
-                parts.append((f" {report.tier}", self._style("dim")))
-        return Text.assemble(*parts)
+                parts.append((f" {visible(report.tier, True)}", self._style("dim")))
+        return rich_assemble(*parts)
 
     # ------------------------------------------------------------ queries
 

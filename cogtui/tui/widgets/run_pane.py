@@ -20,7 +20,6 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -35,6 +34,7 @@ from cogtui.core.run.run_state import Phase, RunState
 from cogtui.core.run.runner import RunEvent, RunOptions, RunResult, RunSession
 
 from ..richstyle import themed
+from ..shown import block, cell, markup, rich_assemble, styled
 from ..worker_failures import ReportsWorkerFailures
 from .json_tree import JsonTree
 from .meta_card import MetaCard
@@ -201,9 +201,9 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         style = {Phase.DONE: "$success", Phase.FAILED: "$error", Phase.CANCELLED: "$warning"}.get(state.phase)
         line = state.progress_line()
         if state.phase is Phase.STREAMING and state.stage:
-            text = Content.from_markup("[b]$stage[/] $message", stage=state.stage, message=state.message)
+            text = markup("[b]$stage[/] $message", stage=state.stage, message=state.message)
         else:
-            text = Content.styled(line, style or "$text-muted")
+            text = styled(line, style or "$text-muted")
         self.query_one(".run-progress", Static).update(text)
         bar = self.query_one(ProgressBar)
         if state.final:
@@ -222,21 +222,21 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         node = self.calls.get(ev.path)
         if node is None:
             parent = self.calls.get(ev.path[:-1], tree.root)
-            node = parent.add(Text.assemble(name, themed(self.app, "running…", "text-muted")), expand=True)
+            node = parent.add(rich_assemble(name, themed(self.app, "running…", "text-muted")), expand=True)
             self.calls[ev.path] = node
             tree.root.expand()
         chunk = ev.chunk
         if chunk.get("final"):
             meta = chunk.get("meta") or {}
             node.set_label(
-                Text.assemble(name, themed(self.app, "✓", "success"), f" {meta.get('confidence')} {meta.get('risk')}")
+                rich_assemble(name, themed(self.app, "✓", "success"), f" {meta.get('confidence')} {meta.get('risk')}")
             )
             if meta.get("explain"):
-                node.add_leaf(Text(str(meta["explain"])[:200]))
+                node.add_leaf(cell(str(meta["explain"])[:200]))
         elif chunk.get("ok") is False:
             err = chunk.get("error") or {}
-            node.set_label(Text.assemble(name, themed(self.app, f"✗ {err.get('code')}", "error", bold=True)))
-            node.add_leaf(Text(str(err.get("message", ""))[:200]))
+            node.set_label(rich_assemble(name, themed(self.app, f"✗ {err.get('code')}", "error", bold=True)))
+            node.add_leaf(cell(str(err.get("message", ""))[:200]))
 
     def _show_end(self, chunk: dict[str, Any]) -> None:
         outcome = self.query_one(".run-outcome", Static)
@@ -257,17 +257,15 @@ class RunPane(ReportsWorkerFailures, Horizontal):
             return
         err = chunk.get("error") or {}
         lines = [
-            Content.from_markup(
-                "[b $error]✗ $code[/] $message", code=str(err.get("code")), message=str(err.get("message", ""))
-            )
+            markup("[b $error]✗ $code[/] $message", code=str(err.get("code")), message=str(err.get("message", "")))
         ]
         if err.get("suggestion"):
-            lines.append(Content.from_markup("[$text-muted]suggestion:[/] $text", text=str(err["suggestion"])))
+            lines.append(markup("[$text-muted]suggestion:[/] $text", text=str(err["suggestion"])))
         outcome.update(Content("\n").join(lines))
         partial = chunk.get("partial_data")
         if isinstance(partial, dict):
             self.query_one(JsonTree).set_value(partial)
-            lines.append(Content.styled("partial data below", "$text-muted"))
+            lines.append(styled("partial data below", "$text-muted"))
             outcome.update(Content("\n").join(lines))
 
     def _tick(self) -> None:
@@ -278,7 +276,7 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         usage = self.result.usage if self.result is not None else None
         if usage:
             text += f"\ntokens {usage.get('input_tokens', 0)} in / {usage.get('output_tokens', 0)} out"
-        self.query_one(".run-usage", Static).update(Content(text))  # provider-reported numbers: literal
+        self.query_one(".run-usage", Static).update(block(text))  # provider-reported numbers: literal
 
     def finish(self, result: RunResult | None) -> None:
         """Called by the screen's Finished handler (after the last chunks are drained): the final state."""

@@ -1,19 +1,23 @@
 """Read-only views of JSON and diffs, highlighted with the theme's colours.
 
 Text read from files, models or the history reaches `CodeView` as `Content`
-(`show_content`) or as plain text (`show_plain`); `show_text` parses markup
-and is only for strings written in code.
+(`show_content`, built with `shown.markup`) or as plain text (`show_plain`);
+`show_text` parses markup and is only for strings written in code. JSON,
+diffs and plain text are shown with their control characters visibly escaped.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.syntax import Syntax
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
+
+from cogtui.core.files.terminal_text import terminal_json, visible
+
+from ..shown import block, markup, styled
 
 
 def _syntax(text: str, lexer: str, dark: bool) -> Syntax:
@@ -45,21 +49,21 @@ class CodeView(VerticalScroll):
         return self.query_one(".code-view-body", Static)
 
     def show_json(self, value: Any) -> None:
-        self.text = json.dumps(value, indent=2, ensure_ascii=False)
+        self.text = terminal_json(value, indent=2)
         self._body().update(_syntax(self.text, "json", self.app.current_theme.dark))
         self.scroll_home(animate=False)
 
     def show_diff(self, diff: str, empty: str = "no differences") -> None:
         """A unified diff, or `empty` (plain text, shown muted) when there is none."""
         if not diff.strip():
-            self.show_content(Content.from_markup("[$text-muted]$empty[/]", empty=empty))
+            self.show_content(markup("[$text-muted]$empty[/]", empty=empty))
             return
-        self.text = diff
+        self.text = visible(diff)
         self._body().update(_syntax(diff, "diff", self.app.current_theme.dark))
         self.scroll_home(animate=False)
 
     def show_content(self, content: Content) -> None:
-        """Styled text built with `Content` (values from files inserted literally, e.g. `Content.from_markup`
+        """Styled text built with `Content` (values from files inserted literally, e.g. `shown.markup`
         with `$variables`)."""
         self.text = content.plain
         self._body().update(content)
@@ -67,9 +71,10 @@ class CodeView(VerticalScroll):
 
     def show_plain(self, text: str, style: str = "") -> None:
         """Text shown exactly as it is (never parsed as markup), in one style such as "$error"."""
-        self.show_content(Content.styled(text, style) if style else Content(text))
+        text = visible(text)
+        self.show_content(styled(text, style) if style else block(text))
 
-    def show_text(self, markup: str) -> None:
+    def show_text(self, code_markup: str) -> None:
         """Markup written in code only (theme variables like `[$text-muted]` work): anything read from a file,
         a model or the history goes through `show_plain` or `show_content`."""
-        self.show_content(Content.from_markup(markup))
+        self.show_content(markup(code_markup))
