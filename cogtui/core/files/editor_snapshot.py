@@ -27,11 +27,12 @@ class FileSnapshot:
     exists: bool = True
 
     @classmethod
-    def read(cls, path: Path) -> FileSnapshot:
-        """Raises ParseFailure (a located P003/P005 diagnostic) when the file cannot be read or decoded."""
+    def read(cls, path: Path, root: Path | None = None) -> FileSnapshot:
+        """Raises ParseFailure (a located P003/P005 diagnostic) when the file cannot be read or decoded, and
+        ConfinementError (F001-F004) when it leads outside `root` (the module folder) or is no regular file."""
         if not lexists(path):
             return cls(path, "", DEFAULT_STYLE, "", exists=False)
-        raw = read_confined(path)  # a FIFO or /dev/zero behind a link is refused, never read (docs/security.md)
+        raw = read_confined(path, root)  # a FIFO or /dev/zero behind a link is refused, never read (docs/security.md)
         text = decode_bytes(raw, path)
         return cls(path, text, detect_style(raw, text), sha256(raw))
 

@@ -197,7 +197,7 @@ def manifest_name(entry: ModuleEntry) -> str | None:
     from cogtui.core.files.sourcemap import ParseFailure, read_text
 
     try:
-        text = read_text(entry.path / entry.manifest)[:65536]
+        text = read_text(entry.path / entry.manifest, entry.path)[:65536]  # confined: never a file outside
     except ParseFailure:
         return None
     found = _NAME_LINE.search(text)

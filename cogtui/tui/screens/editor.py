@@ -135,7 +135,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         if self.focus_file is not None and self.focus_file not in files and self.focus_file.is_file():
             files.append(self.focus_file)
         for index, path in enumerate(files):
-            buf = FileBuffer(path, relative_name(path, self.module_path), f"file-{index}")
+            buf = FileBuffer(path, relative_name(path, self.module_path), f"file-{index}", self.module_path)
             self.buffers[buf.pane_id] = buf
             self._by_path[path] = buf
             self._by_path.setdefault(path.resolve(), buf)  # watchfiles may report resolved paths

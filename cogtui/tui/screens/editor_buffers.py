@@ -12,6 +12,7 @@ from pathlib import Path
 
 from textual.content import Content
 
+from cogtui.core.files.confined import ConfinementError, read_confined
 from cogtui.core.files.disk_state import BufferState
 from cogtui.core.files.editor_snapshot import FileSnapshot
 from cogtui.core.files.sourcemap import ParseFailure
@@ -59,6 +60,7 @@ class FileBuffer:
     path: Path
     rel: str  # path relative to the module folder, for labels
     pane_id: str
+    root: Path | None = None  # the module folder: a file leading outside it is refused, never shown
     snapshot: FileSnapshot | None = None  # None when the file could not be read or decoded
     saved_lf: str = ""  # the disk text (LF) the buffer started from; equal text means unmodified
     problem: str = ""  # why the buffer is read-only; "" when editable
@@ -90,12 +92,13 @@ class FileBuffer:
         """Read the file again; returns the text for the editor and resets modified/stale."""
         self.modified = self.stale = self.deleted = False
         try:
-            self.snapshot = FileSnapshot.read(self.path)
+            self.snapshot = FileSnapshot.read(self.path, self.root)
         except ParseFailure as failure:
             d = failure.diagnostic
             self.snapshot = None
             self.problem = f"{d.code} {d.message}"
-            self.saved_lf = _best_effort_text(self.path)
+            # Undecodable text is shown as best it can be; a refused file (outside, a FIFO, a device) is not read.
+            self.saved_lf = "" if isinstance(failure, ConfinementError) else _best_effort_text(self.path, self.root)
             return self.saved_lf
         self.saved_lf = to_lf(self.snapshot.text)
         breaks = foreign_line_breaks(self.saved_lf)
@@ -131,11 +134,11 @@ class FileBuffer:
         return markup("$rel" + marks, rel=visible(self.rel, single_line=True))
 
 
-def _best_effort_text(path: Path) -> str:
+def _best_effort_text(path: Path, root: Path | None) -> str:
     """Something to look at for a file that cannot be decoded (shown read-only, never saved)."""
     try:
-        return to_lf(path.read_bytes().decode("utf-8", errors="replace"))
-    except OSError:
+        return to_lf(read_confined(path, root).decode("utf-8", errors="replace"))
+    except ParseFailure:
         return ""
 
 

@@ -83,7 +83,7 @@ class SaveFlow:
         """The three-way view: base (what the buffer was loaded from), yours (the buffer), theirs (the disk)."""
         editor = self.editor
         try:
-            theirs = FileSnapshot.read(buf.path)
+            theirs = FileSnapshot.read(buf.path, buf.root)
         except ParseFailure as failure:
             editor.say(f"{buf.rel} on disk cannot be read: {failure.diagnostic.message}", severity="error")
             return
@@ -124,7 +124,7 @@ class SaveFlow:
 
     def diff(self, buf: FileBuffer) -> str:
         try:
-            disk = to_lf(FileSnapshot.read(buf.path).text)
+            disk = to_lf(FileSnapshot.read(buf.path, buf.root).text)
         except ParseFailure as failure:
             return f"# the version on disk cannot be read: {failure.diagnostic.message}\n"
         return unified_diff(disk, self.editor.area(buf).text, f"disk/{buf.rel}", f"buffer/{buf.rel}")

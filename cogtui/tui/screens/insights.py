@@ -33,7 +33,7 @@ from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate, PlanPreview
-from ..shown import block, cell
+from ..shown import block, cell, markup
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
 from ..widgets.insight_tables import CustomEnumTable, InsightTable, short_date
 from ..workbench import Workbench, workbench
@@ -100,6 +100,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         self.filled = False  # True once the tables show the current filter's data (tests and the benchmark wait on it)
         self.shown_latest_id = 0  # the newest run id the shown data was read at
         self._module_names: list[str] | None = None
+        self.skipped_said: list[str] = []  # the damaged-row warnings already notified
 
     @property
     def bench(self) -> Workbench:
@@ -189,7 +190,8 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         values = sum(d["count"] for d in data.custom_enums)
         self._status(
             f"{plural(total, 'insight')} in {plural(len(data.insights), 'mapping')}  ·  "
-            f"{plural(values, 'custom enum value')}  ·  {data.module or 'all modules'}"
+            f"{plural(values, 'custom enum value')}  ·  {data.module or 'all modules'}",
+            data.skipped,
         )
         self._show_detail()
         self.shown_latest_id = data.latest_id
@@ -223,9 +225,17 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         span = f"{first[:10]} {first[11:16]}–{last[11:16]}" if same_day else f"{first[:10]} → {last[:10]}"
         label.update(block(f"Insights {span}, peak {max(n for _, n in data.timeline):,}"))  # dates from the history
 
-    def _status(self, text: str) -> None:
-        """Plain text (it names modules): never parsed as markup."""
-        self.query_one("#status", Static).update(block(text))
+    def _status(self, text: str, skipped: list[str] | None = None) -> None:
+        """Plain text (it names modules): never parsed as markup. Damaged history rows left out of what is
+        shown are counted here in the warning colour, and said once in a warning notification."""
+        status = block(text)
+        if skipped:
+            status += markup("  ·  [$warning]⚠ $n: damaged rows skipped[/]", n=plural(len(skipped), "warning"))
+            if skipped != self.skipped_said:
+                more = f"\n… and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+                self.notify("\n".join(skipped[:5]) + more, title="Run history", severity="warning", markup=False)
+        self.skipped_said = list(skipped or [])
+        self.query_one("#status", Static).update(status)
 
     # ------------------------------------------------------------ selection
 
