@@ -5,7 +5,8 @@
 Each case is a copy of a clean v2.2 module with one file made hostile (a
 symlink out of the folder, a FIFO, /dev/zero, a loop, a huge sparse file, a
 YAML alias bomb, 50,000 nested brackets, BOM + invalid UTF-8, a 5000-digit
-number, escape sequences), plus a v1 MODULE.md alias bomb through
+number, escape sequences, a catastrophic and an invalid schema `pattern`, a
+golden input linked outside, lone surrogates), plus a v1 MODULE.md alias bomb through
 `migrate --dry-run`'s planner. The target is the whole sweep under 5 s
 (docs/security.md); before issue 11 several cases hung forever.
 """
@@ -13,6 +14,7 @@ number, escape sequences), plus a v1 MODULE.md alias bomb through
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import tempfile
@@ -49,6 +51,15 @@ def _sparse(path: Path) -> None:
         fh.truncate(MAX_MODULE_FILE_BYTES * 4)
 
 
+def _pattern(root: Path, pattern: str) -> None:
+    schema = json.loads((root / "schema.json").read_text())
+    schema["input"]["properties"]["text"]["pattern"] = pattern
+    (root / "schema.json").write_text(json.dumps(schema))
+
+
+NEAR_MISS = "a" * 40 + "!"  # the run's input: a near miss for `^(a+)+$`, which backtracks 2^40 times naively
+
+
 def _loop(path: Path) -> None:
     path.symlink_to(path.with_name("loop.md"))
     path.with_name("loop.md").symlink_to(path)
@@ -65,6 +76,14 @@ CASES: dict[str, Callable[[Path, Path], None]] = {
     "prompt.md BOM + bad UTF-8": lambda r, s: (r / "prompt.md").write_bytes(b"\xef\xbb\xbf# x\n\xff\xfe"),
     "schema.json 5000 digits": lambda r, s: (r / "schema.json").write_text('{"n": ' + "9" * 5000 + "}"),
     "escape sequences in names": lambda r, s: (r / "prompt.md").write_text("\x1b]0;pwned\x07\x1b[2J"),
+    "input pattern ^(a+)+$, near-miss input (S008)": lambda r, s: _pattern(r, "^(a+)+$"),
+    "input pattern not a regex (S001)": lambda r, s: _pattern(r, "([a-z]"),
+    "golden input -> secret outside (F001)": lambda r, s: _replace(
+        r, "tests/case1.input.json", lambda p: p.symlink_to(s)
+    ),
+    "lone surrogates in the golden input": lambda r, s: (r / "tests" / "case1.input.json").write_text(
+        '{"text": "\\ud800 lone \\udfff"}'
+    ),
 }
 
 
@@ -80,7 +99,7 @@ def sweep() -> list[tuple[str, float]]:
             started = time.perf_counter()
             module = load_module(root)
             validate_module(module)
-            asyncio.run(run_module(module, {"code": "x"}, RunOptions(ReplayProvider(interval=0))))
+            asyncio.run(run_module(module, {"text": NEAR_MISS}, RunOptions(ReplayProvider(interval=0))))
             out.append((name, time.perf_counter() - started))
         files = clean_v1()
         files["MODULE.md"] = "---\nname: mod\nversion: 1.0.0\n" + BOMB + "---\nbody\n"

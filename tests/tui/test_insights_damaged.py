@@ -31,7 +31,9 @@ async def test_skipped_rows_are_counted_and_said(monkeypatch: pytest.MonkeyPatch
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
         screen = app.screen
         status = screen.query_one("#status", Static).render()
-        assert "all modules  ·  ⚠ " in str(status) and "warning" in str(status) and "damaged rows skipped" in str(status)
+        assert (
+            "all modules  ·  ⚠ " in str(status) and "warning" in str(status) and "damaged rows skipped" in str(status)
+        )
         warned = [span for span in status.spans if "warning" in str(span.style)]  # type: ignore[union-attr]
         assert warned, "the count is in the warning colour"
         said = [n for n in seen if n.startswith("Run history: ")]

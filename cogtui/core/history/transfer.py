@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO, Any
 
+from cogtui.core.files.terminal_text import terminal_json
 from cogtui.core.history.records import OUTCOMES, RunRecord, digest, iso_utc
 from cogtui.core.history.store import History
 from cogtui.core.rules.envelope_rules import check_envelope
@@ -78,10 +79,13 @@ def to_line(run: RunRecord) -> dict[str, Any]:
 
 
 def export_runs(history: History, out: IO[str], module: str | None = None, since: float | None = None) -> int:
-    """Write the runs as NDJSON, in the order they were recorded; returns how many."""
+    """Write the runs as NDJSON, in the order they were recorded; returns how many.
+
+    Lone surrogates (which no encoder writes), C1 controls and bidi overrides are written as JSON escapes:
+    the same strings once decoded, and nothing a terminal acts on."""
     n = 0
     for run in history.iter_runs(module, since):
-        out.write(json.dumps(to_line(run), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n")
+        out.write(terminal_json(to_line(run), separators=(",", ":"), allow_nan=False) + "\n")
         n += 1
     return n
 
