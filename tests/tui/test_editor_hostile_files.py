@@ -15,6 +15,11 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.tui import navigation as nav
+from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_buffers import FileBuffer, status_content
 
 
@@ -74,3 +79,26 @@ def test_a_fifo_and_links_outside_the_module_are_refused_never_read(tmp_path: Pa
     (module / "link.md").symlink_to(inside)  # a link that stays inside is a file like any other
     buf = FileBuffer(module / "link.md", "link.md", "pane-2", module)
     assert buf.load() == "fine\n" and not buf.read_only
+
+
+async def test_a_fifo_in_a_module_never_blocks_the_tui(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    (module / "prompt.md").unlink()
+    os.mkfifo(module / "prompt.md")
+    feeder = threading.Timer(10, _feed, (module / "prompt.md",))
+    feeder.daemon = True
+    feeder.start()
+    app = make_app(root, tmp_path)
+    try:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await until(lambda: app.store.report(module) is not None, pilot)  # validated, not blocked
+            report = app.store.report(module)
+            assert report is not None and "F002" in {d.code for d in report.diagnostics}
+            nav.open_module(app, module, module / "prompt.md")
+            await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query("Footer")), pilot)
+            buf = app.screen.current()
+            assert buf is not None and buf.rel == "prompt.md" and buf.read_only and buf.problem.startswith("F002")
+            assert app.screen.area(buf).text == ""
+    finally:
+        feeder.cancel()

@@ -1,5 +1,6 @@
 """The insights dashboard over a history with damaged rows: what was skipped is counted on the status line in
-the warning colour and said once in a warning notification; the rest is shown (issue 11)."""
+the warning colour and said once in a warning notification; the rest is shown (issue 11). The history screen
+lists the sound runs of the same history."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tuikit import isolate, make_app, notices, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
+from cogtui.tui.screens.history import HistoryScreen
 from cogtui.tui.screens.insights import InsightsScreen
 from cogtui.tui.widgets.insight_tables import InsightTable
 
@@ -43,6 +45,8 @@ async def test_skipped_rows_are_counted_and_said(monkeypatch: pytest.MonkeyPatch
         assert len([n for n in seen if n.startswith("Run history: ")]) == 1
         table = screen.query_one(InsightTable)
         assert [d["suggested_mapping"] for d in table.documents] == ["data.x"]  # the rest is shown
+        nav.history(app, tmp_path / "m")  # the run whose envelope is damaged is left out, the others listed
+        await until(lambda: isinstance(app.screen, HistoryScreen) and len(app.screen.runs) == 2, pilot)
 
 
 async def test_a_sound_history_says_nothing_of_the_kind(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
