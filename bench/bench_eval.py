@@ -175,7 +175,7 @@ def main() -> None:
     # CPU of the cogn process per model call, start-up's CPU taken out: under ~10 ms for 6x (BENCHMARKS.md).
     per_call = {name: (cpu - start[1]) / args.cases * 1000 for name, cpu in (("1", cpu1), ("8", cpu8), ("8h", cpu8h))}
     results["CPU per call, -j 1 (ms)"] = round(per_call["1"], 2)
-    results["CPU per call, -j 8 (ms, target <= 10)"] = round(per_call["8"], 2)
+    results["CPU per call, -j 8, ms (target <= 10)"] = round(per_call["8"], 2)
     results["cogn eval -j 8 with history_s (median)"] = round(wall8h, 3)
     results["CPU per call, -j 8 with history (ms)"] = round(per_call["8h"], 2)
     results["process start-up CPU_s (median)"] = round(start[1], 3)
