@@ -14,6 +14,7 @@ Regenerate after a deliberate UI change, then review the SVG diffs like code:
 
 from __future__ import annotations
 
+import difflib
 import html
 import json
 import os
@@ -280,7 +281,7 @@ SIZES = ((80, 24), (120, 40))
 THEMES = [pytest.param(None, id="default"), pytest.param("cogtui-ansi", id="ansi")]
 
 
-async def snapshot_sizes(pilot: Pilot[None], name: str, snapshot: SnapshotAssertion) -> None:
+async def snapshot_sizes(pilot: Pilot[None], name: str, snapshot: SnapshotAssertion, node: str) -> None:
     """Snapshot the scene at each size in turn, from one app run.
 
     Driving a scene costs far more than drawing it, so the scene is driven once (at 80×24) and the
@@ -290,7 +291,7 @@ async def snapshot_sizes(pilot: Pilot[None], name: str, snapshot: SnapshotAssert
     Textual's restyling, and the command palette keeps the theme it opened with.
     """
     app = pilot.app
-    failed = []
+    failed: list[str] = []
     for size in SIZES:
         if size != SIZES[0]:
             await pilot.resize_terminal(*size)
@@ -303,8 +304,18 @@ async def snapshot_sizes(pilot: Pilot[None], name: str, snapshot: SnapshotAssert
             assert_fits_80x24(app, svg, name)
         matches = snapshot(name=variant) == svg  # syrupy records the comparison (and updates with --snapshot-update)
         if not matches:
-            failed.append(variant)
-    assert not failed, f"{name}: the screen differs from its snapshot at {', '.join(failed)}"
+            failed.append(f"{variant}:\n{row_diff(SNAPSHOT_DIR / f'{node}[{variant}].svg', svg)}")
+    assert not failed, f"{name}: the screen differs from its snapshot at " + "\n".join(failed)
+
+
+SNAPSHOT_DIR = Path(__file__).parent / "__snapshots__" / "test_snapshots"
+
+
+def row_diff(stored: Path, svg: str) -> str:
+    """The rows whose text differs (styles alone can differ too: then say so), to read a failure in CI's log."""
+    before = screen_rows(stored.read_text(encoding="utf-8")) if stored.exists() else []
+    lines = list(difflib.unified_diff(before, screen_rows(svg), "snapshot", "now", n=0, lineterm=""))
+    return "\n".join(lines[:40]) if lines else "(the same text: only colours or styles differ)"
 
 
 def assert_fits_80x24(app: Any, svg: str, what: str) -> None:
@@ -320,11 +331,12 @@ def assert_fits_80x24(app: Any, svg: str, what: str) -> None:
 async def test_screen(name: str, theme: str | None, stage: Stage, tmp_path: Path, snapshot: SnapshotAssertion) -> None:
     """Every screen at 80×24 and 120×40, in the default and the ANSI theme."""
     scene = ALL_SCENES[name]
+    theme_id = "ansi" if theme else "default"
     stage = PREPARE.get(name, lambda s: s)(stage)
     app = make_app(stage.root, tmp_path, review=stage.plan_file if scene.review else None, theme=theme)
     async with app.run_test(size=SIZES[0]) as pilot:
         await scene.drive(pilot, stage)
-        await snapshot_sizes(pilot, name, snapshot.use_extension(SVGImageExtension))
+        await snapshot_sizes(pilot, name, snapshot.use_extension(SVGImageExtension), f"test_screen[{name}-{theme_id}]")
 
 
 def test_migration_side_by_side(stage: Stage, tmp_path: Path, snap_compare: Any) -> None:
