@@ -47,11 +47,14 @@ def _path_option(parser: argparse.ArgumentParser, suppress: bool) -> None:
 
 
 def chosen_command(argv: Sequence[str]) -> str | None:
-    """The subcommand named in argv (skipping global options), without parsing anything else."""
+    """The subcommand named in argv (skipping global options), without parsing anything else; None when
+    there is none, or when help is asked for before it (the help lists every command)."""
     it = iter(argv)
     for tok in it:
         if tok == "--path":
             next(it, None)
+        elif tok in ("-h", "--help"):
+            return None
         elif tok in COMMANDS:
             return tok
         elif not tok.startswith("-"):
@@ -60,7 +63,8 @@ def chosen_command(argv: Sequence[str]) -> str | None:
 
 
 def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
-    """The parser; only the chosen command's module is imported (the others just list their help line)."""
+    """The parser. With a chosen command, only that command's subparser is built (and its module imported):
+    building the thirteen subparsers cost more than the rest of a one-module validate's parsing."""
     parser = argparse.ArgumentParser(
         prog=prog, description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI."
     )
@@ -73,6 +77,8 @@ def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         _path_option(cmd, suppress=True)
         if name == only:

@@ -28,13 +28,13 @@ from cogtui.core.run.providers.base import (
     TextDelta,
     Usage,
     api_key,
-    capability_doc,
     malformed_stream_data,
     parse_retry_after,
     status_error,
     stream_error,
     unterminated_stream,
 )
+from cogtui.core.run.providers.declarations import ANTHROPIC_MEDIA, declaration
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
@@ -47,11 +47,10 @@ class AnthropicProvider:
         self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
 
     def capabilities(self) -> dict[str, Any]:
-        features = ("json_mode", "long_context", "vision", "documents")
-        return capability_doc(self.name, True, self.media_categories(), 20, features, "output_config")
+        return declaration(self.name, {})
 
     def media_categories(self) -> tuple[str, ...]:
-        return ("image", "document")
+        return ANTHROPIC_MEDIA
 
     def _client(self, timeout: float) -> Any:
         """A client per call: it is bound to the running event loop, and closing it closes the request."""
