@@ -32,6 +32,7 @@ _FLOAT = re.compile(
     r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
 )
 _TIMESTAMP = re.compile(r"[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:[Tt ].*)?")
+_NUMBER_START = frozenset("-+.0123456789")
 _PLAIN_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _PLAIN_FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]*")
 # Characters that cannot start a plain scalar (or start something this reader leaves to PyYAML).
@@ -243,6 +244,8 @@ def _plain(text: str) -> Any:
         return None
     if text in ("<<", "="):
         raise Unsupported
+    if text[0] not in _NUMBER_START:  # YAML 1.1 numbers and timestamps start with a digit, a sign or a dot
+        return text
     if _INT.fullmatch(text):
         if _PLAIN_INT.fullmatch(text) and not (len(text.lstrip("+-")) > 1 and text.lstrip("+-")[0] == "0"):
             return int(text)
