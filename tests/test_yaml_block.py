@@ -161,7 +161,17 @@ def test_generated_block_yaml_reads_as_pyyaml_does(
 def test_what_it_reads_and_what_it_leaves_to_pyyaml() -> None:
     read = "name: x  # c\nversion: 2.2.1\nn: 3\nf: 1.5\nok: yes\nnone: ~\nlist: [a, b]\ntests:\n- a -> b\n"
     assert block_yaml(read) is not None and same_as_pyyaml(read)
-    for left in ("a: |\n  x\n", "a: &x 1\nb: *x\n", "a: 1.5e+3\n", "a: 2001-12-14\n", "a: 0x1F\n", "a: 'x\n  y'\n"):
+    for left in (
+        "--- \na: 1\n",
+        "a: 1\n...\n",
+        "... 1: 1\n",
+        "a: |\n  x\n",
+        "a: &x 1\nb: *x\n",
+        "a: 1.5e+3\n",
+        "a: 2001-12-14\n",
+        "a: 0x1F\n",
+        "a: 'x\n  y'\n",
+    ):
         assert block_yaml(left) is None, left
     with pytest.raises(ParseFailure):  # an error is always PyYAML's
         parse_yaml("a: b: c\n", Path("module.yaml"))

@@ -146,9 +146,6 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         if wanted in self.available_themes:
             if self.theme == wanted:
                 self.mutate_reactive(App.theme)  # same name, maybe new colours: apply them again
-            elif not announce and self.is_before_start_dark(wanted):
-                self.set_reactive(App.theme, wanted)
-                self.add_class(f"-theme-{wanted}", update=False)
             else:
                 self.theme = wanted
         else:
@@ -159,10 +156,6 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
             if announce:
                 self.notify(problems[-1], severity="warning", markup=False)
         return problems
-
-    def is_before_start_dark(self, name: str) -> bool:
-        theme = self.available_themes[name]
-        return not self.is_running and theme.dark and not self.is_ansi_theme(name) and self.current_theme.dark
 
     @on(ThemesChanged)
     def _themes_changed(self) -> None:

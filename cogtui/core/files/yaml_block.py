@@ -61,6 +61,8 @@ def block_yaml(text: str) -> tuple[Any, BlockNode] | None:
     """(value, root node) when `text` is block YAML this reader reads exactly as PyYAML would; else None."""
     if _UNSUPPORTED.search(text):
         return None
+    if re.search(r"^(?:---|\.\.\.)", text, re.MULTILINE):
+        return None  # a document marker (or a scalar starting like one): PyYAML's
     lines = [(n, len(raw) - len(raw.lstrip(" ")), raw) for n, raw in enumerate(text.split("\n"))]
     body = [(n, indent, raw) for n, indent, raw in lines if raw.strip() and not raw.lstrip(" ").startswith("#")]
     if not body or body[0][1] != 0:
