@@ -13,6 +13,7 @@ from pathlib import Path
 from textual.content import Content
 
 from cogtui.core.authoring.migration import ApplyResult, MigrationPlan, UndoResult, plan_migration
+from cogtui.core.authoring.migration.plan import NoteSeverity, severity_of
 from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
 from cogtui.core.module.loader import NotAModule, load_module
 
@@ -175,12 +176,28 @@ def _lines(*parts: Content | str) -> Content:
     return Content("\n").join(parts)
 
 
+# Each note's marker, from the severity the planner gave it (D91): the same glyph and colour in every view.
+NOTE_MARKERS: dict[str, tuple[str, str]] = {"confirm": ("!", "bold $text-warning"), "info": ("i", "$text-muted")}
+NOTES_LEGEND = Content.assemble(
+    ("Notes", "bold"),
+    ("  (", "$text-muted"),
+    ("!", "bold $text-warning"),
+    (" to confirm · i for information)", "$text-muted"),
+)
+
+
+def note_marker(severity: str) -> Content:
+    glyph, style = NOTE_MARKERS.get(severity, NOTE_MARKERS["info"])
+    return Content.styled(glyph, style)
+
+
 @dataclass(frozen=True)
 class SummaryPage:
-    """A module's first page: what to know first, the notes to confirm (drawn as a numbered list), the files."""
+    """A module's first page: what to know first, the notes (drawn as a numbered list with each note's
+    severity marker, those to confirm first), the files."""
 
     head: Content
-    notes: tuple[str, ...] = ()
+    notes: tuple[tuple[str, NoteSeverity], ...] = ()
     tail: Content = field(default_factory=Content)
 
 
@@ -212,9 +229,9 @@ def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
     if plan.tier and not plan.already_current:
         why = "  (inferred: confirm it)" if plan.tier_inferred else ""
         out += ["", Content.assemble("tier: ", (plan.tier, "bold"), (why, "$text-warning"))]
-    notes = tuple(plan.notes_to_confirm_first()) if not plan.already_current else ()
+    notes = tuple((str(n), severity_of(n)) for n in plan.notes_to_confirm_first()) if not plan.already_current else ()
     if notes:
-        out += ["", Content.styled("Notes to confirm", "bold")]
+        out += ["", NOTES_LEGEND]
     tail: list[Content | str] = []
     if plan.files:
         tail += [Content.styled("Files", "bold")]
