@@ -69,8 +69,13 @@ def verdict(key: str, value: Any) -> str:
 
 def run_one(name: str, full: bool) -> tuple[int, dict[str, Any]]:
     script = HERE / f"bench_{name}.py"
+    # Like `make bench`: compiled modules are kept (an empty PYTHONDONTWRITEBYTECODE is off), as an install does.
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
     proc = subprocess.Popen(
-        [sys.executable, str(script), *([] if full else QUICK.get(name, []))], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(script), *([] if full else QUICK.get(name, []))],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     assert proc.stdout is not None
     results: dict[str, Any] = {}

@@ -1,12 +1,17 @@
 """`cogn eval` and `cogn test -j` as real processes: the matrix, --json/--junit files, baselines by file and by
-id (exit 1 only on a regression), target pairs, usage errors; `cogn test -j` prints in case order."""
+id (exit 1 only on a regression), target pairs, usage errors; `cogn test -j` prints in case order; both run
+four cases at once by default."""
 
 from __future__ import annotations
 
 import json
 import sys
+import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
@@ -104,3 +109,31 @@ def test_cogn_test_jobs_bounds_model_calls(tmp_path: Path, llm_server: ScriptedL
     assert [line.split("/")[-1] for line in proc.stdout.splitlines() if "pass" in line and "/" in line] == [
         f"case-{k:03d}" for k in range(6)
     ]
+
+
+def gathering(n: int) -> Any:
+    """A responder that holds each of the first `n` calls until all `n` have arrived (then answers every call)."""
+    arrived = threading.Condition()
+    count = [0]
+    answer = responder()
+
+    def respond(req: Any) -> Any:
+        with arrived:
+            count[0] += 1
+            arrived.notify_all()
+            arrived.wait_for(lambda: count[0] >= n, timeout=10)
+        return answer(req)
+
+    return respond
+
+
+@pytest.mark.parametrize("command", ["test", "eval"])
+def test_test_and_eval_run_four_cases_at_once_by_default(
+    tmp_path: Path, llm_server: ScriptedLLMServer, command: str
+) -> None:
+    eval_module(tmp_path / "mods", n=8)
+    llm_server.respond_with(gathering(4))
+    env = env_for(tmp_path, llm_server)
+    proc = cogn(tmp_path, command, "ticket", "--provider", "openai", env=env, path=tmp_path / "mods")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert llm_server.request_count == 8 and llm_server.max_in_flight == 4

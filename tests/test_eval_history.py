@@ -50,7 +50,7 @@ def test_reports_and_answers_keep_any_text(new_store: NewStore) -> None:
         eval_id = h.record_eval({"note": text}, {"m": (0, 1)}, T0)
         assert h.eval_report(eval_id) == {"note": text, "id": eval_id}
         rid = h.record(run())
-        h.store_responses(rid, [("k1", text)], T0)
+        h.store_responses([(rid, "k1", text)], T0)
         assert h.cached_response("k1") == (rid, text)
 
 
@@ -58,8 +58,8 @@ def test_newest_answer_wins_and_goes_with_its_run(new_store: NewStore) -> None:
     store = new_store()
     with History(store) as h:
         old, new = h.record(run()), h.record(run(started_at=T0 + 1))
-        h.store_responses(old, [("k", "old answer")], T0)
-        h.store_responses(new, [("k", "new answer")], T0 + 1)
+        h.store_responses([(old, "k", "old answer")], T0)
+        h.store_responses([(new, "k", "new answer")], T0 + 1)
         assert h.cached_response("k") == (new, "new answer")
         assert h.cached_response("other") is None
     delete_run(store, new)

@@ -148,7 +148,8 @@ def test_cogn_test_failing_case_shows_reasons_and_diff(tmp_path: Path, llm_serve
     one["data"]["summary"] = "Reworded, which is fine."
     llm_server.enqueue(*(json.dumps(a) for a in (one, two, three)))
     env = cli_env(tmp_path, OPENAI_BASE_URL=llm_server.openai_base_url, OPENAI_API_KEY=OPENAI_KEY)
-    proc = cogn(tmp_path, "test", "code-reviewer", "--provider", "openai", env=env, path=mods)
+    # -j 1: the answers are queued in case order, so the cases must call the model in that order.
+    proc = cogn(tmp_path, "test", "code-reviewer", "--provider", "openai", "-j", "1", env=env, path=mods)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     out = proc.stdout
     assert "✗ FAIL  code-reviewer/case1" in out

@@ -21,7 +21,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="default: $COGNITIVE_PROVIDER, config, else replay",
     )
     p.add_argument("--model", metavar="M")
-    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="cases run at once (default 1)")
+    p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="cases run at once (default 4, as eval)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 

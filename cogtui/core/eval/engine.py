@@ -183,9 +183,11 @@ def _record(
             recorded.append((done, to_record(done.job.module, done.job.test.input, None, done.case.result)))
     try:
         ids = history.record_many([record for _, record in recorded])
+        answers: list[tuple[int, str, str]] = []
         for (done, _), run_id in zip(recorded, ids, strict=True):
             done.cell.run_id = run_id
-            history.store_responses(run_id, done.fresh, time.time())
+            answers.extend((run_id, key, raw) for key, raw in done.fresh)
+        history.store_responses(answers, time.time())
         per_module = {
             m.name: (
                 sum(1 for c in report.cells if c.module == m.name and c.passed),

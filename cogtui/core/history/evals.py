@@ -98,10 +98,10 @@ def trend(tx: Tx, module: str, limit: int) -> list[EvalPoint]:
     return [EvalPoint(int(i), float(t), int(p), int(n)) for i, t, p, n in reversed(rows)]
 
 
-def store_responses(tx: Tx, run_id: int, entries: list[tuple[str, str]], created_at: float) -> None:
+def store_responses(tx: Tx, entries: list[tuple[int, str, str]], created_at: float) -> None:
     tx.many(
         "INSERT INTO response_cache (key, run_id, raw, created_at) VALUES (?, ?, ?, ?)",
-        [(key, run_id, _text(raw), created_at) for key, raw in entries],
+        [(key, run_id, _text(raw), created_at) for run_id, key, raw in entries],
     )
 
 

@@ -191,11 +191,11 @@ class History:
         with self._tx("read", write=False) as tx:
             return evals.trend(tx, module, limit)
 
-    def store_responses(self, run_id: int, entries: list[tuple[str, str]], created_at: float) -> None:
-        """Keep a recorded run's model answers for the response cache, by request key."""
+    def store_responses(self, entries: list[tuple[int, str, str]], created_at: float) -> None:
+        """Keep recorded runs' model answers for the response cache: (run id, request key, raw answer), one write."""
         if entries:
             with self._tx("write to", write=True) as tx:
-                evals.store_responses(tx, run_id, entries, created_at)
+                evals.store_responses(tx, entries, created_at)
 
     def cached_response(self, key: str) -> tuple[int, str] | None:
         """(the run that paid for it, the raw answer) of the newest entry for a request key."""

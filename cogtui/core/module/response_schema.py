@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.module.schema_dialects import (
     DIALECTS,
@@ -85,7 +86,11 @@ def answer_data_schema(module: Module) -> dict[str, Any] | None:
 
 
 def response_schema(module: Module, dialect: Dialect) -> ResponseSchema:
-    """The schema the provider is asked to hold the answer to, or why there is none."""
+    """The schema the provider is asked to hold the answer to, or why there is none (once per module, memo.py)."""
+    return memo(module, ("response_schema", dialect), lambda: _response_schema(module, dialect))
+
+
+def _response_schema(module: Module, dialect: Dialect) -> ResponseSchema:
     defs = definitions(module)
     conv = SchemaConverter(dialect, defs)
     data = answer_data_schema(module)

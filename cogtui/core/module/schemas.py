@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlparse
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import safe_resolve
 from cogtui.core.files.module_folder import lexists
+from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Schemas
 from cogtui.core.module.schema_engine import (
     CompiledSchema,
@@ -249,8 +250,5 @@ class ModuleSchemas:
 
 
 def schemas_for(module: Module) -> ModuleSchemas:
-    # A frozen dataclass cannot take new attributes through setattr; its __dict__ can hold a cache.
-    cached = module.__dict__.get("_compiled_schemas")
-    if cached is None:
-        cached = module.__dict__["_compiled_schemas"] = ModuleSchemas(module)
-    return cached
+    """The module's schemas, compiled once per loaded module (memo.py)."""
+    return memo(module, "compiled_schemas", lambda: ModuleSchemas(module))

@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.rules.declared_rules import unknown_tag
 from cogtui.core.rules.media_rules import find_media, mime_from_path, normalize_mime
@@ -100,6 +101,11 @@ def _bullets(items: Any) -> str:
 
 
 def system_prompt(module: Module) -> str:
+    """The static part of every run's prompt (contract, envelope rules, schemas): built once per module."""
+    return memo(module, "system_prompt", lambda: _system_prompt(module))
+
+
+def _system_prompt(module: Module) -> str:
     lines = [
         f"You are running the Cognitive Module `{module.name}`"
         + (f" version {module.version}." if module.version else ".")

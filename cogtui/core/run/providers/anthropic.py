@@ -35,6 +35,7 @@ from cogtui.core.run.providers.base import (
     stream_error,
     unterminated_stream,
 )
+from cogtui.core.run.providers.shared_client import LoopClients
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
@@ -45,6 +46,12 @@ class AnthropicProvider:
     def __init__(self, model: str | None = None, base_url: str | None = None) -> None:
         self.model = model or DEFAULT_MODEL
         self.base_url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
+        self.clients: LoopClients[Any] = LoopClients(self._new_client)  # one client (TLS context, pool) per loop
+
+    def _new_client(self, key: str) -> Any:
+        import anthropic
+
+        return anthropic.AsyncAnthropic(api_key=key, base_url=self.base_url, max_retries=0)
 
     def capabilities(self) -> dict[str, Any]:
         features = ("json_mode", "long_context", "vision", "documents")
@@ -53,16 +60,12 @@ class AnthropicProvider:
     def media_categories(self) -> tuple[str, ...]:
         return ("image", "document")
 
-    def _client(self, timeout: float) -> Any:
-        """A client per call: it is bound to the running event loop, and closing it closes the request."""
-        import anthropic
-
+    def _client(self) -> Any:
+        """The running event loop's client for the current API key: shared by every call until `aclose()`."""
         key = api_key("ANTHROPIC_API_KEY")
         if key is None:
             raise ProviderError("E4001", "ANTHROPIC_API_KEY is not set")
-        return anthropic.AsyncAnthropic(
-            api_key=key, base_url=self.base_url, max_retries=0, timeout=anthropic.Timeout(timeout + 5, connect=10.0)
-        )
+        return self.clients.get(key)
 
     @staticmethod
     def _messages(request: ModelRequest) -> list[dict[str, Any]]:
@@ -89,17 +92,15 @@ class AnthropicProvider:
             extra["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
         try:
             tally = RawTally()
-            async with (
-                self._client(request.timeout) as client,
-                client.messages.with_streaming_response.create(
-                    model=self.model,
-                    max_tokens=request.max_tokens,
-                    system=system_blocks(request),
-                    messages=self._messages(request),
-                    stream=True,
-                    **extra,
-                ) as response,
-            ):
+            async with self._client().messages.with_streaming_response.create(
+                model=self.model,
+                max_tokens=request.max_tokens,
+                system=system_blocks(request),
+                messages=self._messages(request),
+                stream=True,
+                timeout=anthropic.Timeout(request.timeout + 5, connect=10.0),
+                **extra,
+            ) as response:
                 async for name, data in sse_events(response.iter_lines()):
                     if name == "error" or (isinstance(data, dict) and data.get("type") == "error"):
                         err = data.get("error", data) if isinstance(data, dict) else data
@@ -148,7 +149,7 @@ class AnthropicProvider:
             ) from None
 
     async def aclose(self) -> None:
-        return None
+        await self.clients.aclose()
 
 
 def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:

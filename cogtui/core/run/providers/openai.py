@@ -31,6 +31,7 @@ from cogtui.core.run.providers.base import (
     stream_error,
     unterminated_stream,
 )
+from cogtui.core.run.providers.shared_client import LoopClients
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -43,6 +44,7 @@ class OpenAIProvider:
         self.model = model or DEFAULT_MODEL
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         self.vision = vision
+        self.clients: LoopClients[Any] = LoopClients(_new_client)  # one client (TLS context, pool) per event loop
 
     def capabilities(self) -> dict[str, Any]:
         vision = ("vision",) if "image" in self.media_categories() else ()
@@ -87,12 +89,9 @@ class OpenAIProvider:
         received = False
         finished = False
         try:
-            async with (
-                httpx.AsyncClient(timeout=timeout) as client,
-                client.stream(
-                    "POST", f"{self.base_url}/chat/completions", json=self._body(request), headers=headers
-                ) as resp,
-            ):
+            async with self.clients.get().stream(
+                "POST", f"{self.base_url}/chat/completions", json=self._body(request), headers=headers, timeout=timeout
+            ) as resp:
                 if resp.status_code >= 400:
                     raw = await resp.aread()
                     raise status_error(
@@ -155,7 +154,13 @@ class OpenAIProvider:
             raise unterminated_stream(received, f"the stream from {self.base_url}", "[DONE]")
 
     async def aclose(self) -> None:
-        return None
+        await self.clients.aclose()
+
+
+def _new_client(_key: object) -> Any:
+    import httpx
+
+    return httpx.AsyncClient()
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:

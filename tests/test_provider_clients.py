@@ -1,0 +1,112 @@
+"""One HTTP client per provider and event loop (providers/shared_client.py): an eval of many cases builds one
+client (and TLS context) per target, not one per call; aclose() closes it; a new API key gets a new client."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
+
+from evalkit import eval_module, responder
+from llmserver import ScriptedLLMServer
+from rtkit import FAST_RETRY, provider, set_keys
+
+from cogtui.core.eval.engine import EvalSettings, run_eval
+from cogtui.core.eval.model import Target
+from cogtui.core.module.loader import load_module
+from cogtui.core.run.providers.base import Message, ModelRequest
+from cogtui.core.run.providers.shared_client import LoopClients
+from cogtui.core.run.runner import RunOptions
+
+
+@pytest.fixture(autouse=True)
+def _keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    set_keys(monkeypatch)
+
+
+class Counted:
+    """Wraps a provider's client factory: every client it made, in order."""
+
+    def __init__(self, prov: Any) -> None:
+        self.made: list[Any] = []
+        self.inner = prov.clients.factory
+        prov.clients.factory = self
+
+    def __call__(self, key: Any) -> Any:
+        client = self.inner(key)
+        self.made.append(client)
+        return client
+
+
+def is_closed(client: Any) -> bool:
+    closed = client.is_closed  # httpx: a property; the Anthropic SDK: a method
+    return bool(closed() if callable(closed) else closed)
+
+
+@pytest.mark.parametrize("proto", ["anthropic", "openai"])
+async def test_an_eval_makes_one_client_per_target_and_aclose_closes_it(
+    tmp_path: Path, llm_server: ScriptedLLMServer, proto: str
+) -> None:
+    module = load_module(eval_module(tmp_path, n=6))
+    llm_server.respond_with(responder())
+    prov = provider(proto, llm_server)
+    counted = Counted(prov)
+    settings = EvalSettings(jobs=3, options=lambda p: RunOptions(p, retry=FAST_RETRY, stream_timeout=10.0))
+    outcome = await run_eval([module], [(Target(prov.name, prov.model), prov)], settings)
+    assert outcome.report.failed == 0 and llm_server.request_count == 6  # one call per case, as before
+    assert len(counted.made) == 1
+    assert not is_closed(counted.made[0])
+    await prov.aclose()
+    assert is_closed(counted.made[0])
+
+
+async def test_a_new_api_key_gets_a_new_client_and_is_the_one_sent(
+    llm_server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prov = provider("anthropic", llm_server)
+    counted = Counted(prov)
+    request = ModelRequest(system="s", messages=[Message("user", "hi")], timeout=10.0)
+    llm_server.enqueue("one", "two", "three")
+    for key in ("sk-ant-first", "sk-ant-first", "sk-ant-second"):
+        monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+        _ = [event async for event in prov.stream(request)]
+    await prov.aclose()
+    sent = [r.headers.get("authorization") for r in llm_server.requests]
+    assert sent == ["Bearer sk-ant-first", "Bearer sk-ant-first", "Bearer sk-ant-second"]
+    assert len(counted.made) == 2
+
+
+def test_each_event_loop_gets_its_own_client() -> None:
+    made: list[object] = []
+
+    def factory(key: Any) -> object:
+        made.append(object())
+        return made[-1]
+
+    clients: LoopClients[object] = LoopClients(factory)
+
+    async def twice() -> tuple[object, object]:
+        return clients.get(), clients.get()
+
+    first = asyncio.run(twice())
+    second = asyncio.run(twice())
+    assert first[0] is first[1] and second[0] is second[1]
+    assert first[0] is not second[0] and len(made) == 2
+
+
+def test_a_modules_prompt_and_response_schema_are_built_once_per_loaded_module(tmp_path: Path) -> None:
+    from cogtui.core.module.response_schema import response_schema
+    from cogtui.core.run.prompt import system_prompt
+
+    folder = eval_module(tmp_path, n=1)
+    module = load_module(folder)
+    assert system_prompt(module) is system_prompt(module)
+    assert response_schema(module, "json_schema") is response_schema(module, "json_schema")
+    assert response_schema(module, "output_config") is not response_schema(module, "json_schema")
+    reloaded = load_module(folder)  # a new instance (e.g. after an edit) builds its own
+    assert system_prompt(reloaded) == system_prompt(module) and system_prompt(reloaded) is not system_prompt(module)
