@@ -26,15 +26,17 @@ from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 
 T0 = 1_700_000_000.0
 LONG = "The reviewer assumed the cache is warm before the request; " * 12  # far past the detail pane's clip
+WIDE = "issues[].category.react_hooks_and_effects_misuse"  # wider than the table's 26-column mapping cell
 
 
-def envelope(ok: bool, mapping: str, text: str, category: Any = "security") -> dict[str, Any]:
+def envelope(ok: bool, mapping: str, text: str, category: Any = "security", more: Any = ()) -> dict[str, Any]:
+    insights = [{"text": text, "suggested_mapping": mapping, "evidence": "line 3"}, *more]
     payload = {
         "verdict": "comment",
         "summary": "s",
         "issues": [{"file": "a.py", "category": category, "severity": "low", "title": "t", "detail": "d"}],
         "rationale": "r",
-        "extensions": {"insights": [{"text": text, "suggested_mapping": mapping, "evidence": "line 3"}]},
+        "extensions": {"insights": insights},
     }
     meta = {"confidence": 0.8, "risk": "low", "explain": "x"}
     if ok:
@@ -59,7 +61,16 @@ def root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         h.record_many(
             [
                 record(envelope(True, "assumptions", LONG, {"custom": "concurrency", "reason": "a race"}), T0),
-                record(envelope(True, "assumptions", "Assumes one author."), T0 + 60),
+                record(
+                    envelope(
+                        True,
+                        "assumptions",
+                        "Assumes one author.",
+                        more=[{"text": "The ticket id explains the change", "suggested_mapping": "input.ticket_id"}],
+                    ),
+                    T0 + 60,
+                ),
+                record(envelope(True, WIDE, "Hooks misused"), T0 + 70),
                 record(envelope(False, "only.in.failed.runs", "ignored", {"custom": "broken", "reason": "x"}), T0 + 90),
             ]
         )
@@ -103,9 +114,9 @@ async def test_every_action_shows_the_state_and_failed_runs_are_left_out(root: P
         screen = await open_dashboard(app, pilot)
         check_agrees(screen)
         # Only the two valid runs count; the failed one is counted as left out, in the status line.
-        assert [d["suggested_mapping"] for d in screen.state.rows()] == ["assumptions"]
+        assert [d["suggested_mapping"] for d in screen.state.rows()] == ["assumptions", "input.ticket_id", WIDE]
         assert [d["value"] for d in screen.state.rows(ENUMS)] == ["concurrency"]
-        assert "2 insights in 1 mapping" in text(screen, "#status")
+        assert "4 insights in 3 mappings" in text(screen, "#status")
         assert "1 run that failed its contract not counted" in text(screen, "#status")
         for keys in (("t",), ("t",), ("r",)):
             await pilot.press(*keys)
@@ -152,8 +163,18 @@ async def test_enter_opens_the_row_in_full_with_its_runs(root: Path, tmp_path: P
         shown = " ".join(text(app.screen, "#insight-row-runs").split())
         assert " ".join(LONG.split()) in shown  # the whole sample
         assert "2 runs behind this row" in shown and "run 1 " in shown and "run 2 " in shown
-        assert "run 3" not in shown  # the failed run is behind no row
+        assert "run 4" not in shown  # the failed run is behind no row
         assert "evidence: line 3" in shown
+        await pilot.press("escape")
+        await until(lambda: app.screen is screen, pilot)
+        # Issue 12: mappings wider than their column could not be read; the opened row shows the whole name.
+        await pilot.press("down", "down")
+        assert screen.query_one(InsightTable).ordered_columns[0].width < len(WIDE)  # cut in the table
+        await pilot.press("enter")
+        await until(lambda: isinstance(app.screen, InsightRowScreen) and app.screen.phase == "ready", pilot)
+        assert WIDE in text(app.screen, "#insight-row-title") and "Hooks misused" in text(
+            app.screen, "#insight-row-runs"
+        )
         await pilot.press("escape")
         await until(lambda: app.screen is screen, pilot)
         await pilot.press("t", "enter")
@@ -184,3 +205,21 @@ async def test_a_history_that_cannot_be_read_is_shown_as_failed(root: Path, tmp_
         await pilot.pause()
         assert "could not be read" in text(screen, "#status")
     shutil.rmtree(where.parent, ignore_errors=True)
+
+
+async def test_an_input_mapping_is_promoted_into_the_input_schema(root: Path, tmp_path: Path) -> None:
+    """Issue 12: suggested mappings under input.* could not be promoted; p now plans a field of the input schema."""
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_dashboard(app, pilot)
+        await pilot.press("down")
+        assert screen.state.current is not None and screen.state.current["suggested_mapping"] == "input.ticket_id"
+        assert screen.state.can("promote")
+        await pilot.press("p")
+        await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
+        preview: MigrationScreen = app.screen
+        plan = preview.slots[0].plan
+        assert plan is not None and not plan.errors and [f.path for f in plan.files] == ["schema.json"]
+        added = [line for line in plan.files[0].diff.splitlines() if line.startswith("+") and '"ticket_id"' in line]
+        assert added, plan.files[0].diff
+        assert "input" in preview.state.heading() and "Promote input.ticket_id" in preview.state.heading()
