@@ -74,7 +74,7 @@ def evaluate(app: App[Any], path: Path) -> None:
     from .screens.eval import EvalScreen
 
     bench = workbench(app)
-    app.push_screen(EvalScreen(path, bench.config, bench.store.load))
+    app.push_screen(EvalScreen(path, bench.config, bench.store.load, bench.run_drafts))
 
 
 def history(app: App[Any], path: Path) -> None:

@@ -3,9 +3,10 @@
 Cells fill in as results stream from the worker (it only posts messages); a
 progress bar counts them; `enter` on a cell shows that run's diff against the
 golden and its envelope; a sparkline shows the module's pass rate over its
-recent evals (from the history, where each eval is recorded). The screen gets
-everything it needs through its constructor (config, a module resolver), never
-from the app class.
+recent evals (from the history, where each eval is recorded). `t` chooses the
+targets and the response cache (eval_options.py), remembered per module until
+cogtui quits. The screen gets everything it needs through its constructor
+(config, a module resolver, the drafts), never from the app class.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Sparkline, Static
 
 from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
 from cogtui.core.eval.model import Cell, EvalReport, Target
+from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.history.evals import EvalPoint
 from cogtui.core.history.store import History, HistoryError
 from cogtui.core.module.loader import NotAModule, load_module
@@ -36,11 +38,14 @@ from cogtui.core.settings.config import Config
 
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
+from ..run_drafts import RunDrafts
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
+from .eval_options import EvalOptions
 
 register(
     KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
+    KeySpec("eval.options", "t", "options", "Targets & cache"),  # listed by help (`?`)
     KeySpec("eval.close", "escape", "close", "Back", main=True),
 )
 
@@ -74,8 +79,11 @@ def summary_text(report: EvalReport) -> str:
 
 class EvalScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "eval.tcss"
-    BINDINGS = bindings("eval.rerun", "eval.close")
-    HELP = "Every golden case against each target; enter on a cell shows its diff and envelope (docs/eval.md)."
+    BINDINGS = bindings("eval.rerun", "eval.options", "eval.close")
+    HELP = (
+        "Every golden case against each target; enter on a cell shows its diff and envelope; t chooses the "
+        "targets and the response cache (docs/eval.md)."
+    )
 
     class CellDone(Message):
         def __init__(self, cell: Cell) -> None:
@@ -102,14 +110,15 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         module_path: Path,
         config: Config,
         resolver: Callable[[str], Module | None] | None = None,
-        targets: list[tuple[str, str | None]] | None = None,
+        drafts: RunDrafts | None = None,
         jobs: int = 4,
     ) -> None:
         super().__init__()
         self.module_path = module_path
         self.config = config
         self.resolver = resolver
-        self.wanted = targets
+        self.drafts = drafts or RunDrafts()
+        self.choice: EvalChoice | None = None  # the targets and cache mode: remembered, else the default provider
         self.jobs = jobs
         self.module: Module | None = None
         self.labels: list[str] = []
@@ -143,19 +152,37 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
 
     # ------------------------------------------------------------ running
 
-    def _targets(self) -> list[tuple[str, str | None]]:
-        if self.wanted:
-            return self.wanted
-        name, problem = default_provider(self.config)
-        if problem:
-            self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
-        return [(name, None)]
+    def current_choice(self) -> EvalChoice:
+        if self.choice is None:
+            self.choice = self.drafts.eval_choice(self.module_path)
+        if self.choice is None:
+            name, problem = default_provider(self.config)
+            if problem:
+                self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
+            self.choice = EvalChoice((Target(name),))
+        return self.choice
+
+    def action_options(self) -> None:
+        self.app.push_screen(
+            EvalOptions(configured_targets(self.config), self.current_choice(), self.config), self._options_chosen
+        )
+
+    def _options_chosen(self, choice: EvalChoice | None) -> None:
+        if choice is None:
+            return
+        self.choice = choice
+        self.drafts.keep_eval_choice(self.module_path, choice)
+        if self.running:
+            self.notify("The eval running now keeps its targets; ctrl+r runs it with the new ones.", title="Eval")
+            return
+        self.action_rerun()
 
     def action_rerun(self) -> None:
         if self.module is None or self.running:
             return
+        choice = self.current_choice()
         try:
-            providers = [make_provider(p, m, self.config) for p, m in self._targets()]
+            providers = [make_provider(t.provider, t.model, self.config) for t in choice.targets]
         except ValueError as exc:  # UnknownProvider, a bad setting: a message, not a crashed app
             self._problem(str(exc))
             return
@@ -175,13 +202,14 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.query_one(ProgressBar).update(total=max(total, 1), progress=0)
         self.query_one("#eval-title", Static).update(
             Content.from_markup(
-                "[b]$name[/] — $n case$s × $t target$ts, $j at once",
+                "[b]$name[/] — $n case$s × $t target$ts, $j at once$cache",
                 name=self.module.name,
                 n=str(len(cases)),
                 s="s" * (len(cases) != 1),
                 t=str(len(self.labels)),
                 ts="s" * (len(self.labels) != 1),
                 j=str(self.jobs),
+                cache="" if choice.cache == "off" else f" · cache: {choice.cache}",
             )
         )
         self.query_one("#eval-summary", Static).update("")
@@ -193,16 +221,16 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
             )
             return
         self.running = True
-        self.run_all(self.module, targets)
+        self.run_all(self.module, targets, choice.cache)
 
     @work(exclusive=True, group="eval", exit_on_error=False)
-    async def run_all(self, module: Module, targets: list[tuple[Target, Any]]) -> None:
+    async def run_all(self, module: Module, targets: list[tuple[Target, Any]], cache: str) -> None:
         def options(provider: Any) -> RunOptions:
             return RunOptions(
                 provider, resolver=self.resolver, deadline=self.config.run_deadline, media_roots=self.config.media_roots
             )
 
-        settings = EvalSettings(jobs=self.jobs, prices=self.config.prices, options=options)
+        settings = EvalSettings(jobs=self.jobs, cache=cache, prices=self.config.prices, options=options)
         history: History | None = None
         try:
             history = History.open_default()

@@ -1,0 +1,125 @@
+"""The eval screen's options (`t`): targets chosen from the configured providers or typed as provider/model, and
+the response cache (off by default, deterministic, any), both remembered per module until cogtui quits. The
+scripted server counts the model calls: a cached re-run makes none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from evalkit import eval_module, responder
+from llmserver import ScriptedLLMServer
+from textual.widgets import DataTable, Input, RadioButton, RadioSet, SelectionList
+from tuikit import isolate, make_app, until
+
+from cogtui.tui.screens.eval import EvalScreen
+from cogtui.tui.screens.eval_options import EvalOptions
+
+
+def scripted_openai(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, srv: ScriptedLLMServer) -> Path:
+    root = isolate(monkeypatch, tmp_path)
+    monkeypatch.setenv("OPENAI_BASE_URL", srv.openai_base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai")
+    eval_module(root, n=3)
+    srv.respond_with(responder())
+    return root
+
+
+def columns(screen: Any) -> list[str]:
+    return [str(column.label) for column in screen.query_one(DataTable).columns.values()][1:]
+
+
+def finished(app: Any) -> bool:
+    screen = app.screen
+    return isinstance(screen, EvalScreen) and not screen.running and screen.report is not None
+
+
+async def open_eval(app: Any, pilot: Any) -> EvalScreen:
+    await until(lambda: app.store.entries and app.screen.query_one("#tree").cursor_node is not None, pilot)
+    await pilot.press("e")
+    await until(lambda: finished(app), pilot, timeout=30)
+    assert isinstance(app.screen, EvalScreen)
+    return app.screen
+
+
+async def open_options(app: Any, pilot: Any) -> EvalOptions:
+    await pilot.press("t")
+    await until(lambda: isinstance(app.screen, EvalOptions), pilot)
+    assert isinstance(app.screen, EvalOptions)
+    return app.screen
+
+
+async def test_t_chooses_targets_typed_or_configured_and_the_module_keeps_them(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
+    root = scripted_openai(monkeypatch, tmp_path, llm_server)
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_eval(app, pilot)
+        assert columns(screen) == ["replay"] and llm_server.request_count == 0  # the default provider: replay
+        options = await open_options(app, pilot)
+        targets = options.query_one(SelectionList)
+        offered = [str(targets.get_option_at_index(i).prompt) for i in range(targets.option_count)]
+        assert offered[0] == "anthropic/claude-sonnet-5-5  no API key (ANTHROPIC_API_KEY is not set)"
+        assert offered[1:] == ["openai/gpt-4o-mini", "replay"] and targets.selected == ["replay"]
+        add = options.query_one("#eval-options-add", Input)
+        add.value = "nonsense/model"
+        await add.action_submit()
+        await until(
+            lambda: "unknown provider 'nonsense'" in str(options.query_one("#eval-options-problem").render()), pilot
+        )
+        add.value = "openai/gpt-test"
+        await add.action_submit()
+        await until(lambda: "openai/gpt-test" in targets.selected, pilot)
+        targets.deselect("replay")
+        targets.select("openai/gpt-4o-mini")
+        await pilot.press("ctrl+r")
+        await until(lambda: finished(app) and llm_server.request_count == 6, pilot, timeout=30)
+        assert columns(app.screen) == ["openai/gpt-4o-mini", "openai/gpt-test"]
+        assert sorted(r.body["model"] for r in llm_server.requests) == ["gpt-4o-mini"] * 3 + ["gpt-test"] * 3
+        assert app.screen.report is not None and app.screen.report.failed == 0
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, EvalScreen), pilot)
+        again = await open_eval(app, pilot)  # the same module: the same targets, run again
+        assert columns(again) == ["openai/gpt-4o-mini", "openai/gpt-test"] and llm_server.request_count == 12
+        options = await open_options(app, pilot)  # the typed target is offered again, chosen
+        assert sorted(options.query_one(SelectionList).selected) == ["openai/gpt-4o-mini", "openai/gpt-test"]
+        options.query_one(SelectionList).deselect_all()
+        await pilot.press("ctrl+r")  # nothing chosen: refused, the dialog stays
+        await until(lambda: "at least one target" in str(options.query_one("#eval-options-problem").render()), pilot)
+        await pilot.press("escape")  # cancelled: nothing changes, nothing runs
+        await until(lambda: isinstance(app.screen, EvalScreen), pilot)
+        assert columns(app.screen) == ["openai/gpt-4o-mini", "openai/gpt-test"] and llm_server.request_count == 12
+
+
+async def test_the_response_cache_option_reuses_answers_and_is_remembered(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
+    root = scripted_openai(monkeypatch, tmp_path, llm_server)
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_eval(app, pilot)
+        options = await open_options(app, pilot)
+        cache = options.query_one(RadioSet)
+        assert cache.pressed_button is not None and cache.pressed_button.name == "off"  # off by default
+        targets = options.query_one(SelectionList)
+        targets.deselect("replay")
+        targets.select("openai/gpt-4o-mini")
+        button = next(b for b in options.query(RadioButton) if b.name == "any")
+        button.value = True
+        await pilot.press("ctrl+r")
+        await until(lambda: finished(app) and llm_server.request_count == 3, pilot, timeout=30)
+        table = app.screen.query_one(DataTable)
+        assert str(table.get_cell("case-000", "openai/gpt-4o-mini")) == "✓ pass"
+        first = app.screen.report
+        await pilot.press("ctrl+r")  # the same requests again: answered from the history, no model call
+        await until(lambda: finished(app) and app.screen.report is not first, pilot, timeout=30)
+        assert llm_server.request_count == 3
+        table = app.screen.query_one(DataTable)
+        assert str(table.get_cell("case-000", "openai/gpt-4o-mini")) == "✓ pass (cached)"
+        assert "cache: any" in str(app.screen.query_one("#eval-title").render())
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, EvalScreen), pilot)
+        again = await open_eval(app, pilot)  # remembered for this module: cached again
+        assert llm_server.request_count == 3 and all(cell.cached for cell in again.cells.values())
