@@ -47,7 +47,7 @@ async def test_e_opens_the_eval_and_cells_stream_in(monkeypatch: pytest.MonkeyPa
 
 async def test_pending_cells_before_results(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     root = isolate(monkeypatch, tmp_path)
-    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.02")  # each answer streams for a while
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.005")  # each answer streams for a while (about half a second)
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:

@@ -35,7 +35,7 @@ def first_chunk(text: str) -> str | None:
 @pytest.fixture
 def module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     root = isolate(monkeypatch, tmp_path)
-    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.02")
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.005")  # streams for about a second: long enough to watch
     (path,) = copy_modules(root, MODULE)
     return path
 
