@@ -25,6 +25,7 @@ from benchutil import machine, report  # noqa: E402
 
 from cogtui.core.module.loader import load_module  # noqa: E402
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage  # noqa: E402
+from cogtui.core.run.providers.declarations import capability_doc  # noqa: E402
 from cogtui.core.run.runner import RunOptions, RunSession  # noqa: E402
 
 
@@ -38,7 +39,8 @@ class InstantProvider:
         self.pieces = [text[i : i + chunk] for i in range(0, len(text), chunk)]
 
     def capabilities(self) -> dict[str, Any]:
-        return {}
+        # What code-reviewer's runtime_requirements ask for (structured output, json_mode, long_context).
+        return capability_doc(self.name, True, ("image",), 20, ("json_mode", "long_context"), "json_schema")
 
     def media_categories(self) -> tuple[str, ...]:
         return ("image",)

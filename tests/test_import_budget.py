@@ -1,8 +1,8 @@
 """What the headless commands import (issue 16's import budget): the modules, not the time.
 
 Each command runs in a fresh interpreter under `python -X importtime`, which names every module it
-imports. A one-module validate of a module without YAML syntax imports no PyYAML, no HTTP client, no
-provider SDK and no TUI; a replay run imports no HTTP client and no SDK. (How long the imports take is
+imports. A one-module validate of a module without YAML syntax, or with plain block YAML only, imports no
+PyYAML, no HTTP client, no provider SDK and no TUI; a replay run imports no HTTP client and no SDK. (How long the imports take is
 measured in bench/bench_startup.py, never asserted here.)
 """
 
@@ -63,8 +63,20 @@ def test_validating_a_module_without_yaml_imports_no_yaml_http_sdk_or_tui(tmp_pa
     assert packages & ({"yaml"} | NEVER_HEADLESS) == set()
 
 
-def test_validating_a_yaml_module_imports_yaml_and_still_no_http_sdk_or_tui(tmp_path: Path) -> None:
+def test_validating_a_plain_block_yaml_module_imports_no_yaml_either(tmp_path: Path) -> None:
+    """The bundled manifests are plain block YAML, read by core/files/yaml_block.py (D120)."""
     proc, packages = imported(tmp_path, "validate", str(MODULES / "code-reviewer"))
+    assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout
+    assert packages & ({"yaml"} | NEVER_HEADLESS) == set()
+
+
+def test_validating_a_manifest_beyond_plain_yaml_imports_yaml_and_still_no_http_sdk_or_tui(tmp_path: Path) -> None:
+    folder = tmp_path / "modules" / "code-reviewer"
+    shutil.copytree(MODULES / "code-reviewer", folder)
+    manifest = folder / "module.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("\nversion: ", "\nversion: &v ", 1), encoding="utf-8")  # an anchor
+    proc, packages = imported(tmp_path, "validate", str(folder))
     assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout
     assert "yaml" in packages and packages & NEVER_HEADLESS == set()
 

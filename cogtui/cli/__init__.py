@@ -47,11 +47,14 @@ def _path_option(parser: argparse.ArgumentParser, suppress: bool) -> None:
 
 
 def chosen_command(argv: Sequence[str]) -> str | None:
-    """The subcommand named in argv (skipping global options), without parsing anything else."""
+    """The subcommand named in argv (skipping global options), without parsing anything else; None when
+    there is none, or when help is asked for before it (the help lists every command)."""
     it = iter(argv)
     for tok in it:
         if tok == "--path":
             next(it, None)
+        elif tok in ("-h", "--help"):
+            return None
         elif tok in COMMANDS:
             return tok
         elif not tok.startswith("-"):
@@ -59,8 +62,23 @@ def chosen_command(argv: Sequence[str]) -> str | None:
     return None
 
 
-def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
-    """The parser; only the chosen command's module is imported (the others just list their help line)."""
+def only_global_options(argv: Sequence[str]) -> bool:
+    """True when argv holds nothing but `--path DIR` and `--theme NAME` (how the TUI is started): parsing it
+    needs no subcommand parser."""
+    it = iter(argv)
+    for tok in it:
+        if tok in ("--path", "--theme"):
+            if next(it, None) is None:
+                return False
+        elif not tok.startswith(("--path=", "--theme=")):
+            return False
+    return True
+
+
+def build_parser(prog: str, only: str | None = None, commands: bool = True) -> argparse.ArgumentParser:
+    """The parser. With a chosen command, only that command's subparser is built (and its module imported);
+    without `commands`, none (argv names none): building the thirteen subparsers cost more than the rest of a
+    one-module validate's parsing, and delayed the TUI's first frame as much."""
     parser = argparse.ArgumentParser(
         prog=prog, description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI."
     )
@@ -73,6 +91,8 @@ def build_parser(prog: str, only: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
+        if not commands or (only is not None and name != only):
+            continue
         cmd = sub.add_parser(name, help=help_text, description=help_text)
         _path_option(cmd, suppress=True)
         if name == only:
@@ -85,7 +105,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     if prog is None:
         prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "cogn"
         prog = prog if prog in ("cogn", "cogtui") else "cogn"
-    parser = build_parser(prog, chosen_command(argv))
+    parser = build_parser(prog, chosen_command(argv), commands=not only_global_options(argv))
     args = parser.parse_args(argv)
     args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])
     if args.command is None:

@@ -93,11 +93,10 @@ def provider_capabilities(name: str | None = None) -> ProviderCaps | None:
         stamp = None
     key = (name, os.environ.get("COGNITIVE_PROVIDER"), os.environ.get("COGNITIVE_MODEL"), str(cfg), stamp)
     if key not in _CAPS_MEMO:
-        from cogtui.core.run.providers import UnknownProvider, make_provider
+        from cogtui.core.run.providers import UnknownProvider, declared
 
         try:
-            chosen = make_provider(name)
-            _CAPS_MEMO[key] = (chosen.name, chosen.capabilities())
+            _CAPS_MEMO[key] = declared(name)
         except (UnknownProvider, ValueError, OSError):
             _CAPS_MEMO[key] = None
     return _CAPS_MEMO[key]

@@ -18,15 +18,12 @@ from textual.signal import Signal
 from cogtui.core.settings.config import Config, load_config, save_setting
 from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
-from . import navigation
-from .commands import ModuleCommands, ThemeCommands, theme_of
 from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings, keymap_problems
 from .messages import Navigate, ReportsReady, ThemesChanged
 from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
-from .watching import validate_entries, watch_search_path, watch_themes
 from .worker_failures import ReportsWorkerFailures, WorkerFailed
 
 if TYPE_CHECKING:
@@ -35,12 +32,19 @@ if TYPE_CHECKING:
 STYLES = Path(__file__).parent / "styles"
 
 
+def module_commands() -> type[Provider]:
+    """The palette's module commands, imported when the palette first opens (not before the first frame)."""
+    from .commands import ModuleCommands
+
+    return ModuleCommands
+
+
 class CogtuiApp(ReportsWorkerFailures, App[None]):
     TITLE = "cogtui"
     # Only what the first screen needs; other screens load their own CSS_PATH when first shown.
     CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "browser.tcss"]
     BINDINGS = bindings("app.help", "app.palette", "app.quit", "app.force_quit", "app.theme")
-    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = App.COMMANDS | {ModuleCommands}
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = App.COMMANDS | {module_commands}
 
     def __init__(
         self,
@@ -167,18 +171,24 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         return False
 
     def start_watching(self) -> None:
+        from .watching import watch_search_path, watch_themes
+
         watch_search_path(self)
         watch_themes(self)
 
     # ------------------------------------------------------------ modules
 
     def validate_all(self) -> None:
+        from .watching import validate_entries
+
         validate_entries(self, self.store.entries)
 
     def validate_unreported(self, touched: set[Path] | None = None) -> None:
         """After a rediscovery: modules without a report yet (new ones), and those whose files changed."""
         todo = [e for e in self.store.entries if e.path not in self.store.reports or e.path in (touched or ())]
         if todo:
+            from .watching import validate_entries
+
             validate_entries(self, todo, group="revalidate")
 
     def report_keymap_problems(self) -> None:
@@ -220,6 +230,8 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
 
     @on(Navigate)
     def _navigate(self, message: Navigate) -> None:
+        from . import navigation
+
         navigation.go(self, message.place)
 
     def action_help(self) -> None:
@@ -230,10 +242,14 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
 
     def action_pick_theme(self) -> None:
         self._theme_before_preview = self.theme
+        from .commands import ThemeCommands
+
         self.push_screen(CommandPalette(providers=[ThemeCommands], placeholder="Search for themes…"))
 
     @on(CommandPalette.OptionHighlighted)
     def _preview_theme(self, event: CommandPalette.OptionHighlighted) -> None:
+        from .commands import theme_of
+
         name = theme_of(getattr(event.highlighted_event.option, "hit", None), self)
         if self._theme_before_preview is not None and name is not None:
             self.apply_theme(name)

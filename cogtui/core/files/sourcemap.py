@@ -27,6 +27,7 @@ from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
 from cogtui.core.files.yaml_as_json import json_shaped
+from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 
 if TYPE_CHECKING:
@@ -50,7 +51,9 @@ class SourceFile:
 
     def locate(self, parts: Sequence[PathPart] = (), key: bool = False) -> Position:
         """Position of the value at `parts` (or of its key), else of the deepest ancestor found."""
-        if self.kind == "yaml" and self._node is not None:
+        if self.kind == "yaml" and isinstance(self._node, BlockNode):
+            line, col = locate_block(self._node, parts, key)
+        elif self.kind == "yaml" and self._node is not None:
             line, col = _yaml_locate(self._node, parts, key)
         elif self.kind == "json":
             line, col = offset_to_position(self.text, _json_locate(self.text, parts, key))
@@ -135,7 +138,10 @@ def _loader_class(text: str) -> type:
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same safe semantics, much faster
 
 
-def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
+def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = False) -> SourceFile:
+    """The file's value and source map. JSON-shaped text is read by `json`, plain block YAML by
+    yaml_block.py (both only where PyYAML could not read it differently), the rest by PyYAML; with
+    `yaml_nodes` the map of a YAML file is always PyYAML's node tree (the migration's editor walks it)."""
     if len(text) > MAX_YAML_CHARS:
         raise ParseFailure(
             diag(
@@ -151,6 +157,9 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0) -> SourceFile:
         shaped, value = json_shaped(text)
         if shaped:
             return SourceFile(path, text, "json", value)
+        block = None if yaml_nodes else block_yaml(text)
+        if block is not None:
+            return SourceFile(path, text, "yaml", block[0], 0, block[1])
     import yaml
 
     cls = _loader_class(text)

@@ -23,7 +23,7 @@ SECTION_KEYS: dict[str, frozenset[str]] = {
     "modalities": frozenset({"input", "output"}),
     "tools": frozenset({"policy", "allowed", "denied"}),
 }
-# What cogtui's providers can be asked for (providers.base.KNOWN_FEATURES; the rules layer cannot import it).
+# What cogtui's providers can be asked for (providers.declarations.KNOWN_FEATURES; the rules layer cannot import it).
 KNOWN_CAPABILITIES = ("json_mode", "long_context", "streaming", "vision", "documents")
 
 Finding = tuple[str, tuple[str | int, ...]]  # (message, manifest path)

@@ -206,7 +206,7 @@ class YamlDoc:
     def _refresh(self) -> None:
         self._nodes_stale = False
         try:
-            src = parse_yaml("\n".join(self.lines) + "\n", self.path)
+            src = parse_yaml("\n".join(self.lines) + "\n", self.path, yaml_nodes=True)
         except ParseFailure:
             self.editable = False
             return

@@ -7,10 +7,13 @@ so headless commands that never call a model stay fast.
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderError, TextDelta, Usage
+from cogtui.core.run.providers.declarations import declaration
 from cogtui.core.settings.config import Config, load_config
+
+if TYPE_CHECKING:
+    from cogtui.core.run.providers.base import Provider
 
 PROVIDERS = ("anthropic", "openai", "replay")
 
@@ -57,6 +60,13 @@ def make_provider(
     )
 
 
+def declared(name: str | None = None, config: Config | None = None) -> tuple[str, dict[str, Any]]:
+    """(name, capability declaration) of the provider `make_provider(name)` would build, without building it."""
+    cfg = config or load_config()
+    chosen, _model = selected(name, None, cfg)
+    return chosen, declaration(chosen, cfg.provider_settings(chosen))
+
+
 def has_api_key(name: str) -> bool:
     # Whitespace around a key is stripped when it is used (a .env with CRLF), so a blank one is no key.
     return bool(
@@ -64,15 +74,4 @@ def has_api_key(name: str) -> bool:
     )
 
 
-__all__ = [
-    "PROVIDERS",
-    "ModelRequest",
-    "Provider",
-    "ProviderError",
-    "TextDelta",
-    "UnknownProvider",
-    "Usage",
-    "has_api_key",
-    "make_provider",
-    "selected",
-]
+__all__ = ["PROVIDERS", "UnknownProvider", "declared", "has_api_key", "make_provider", "selected"]

@@ -28,13 +28,13 @@ from cogtui.core.run.providers.base import (
     TextDelta,
     Usage,
     api_key,
-    capability_doc,
     malformed_stream_data,
     parse_retry_after,
     status_error,
     stream_error,
     unterminated_stream,
 )
+from cogtui.core.run.providers.declarations import ANTHROPIC_MEDIA, declaration
 from cogtui.core.run.providers.shared_client import LoopClients
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
@@ -54,11 +54,10 @@ class AnthropicProvider:
         return anthropic.AsyncAnthropic(api_key=key, base_url=self.base_url, max_retries=0)
 
     def capabilities(self) -> dict[str, Any]:
-        features = ("json_mode", "long_context", "vision", "documents")
-        return capability_doc(self.name, True, self.media_categories(), 20, features, "output_config")
+        return declaration(self.name, {})
 
     def media_categories(self) -> tuple[str, ...]:
-        return ("image", "document")
+        return ANTHROPIC_MEDIA
 
     def _client(self) -> Any:
         """The running event loop's client for the current API key: shared by every call until `aclose()`."""

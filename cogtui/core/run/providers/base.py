@@ -137,43 +137,6 @@ class Provider(Protocol):
     async def aclose(self) -> None: ...
 
 
-# Capability names a module may list under runtime_requirements.preferred_capabilities (D54).
-KNOWN_FEATURES = ("json_mode", "long_context", "streaming", "vision", "documents")
-
-
-def capability_doc(
-    name: str,
-    streaming: bool,
-    media_in: tuple[str, ...],
-    max_mb: int,
-    features: tuple[str, ...] = (),
-    structured: str | None = None,
-) -> dict[str, Any]:
-    """SPEC-v2.5 §8.1 capability declaration; `features` are what preferred_capabilities is checked against.
-
-    `structured` is how the provider takes a response schema (`structured_output_format`): json_schema
-    (OpenAI-compatible response_format), output_config (Anthropic), replay (answers from the module's
-    own goldens), or None for no structured output (D72).
-    """
-    from cogtui import __version__
-
-    return {
-        "runtime": "cogtui",
-        "version": __version__,
-        "spec_version": "2.5.0",
-        "provider": name,
-        "capabilities": {
-            "streaming": streaming,
-            "multimodal": {"input": list(media_in), "output": []},
-            "max_media_size_mb": max_mb,
-            "supported_transports": ["sse", "ndjson"],
-            "structured_output": structured is not None,
-            "structured_output_format": structured,
-            "features": sorted({*features, *(["streaming"] if streaming else [])}),
-        },
-    }
-
-
 def status_error(status: int, message: str, retry_after: float | None = None) -> ProviderError:
     """Map an HTTP status to the runtime's codes (error-codes.md, D20 as revised by D37).
 

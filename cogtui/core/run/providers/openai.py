@@ -24,13 +24,13 @@ from cogtui.core.run.providers.base import (
     TextDelta,
     Usage,
     api_key,
-    capability_doc,
     malformed_stream_data,
     parse_retry_after,
     status_error,
     stream_error,
     unterminated_stream,
 )
+from cogtui.core.run.providers.declarations import declaration, openai_media
 from cogtui.core.run.providers.shared_client import LoopClients
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -47,11 +47,10 @@ class OpenAIProvider:
         self.clients: LoopClients[Any] = LoopClients(_new_client)  # one client (TLS context, pool) per event loop
 
     def capabilities(self) -> dict[str, Any]:
-        vision = ("vision",) if "image" in self.media_categories() else ()
-        return capability_doc(self.name, True, self.media_categories(), 20, ("json_mode", *vision), "json_schema")
+        return declaration(self.name, {"vision": self.vision})
 
     def media_categories(self) -> tuple[str, ...]:
-        return ("image",) if self.vision else ()
+        return openai_media(self.vision)
 
     def _body(self, request: ModelRequest) -> dict[str, Any]:
         messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}]

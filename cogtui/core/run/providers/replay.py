@@ -17,7 +17,8 @@ from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.golden_contract import is_contract
 from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.prompt import estimate_tokens
-from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage, capability_doc
+from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage
+from cogtui.core.run.providers.declarations import REPLAY_MEDIA, declaration
 from cogtui.core.run.schema_instance import contract_instance, minimal_instance
 
 
@@ -72,11 +73,10 @@ class ReplayProvider:
         self.interval = interval if interval is not None else (float(env) if env else 0.01)
 
     def capabilities(self) -> dict[str, Any]:
-        # Replay answers with the module's own JSON (goldens, examples, an instance of the schema).
-        return capability_doc(self.name, True, self.media_categories(), 100, ("json_mode", "long_context"), "replay")
+        return declaration(self.name, {})
 
     def media_categories(self) -> tuple[str, ...]:
-        return ("image", "audio", "video", "document")
+        return REPLAY_MEDIA
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         if request.module is None:
