@@ -63,7 +63,12 @@ async def test_t_chooses_targets_typed_or_configured_and_the_module_keeps_them(
         offered = [str(targets.get_option_at_index(i).prompt) for i in range(targets.option_count)]
         assert offered[0] == "anthropic/claude-sonnet-5-5  no API key (ANTHROPIC_API_KEY is not set)"
         assert offered[1:] == ["openai/gpt-4o-mini", "replay"] and targets.selected == ["replay"]
+        for part in options.query_one("#eval-options").children:  # the whole dialog fits at 80x24, nothing cut
+            assert part.region.height > 0 and part.region.bottom <= 24 and part.region.right <= 80, part
         add = options.query_one("#eval-options-add", Input)
+        await add.action_submit()  # empty: nothing added, nothing to complain about
+        await pilot.pause()
+        assert targets.option_count == 3 and not str(options.query_one("#eval-options-problem").render())
         add.value = "nonsense/model"
         await add.action_submit()
         await until(

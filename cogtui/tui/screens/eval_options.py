@@ -73,6 +73,8 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
     @on(Input.Submitted, "#eval-options-add")
     def _add(self, event: Input.Submitted) -> None:
         problem = self.query_one("#eval-options-problem", Static)
+        if not event.value.strip():
+            return
         try:
             offer = option(parse_target(event.value), self.config)
         except ValueError as exc:  # UnknownProvider, a bad provider setting
