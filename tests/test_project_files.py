@@ -36,3 +36,15 @@ def test_run_all_covers_every_benchmark_and_refuses_unknown_names() -> None:
         [sys.executable, str(ROOT / "bench" / "run_all.py"), "nonsense"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 2 and "unknown benchmark(s): nonsense" in proc.stderr
+
+
+def test_agents_md_lists_every_package_with_a_docstring() -> None:
+    """AGENTS.md's layout has a line for each package of cogtui/ and cogtui/core/, and each says what it holds."""
+    agents = (ROOT / "AGENTS.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^(cogtui/[\w/]*?)/?\s{2,}", agents, flags=re.MULTILINE))
+    for init in sorted([*(ROOT / "cogtui").glob("*/__init__.py"), *(ROOT / "cogtui" / "core").glob("*/__init__.py")]):
+        package = init.parent.relative_to(ROOT).as_posix()
+        if package == "cogtui/core":
+            continue  # its packages are the lines
+        assert package in listed, f"AGENTS.md's layout has no line for {package}/"
+        assert init.read_text(encoding="utf-8").lstrip().startswith('"""'), f"{package}/__init__.py says nothing"
