@@ -71,8 +71,9 @@ def test_a_v2_store_gains_the_eval_tables(new_store: NewStore) -> None:
     store = new_store()
     with History(store) as h:
         rid = h.record(run())
-    for table in ("response_cache", "eval_modules", "evals"):
+    for table in ("response_cache", "eval_modules", "evals", "insight_exclusions"):  # back to schema 2
         raw(store, f"DROP TABLE {table}")
+    raw(store, "ALTER TABLE runs DROP COLUMN contract_valid")
     if store.startswith("postgresql"):
         raw(store, "UPDATE cogtui_schema SET version = 2")
     else:
@@ -83,4 +84,4 @@ def test_a_v2_store_gains_the_eval_tables(new_store: NewStore) -> None:
     version = raw(
         store, "SELECT version FROM cogtui_schema" if store.startswith("postgresql") else "PRAGMA user_version"
     )
-    assert version == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 3
+    assert version == [(SCHEMA_VERSION,)] and SCHEMA_VERSION == 4

@@ -123,18 +123,8 @@ def test_insights_grouping(hist: History) -> None:
     assert [e["text"] for e in only_m1[0]["examples"]] == ["t3", "t1"]
     assert only_m1[0]["examples"][1]["evidence"] == "e1"
     assert all(g["examples"] == [] for g in hist.insights(examples=0)["insights"])
-    assert hist.insights("nobody") == {"insights": [], "custom_enums": []}
-
-
-def test_partial_data_insights_from_failures(hist: History) -> None:
-    partial = {"x": {"custom": "weird", "reason": "why"}, "extensions": {"insights": [insight("p.q", "from partial")]}}
-    hist.record(run("m", fail_env(partial)))
-    # A failure's stray `data` is not the payload: only partial_data counts.
-    hist.record(run("m", {**fail_env(None), "data": {"extensions": {"insights": [insight("ignored")]}}}))
-    out = hist.insights()
-    assert [(g["suggested_mapping"], g["count"]) for g in out["insights"]] == [("p.q", 1)]
-    assert out["insights"][0]["examples"][0]["text"] == "from partial"
-    assert out["custom_enums"] == [{"module": "m", "field": "x", "value": "weird", "count": 1, "reasons": ["why"]}]
+    nothing = {"runs": 0, "insights": 0, "custom_enums": 0}
+    assert hist.insights("nobody") == {"insights": [], "custom_enums": [], "excluded": nothing}
 
 
 def test_malformed_insights_do_not_break_recording(hist: History) -> None:
@@ -320,23 +310,29 @@ def test_aggregation_matches_python(new_store: NewStore, spec: list[Any]) -> Non
     seen: dict[str | None, list[float]] = defaultdict(list)
     enum_counts: Counter[tuple[str, str, str]] = Counter()
     reasons: dict[tuple[str, str, str], Counter[str]] = defaultdict(Counter)
+    excluded = [0, 0, 0]  # runs, insights, custom enum values of failed runs
     with History(new_store()) as h:  # a fresh store for every example
         for module, ok, top, ins, (ext_enum, _), t in spec:
             data = {k: v for k, (v, _) in top.items()}
             data["extensions"] = {"insights": [insight(m, text) for m, text in ins], "x": ext_enum}
             env = ok_env(data) if ok else fail_env(data)
             h.record(run(module, env, T0 + t))
+            found_enums = [e for k, (_, found) in top.items() for e in _prefixed(k, found)]
+            if not ok:  # D130: a failed run's partial data is only counted as left out
+                if ins or found_enums:
+                    excluded = [excluded[0] + 1, excluded[1] + len(ins), excluded[2] + len(found_enums)]
+                continue
             for m, _ in ins:
                 counts[m] += 1
                 mods[m].add(module)
                 seen[m].append(T0 + t)
-            for k, (_, found) in top.items():
-                for segs, value, reason in _prefixed(k, found):
-                    key = (module, segs, value)
-                    enum_counts[key] += 1
-                    if reason is not None:
-                        reasons[key][reason] += 1
+            for segs, value, reason in found_enums:
+                key = (module, segs, value)
+                enum_counts[key] += 1
+                if reason is not None:
+                    reasons[key][reason] += 1
         out = h.insights(examples=2)
+    assert out["excluded"] == dict(zip(("runs", "insights", "custom_enums"), excluded, strict=True))
     got = {g["suggested_mapping"]: g for g in out["insights"]}
     assert {m: g["count"] for m, g in got.items()} == dict(counts)
     assert [g["count"] for g in out["insights"]] == sorted(counts.values(), reverse=True)

@@ -67,3 +67,38 @@ def test_each_request_makes_its_kind_of_plan(reviewer: Path) -> None:
     assert "cache_assumption" in json.loads(plan.files[0].new_text or "")["data"]["properties"]
     with pytest.raises(PromotionError):
         plan_promotion(PromotionRequest("code-reviewer"), module)
+
+
+def test_a_promoted_row_is_marked_and_only_its_own_promotion_is_undone(reviewer: Path) -> None:
+    """After applying a promotion the module's schema holds it (the dashboard marks the row); undo from
+    the dashboard restores the schema, and refuses when the latest change is not that promotion."""
+    from cogtui.core.authoring.promote import apply_promotion
+    from cogtui.core.authoring.promotion_target import can_undo, is_promoted, undo_promotion
+
+    field = enum_promotion({"module": "code-reviewer", "field": "issues[].category", "value": "perf2"})
+    (mapping,) = [r for r in mapping_promotions({**GROUP, "modules": ["code-reviewer"]}) if not isinstance(r, str)]
+    nested = PromotionRequest("code-reviewer", mapping="issues[].category.react_hooks")
+    module = load_module(reviewer)
+    before = (reviewer / "schema.json").read_bytes()
+    assert not any(is_promoted(r, module) for r in (field, mapping, nested))
+    assert is_promoted(enum_promotion({"module": "m", "field": "issues[].category", "value": "security"}), module)
+    assert not can_undo(mapping, module)
+    with pytest.raises(PromotionError, match="not the latest change"):
+        undo_promotion(mapping, module)
+
+    apply_promotion(plan_promotion(mapping, module))
+    module = load_module(reviewer)
+    assert is_promoted(mapping, module) and not is_promoted(field, module)
+    assert can_undo(mapping, module) and not can_undo(field, module)
+    apply_promotion(plan_promotion(field, module))
+    module = load_module(reviewer)
+    assert is_promoted(field, module) and is_promoted(mapping, module)
+    with pytest.raises(PromotionError, match="not the latest change"):  # the enum value came after it
+        undo_promotion(mapping, module)
+    undo_promotion(field, module)
+    module = load_module(reviewer)
+    assert not is_promoted(field, module) and is_promoted(mapping, module) and can_undo(mapping, module)
+    result = undo_promotion(mapping, module)
+    assert result.restored == ("schema.json",)
+    assert (reviewer / "schema.json").read_bytes() == before
+    assert not is_promoted(mapping, load_module(reviewer))

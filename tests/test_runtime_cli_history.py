@@ -153,7 +153,8 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
 
     proc = cogn(tmp_path, "insights", "--json")
     agg = json.loads(proc.stdout)
-    assert set(agg) == {"insights", "custom_enums"}
+    assert set(agg) == {"insights", "custom_enums", "excluded"}
+    assert agg["excluded"] == {"runs": 0, "insights": 0, "custom_enums": 0}  # case3 failed with nothing to leave out
     assert all(set(i) == INSIGHT_KEYS for i in agg["insights"])
     assert all(set(c) == ENUM_KEYS for c in agg["custom_enums"])
     by_mapping = {i["suggested_mapping"]: i for i in agg["insights"]}
@@ -172,7 +173,7 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
     assert len(enums) == 2
 
     only = json.loads(cogn(tmp_path, "insights", "--module", "product-ideas", "--json").stdout)
-    assert only == {"insights": [], "custom_enums": []}
+    assert only == {"insights": [], "custom_enums": [], "excluded": agg["excluded"]}
     assert "react_hooks" in cogn(tmp_path, "insights").stdout
 
 

@@ -28,6 +28,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         p.json(agg)
         return 0
+    left_out = agg["excluded"]
+    if left_out["runs"]:  # D130: only runs that passed their contract count
+        p.line(
+            f"Not counted: {left_out['runs']} run(s) that failed their contract, with {left_out['insights']} "
+            f"insight(s) and {left_out['custom_enums']} custom enum value(s).",
+            "dim",
+        )
     if not agg["insights"] and not agg["custom_enums"]:
         p.line("No insights recorded yet. Run some modules first (cogn run).", "dim")
         return 0

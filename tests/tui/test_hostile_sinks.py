@@ -99,7 +99,7 @@ async def test_history_screen_with_hostile_names_and_errors(monkeypatch: pytest.
         app.push_screen(HistoryScreen(tmp_path / name))
         await until(lambda: isinstance(app.screen, HistoryScreen) and len(app.screen.runs) == 2, pilot)
         screen = app.screen
-        assert rendered(screen.query_one("#history-title", Static)) == f"{name} — runs"
+        assert rendered(screen.query_one("#history-title", Static)) == f"{name} — 2 runs"
         view = screen.query_one(CodeView)
         await until(lambda: '"explain": "[/] [b] see [/tmp [$x]' in view.text, pilot)  # the highlighted run's envelope
         await pilot.press("space", "down", "d")  # mark, move, compare: equal envelopes say so

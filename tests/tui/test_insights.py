@@ -282,21 +282,32 @@ async def test_a_multi_module_insight_asks_which_module(
         assert any("not on the search path" in n for n in notes)
 
 
-async def test_promotion_errors_are_notified(history: Path, env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_value_already_in_the_schema_is_marked_and_not_offered(
+    history: Path, env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12 (promoted rows are marked): a value the schema already has (added outside cogtui) is marked
+    ✓ promoted, `p` is not offered for it and does nothing, and `u` is not offered (no backup of it)."""
     seen = capture_previews(monkeypatch)
     schema = env / "code-reviewer" / "schema.json"
     schema.write_text(
         schema.read_text(encoding="utf-8").replace('"style",', '"style",\n"concurrency",'), encoding="utf-8"
     )
     app = make_app(env)
-    notes = record_notifications(app, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
-        await dashboard(pilot, "code-reviewer")
-        await pilot.press("t", "p")
+        screen = await dashboard(pilot, "code-reviewer")
+        await until(pilot, lambda: screen.state.promotions_read_at >= 0)
+        await pilot.press("t")
+        table = screen.query_one(CustomEnumTable)
+        assert screen.state.current is not None and screen.state.current["value"] == "concurrency"
+        assert str(table.get_row_at(0)[2]).startswith("✓ concurrency")
+        assert not str(table.get_row_at(1)[2]).startswith("✓")  # flaky is not in the schema
+        offered = {active.binding.action for active in screen.active_bindings.values()}
+        assert "promote" not in offered and "undo_promotion" not in offered and "select_cursor" in offered
+        assert "✓ promoted" in str(screen.query_one("#insight-detail-body", Static).render())
+        await pilot.press("p")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert seen == []
-        assert any("already a member" in n for n in notes)
 
 
 async def test_the_migration_preview_shows_a_promotion(

@@ -49,13 +49,13 @@ async def test_dashboard_refreshes_when_another_process_records(
         screen = app.screen
         assert isinstance(screen, InsightsScreen)
         await until(pilot, lambda: screen.filled)
-        first = screen.shown_latest_id
+        first = screen.state.data.latest_id
         late = envelope([{"text": "a late one", "suggested_mapping": "issues[].owner"}], [])
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         proc = subprocess.run(
             [sys.executable, "-c", WRITER, where, json.dumps(late)], env=env, capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0, proc.stderr
-        await until(pilot, lambda: screen.filled and screen.shown_latest_id > first, timeout=30)
+        await until(pilot, lambda: screen.filled and screen.state.data.latest_id > first, timeout=30)
         status = str(screen.query_one("#status").render())
         assert "2 insights in 2 mappings" in status, status

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import OptionList, Static
 from tuikit import copy_modules, isolate, make_app, notices, until
 
+from cogtui.core.authoring.migration.plan import severity_of
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
 from cogtui.tui.screens.browser import BrowserScreen
@@ -62,9 +63,14 @@ async def test_m_previews_a_module_pages_files_and_switches_layout(
         await pilot.pause()
         plan = screen.slots[0].plan
         summary = summary_text(screen)
-        assert "legacy-summarizer  v0 → v2.2" in summary and "Notes to confirm" in summary
+        assert "legacy-summarizer  v0 → v2.2" in summary and "! to confirm · i for information" in summary
         first_note = screen.query(".migrate-note-text").results(Static).__next__()
         assert str(first_note.render()).startswith("tier: inferred")
+        # Each note carries the core's severity as its marker: to confirm first (!), then information (i).
+        markers = [str(m.render()) for m in screen.query(".migrate-note-marker").results(Static)]
+        severities = [severity_of(n) for n in plan.notes_to_confirm_first()]
+        assert markers == ["!" if s == "confirm" else "i" for s in severities]
+        assert markers[0] == "!" and "i" in markers
         files = screen.query_one("#migrate-files", OptionList)
         assert files.option_count == 1 + len(plan.files)
         prompts = [str(files.get_option_at_index(i).prompt) for i in range(files.option_count)]

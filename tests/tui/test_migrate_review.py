@@ -126,7 +126,7 @@ async def test_a_bad_plan_file_is_explained_not_raised(monkeypatch: pytest.Monke
     app = make_app(root, tmp_path, review=plan_file)
     seen = record_notices(app)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.problem is not None, pilot)
+        await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.state.problem is not None, pilot)
         text = str(app.screen.query_one("#migrate-summary-text", Static).render())
         assert "Cannot review this plan" in text and "plans[0].files: missing" in text
         assert any("plans[0].files" in n for n in seen)

@@ -25,30 +25,26 @@ import copy
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cogtui.core.authoring.migration.apply import ApplyResult, apply_plan
 from cogtui.core.authoring.migration.jsondoc import JsonDoc, JsonEditError, Span, detect_style, scan
 from cogtui.core.authoring.migration.plan import FileChange, MigrationPlan, to_confirm
+from cogtui.core.authoring.promotion_place import SchemaFile, mapping_target, schema_file
 from cogtui.core.authoring.schema_paths import (
     PathT,
     PromotionError,
-    Segment,
     child,
-    deref,
     dotted,
     enum_at,
-    items_of,
     node_at,
     parse_field,
     pointer,
     resolve_field,
 )
 from cogtui.core.diagnostics import Diagnostic
-from cogtui.core.files.sourcemap import ParseFailure
-from cogtui.core.files.text_codec import SourceText, read_source, unified_diff
+from cogtui.core.files.text_codec import unified_diff
 from cogtui.core.module.model import Module
 
 __all__ = [
@@ -75,37 +71,7 @@ MAX_DESCRIPTION = 160
 # ---------------------------------------------------------------- the file
 
 
-@dataclass(frozen=True)
-class _SchemaFile:
-    module: Module
-    rel: str  # relative to the module folder
-    source: SourceText
-    root: Any  # the whole parsed file
-    data_path: PathT  # where the data schema is in it
-
-
-def _schema_file(module: Module, part: str = "data") -> _SchemaFile:
-    location = module.schemas.locations.get(part)
-    if location is None or getattr(module.schemas, part) is None:
-        raise PromotionError(f"{module.name} has no {part} schema to promote into (fix `cogn validate` errors first)")
-    path, data_path = location
-    try:
-        source = read_source(path)
-        root = json.loads(source.lf)
-    except ParseFailure as failure:
-        raise PromotionError(f"{failure.diagnostic.location}: {failure.diagnostic.message}") from None
-    except ValueError as exc:
-        raise PromotionError(f"{path.name} does not parse as JSON ({exc}); fix it first") from None
-    try:
-        data = node_at(root, data_path)
-    except (KeyError, IndexError, TypeError):
-        data = None
-    if not isinstance(data, dict):
-        raise PromotionError(f"{path.name} changed on disk: {pointer(data_path)} is no longer a schema; reload")
-    return _SchemaFile(module, path.relative_to(module.path).as_posix(), source, root, tuple(data_path))
-
-
-def _plan(sf: _SchemaFile, new_lf: str, notes: list[str]) -> MigrationPlan:
+def _plan(sf: SchemaFile, new_lf: str, notes: list[str]) -> MigrationPlan:
     m = sf.module
     style = sf.source.style
     diff = unified_diff(sf.source.lf, new_lf, f"a/{sf.rel}", f"b/{sf.rel}")
@@ -167,7 +133,7 @@ def _insert_item(text: str, array_path: PathT, index: int, value: Any) -> str:
     return text[:at] + sep + item + text[at:]
 
 
-def _enum_plan(sf: _SchemaFile, enum_path: PathT, field: str, value: str, notes: list[str]) -> MigrationPlan:
+def _enum_plan(sf: SchemaFile, enum_path: PathT, field: str, value: str, notes: list[str]) -> MigrationPlan:
     members = node_at(sf.root, enum_path)
     if value in members:
         raise PromotionError(f"{value!r} is already a member of the {field} enum")
@@ -206,7 +172,7 @@ def plan_enum_promotion(module: Module, field: str, value: str) -> MigrationPlan
     """A plan adding `value` to the enum of `field` (e.g. `issues[].category`) in the data schema."""
     if not isinstance(value, str) or not value.strip():
         raise PromotionError("a promoted enum value must be a non-empty string")
-    sf = _schema_file(module)
+    sf = schema_file(module)
     segments = parse_field(field)
     path = resolve_field(sf.root, sf.data_path, segments)
     enum_path = enum_at(sf.root, path)
@@ -254,45 +220,25 @@ def new_field_schema(name: str, as_list: bool, mapping: str, examples: Sequence[
     return {"type": "string", "description": description}
 
 
-def promotion_part(mapping: str) -> str:
-    """Which schema a suggested mapping names: `input.x` the input schema, anything else (`data.x`, `x`) the data
-    schema."""
-    segments = parse_field(mapping)
-    return "input" if segments[0] == ("input", 0) and len(segments) > 1 else "data"
-
-
-def mapping_segments(mapping: str, root: Any, data_path: PathT, part: str = "data") -> list[Segment]:
-    """The mapping as field segments, without its leading `data.` or `input.` (unless that schema has a field of
-    that very name)."""
-    segments = parse_field(mapping)
-    if segments[0] == (part, 0) and len(segments) > 1 and child(root, deref(root, data_path), part) is None:
-        segments = segments[1:]
-    return segments
-
-
 def plan_mapping_promotion(
     module: Module, suggested_mapping: str, examples: Sequence[Mapping[str, Any]] = ()
 ) -> MigrationPlan:
     """A plan adding what `suggested_mapping` names: an optional field, or an enum member when the path before
     its last segment is an enum field. `input.x` names the input schema, anything else the data schema.
     `examples` are the insights behind it (text, evidence)."""
-    part = promotion_part(suggested_mapping)
-    sf = _schema_file(module, part)
-    segments = mapping_segments(suggested_mapping, sf.root, sf.data_path, part)
-    mapping = dotted(segments)
-    *parent_segments, (name, arrays) = segments
-    try:
-        parent = resolve_field(sf.root, sf.data_path, parent_segments)
-    except PromotionError as exc:
-        raise PromotionError(f"cannot add {mapping}: {exc}") from None
-    parent_name = dotted(parent_segments)
-    if parent_segments and arrays == 0 and (enum_path := enum_at(sf.root, parent)) is not None:
+    t = mapping_target(module, suggested_mapping)
+    sf, part, mapping, parent, parent_name, name, arrays = (
+        t.sf,
+        t.part,
+        t.mapping,
+        t.parent,
+        t.parent_name,
+        t.name,
+        t.arrays,
+    )
+    if t.enum_path is not None:
         note = f"suggested mapping {suggested_mapping!r} names a new value of the enum field {parent_name}"
-        return _enum_plan(sf, enum_path, parent_name, name, [note])
-    if (items := items_of(sf.root, parent)) is not None and not isinstance(
-        node_at(sf.root, parent).get("properties"), dict
-    ):
-        parent, parent_name = items, parent_name + "[]"  # `issues.owner`: the field goes on each issue
+        return _enum_plan(sf, t.enum_path, parent_name, name, [note])
     if (existing := child(sf.root, parent, name)) is not None:
         raise PromotionError(f"{mapping} is already a field of the {part} schema (at {pointer(existing)})")
     node = node_at(sf.root, parent)

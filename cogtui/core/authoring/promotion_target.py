@@ -11,11 +11,13 @@ has none of its own), and the author chooses; one module needs no choice.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from cogtui.core.authoring.migration.apply import MigrationError, UndoResult, latest_backup, undo_latest
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.authoring.promote import PromotionError, plan_enum_promotion, plan_mapping_promotion
+from cogtui.core.authoring.promotion_place import enum_value_in_schema, mapping_in_schema
 from cogtui.core.module.model import Module
 
 NO_MAPPING = "These insights have no suggested mapping, so there is nothing to promote."
@@ -30,6 +32,13 @@ class PromotionRequest:
     value: str | None = None
     mapping: str | None = None
     examples: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def key(self) -> str:
+        """What the promotion adds, the same however often it is asked for: kept in its backup (undo)."""
+        if self.mapping is not None:
+            return f"mapping {self.mapping}"
+        return f"enum {self.field} {self.value}"
 
     @property
     def title(self) -> str:
@@ -61,9 +70,44 @@ def mapping_promotions(group: Mapping[str, Any]) -> list[PromotionRequest] | str
 
 
 def plan_promotion(request: PromotionRequest, module: Module) -> MigrationPlan:
-    """The plan the request asks for in `module` (PromotionError when it cannot be made)."""
+    """The plan the request asks for in `module` (PromotionError when it cannot be made); its backup
+    will name the request, so `undo_promotion` can undo exactly it."""
     if request.mapping is not None:
-        return plan_mapping_promotion(module, request.mapping, list(request.examples))
-    if request.field is None or request.value is None:
+        plan = plan_mapping_promotion(module, request.mapping, list(request.examples))
+    elif request.field is None or request.value is None:
         raise PromotionError("a promotion needs a suggested mapping, or an enum field and value")
-    return plan_enum_promotion(module, request.field, request.value)
+    else:
+        plan = plan_enum_promotion(module, request.field, request.value)
+    return replace(plan, promotion=request.key)
+
+
+def is_promoted(request: PromotionRequest, module: Module) -> bool:
+    """The module's schema already holds what the request would add (the dashboard marks the row)."""
+    if request.mapping is not None:
+        return mapping_in_schema(module, request.mapping)
+    return (
+        request.field is not None
+        and request.value is not None
+        and (enum_value_in_schema(module, request.field, request.value))
+    )
+
+
+def can_undo(request: PromotionRequest, module: Module) -> bool:
+    """The latest change to the module's folder that can be undone is this promotion."""
+    latest = latest_backup(module.name, module.path)
+    return latest is not None and latest[1].get("promotion") == request.key
+
+
+def undo_promotion(request: PromotionRequest, module: Module) -> UndoResult:
+    """Undo the promotion: only when it is the module's latest change (a later migration or promotion
+    would be undone with it otherwise); PromotionError says why not."""
+    if not can_undo(request, module):
+        raise PromotionError(
+            f"{request.title!r} is not the latest change to {module.name} "
+            "that cogtui can undo (it was made outside cogtui, or another change came after it); "
+            "edit the schema instead"
+        )
+    try:
+        return undo_latest(module.name, module.path)
+    except MigrationError as exc:
+        raise PromotionError(str(exc)) from None

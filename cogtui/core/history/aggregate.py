@@ -145,6 +145,23 @@ def insights(tx: Tx, module: str | None, n_examples: int, note: Note = _ignore) 
     return {
         "insights": out,
         "custom_enums": custom_enums([(m, f, v, text_of(r), int(n)) for m, f, v, r, n in enum_rows]),
+        "excluded": excluded(tx, module, note),
+    }
+
+
+def excluded(tx: Tx, module: str | None, note: Note = _ignore) -> dict[str, int]:
+    """What runs that failed their contract carried, left out of the aggregates (D130)."""
+    where, params = where_module(module)
+    rows = sound(
+        tx.rows(f"SELECT module, runs, insights, enums FROM insight_exclusions {where}", params),
+        "siii",
+        "insight_exclusions",
+        note,
+    )
+    return {
+        "runs": sum(int(r) for _, r, _, _ in rows),
+        "insights": sum(int(i) for _, _, i, _ in rows),
+        "custom_enums": sum(int(e) for _, _, _, e in rows),
     }
 
 

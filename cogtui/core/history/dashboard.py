@@ -22,6 +22,8 @@ class DashboardData:
     timeline: list[tuple[float, int]] = field(default_factory=list)
     latest_id: int = 0  # the newest run when read: polling compares it to notice other writers' runs
     skipped: list[str] = field(default_factory=list)  # damaged rows left out of the aggregates, said
+    # What runs that failed their contract carried, left out (D130): runs, insights, custom_enums.
+    excluded: dict[str, int] = field(default_factory=dict)
 
 
 def read_dashboard(module: str | None, examples: int, buckets: int) -> DashboardData:
@@ -41,6 +43,7 @@ def read_dashboard(module: str | None, examples: int, buckets: int) -> Dashboard
             history.insight_timeline(module, buckets),
             latest,
             list(history.skipped),
+            aggregate["excluded"],
         )
 
 
@@ -51,3 +54,22 @@ def latest_run_id() -> int:
         return 0
     with History(location) as history:
         return history.latest_id()
+
+
+ROW_RUNS = 100  # the newest insights (or enum uses) of a row the detail view lists
+
+
+def read_row_runs(
+    mapping: str | None = None, module: str | None = None, field: str | None = None, value: str | None = None
+) -> dict[str, Any]:
+    """The runs behind one dashboard row (History.insight_runs for a mapping group, enum_runs for a
+    custom enum value when `field` is given): every item with its full text, newest first."""
+    location = default_location()
+    if not location.exists():
+        return {"runs": 0, "items": []}
+    with History(location) as history:
+        if field is not None and value is not None and module is not None:
+            found = history.enum_runs(module, field, value, ROW_RUNS)
+        else:
+            found = history.insight_runs(mapping, module, ROW_RUNS)
+        return {**found, "skipped": list(history.skipped)}

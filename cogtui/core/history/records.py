@@ -98,6 +98,13 @@ class RunRecord:
         return code if isinstance(code, str) else None
 
     @property
+    def contract_valid(self) -> bool:
+        """The run ended in a success envelope: its data passed the module's contract (the runner
+        fails a run whose answer does not; an import takes a success only if it passes the envelope
+        rules). Only these runs feed insights and custom enum values (D130)."""
+        return self.outcome == "ok" and isinstance(self.envelope, dict) and self.envelope.get("ok") is True
+
+    @property
     def key(self) -> str:
         """What makes two records the same run (import skips a run whose key is stored):
         module, input digest, provider, model, time to the millisecond and the envelope."""
@@ -128,7 +135,7 @@ def derived_rows(envelope: Any) -> tuple[Rows, Rows]:
     """What the aggregation needs from one envelope, read from `data` of a success
     or `partial_data` of a failure: (suggested_mapping, text, evidence) for each
     insight object, and (field, value, reason) for each `{custom, reason}` outside
-    `extensions`."""
+    `extensions`. A failure's rows are not stored: they are counted as excluded (D130)."""
     payload = (
         envelope.get("data" if envelope.get("ok") is True else "partial_data") if isinstance(envelope, dict) else None
     )
@@ -148,8 +155,8 @@ def derived_rows(envelope: Any) -> tuple[Rows, Rows]:
     return insights, enums
 
 
-# The `runs` columns as written, in this order (input_hash, error_code and run_digest
-# are derived: for filtering and de-duplicating in SQL).
+# The `runs` columns as written, in this order (input_hash, error_code, contract_valid and
+# run_digest are derived: for filtering and de-duplicating in SQL; run_digest stays last).
 WRITE_COLUMNS = (
     "module",
     "module_version",
@@ -167,6 +174,7 @@ WRITE_COLUMNS = (
     "usage",
     "outcome",
     "session_id",
+    "contract_valid",
     "run_digest",
 )
 JSON_COLUMNS = frozenset({"input", "envelope", "usage"})
@@ -213,6 +221,7 @@ def encode_run(run: RunRecord) -> tuple[tuple[Any, ...], Rows, Rows]:
         None if run.usage is None else dumps(run.usage),
         run.outcome,
         run.session_id,
+        int(run.contract_valid),
         run.key,
     )
     return (row, *derived_rows(run.envelope))

@@ -5,6 +5,8 @@ aggregates cost one row per group instead of a pass over every insight ever reco
     enum_stats      (module, field, value, reason) -> count
     insight_hours   (module, hour) -> count   (the timeline's source for spans of days; module ''
                     holds every module's total, so the all-modules timeline reads one row per hour)
+    insight_exclusions  module -> runs, insights, enum values   (runs that failed their contract but
+                    carried insights or custom enum values: not counted anywhere else, D130)
 
 NULL cannot be part of a primary key on both backends alike, so a nullable
 mapping or reason is kept as a key: "" for none, "=" + the text otherwise.
@@ -33,6 +35,11 @@ TABLES = [
         PRIMARY KEY (module, hour))""",
 ]
 
+# Schema v4 (schema.py): the runs that failed their contract, per module. Its totals cannot be
+# recomputed from the insight rows (a failed run has none), so `rebuild` leaves it alone.
+EXCLUSIONS = """CREATE TABLE insight_exclusions (module TEXT NOT NULL PRIMARY KEY, runs BIGINT NOT NULL,
+    insights BIGINT NOT NULL, enums BIGINT NOT NULL)"""
+
 
 def key_of(text: str | None) -> str:
     return "" if text is None else "=" + text
@@ -53,6 +60,13 @@ class Totals:
     insights: dict[tuple[str, str], list[float]] = field(default_factory=dict)  # -> [n, first, last]
     enums: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
     hours: Counter[tuple[str, int]] = field(default_factory=Counter)
+    excluded: dict[str, list[int]] = field(default_factory=dict)  # module -> [runs, insights, enums]
+
+    def exclude(self, module: str, insights: Rows, enums: Rows) -> None:
+        """A run that failed its contract: its insights and enum values are only counted as left out."""
+        if insights or enums:
+            g = self.excluded.setdefault(module, [0, 0, 0])
+            g[0], g[1], g[2] = g[0] + 1, g[1] + len(insights), g[2] + len(enums)
 
     def add(self, module: str, ts: float, insights: Rows, enums: Rows) -> None:
         for mapping, _, _ in insights:
@@ -86,6 +100,14 @@ class Totals:
                 "ON CONFLICT (module, hour) DO UPDATE SET n = insight_hours.n + excluded.n",
                 [(*k, n) for k, n in sorted(self.hours.items())],
             )
+        if self.excluded:
+            tx.many(
+                "INSERT INTO insight_exclusions (module, runs, insights, enums) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (module) DO UPDATE SET runs = insight_exclusions.runs + excluded.runs, "
+                "insights = insight_exclusions.insights + excluded.insights, "
+                "enums = insight_exclusions.enums + excluded.enums",
+                [(m, *g) for m, g in sorted(self.excluded.items())],
+            )
 
 
 def rebuild(tx: Tx) -> None:
@@ -117,4 +139,21 @@ def rebuild(tx: Tx) -> None:
 def create(tx: Tx) -> None:
     for statement in TABLES:
         tx.run(statement.format(real=tx.dialect.real))
+    rebuild(tx)
+
+
+def exclude_failed_runs(tx: Tx) -> None:
+    """Schema v4: the insight and enum rows of runs that failed their contract (`contract_valid` 0)
+    become counts in insight_exclusions; the rows go, and the other totals are recomputed without them."""
+    tx.run(EXCLUSIONS)
+    per_run = (
+        "SELECT r.module AS module, (SELECT COUNT(*) FROM insights i WHERE i.run_id = r.id) AS ni, "
+        "(SELECT COUNT(*) FROM custom_enums c WHERE c.run_id = r.id) AS ne FROM runs r WHERE r.contract_valid = 0"
+    )
+    tx.run(
+        "INSERT INTO insight_exclusions (module, runs, insights, enums) "
+        f"SELECT module, COUNT(*), SUM(ni), SUM(ne) FROM ({per_run}) AS x WHERE ni + ne > 0 GROUP BY module"
+    )
+    for table in ("insights", "custom_enums"):
+        tx.run(f"DELETE FROM {table} WHERE run_id IN (SELECT id FROM runs WHERE contract_valid = 0)")
     rebuild(tx)

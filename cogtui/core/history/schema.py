@@ -94,8 +94,22 @@ def v3_evals(tx: Tx) -> None:
     evals.create(tx)
 
 
-SCHEMA_VERSION = 3
-MIGRATIONS: dict[int, Callable[[Tx], None]] = {0: create_v1, 1: v2_digests_and_totals, 2: v3_evals}
+def v4_contract_validity(tx: Tx) -> None:
+    """v4: `contract_valid` on every run (RunRecord.contract_valid: a success envelope, not interrupted;
+    for a stored run, outcome 'ok' with no error code), and only valid runs feed insights (D130): the
+    rows failed runs left are counted in insight_exclusions instead (rollups.exclude_failed_runs)."""
+    tx.run("ALTER TABLE runs ADD COLUMN contract_valid INTEGER")
+    tx.run("UPDATE runs SET contract_valid = CASE WHEN outcome = 'ok' AND error_code IS NULL THEN 1 ELSE 0 END")
+    rollups.exclude_failed_runs(tx)
+
+
+SCHEMA_VERSION = 4
+MIGRATIONS: dict[int, Callable[[Tx], None]] = {
+    0: create_v1,
+    1: v2_digests_and_totals,
+    2: v3_evals,
+    3: v4_contract_validity,
+}
 
 
 def _newer(where: Path | str, version: int) -> HistoryError:

@@ -1,10 +1,11 @@
 """Run history: every module run, recorded in SQLite (the default) or PostgreSQL, and the insights it produced.
 
 `History` is the one API over either backend (`backend.py`, `postgres.py`).
-Each run is written in one transaction with rows derived from its envelope
-(`data` on success, `partial_data` on failure): `insights`, one per
-`extensions.insights` item (SPEC-v2.2 §3.4), and `custom_enums`, one per
-`{custom, reason}` object (§3.5) outside `extensions` (see `records.py`). The
+Each run is written in one transaction with rows derived from its envelope's
+`data`: `insights`, one per `extensions.insights` item (SPEC-v2.2 §3.4), and
+`custom_enums`, one per `{custom, reason}` object (§3.5) outside `extensions`
+(see `records.py`). Only runs that passed their contract feed them (D130); a
+failed run's `partial_data` is only counted as left out (`insight_exclusions`). The
 tables and their migrations are in `schema.py`, the aggregations in `aggregate.py`.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cogtui.core.history import aggregate, evals, rollups
+from cogtui.core.history import aggregate, behind, evals, rollups
 from cogtui.core.history.backend import Backend, Tx, open_sqlite
 from cogtui.core.history.location import HistoryLocation, default_location, parse_location, scrub
 from cogtui.core.history.records import (
@@ -162,12 +163,15 @@ class History:
                     continue
                 known.add(key)
                 rid = tx.insert_id(self._insert_run, row)
+                ids.append(rid)
+                if not row[WRITE_COLUMNS.index("contract_valid")]:  # D130: counted as left out, not stored
+                    totals.exclude(module, insights, enums)
+                    continue
                 if insights:
                     tx.many(INSERT_INSIGHT, [(rid, module, ts, *i) for i in insights])
                 if enums:
                     tx.many(INSERT_ENUM, [(rid, module, ts, *e) for e in enums])
                 totals.add(module, ts, insights, enums)
-                ids.append(rid)
             totals.write(tx)
         return ids
 
@@ -270,9 +274,20 @@ class History:
 
     def insights(self, module: str | None = None, examples: int = 3) -> dict[str, Any]:
         """The `cogn insights --json` document: insights grouped by suggested_mapping
-        (null for none), and custom enum values per module and field."""
+        (null for none), custom enum values per module and field, and what runs that
+        failed their contract carried, left out of both (`excluded`, D130)."""
         with self._tx("aggregate", write=False) as tx:
             return aggregate.insights(tx, module, examples, self._note)
+
+    def insight_runs(self, mapping: str | None, module: str | None = None, limit: int = 50) -> dict[str, Any]:
+        """The insights behind one mapping group, full text, with their runs (behind.py)."""
+        with self._tx("read", write=False) as tx:
+            return behind.insight_runs(tx, mapping, module, limit, self._note)
+
+    def enum_runs(self, module: str, field: str, value: str, limit: int = 50) -> dict[str, Any]:
+        """The uses of one custom enum value, with their reasons and runs (behind.py)."""
+        with self._tx("read", write=False) as tx:
+            return behind.enum_runs(tx, module, field, value, limit, self._note)
 
     def insight_timeline(self, module: str | None = None, buckets: int = 30) -> list[tuple[float, int]]:
         """Insight counts in `buckets` equal slices from the first to the last one

@@ -1,7 +1,10 @@
 """Golden tests of a module: run them all, a progress bar, a table of pass and fail, a failing case's diff.
 
 The provider is the app's configured one (replay when it has no API key, or when
-the configured name is not a provider: a notification says so).
+the configured name is not a provider: a notification says so). The screen keeps
+one `GoldensState` (core.run.golden_state) and draws the title, progress bar,
+table and summary from it; each run's results carry its number, so "run again"
+while cases are coming in never mixes two runs in the table.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from textual.widgets import DataTable, Footer, ProgressBar, Static
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.golden_runner import CaseResult, run_case
+from cogtui.core.run.golden_state import GoldensPhase, GoldensState
 from cogtui.core.run.providers import make_provider
 from cogtui.core.run.run_start import default_provider
 from cogtui.core.run.runner import RunOptions
@@ -42,23 +46,28 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
     HELP = "Every golden test of the module, compared at the contract level (docs/golden-tests.md)."
 
     class CaseDone(Message):
-        def __init__(self, result: CaseResult, index: int, total: int) -> None:
+        def __init__(self, result: CaseResult, generation: int) -> None:
             super().__init__()
             self.result = result
-            self.index = index
-            self.total = total
+            self.generation = generation
 
     class ProviderFailed(Message):
-        def __init__(self, problem: str) -> None:
+        def __init__(self, problem: str, generation: int) -> None:
             super().__init__()
             self.problem = problem
+            self.generation = generation
 
     def __init__(self, module_path: Path) -> None:
         super().__init__()
         self.module_path = module_path
         self.module: Module | None = None
-        self.results: dict[str, CaseResult] = {}
+        self.state = GoldensState()  # what the title, progress, table and summary show
         self._provider_warned = False
+
+    @property
+    def results(self) -> dict[str, CaseResult]:
+        """This run's results by case name (tests read them)."""
+        return {r.name: r for r in self.state.results}
 
     @property
     def bench(self) -> Workbench:
@@ -78,87 +87,77 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         try:
             self.module = load_module(self.module_path)
         except (NotAModule, OSError) as exc:
-            self._show_problem(str(exc))
+            self.state.failed(str(exc))
+            self._draw(summary=True)
             return
         self.action_rerun()
 
     def action_rerun(self) -> None:
         if self.module is None:
             return
-        table = self.query_one(DataTable)
-        table.clear()
-        self.results.clear()
-        total = len(self.module.tests)
         provider_name, problem = default_provider(self.bench.config)
         if problem and not self._provider_warned:
             self._provider_warned = True
             self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
-        self.query_one("#goldens-title", Static).update(
-            Content.from_markup(
-                "[b]$name[/] — $total golden test$s via $provider",
-                name=self.module.name,
-                total=str(total),
-                s="s" * (total != 1),
-                provider=provider_name,
-            )
-        )
-        if not total:
-            self.query_one(CodeView).show_text(
-                "[$text-muted]This module has no golden tests (tests/*.input.json → *.expected.json).[/]"
-            )
-            return
-        bar = self.query_one(ProgressBar)
-        bar.update(total=total, progress=0)
-        self.query_one(CodeView).show_text("[$text-muted]running…[/]")
-        self.run_all(provider_name)
+        generation = self.state.start(self.module.name, provider_name, len(self.module.tests))
+        self.query_one(DataTable).clear()
+        self._draw(summary=True)
+        if self.state.phase is GoldensPhase.RUNNING:
+            self.run_all(provider_name, generation)
 
     @work(exclusive=True, group="goldens", exit_on_error=False)
-    async def run_all(self, provider_name: str) -> None:
+    async def run_all(self, provider_name: str, generation: int) -> None:
         assert self.module is not None
         app = self.bench
         try:
             provider = make_provider(provider_name, None, app.config)
         except ValueError as exc:  # UnknownProvider, a bad setting: a message, not a crashed app
-            self.post_message(self.ProviderFailed(str(exc)))
+            self.post_message(self.ProviderFailed(str(exc), generation))
             return
         try:
-            tests = list(self.module.tests)
-            for i, test in enumerate(tests):
+            for test in list(self.module.tests):
                 result = await run_case(self.module, test, RunOptions(provider, resolver=app.store.load))
-                self.post_message(self.CaseDone(result, i + 1, len(tests)))
+                self.post_message(self.CaseDone(result, generation))
         finally:
             await provider.aclose()
 
     @on(ProviderFailed)
     def _provider_failed(self, event: ProviderFailed) -> None:
+        if event.generation != self.state.generation:
+            return
         self.notify(event.problem, title="Provider", severity="error", timeout=10, markup=False)
-        self._show_problem(event.problem)
-
-    def _show_problem(self, problem: str) -> None:
-        """In the title, as `Content`: CodeView.show_text takes markup, and this text comes from files or config."""
-        self.query_one("#goldens-title", Static).update(Content.from_markup("[$error]$problem[/]", problem=problem))
-        self.query_one(CodeView).show_text("")
+        self.state.failed(event.problem, event.generation)
+        self._draw(summary=True)
 
     @on(CaseDone)
     def _case_done(self, event: CaseDone) -> None:
+        if not self.state.case_done(event.generation, event.result):
+            return  # a result of an earlier run
         r = event.result
-        self.results[r.name] = r
         mark = themed(self.app, "✓ pass", "success") if r.passed else themed(self.app, "✗ fail", "error", bold=True)
-        why = Text(r.reasons[0] if r.reasons else "")
-        self.query_one(DataTable).add_row(Text(r.name), mark, why, key=r.name)
-        self.query_one(ProgressBar).update(progress=event.index)
-        if event.index == event.total:
-            failed = sum(1 for x in self.results.values() if not x.passed)
-            summary = (
-                f"[$success]all {event.total} passed[/]"
-                if not failed
-                else f"[$error]{failed} of {event.total} failed[/]"
-            )
-            self.query_one(CodeView).show_text(summary + "\n[$text-muted]Highlight a case to see its diff.[/]")
+        self.query_one(DataTable).add_row(Text(r.name), mark, Text(r.reasons[0] if r.reasons else ""), key=r.name)
+        self._draw(summary=self.state.final)
+
+    def _draw(self, summary: bool) -> None:
+        """The title and progress from the state; with `summary`, the view pane says where the run is."""
+        state = self.state
+        title = self.query_one("#goldens-title", Static)
+        if state.phase is GoldensPhase.FAILED:  # the problem comes from files or config: Content, never markup
+            title.update(Content.from_markup("[$error]$problem[/]", problem=state.problem))
+        else:  # the module's name in bold, the rest as the state says it
+            text = state.title()
+            name = state.module if text.startswith(state.module) else ""
+            title.update(Content.assemble((name, "bold"), text[len(name) :]))
+        done, total = state.progress()
+        self.query_one(ProgressBar).update(total=total, progress=done)
+        if summary:
+            style = {GoldensPhase.DONE: "$success" if not state.failures else "$error"}.get(state.phase, "$text-muted")
+            hint = "\nHighlight a case to see its diff." if state.phase is GoldensPhase.DONE else ""
+            self.query_one(CodeView).show_content(Content.assemble((state.summary(), style), (hint, "$text-muted")))
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        r = self.results.get(str(event.row_key.value))
+        r = self.state.result(str(event.row_key.value))
         if r is None:
             return
         if r.passed:

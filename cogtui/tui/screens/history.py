@@ -1,7 +1,10 @@
 """A module's past runs, from the history database: open an envelope, re-run its input, compare two runs.
 
-Module names, provider/model names and error texts come from files and the
-history, so they reach widgets as `Text`/`Content` (never parsed as markup).
+The screen keeps one `RunListState` (core.history.run_list_state) and draws the
+title, the marked row, the view pane and the footer's keys from it: the keys that
+need a run are offered only when one is highlighted, `d` only once another run is
+marked. Module names, provider/model names and error texts come from files and
+the history, so they reach widgets as `Text`/`Content` (never parsed as markup).
 """
 
 from __future__ import annotations
@@ -15,13 +18,13 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.terminal_text import visible
+from cogtui.core.history.run_list_state import NO_RUNS, ListPhase, RunListState
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
 
@@ -67,13 +70,17 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         super().__init__()
         self.module_path = module_path
         self.module_name = module_path.name
-        self.runs: dict[str, RunRecord] = {}
-        self.marked: str | None = None
+        self.state = RunListState(self.module_name)  # what the title, table mark, view and footer show
+
+    @property
+    def runs(self) -> dict[str, RunRecord]:
+        """The listed runs by id (tests read them)."""
+        return {str(r.id): r for r in self.state.runs}
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="history-main"):
             with Vertical(id="history-left"):
-                yield Static(Content.from_markup("[b]$name[/] — runs", name=self.module_name), id="history-title")
+                yield Static(id="history-title")
                 yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
             yield CodeView(id="history-view")
         yield Footer()
@@ -82,7 +89,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         table = self.query_one(DataTable)
         # provider/model last: at 80 columns it is the one scrolled off (the envelope's meta.model shows it too).
         table.add_columns(" ", "#", "when", "outcome", "conf", "time", "provider/model")
-        self.query_one(CodeView).show_text("[$text-muted]loading…[/]")
+        self._draw()
         self.load()
 
     @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
@@ -97,24 +104,18 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(Loaded)
     def _loaded(self, event: Loaded) -> None:
+        if event.error:
+            self.state.failed(event.error)
+        else:
+            self.state.loaded(event.runs)
         table = self.query_one(DataTable)
         table.clear()
-        self.runs.clear()
-        if event.error:
-            self.query_one(CodeView).show_plain(event.error, "$error")
-            return
-        if not event.runs:
-            self.query_one(CodeView).show_text(
-                "[$text-muted]No runs of this module yet. Press r on it in the browser to run it.[/]"
-            )
-            return
-        for run in event.runs:
+        for run in self.state.runs:
             key = str(run.id)
-            self.runs[key] = run
             meta = object_at(run.envelope, "meta")
             conf = meta.get("confidence")
             table.add_row(
-                "",
+                "●" if run.id == self.state.marked else "",
                 key,
                 _when(run.started_at),
                 outcome_text(self.app, run),
@@ -123,50 +124,69 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
                 Text(visible(f"{run.provider}/{run.model or '-'}", True)),
                 key=key,
             )
-        table.focus()
+        if self.state.runs:
+            table.focus()
+        self._draw()
 
-    def _current(self) -> RunRecord | None:
-        table = self.query_one(DataTable)
-        if not self.runs or table.cursor_row < 0:
-            return None
-        key = table.coordinate_to_cell_key(Coordinate(table.cursor_row, 0)).row_key.value
-        return self.runs.get(str(key))
+    def _draw(self) -> None:
+        """The title, the view pane (what the phase says, or the highlighted run) and the footer's keys."""
+        state = self.state
+        self._draw_title()
+        view = self.query_one(CodeView)
+        if state.phase is ListPhase.LOADING:
+            view.show_text("[$text-muted]loading…[/]")
+        elif state.phase is ListPhase.FAILED:
+            view.show_plain(state.error, "$error")
+        elif state.phase is ListPhase.EMPTY:
+            view.show_plain(NO_RUNS, "$text-muted")
+        elif (run := state.current) is not None:
+            view.show_json(run.envelope)
+        self.refresh_bindings()
+
+    def _draw_title(self) -> None:
+        """The module's name in bold, the rest as the state says it (Content: names are never markup)."""
+        text, name = self.state.title(), self.module_name
+        self.query_one("#history-title", Static).update(Content.assemble((name, "bold"), text[len(name) :]))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.state.can(action)
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        run = self.runs.get(str(event.row_key.value))
-        if run is not None:
-            self.query_one(CodeView).show_json(run.envelope)
+        self.state.highlight(event.cursor_row)
+        self._draw()
 
     def action_mark(self) -> None:
-        run = self._current()
+        table = self.query_one(DataTable)
+        before = self.state.find(self.state.marked)
+        run = self.state.mark()
         if run is None:
             return
-        table = self.query_one(DataTable)
-        if self.marked is not None and self.marked in self.runs:
-            table.update_cell(self.marked, table.ordered_columns[0].key, "")
-        self.marked = str(run.id)
-        table.update_cell(self.marked, table.ordered_columns[0].key, "●")
+        column = table.ordered_columns[0].key
+        if before is not None:
+            table.update_cell(str(before.id), column, "")
+        table.update_cell(str(run.id), column, "●")
+        self._draw_title()
+        self.refresh_bindings()
         self.notify(f"Run #{run.id} marked; highlight another and press d to compare.")
 
     def action_compare(self) -> None:
-        run = self._current()
-        if run is None or self.marked is None or self.marked not in self.runs:
-            self.notify("Mark a run with space first.", severity="warning")
+        pair = self.state.comparison()
+        if pair is None:
             return
-        base = self.runs[self.marked]
+        base, run = pair
         diff = envelope_diff(base.envelope, run.envelope).replace("--- expected", f"--- run #{base.id}", 1)
         diff = diff.replace("+++ actual", f"+++ run #{run.id}", 1)
         self.query_one(CodeView).show_diff(diff, empty=f"runs #{base.id} and #{run.id} have the same envelope")
 
     def action_rerun(self) -> None:
-        run = self._current()
+        run = self.state.current
         if run is None:
             return
         self.app.post_message(Navigate(RunModule(self.module_path, input_value=run.input, autorun=True)))
 
     def action_copy(self) -> None:
-        run = self._current()
+        run = self.state.current
         if run is not None:
             self.app.copy_to_clipboard(json.dumps(run.envelope, indent=2, ensure_ascii=False))
             self.notify("Envelope copied (OSC 52)")

@@ -1,10 +1,14 @@
 """The insights dashboard (`i`): what overflow insights and custom enum values keep coming back, and promoting them.
 
 Everything comes from the run history (`History.insights`, `insight_timeline`,
-`modules`), read in a thread worker that posts one `Loaded` message; its
-handler is the only code that fills the widgets. `p` builds a promotion plan
-(`core.promote`) in another thread worker and hands it to the migration
-preview, where the author reviews the diff and applies or undoes it.
+`modules`), read in a thread worker that posts one `Loaded` message. The
+screen keeps one `InsightsState` (core.history.dashboard_state): every
+message and key updates it, and `_draw` / `_draw_selection` draw every part
+from it (trend, tables with their promoted marks, detail, status line, the
+footer's keys), so no two parts can disagree. `p` builds a promotion plan
+(`core.promotion_target`) in another worker and hands it to the migration
+preview; `u` undoes a promotion that is its module's latest change; `enter`
+opens the row: every sample in full and the runs behind it.
 
 Module names, mappings and enum values come from model output via the history:
 they reach widgets as `Text`/`Content` and notifications as plain text, never
@@ -13,6 +17,8 @@ as markup.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import cast
 
@@ -26,21 +32,22 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Select, Sparkline, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
-from cogtui.core.authoring.migration.plan import MigrationPlan
-from cogtui.core.authoring.promote import PromotionError
-from cogtui.core.authoring.promotion_target import PromotionRequest, enum_promotion, mapping_promotions, plan_promotion
+from cogtui.core.authoring.promotion_target import PromotionRequest
 from cogtui.core.history.dashboard import DashboardData, latest_run_id, read_dashboard
+from cogtui.core.history.dashboard_state import ENUMS, INSIGHTS, InsightsState, Phase
 from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate, PlanPreview
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
-from ..widgets.insight_tables import CustomEnumTable, InsightTable, short_date
+from ..widgets.insight_tables import CustomEnumTable, InsightTable
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
+from . import insights_promotions as promotions
 
 register(
     KeySpec("insights.promote", "p", "promote", "Promote", main=True),
+    KeySpec("insights.undo", "u", "undo_promotion", "Undo", main=True),
     KeySpec("insights.filter", "f", "focus_filter", "Module", main=True),
     KeySpec("insights.switch_tab", "t", "switch_tab", "Insights/enums", main=True),
     KeySpec("insights.reload", "r", "reload", "Reload"),
@@ -51,25 +58,24 @@ POLL_SECONDS = 3.0  # how often the dashboard checks whether other writers (cogn
 ALL_MODULES = "\x00all"  # the filter's "all modules" value: no module name can contain NUL
 TIMELINE_BUCKETS = 48
 EXAMPLES = 5
-INSIGHTS_TAB, ENUMS_TAB = "insights-tab", "enums-tab"
-NO_RUNS_HINT = (
-    "No runs recorded yet.\n\nRun a module with `cogn run NAME`, or press r on a module in the browser: "
-    "its overflow insights and custom enum values collect here, ready to be promoted into the schema."
-)
-
-
-def plural(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'s' * (n != 1)}"
+TAB_IDS = {INSIGHTS: "insights-tab", ENUMS: "enums-tab"}
+INSIGHTS_TAB, ENUMS_TAB = TAB_IDS[INSIGHTS], TAB_IDS[ENUMS]
 
 
 class InsightsScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "insights.tcss"
     BINDINGS = bindings(
-        "insights.promote", "insights.filter", "insights.switch_tab", "insights.reload", "insights.close"
+        "insights.promote",
+        "insights.undo",
+        "insights.filter",
+        "insights.switch_tab",
+        "insights.reload",
+        "insights.close",
     )
     HELP = (
-        "Overflow insights grouped by suggested mapping, and custom enum values by field, from the run history. "
-        "`p` promotes the highlighted row into its module's schema after showing the diff."
+        "Overflow insights grouped by suggested mapping, and custom enum values by field, from the runs that "
+        "passed their contract. `p` promotes the highlighted row into its module's schema after showing the "
+        "diff; a promoted row is marked ✓ and `u` undoes it; `enter` shows the row in full with its runs."
     )
 
     class Loaded(Message):
@@ -82,44 +88,44 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
             super().__init__()
             self.error = error
 
-    class PlanReady(Message):
-        def __init__(self, plan: MigrationPlan, title: str) -> None:
-            super().__init__()
-            self.plan = plan
-            self.title = title
-
-    class PlanFailed(Message):
-        def __init__(self, error: str, title: str) -> None:
-            super().__init__()
-            self.error = error
-            self.title = title
+    class NewRuns(Message):
+        """Another writer recorded runs since the dashboard was read."""
 
     def __init__(self, module: str | None = None) -> None:
         super().__init__()
-        self.module = module  # the filter: None for all modules
-        self.filled = False  # True once the tables show the current filter's data (tests and the benchmark wait on it)
-        self.shown_latest_id = 0  # the newest run id the shown data was read at
+        self.state = InsightsState(module)  # what every part of the screen shows
         self._module_names: list[str] | None = None
+        self._tables_show = -1  # the state's revision the tables show
+
+    @property
+    def module(self) -> str | None:
+        return self.state.module
+
+    @property
+    def filled(self) -> bool:
+        """The tables show the current filter's data (tests and the benchmark wait on it)."""
+        return self.state.phase is Phase.READY
 
     @property
     def bench(self) -> Workbench:
         return workbench(self.app)
 
     def compose(self) -> ComposeResult:
-        options = [(Text("All modules"), ALL_MODULES)] + ([(Text(self.module), self.module)] if self.module else [])
+        module = self.state.module
+        options = [(Text("All modules"), ALL_MODULES)] + ([(Text(module), module)] if module else [])
         with Horizontal(id="insights-top"):
-            yield Select(options, allow_blank=False, value=self.module or ALL_MODULES, id="insights-module")
+            yield Select(options, allow_blank=False, value=module or ALL_MODULES, id="insights-module")
             with Vertical(id="insights-trend"):
                 yield Static("Insights over time", id="insights-trend-label")  # the span once loaded
                 yield Sparkline([], id="insights-sparkline")
-        yield Static(NO_RUNS_HINT, id="insights-empty", classes="-hidden")
+        yield Static(id="insights-empty", classes="-hidden")
         with TabbedContent(id="insights-tabs", initial=INSIGHTS_TAB):
             with TabPane("Insights", id=INSIGHTS_TAB):
                 yield InsightTable(id="insights-table")
             with TabPane("Custom enums", id=ENUMS_TAB):
                 yield CustomEnumTable(id="enums-table")
         yield InsightDetail(id="insights-detail")
-        yield Static("Reading the run history…", id="status")
+        yield Static(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -127,8 +133,10 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         self.load()
         self.set_interval(POLL_SECONDS, self._poll)
 
-    class NewRuns(Message):
-        """Another writer recorded runs since the dashboard was read."""
+    def on_screen_resume(self) -> None:
+        """Back from the promotion preview (or anywhere): the schemas may have changed."""
+        if self.state.data is not None:
+            self._read_promotions(self.state.data)
 
     @work(thread=True, exclusive=True, group="insights-poll", exit_on_error=False)
     def _poll(self) -> None:
@@ -136,7 +144,8 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
             latest = latest_run_id()
         except HistoryError:
             return  # the next load reports it
-        if self.filled and latest != self.shown_latest_id:
+        data = self.state.data
+        if self.filled and data is not None and latest != data.latest_id:
             self.post_message(self.NewRuns())
 
     @on(NewRuns)
@@ -145,9 +154,10 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
 
     # ------------------------------------------------------------ loading
 
-    def load(self) -> None:
-        self.filled = False
-        self._read(self.module)
+    def load(self, module: str | None = None, same: bool = True) -> None:
+        self.state.reading(self.state.module if same else module)
+        self._draw_selection()
+        self._read(self.state.module)
 
     @work(thread=True, exclusive=True, group="insights-load", exit_on_error=False)
     def _read(self, module: str | None) -> None:
@@ -160,48 +170,74 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
             self.post_message(self.Loaded(data))
 
     @on(Loaded)
-    def _fill(self, message: Loaded) -> None:
-        """The one place the dashboard's widgets change."""
-        data = message.data
-        if data.module != self.module:
-            return  # read for a filter the user has since changed
-        self._set_module_options(data.modules)
-        self.query_one(InsightTable).fill(data.insights)
-        self.query_one(CustomEnumTable).fill(data.custom_enums)
-        self.query_one(Sparkline).data = [float(n) for _, n in data.timeline]
-        self._show_trend(data)
-        empty = not data.insights and not data.custom_enums
-        hint = self.query_one("#insights-empty", Static)
-        if empty:
-            scope = f" for {data.module}" if data.module else ""
-            hint.update(
-                Content(
-                    NO_RUNS_HINT
-                    if not data.history_exists
-                    else f"No overflow insights or custom enum values recorded{scope} yet.\n\nThey appear here "
-                    "as runs return `extensions.insights` or `{custom, reason}` enum values."
-                )
-            )
-        hint.set_class(not empty, "-hidden")
-        self.query_one(TabbedContent).set_class(empty, "-hidden")
-        self.query_one(InsightDetail).set_class(empty, "-hidden")
-        total = sum(d["count"] for d in data.insights)
-        values = sum(d["count"] for d in data.custom_enums)
-        self._status(
-            f"{plural(total, 'insight')} in {plural(len(data.insights), 'mapping')}  ·  "
-            f"{plural(values, 'custom enum value')}  ·  {data.module or 'all modules'}"
-        )
-        self._show_detail()
-        self.shown_latest_id = data.latest_id
-        self.filled = True
+    def _loaded(self, message: Loaded) -> None:
+        if self.state.loaded(message.data):
+            self._draw()
+            self._read_promotions(message.data)
 
     @on(LoadFailed)
     def _load_failed(self, message: LoadFailed) -> None:
-        self._status("The run history could not be read.")
+        self.state.failed(message.error)
+        self._draw_selection()
         self.notify(message.error, title="Run history", severity="error", timeout=10, markup=False)
 
+    @work(thread=True, exclusive=True, group="insights-promoted", exit_on_error=False)
+    def _read_promotions(self, data: DashboardData) -> None:
+        self.post_message(promotions.read_promotions(data, self.bench.store.load))
+
+    @on(promotions.PromotionsRead)
+    def _promotions_read(self, message: promotions.PromotionsRead) -> None:
+        if message.data is self.state.data:  # else a newer read is on its way
+            self.state.promotions_known(message.data.latest_id, message.promoted, message.undoable)
+            self._draw()
+
+    # ------------------------------------------------------------ drawing: from the state only
+
+    def _draw(self) -> None:
+        """Everything a read changes: the filter's options, the trend, the tables, then the selection."""
+        state, data = self.state, self.state.data
+        if data is None:
+            return
+        self._set_module_options(data.modules)
+        self.query_one(Sparkline).data = [float(n) for _, n in data.timeline]
+        self.query_one("#insights-trend-label", Static).update(Content(state.trend_label()))
+        hint = self.query_one("#insights-empty", Static)
+        hint.update(Content(state.empty_hint()))
+        hint.set_class(not state.empty, "-hidden")
+        self.query_one(TabbedContent).set_class(state.empty, "-hidden")
+        self.query_one(InsightDetail).set_class(state.empty, "-hidden")
+        if state.revision != self._tables_show:
+            self._tables_show = state.revision
+            for tab, table in ((INSIGHTS, self.query_one(InsightTable)), (ENUMS, self.query_one(CustomEnumTable))):
+                with table.prevent(DataTable.RowHighlighted):
+                    table.fill(state.rows(tab), partial(state.fully_promoted, tab), state.cursor[tab])
+        self._draw_selection()
+
+    def _draw_selection(self) -> None:
+        """What the highlighted row, the tab and the phase decide: the detail, the status line, the keys."""
+        state = self.state
+        detail = self.query_one(InsightDetail)
+        document = state.current
+        if document is None:
+            what = "custom enum values" if state.tab == ENUMS else "overflow insights"
+            detail.show("Reading the run history…" if state.data is None else f"No {what} for this filter.")
+        else:
+            promoted_in = state.promoted_in(state.tab, document)
+            undo = state.can("undo_promotion")
+            if state.tab == ENUMS:
+                detail.show(custom_enum_content(document, bool(promoted_in), undo))
+            else:
+                detail.show(insight_content(document, promoted_in, undo))
+        self.query_one("#status", Static).update(Content(state.status_line()))  # plain text: it names modules
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers what the state allows: no promote on a promoted row, no undo without one."""
+        return self.state.can(action)
+
     def _set_module_options(self, modules: list[str]) -> None:
-        names = sorted(set(modules) | ({self.module} if self.module else set()))
+        module = self.state.module
+        names = sorted(set(modules) | ({module} if module else set()))
         if names == self._module_names:
             return
         self._module_names = names
@@ -209,59 +245,33 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         # Replacing the options resets the value; neither is the user choosing a module.
         with select.prevent(Select.Changed):
             select.set_options([(Text("All modules"), ALL_MODULES), *((Text(n), n) for n in names)])
-            select.value = self.module or ALL_MODULES
-
-    def _show_trend(self, data: DashboardData) -> None:
-        label = self.query_one("#insights-trend-label", Static)
-        if not data.timeline:
-            label.update("Insights over time: none yet")
-            return
-        first = min((d["first_seen"] for d in data.insights), default="")
-        last = max((d["last_seen"] for d in data.insights), default="")
-        # Within one day the dates alone say nothing: show the minutes.
-        same_day = short_date(first) == short_date(last)
-        span = f"{first[:10]} {first[11:16]}–{last[11:16]}" if same_day else f"{first[:10]} → {last[:10]}"
-        label.update(Content(f"Insights {span}, peak {max(n for _, n in data.timeline):,}"))  # dates from the history
-
-    def _status(self, text: str) -> None:
-        """Plain text (it names modules): never parsed as markup."""
-        self.query_one("#status", Static).update(Content(text))
+            select.value = module or ALL_MODULES
 
     # ------------------------------------------------------------ selection
 
-    def _active_table(self) -> InsightTable | CustomEnumTable:
-        if self.query_one(TabbedContent).active == ENUMS_TAB:
-            return self.query_one(CustomEnumTable)
-        return self.query_one(InsightTable)
-
-    def _show_detail(self) -> None:
-        table = self._active_table()
-        document = table.current
-        detail = self.query_one(InsightDetail)
-        if document is None:
-            what = "custom enum values" if isinstance(table, CustomEnumTable) else "overflow insights"
-            detail.show(f"No {what} for this filter.")
-        elif isinstance(table, InsightTable):
-            detail.show(insight_content(document))
-        else:
-            detail.show(custom_enum_content(document))
-
     @on(DataTable.RowHighlighted)
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table is self._active_table():
-            self._show_detail()
+        tab = ENUMS if isinstance(event.data_table, CustomEnumTable) else INSIGHTS
+        self.state.highlight(tab, event.cursor_row)
+        if tab == self.state.tab:
+            self._draw_selection()
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open_row()
 
     @on(TabbedContent.TabActivated)
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        self._show_detail()
+        tab = ENUMS if event.pane.id == ENUMS_TAB else INSIGHTS
+        if tab != self.state.tab:
+            self.state.switch_tab()
+        self._draw_selection()
 
     @on(Select.Changed, "#insights-module")
     def _module_chosen(self, event: Select.Changed) -> None:
         module = None if event.value in (ALL_MODULES, Select.NULL) else str(event.value)
-        if module != self.module:
-            self.module = module
-            self._status(f"Reading {module or 'all modules'}…")
-            self.load()
+        if module != self.state.module:
+            self.load(module, same=False)
 
     # ------------------------------------------------------------ actions
 
@@ -269,71 +279,100 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         self.query_one("#insights-module", Select).focus()
 
     def action_switch_tab(self) -> None:
-        tabs = self.query_one(TabbedContent)
-        tabs.active = INSIGHTS_TAB if tabs.active == ENUMS_TAB else ENUMS_TAB
-        self._active_table().focus()
+        self.state.switch_tab()
+        self.query_one(TabbedContent).active = TAB_IDS[self.state.tab]
+        (self.query_one(CustomEnumTable) if self.state.tab == ENUMS else self.query_one(InsightTable)).focus()
+        self._draw_selection()
 
     def action_reload(self) -> None:
-        self._status("Reading the run history…")
         self.load()
 
     def action_close(self) -> None:
         self.dismiss()
 
-    def action_promote(self) -> None:
-        table = self._active_table()
-        document = table.current
+    def action_open_row(self) -> None:
+        document = self.state.current
         if document is None:
-            self.notify("Nothing to promote: highlight a row first.", severity="warning")
             return
-        if isinstance(table, CustomEnumTable):
-            self._build_plan(enum_promotion(document))
+        from .insight_row import InsightRowScreen
+
+        self.app.push_screen(InsightRowScreen(self.state.tab, document, self.state.module))
+
+    def action_promote(self) -> None:
+        document = self.state.current
+        if document is None or not self.state.can("promote"):
             return
-        requests = mapping_promotions(document)
-        if isinstance(requests, str):
-            self.notify(requests, severity="warning", markup=False)
+        done = self.state.promoted_in(self.state.tab, document)
+        requests = [r for r in promotions.requests_of(self.state.tab, document) if r.module not in done]
+        self._choose(requests, "Promote", self._build_plan)
+
+    def action_undo_promotion(self) -> None:
+        key = self.state.current_key
+        document = self.state.current
+        if key is None or document is None or not self.state.can("undo_promotion"):
             return
+        modules = self.state.undoable.get(key, ())
+        requests = [r for r in promotions.requests_of(self.state.tab, document) if r.module in modules]
+        self._choose(requests, "Undo the promotion of", self._undo)
+
+    def _choose(self, requests: list[PromotionRequest], verb: str, go: Callable[[PromotionRequest], None]) -> None:
+        """One request goes ahead; several (a mapping suggested by several modules) ask which module."""
         if len(requests) == 1:
-            self._build_plan(requests[0])
+            go(requests[0])
+            return
+        if not requests:
             return
         from .modals import ChoiceModal
 
         def chosen(ident: str | None) -> None:
             if ident is not None:
-                self._build_plan(requests[int(ident.removeprefix("m"))])
+                go(requests[int(ident.removeprefix("m"))])
 
         # Button ids must be identifiers; module names need not be, so the choices are numbered.
+        what = requests[0].mapping or requests[0].value
         modal = ChoiceModal(
-            f"Promote {requests[0].mapping}",
-            f"{len(requests)} modules suggested it. Into which module's schema?",
+            f"{verb} {what}",
+            f"{len(requests)} modules. Into which module's schema?",
             [(f"m{i}", request.module) for i, request in enumerate(requests)],
         )
         modal.add_class("insights-choice")  # insights.tcss lays many choices out in a grid
         self.app.push_screen(modal, chosen)
 
-    @work(thread=True, exclusive=True, group="insights-promote", exit_on_error=False)
     def _build_plan(self, request: PromotionRequest) -> None:
-        module = self.bench.store.load(request.module)
-        if module is None:
-            self.post_message(
-                self.PlanFailed(
-                    f"{request.module} is not on the search path; add its folder "
-                    "(--path, COGNITIVE_MODULES_PATH) to edit its schema",
-                    request.title,
-                )
-            )
-            return
-        try:
-            plan = plan_promotion(request, module)
-        except PromotionError as exc:
-            self.post_message(self.PlanFailed(str(exc), request.title))
-            return
-        self.post_message(self.PlanReady(plan, request.title))
+        self.state.start(f"Planning: {request.title}")
+        self._draw_selection()
+        self._run_promotion(lambda: promotions.build_plan(request, self.bench.store.load))
 
-    @on(PlanReady)
-    def _preview(self, message: PlanReady) -> None:
+    def _undo(self, request: PromotionRequest) -> None:
+        self.state.start(f"Undoing: {request.title}")
+        self._draw_selection()
+        self._run_promotion(lambda: promotions.undo(request, self.bench.store.load))
+
+    @work(thread=True, exclusive=True, group="insights-promote", exit_on_error=False)
+    def _run_promotion(self, job: Callable[[], Message]) -> None:
+        self.post_message(job())
+
+    @on(promotions.PlanReady)
+    def _preview(self, message: promotions.PlanReady) -> None:
+        self.state.finish()
+        self._draw_selection()
         self.app.post_message(Navigate(PlanPreview(message.plan, message.title)))
 
-    @on(PlanFailed)
-    def _plan_failed(self, message: PlanFailed) -> None:
+    @on(promotions.PromotionFailed)
+    def _promotion_failed(self, message: promotions.PromotionFailed) -> None:
+        self.state.finish()
+        self._draw_selection()
         self.notify(message.error, title=message.title, severity="warning", timeout=8, markup=False)
+
+    @on(promotions.PromotionUndone)
+    def _undone(self, message: promotions.PromotionUndone) -> None:
+        self.state.finish()
+        kept = (
+            f"; your later edits are kept in the backup's edited/ ({', '.join(message.edited)})"
+            if message.edited
+            else ""
+        )
+        self.notify(f"Restored {', '.join(message.restored) or 'nothing'}{kept}", title=message.title, markup=False)
+        if self.state.data is not None:
+            self._read_promotions(self.state.data)
+        self._draw_selection()

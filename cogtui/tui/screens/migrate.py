@@ -1,10 +1,12 @@
 """The migration preview: plan modules, page through files, diffs and notes, apply, undo; or review a saved plan.
 
-Planning, applying and undoing run in thread workers (migrate_work.py) that
-only post this screen's messages; one handler per message changes the slots.
-Selection lives in the two option lists: j/k/J/K set their highlight, and the
-highlight handlers draw the page. Live plans and saved plans both arrive as
-`ReviewPlan`s, so they are drawn by the same code (migrate_model.py).
+The screen keeps one `PreviewState` (core.authoring.migration.preview_state):
+planning, applying and undoing run in thread workers (migrate_work.py) that
+only post this screen's messages, and one handler per message feeds the state;
+`draw` draws the head line, status line, progress, page and footer keys from
+it. j/k/J/K move the state's selection and the option lists follow. Live plans
+and saved plans both arrive as `ReviewPlan`s, so they are drawn by the same
+code (migrate_model.py).
 
 Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are
 neither shown nor bound there (`check_action`); it is the app's only screen, so
@@ -18,12 +20,14 @@ from pathlib import Path
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from cogtui.core.authoring.migration import MigrationPlan
+from cogtui.core.authoring.migration.preview_state import ModuleSlot, PreviewState
 from cogtui.core.authoring.migration.review import ReviewPlan
 
 from ..keys import bindings
@@ -33,7 +37,6 @@ from ..worker_failures import ReportsWorkerFailures
 from . import migrate_model as view
 from . import migrate_work as workers
 from .migrate_apply import ApplyFlow
-from .migrate_model import ModuleSlot
 from .migrate_pages import DiffPane, SummaryPane
 from .migrate_target import switch_target
 
@@ -77,16 +80,39 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.title_text = title
         if preset is not None:
             paths = [Path(preset.path)]
-        self.to = to
-        self.slots: list[ModuleSlot] = [ModuleSlot(p.name, p, busy="planning") for p in paths or []]
-        self.multi = len(self.slots) > 1
-        self.listed: list[int] = []  # slots in the module list, in order (already-current ones are left out)
-        self.current: int | None = None if self.multi else 0  # None: the overview
-        self.file_index = 0  # 0: the module's summary; n: its n-th file
+        promotion = (title or "Review the change") if preset is not None else None
+        self.state = PreviewState.for_paths(list(paths or []), to, promotion)  # what every part shows
+        if review_file is not None:
+            self.state.review_name = review_file.name
         self.split_choice: bool | None = None  # None: by terminal width
-        self.problem: str | None = None  # why the plan file could not be reviewed
         self._files_for: tuple[object, ...] | None = None  # what the file list was filled for
+        self._modules_listed = 0  # how many of state.listed the module list shows
         self.applying = ApplyFlow(self)
+
+    # The state's parts, by the names the flows and tests use.
+    @property
+    def slots(self) -> list[ModuleSlot]:
+        return self.state.slots
+
+    @property
+    def listed(self) -> list[int]:
+        return self.state.listed
+
+    @property
+    def current(self) -> int | None:
+        return self.state.current
+
+    @property
+    def file_index(self) -> int:
+        return self.state.file_index
+
+    @property
+    def multi(self) -> bool:
+        return self.state.multi
+
+    @property
+    def to(self) -> str:
+        return self.state.to
 
     @classmethod
     def for_modules(cls, paths: list[Path], to: str = "2.2") -> MigrationScreen:
@@ -106,7 +132,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
 
     @property
     def to_label(self) -> str:
-        return f"v{self.to.removeprefix('v')}"
+        return self.state.to_label
 
     # ------------------------------------------------------------ layout
 
@@ -141,10 +167,6 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
 
     def plan_all(self) -> None:
         """Plan every slot for the current target (at mount, and after `t` switches the target)."""
-        if self.multi:
-            progress = self.query_one(ProgressBar)
-            progress.update(total=len(self.slots), progress=0)
-            progress.remove_class("-hidden")
         self.draw()
         workers.plan_modules(self, [(i, s.path) for i, s in enumerate(self.slots) if s.path], self.to)
 
@@ -160,38 +182,36 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
             modules = self.query_one("#migrate-modules", OptionList)
             modules.remove_class("-hidden")
             modules.set_options([Option(view.overview_prompt(self.slots), id=OVERVIEW)])
+            self._modules_listed = 0
             modules.highlighted = 0
 
     # ------------------------------------------------------------ the one handler per state change
 
     @on(workers.Planned)
     def _planned(self, message: workers.Planned) -> None:
-        if message.to is not None and message.to != self.to:
+        if not self.state.planned(message.index, message.plan, message.live, message.to):
             return  # planned for the target before `t` switched it
-        slot = self.slots[message.index]
-        first_time = slot.plan is None
-        slot.plan, slot.live, slot.busy, slot.name = message.plan, message.live, None, message.plan.module
         if self.multi:
-            self._list_planned(message.index, first_time)
+            self._list_modules(message.index)
             done = sum(1 for s in self.slots if s.plan is not None)
-            progress = self.query_one(ProgressBar)
-            progress.update(progress=done)
-            progress.set_class(done == len(self.slots), "-hidden")
             # The overview lists every module: redrawing it per plan would be quadratic over hundreds of them.
             if self.current is None and done % 25 and done != len(self.slots):
+                self._draw_lines()
                 return
         if self.current in (None, message.index):
             self.draw(force=True)
+        else:
+            self._draw_lines()
 
-    def _list_planned(self, index: int, first_time: bool) -> None:
+    def _list_modules(self, changed: int | None = None) -> None:
+        """The module list follows the state: the overview's count, new modules, a changed module's badge."""
         modules = self.query_one("#migrate-modules", OptionList)
         modules.replace_option_prompt(OVERVIEW, view.overview_prompt(self.slots))
-        plan = self.slots[index].plan
-        if index in self.listed:
-            self.refresh_module_prompt(index)
-        elif first_time and plan is not None and not plan.already_current:
-            self.listed.append(index)
+        for index in self.listed[self._modules_listed :]:
             modules.add_option(Option(view.module_prompt(self.slots[index]), id=f"slot-{index}"))
+        self._modules_listed = len(self.listed)
+        if changed is not None:
+            self.refresh_module_prompt(changed)
 
     def refresh_module_prompt(self, index: int) -> None:
         if self.multi and index in self.listed:
@@ -203,14 +223,10 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.query_one("#migrate-pane").loading = False
         if message.problem is not None:
             self.notify(message.problem, title="Cannot review this plan", severity="error", timeout=10, markup=False)
-        self.problem = message.problem
-        self.slots = [ModuleSlot(p.module, None, plan=p) for p in message.plans]
-        self.multi = len(self.slots) > 1
-        self.current = None if self.multi or not self.slots else 0
+        self.state.review_loaded(message.plans, message.problem)
         self.show_module_list()
         if self.multi:
-            for index in range(len(self.slots)):
-                self._list_planned(index, True)
+            self._list_modules()
         self.draw(force=True)
 
     @on(workers.Applied)
@@ -227,8 +243,9 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         the modules it was writing are no longer busy."""
         if event.state is not WorkerState.ERROR:
             return
-        for slot in self.slots:
-            slot.busy = None if slot.busy in ("applying", "undoing") else slot.busy
+        self.state.writes_failed()
+        for index in self.listed:
+            self.refresh_module_prompt(index)
         self.draw(force=True)
 
     # ------------------------------------------------------------ selection
@@ -248,44 +265,26 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
             self._select(self.current, event.option_index)
 
     def _select(self, index: int | None, file_index: int) -> None:
-        self.current, self.file_index = index, file_index
-        if self.multi:
-            modules = self.query_one("#migrate-modules", OptionList)
-            position = modules.get_option_index(OVERVIEW if index is None else f"slot-{index}")
-            if modules.highlighted != position:
-                modules.highlighted = position
+        self.state.select(index, file_index)
         self.draw()
 
-    def _file_count(self, index: int | None) -> int:
-        plan = self.slots[index].plan if index is not None and self.slots else None
-        return len(plan.files) if plan is not None else 0
-
-    def _step_module(self, step: int, last_file: bool = False) -> bool:
-        order = [None, *self.listed] if self.multi else [self.current]
-        position = order.index(self.current) + step if self.current in order else 0
-        if not 0 <= position < len(order):
-            return False
-        target = order[position]
-        self._select(target, self._file_count(target) if last_file else 0)
-        return True
-
     def action_next_file(self) -> None:
-        if self.file_index < self._file_count(self.current):
-            self._select(self.current, self.file_index + 1)
-        elif not self._step_module(1):
+        if not self.state.next_file():
             self.notify("That was the last file.", timeout=2)
+        self.draw()
 
     def action_prev_file(self) -> None:
-        if self.file_index > 0:
-            self._select(self.current, self.file_index - 1)
-        elif not self._step_module(-1, last_file=True):
+        if not self.state.prev_file():
             self.notify("That was the first page.", timeout=2)
+        self.draw()
 
     def action_next_module(self) -> None:
-        self._step_module(1)
+        if self.state.step_module(1):
+            self.draw()
 
     def action_prev_module(self) -> None:
-        self._step_module(-1)
+        if self.state.step_module(-1):
+            self.draw()
 
     def action_toggle_layout(self) -> None:
         diff = self.query_one(DiffView)
@@ -295,7 +294,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.draw()
 
     def action_close(self) -> None:
-        if any(s.busy in ("applying", "undoing") for s in self.slots):
+        if self.state.writing:
             # Its result must reach this screen, which re-validates the module for the browser.
             self.notify("Wait: files are being written.", severity="warning", timeout=3)
         elif self.review_file is not None:
@@ -306,10 +305,9 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ apply and undo (migrate_apply.py)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A saved plan under review cannot be applied or undone: its keys are hidden, not dead."""
-        if action in ("apply", "undo", "switch_target") and self.review_file is not None:
-            return False  # a saved plan under review cannot be applied, undone or planned again
-        return not (action == "switch_target" and self.preset is not None)  # a promotion has no target version
+        """The state says which keys are offered: a saved plan under review cannot be applied, undone or
+        planned again, a promotion has no target version; hidden keys are not bound either."""
+        return self.state.can(action)
 
     def action_switch_target(self) -> None:
         switch_target(self)
@@ -323,26 +321,22 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ drawing
 
     def draw(self, force: bool = False) -> None:
-        """Draw the selected page: the overview, a module's summary, or one file's diff."""
-        slot = self.slots[self.current] if self.current is not None and self.slots else None
+        """Draw everything from the state: head and status lines, progress, the module list's highlight,
+        the page (the overview, a module's summary, or one file's diff) and the footer's keys."""
+        state = self.state
+        slot = state.slot
         plan = slot.plan if slot is not None else None
+        if self.multi:
+            modules = self.query_one("#migrate-modules", OptionList)
+            position = modules.get_option_index(OVERVIEW if state.current is None else f"slot-{state.current}")
+            if modules.highlighted != position:
+                modules.highlighted = position
         self._fill_files(slot, force)
         self.query_one("#migrate-pane").loading = slot is not None and plan is None
-        self.query_one("#migrate-head", Static).update(
-            view.heading(slot, self.slots, self.file_index, self.review_file, self.to_label, self.title_text)
-        )
-        self.query_one("#status", Static).update(
-            view.status_line(
-                slot,
-                self.slots,
-                self.query_one(DiffView).split,
-                self.review_file,
-                None if self.preset or self.review_file else self.to_label,
-            )
-        )
+        self._draw_lines()
         switcher = self.query_one(ContentSwitcher)
         if plan is None or not 0 < self.file_index <= len(plan.files):
-            page = view.summary_page(slot, self.slots, self.listed, self.review_file, self.problem)
+            page = view.summary_page(slot, self.slots, self.listed, self.review_file, state.problem)
             self.query_one(SummaryPane).show(page)
             switcher.current = "migrate-summary"
             self._focus_pane(self.query_one(SummaryPane))
@@ -350,6 +344,18 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
             self.query_one(DiffPane).show(plan.files[self.file_index - 1], plan, force)
             switcher.current = "migrate-diff"
             self._focus_pane(self.query_one(DiffView))
+
+    def _draw_lines(self) -> None:
+        """The head and status lines, the planning progress and the footer's keys (cheap: after every plan)."""
+        state = self.state
+        self.query_one("#migrate-head", Static).update(Content(state.heading()))
+        self.query_one("#status", Static).update(Content(state.status_line(self.query_one(DiffView).split)))
+        progress = self.query_one(ProgressBar)
+        done = state.progress()
+        if done is not None:
+            progress.update(total=done[1], progress=done[0])
+        progress.set_class(done is None, "-hidden")
+        self.refresh_bindings()
 
     def _focus_pane(self, pane: SummaryPane | DiffView) -> None:
         if not isinstance(self.focused, OptionList):  # someone moving through a list keeps its focus

@@ -1,7 +1,8 @@
 """Applying and undoing in the migration preview: the confirmations, the workers' start, and their outcomes.
 
-The screen owns the slots; this flow asks, starts the workers (migrate_work.py)
-and applies what they post, through the screen's one handler per message.
+The screen owns the preview's state; this flow asks, starts the workers
+(migrate_work.py) and feeds their outcomes to the state (PreviewState.applied,
+undone), through the screen's one handler per message, then has it redrawn.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from cogtui.core.authoring.migration import backups_for
+from cogtui.core.authoring.migration.preview_state import ApplyRequest, ModuleSlot, PreviewState
 from cogtui.core.settings.locations import backups_dir
 
 from ..watching import validate_entries
 from ..workbench import Notifies
 from . import migrate_model as view
 from . import migrate_work as workers
-from .migrate_model import ModuleSlot
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -28,16 +29,10 @@ if TYPE_CHECKING:
 class MigrationView(Notifies, Protocol):
     """What this flow uses of the migration screen (MigrationScreen implements it)."""
 
-    slots: list[ModuleSlot]
-    listed: list[int]
-    current: int | None
+    state: PreviewState
     preset: MigrationPlan | None
     review_file: Path | None
     title_text: str | None
-    to: str
-
-    @property
-    def to_label(self) -> str: ...
 
     @property
     def app(self) -> App[object]: ...
@@ -58,10 +53,9 @@ class ApplyFlow:
         screen = self.screen
         migrated: list[ModuleSlot] = []
         for outcome in message.outcomes:
-            slot = screen.slots[outcome.index]
-            slot.busy = None
+            slot = screen.state.slots[outcome.index]
+            screen.state.applied(outcome.index, outcome.result, outcome.error)
             if outcome.result is not None:
-                slot.applied, slot.undone, slot.failure = outcome.result, None, None
                 migrated.append(slot)
                 if outcome.note:
                     screen.notify(
@@ -72,7 +66,6 @@ class ApplyFlow:
                         severity="warning" if outcome.note_is_problem else "information",
                     )
             else:
-                slot.failure = outcome.error
                 screen.notify(
                     outcome.error or "failed",
                     title=f"Could not {'apply the change to' if screen.preset else 'migrate'} {slot.name}",
@@ -91,9 +84,9 @@ class ApplyFlow:
 
     def undone(self, message: workers.Undone) -> None:
         screen = self.screen
-        slot = screen.slots[message.index]
+        slot = screen.state.slots[message.index]
+        replan = screen.state.undone(message.index, message.result, message.error)
         if message.result is None:
-            slot.busy, slot.failure = None, message.error
             screen.notify(
                 message.error or "failed",
                 title=f"Could not undo {slot.name}",
@@ -102,8 +95,6 @@ class ApplyFlow:
                 markup=False,
             )
         else:
-            slot.applied, slot.undone, slot.failure = None, message.result, None
-            slot.busy = "planning"  # the plan is made again from the restored files
             screen.notify(
                 f"Restored from {message.result.backup_dir}.",
                 title=f"Undid the {'change to' if screen.preset else 'migration of'} {slot.name}",
@@ -120,16 +111,14 @@ class ApplyFlow:
                 )
             if slot.path is not None:
                 validate_entries(screen.app, [slot.path], group="revalidate")
-                if screen.preset is None:
-                    workers.plan_modules(screen.screen, [(message.index, slot.path)], screen.to)
-                else:  # a promotion is not planned again: undone is where it ends
-                    slot.busy = None
+                if replan:  # the plan is made again from the restored files
+                    workers.plan_modules(screen.screen, [(message.index, slot.path)], screen.state.to)
         screen.refresh_module_prompt(message.index)
         screen.draw(force=True)
 
     def apply(self) -> None:
         screen = self.screen
-        request = view.apply_request(screen.slots, screen.listed, screen.current, screen.to_label)
+        request = screen.state.apply_request()
         if isinstance(request, str):
             screen.notify(request, title="Nothing applied", severity="warning", timeout=6, markup=False)
             return
@@ -137,7 +126,7 @@ class ApplyFlow:
 
         if screen.preset is not None:
             files = ", ".join(f.path for f in screen.preset.files)
-            request = view.ApplyRequest(
+            request = ApplyRequest(
                 screen.title_text or "Apply the change?",
                 f"Write {files} of {screen.preset.module}? The files are backed up first, "
                 "the module is validated afterwards, and u undoes it.",
@@ -150,19 +139,18 @@ class ApplyFlow:
 
     def start_apply(self, indices: list[int]) -> None:
         screen = self.screen
-        jobs = [(i, live) for i in indices if screen.slots[i].can_apply and (live := screen.slots[i].live) is not None]
+        jobs = screen.state.start_apply(indices)
         for i, _ in jobs:
-            screen.slots[i].busy = "applying"
             screen.refresh_module_prompt(i)
         screen.draw(force=True)
         workers.apply_plans(screen.screen, jobs, promotion=screen.preset is not None)
 
     def undo(self) -> None:
         screen = self.screen
-        if screen.current is None or not screen.slots:
+        index, slot = screen.state.current, screen.state.slot
+        if index is None or slot is None:
             screen.notify("Choose a module (J/K) to undo its migration.", severity="warning")
             return
-        index, slot = screen.current, screen.slots[screen.current]
         if slot.busy:
             screen.notify(f"{slot.name} is still {slot.busy}; wait for it to finish.", severity="warning", markup=False)
             return
@@ -183,9 +171,8 @@ class ApplyFlow:
 
     def start_undo(self, index: int) -> None:
         screen = self.screen
-        slot = screen.slots[index]
-        if slot.path is not None:
-            slot.busy = "undoing"
+        slot = screen.state.slots[index]
+        if slot.path is not None and screen.state.start_undo(index):
             screen.refresh_module_prompt(index)
             screen.draw(force=True)
             workers.undo_module(screen.screen, index, slot.name, slot.path)

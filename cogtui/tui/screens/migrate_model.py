@@ -12,86 +12,13 @@ from pathlib import Path
 
 from textual.content import Content
 
-from cogtui.core.authoring.migration import ApplyResult, MigrationPlan, UndoResult, plan_migration
+from cogtui.core.authoring.migration import MigrationPlan, plan_migration
+from cogtui.core.authoring.migration.plan import NoteSeverity, severity_of
+from cogtui.core.authoring.migration.preview_state import ModuleSlot
 from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
 from cogtui.core.module.loader import NotAModule, load_module
 
 ACTION_BADGES = {"create": ("+", "$text-success"), "modify": ("~", "$text-warning"), "delete": ("-", "$text-error")}
-
-
-@dataclass
-class ModuleSlot:
-    """One module of the preview. Only the screen changes it: its message handlers, and its actions as work starts."""
-
-    name: str
-    path: Path | None  # None for a saved plan's module (it lives on another machine)
-    plan: ReviewPlan | None = None  # None while planning
-    live: MigrationPlan | None = None  # what `apply_plan` writes; None in review mode and for bad input
-    busy: str | None = None  # "planning", "applying" or "undoing"
-    applied: ApplyResult | None = None
-    undone: UndoResult | None = None
-    failure: str | None = None  # the last apply or undo that failed
-
-    @property
-    def can_apply(self) -> bool:
-        return (
-            self.live is not None
-            and self.plan is not None
-            and self.plan.can_apply
-            and self.applied is None
-            and self.busy is None
-        )
-
-    def apply_refusal(self) -> str | None:
-        """Why `a` does nothing for this module, or None when it can be applied."""
-        if self.busy:
-            return f"{self.name} is still {self.busy}; wait for it to finish."
-        if self.plan is None:
-            return f"{self.name} has no plan yet."
-        if self.plan.errors:
-            count = len(self.plan.errors)
-            return f"{self.name} cannot be migrated: fix the {count} problem{'s' * (count != 1)} shown first."
-        if self.applied is not None:
-            return f"{self.name}: this change is already applied; u undoes it."
-        if self.plan.already_current or not self.plan.files:
-            return f"{self.name} is already current: there is nothing to apply."
-        if self.live is None:
-            return f"{self.name}: this plan cannot be applied here."
-        return None
-
-
-@dataclass(frozen=True)
-class ApplyRequest:
-    """What `a` would apply, and how to ask for confirmation."""
-
-    title: str
-    body: str
-    indices: list[int]
-
-
-def apply_request(slots: list[ModuleSlot], listed: list[int], current: int | None, to_label: str) -> ApplyRequest | str:
-    """The modules `a` applies (every ready one from the overview), or why it applies nothing."""
-    if current is None:
-        ready = [i for i in listed if slots[i].can_apply]
-        if not ready:
-            return "No module is ready to migrate."
-        names = ", ".join(slots[i].name for i in ready[:8]) + (" …" if len(ready) > 8 else "")
-        return ApplyRequest(
-            f"Apply {len(ready)} migration{'s' * (len(ready) != 1)}?",
-            f"Migrate {names} to {to_label}? Each module is backed up, written and validated on its own.",
-            ready,
-        )
-    slot = slots[current]
-    refusal = slot.apply_refusal()
-    if refusal is not None or slot.plan is None:
-        return refusal or "nothing to apply"
-    plan = slot.plan
-    return ApplyRequest(
-        f"Apply the migration of {plan.module}?",
-        f"{plan.module}: {plan.source_format} → {plan.target} ({plan.counts_text()}). The files it "
-        "changes are backed up first; u undoes it.",
-        [current],
-    )
 
 
 def plan_module(path: Path, to: str) -> tuple[ReviewPlan, MigrationPlan | None]:
@@ -175,12 +102,28 @@ def _lines(*parts: Content | str) -> Content:
     return Content("\n").join(parts)
 
 
+# Each note's marker, from the severity the planner gave it (D91): the same glyph and colour in every view.
+NOTE_MARKERS: dict[str, tuple[str, str]] = {"confirm": ("!", "bold $text-warning"), "info": ("i", "$text-muted")}
+NOTES_LEGEND = Content.assemble(
+    ("Notes", "bold"),
+    ("  (", "$text-muted"),
+    ("!", "bold $text-warning"),
+    (" to confirm · i for information)", "$text-muted"),
+)
+
+
+def note_marker(severity: str) -> Content:
+    glyph, style = NOTE_MARKERS.get(severity, NOTE_MARKERS["info"])
+    return Content.styled(glyph, style)
+
+
 @dataclass(frozen=True)
 class SummaryPage:
-    """A module's first page: what to know first, the notes to confirm (drawn as a numbered list), the files."""
+    """A module's first page: what to know first, the notes (drawn as a numbered list with each note's
+    severity marker, those to confirm first), the files."""
 
     head: Content
-    notes: tuple[str, ...] = ()
+    notes: tuple[tuple[str, NoteSeverity], ...] = ()
     tail: Content = field(default_factory=Content)
 
 
@@ -212,9 +155,9 @@ def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
     if plan.tier and not plan.already_current:
         why = "  (inferred: confirm it)" if plan.tier_inferred else ""
         out += ["", Content.assemble("tier: ", (plan.tier, "bold"), (why, "$text-warning"))]
-    notes = tuple(plan.notes_to_confirm_first()) if not plan.already_current else ()
+    notes = tuple((str(n), severity_of(n)) for n in plan.notes_to_confirm_first()) if not plan.already_current else ()
     if notes:
-        out += ["", Content.styled("Notes to confirm", "bold")]
+        out += ["", NOTES_LEGEND]
     tail: list[Content | str] = []
     if plan.files:
         tail += [Content.styled("Files", "bold")]
@@ -318,44 +261,3 @@ def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | Non
             Content.styled(f"a here applies all {len(ready)} ready module{'s' * (len(ready) != 1)}", "$text-muted")
         )
     return _lines(*out)
-
-
-# ---------------------------------------------------------------- the head and status lines
-
-
-def heading(
-    slot: ModuleSlot | None,
-    slots: list[ModuleSlot],
-    file_index: int,
-    review_file: Path | None,
-    to_label: str,
-    title: str | None = None,
-) -> Content:
-    mode = title or (f"Review {review_file.name} (read-only)" if review_file else f"Migrate to {to_label}")
-    if slot is None:
-        return Content(f"{mode} · {len(slots)} modules")
-    plan = slot.plan
-    versions = f" {plan.source_format} → {plan.target}" if plan is not None else ""
-    position = f" · file {file_index}/{len(plan.files)}" if plan is not None and file_index else ""
-    return Content(f"{mode} · {slot.name}{versions}{position}")
-
-
-def status_line(
-    slot: ModuleSlot | None, slots: list[ModuleSlot], split: bool, review_file: Path | None, target: str | None = None
-) -> Content:
-    """`target` (a migration's, not a promotion's) is shown with the key that switches it."""
-    layout = f"{'side by side' if split else 'unified'} (s)" + (f" · to {target} (t)" if target else "")
-    if review_file is not None:
-        return Content(f"read-only: apply and undo are disabled · {layout} · esc quits")
-    if slot is None:
-        planned = sum(1 for s in slots if s.plan is not None)
-        return Content(f"{planned}/{len(slots)} planned · {layout} · esc back")
-    if slot.busy or slot.plan is None:
-        state = slot.busy or "planning"
-    elif slot.applied is not None:
-        state = "applied (u undoes it)"
-    elif slot.plan.errors:
-        state = "cannot migrate"
-    else:
-        state = "a applies" if slot.can_apply else "nothing to apply"
-    return Content(f"{slot.name}: {state} · {layout} · esc back")

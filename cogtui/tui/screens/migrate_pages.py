@@ -13,15 +13,16 @@ from textual.widgets import Static
 from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
 
 from ..widgets.diff_view import DiffView
-from .migrate_model import SummaryPage, diff_notice, file_heading
+from .migrate_model import SummaryPage, diff_notice, file_heading, note_marker
 
 
 class SummaryPane(VerticalScroll):
-    """A module's summary or the overview: text, then the notes as a numbered list, then more text."""
+    """A module's summary or the overview: text, then the notes as a numbered list (each with its severity
+    marker), then more text."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._notes_shown: tuple[str, ...] = ()
+        self._notes_shown: tuple[tuple[str, str], ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Static(id="migrate-summary-text")
@@ -36,14 +37,16 @@ class SummaryPane(VerticalScroll):
         self._notes_shown = page.notes
         notes = self.query_one("#migrate-notes", Vertical)
         notes.remove_children()
-        # A row of two Statics per note, so a wrapped note lines up under its text, not under its number.
+        # A row of Statics per note (number, severity marker, text), so a wrapped note lines up under its
+        # text, not under its number.
         notes.mount_all(
             Horizontal(
                 Static(f"{n:>3}.", classes="migrate-note-number"),
+                Static(note_marker(severity), classes=f"migrate-note-marker -{severity}"),
                 Static(Content(note), classes="migrate-note-text"),
                 classes="migrate-note",
             )
-            for n, note in enumerate(page.notes, 1)
+            for n, (note, severity) in enumerate(page.notes, 1)
         )
 
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Protocol
 from textual.widgets import OptionList
 
 from cogtui.core.authoring.migration.planner import TARGETS
+from cogtui.core.authoring.migration.preview_state import PreviewState
 
 from ..workbench import Notifies
-from .migrate_model import ModuleSlot
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -23,15 +23,7 @@ if TYPE_CHECKING:
 class TargetView(Notifies, Protocol):
     """What switching the target uses of the migration screen (MigrationScreen implements it)."""
 
-    slots: list[ModuleSlot]
-    listed: list[int]
-    current: int | None
-    multi: bool
-    file_index: int
-    to: str
-
-    @property
-    def to_label(self) -> str: ...
+    state: PreviewState
 
     @property
     def screen(self) -> Screen[object]: ...  # the screen itself: its widgets and workers
@@ -51,28 +43,24 @@ def next_target(current: str) -> str:
 
 
 def switch_target(screen: TargetView) -> None:
-    if any(s.busy in ("applying", "undoing") for s in screen.slots):
+    state = screen.state
+    if state.writing:
         screen.notify("Wait: files are being written.", severity="warning", timeout=3)
         return
-    if applied := [s.name for s in screen.slots if s.applied is not None]:
+    if applied := [s.name for s in state.slots if s.applied is not None]:
         screen.notify(
-            f"Applied to {screen.to_label} here: {', '.join(applied)}. Undo (u) before planning another target.",
+            f"Applied to {state.to_label} here: {', '.join(applied)}. Undo (u) before planning another target.",
             title="Target not switched",
             severity="warning",
             timeout=8,
             markup=False,
         )
         return
-    screen.screen.workers.cancel_group(
-        screen.screen, "migrate-plan"
-    )  # a late plan for the old target is dropped on arrival
-    screen.to = next_target(screen.to)
-    screen.slots = [ModuleSlot(s.path.name, s.path, busy="planning") for s in screen.slots if s.path is not None]
-    screen.listed = []
-    screen.current = None if screen.multi else 0
-    screen.file_index = 0
-    if screen.multi:
+    # A late plan for the old target is dropped on arrival.
+    screen.screen.workers.cancel_group(screen.screen, "migrate-plan")
+    state.retarget(next_target(state.to))
+    if state.multi:
         screen.screen.query_one("#migrate-modules", OptionList).clear_options()
     screen.show_module_list()
-    screen.notify(f"Planning the migration to {screen.to_label}…", timeout=3)
+    screen.notify(f"Planning the migration to {state.to_label}…", timeout=3)
     screen.plan_all()

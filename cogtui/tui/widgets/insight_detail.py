@@ -24,7 +24,23 @@ def _names(names: list[str], shown: int = 6) -> str:
     return ", ".join(names[:shown]) + (f" and {more} more" if more > 0 else "")
 
 
-def insight_content(document: dict[str, Any]) -> Content:
+OPEN_HINT = Content.from_markup("[$text-muted][$accent]enter[/] shows every sample in full and the runs behind it.[/]")
+
+
+def promotion_line(promoted_in: tuple[str, ...], modules: list[str], undo: bool) -> Content | None:
+    """Where the row is already in the schema, and whether `u` undoes it (None: in no schema yet)."""
+    if not promoted_in:
+        return None
+    where = (
+        "its schema"
+        if modules == list(promoted_in) and len(modules) == 1
+        else f"the schema of {_names(list(promoted_in))}"
+    )
+    undo_text = "  [$accent]u[/] undoes the promotion." if undo else ""
+    return Content.from_markup(f"[$text-success]✓ promoted[/]: already in $where.{undo_text}", where=where)
+
+
+def insight_content(document: dict[str, Any], promoted_in: tuple[str, ...] = (), undo: bool = False) -> Content:
     mapping = document["suggested_mapping"]
     modules = document["modules"]
     parts = [
@@ -53,8 +69,13 @@ def insight_content(document: dict[str, Any]) -> Content:
             )
         parts.append(Content.from_markup("  [$text-muted]$module, $ts[/]", module=example["module"], ts=example["ts"]))
     parts.append(Content(""))
+    promoted = promotion_line(promoted_in, modules, undo)
+    if promoted is not None:
+        parts.append(promoted)
     if mapping is None:
         parts.append(Content.from_markup("[$text-muted]Without a suggested mapping there is nothing to promote.[/]"))
+    elif set(promoted_in) >= set(modules):
+        pass  # nothing left to promote
     else:
         parts.append(
             Content.from_markup(
@@ -64,10 +85,11 @@ def insight_content(document: dict[str, Any]) -> Content:
                 name=mapping,
             )
         )
+    parts.append(OPEN_HINT)
     return Content("\n").join(parts)
 
 
-def custom_enum_content(document: dict[str, Any]) -> Content:
+def custom_enum_content(document: dict[str, Any], promoted: bool = False, undo: bool = False) -> Content:
     count = document["count"]
     parts = [
         Content.from_markup(
@@ -83,15 +105,20 @@ def custom_enum_content(document: dict[str, Any]) -> Content:
     ]
     reasons = document["reasons"] or ["(none given)"]
     parts += [Content.from_markup("• $reason", reason=_clip(r)) for r in reasons]
-    parts += [
-        Content(""),
-        Content.from_markup(
-            "[$accent]p[/] adds [b]$value[/b] to the $field enum of $module; you review the diff first.",
-            value=document["value"],
-            field=document["field"],
-            module=document["module"],
-        ),
-    ]
+    parts.append(Content(""))
+    line = promotion_line((document["module"],) if promoted else (), [document["module"]], undo)
+    if line is not None:
+        parts.append(line)
+    else:
+        parts.append(
+            Content.from_markup(
+                "[$accent]p[/] adds [b]$value[/b] to the $field enum of $module; you review the diff first.",
+                value=document["value"],
+                field=document["field"],
+                module=document["module"],
+            )
+        )
+    parts.append(OPEN_HINT)
     return Content("\n").join(parts)
 
 

@@ -94,6 +94,7 @@ def _write_backup(plan: MigrationPlan, folder: Path) -> None:
         "created": datetime.now(UTC).isoformat(),
         "from": plan.source_format,
         "to": plan.target,
+        "promotion": plan.promotion,
         "changes": [
             {
                 "path": f.path,
@@ -193,20 +194,26 @@ def backups_for(module_name: str) -> list[Path]:
     return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.endswith(UNDONE) and (p / MANIFEST).is_file())
 
 
-def undo_latest(module_name: str, target_dir: Path) -> UndoResult:
-    """Restore `target_dir` from the latest backup of a migration of it; raises MigrationError if there is none."""
+def latest_backup(module_name: str, target_dir: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The latest backup (folder, manifest) of a change to `target_dir` that can still be undone."""
     target = target_dir.resolve()
-    candidates = []
-    for folder in backups_for(module_name):
+    for folder in reversed(backups_for(module_name)):
         try:
             manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if Path(manifest.get("module_path", "")) == target:
-            candidates.append((folder, manifest))
-    if not candidates:
+        if isinstance(manifest, dict) and Path(str(manifest.get("module_path", ""))) == target:
+            return folder, manifest
+    return None
+
+
+def undo_latest(module_name: str, target_dir: Path) -> UndoResult:
+    """Restore `target_dir` from the latest backup of a migration of it; raises MigrationError if there is none."""
+    target = target_dir.resolve()
+    latest = latest_backup(module_name, target)
+    if latest is None:
         raise MigrationError(f"no migration backup of {module_name} at {target} in {backups_dir() / module_name}")
-    folder, manifest = candidates[-1]
+    folder, manifest = latest
     try:
         return _undo_from(module_name, target, folder, manifest)
     except (KeyError, TypeError, AttributeError) as exc:

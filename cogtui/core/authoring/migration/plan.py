@@ -126,6 +126,9 @@ class MigrationPlan:
     tier: str | None = None
     tier_inferred: bool = False  # True when the migration chose the tier (the author should confirm it)
     already_current: bool = False
+    # The promotion this plan makes (PromotionRequest.key), or None for a migration: written into its
+    # backup, so the insights dashboard undoes exactly that promotion and nothing else.
+    promotion: str | None = None
 
     @property
     def ok(self) -> bool:

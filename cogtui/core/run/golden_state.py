@@ -1,0 +1,93 @@
+"""A module's golden tests as one screen shows them: a single state object each case's result updates.
+
+The goldens screen draws its title, progress bar, table and summary from this object only. Each
+run of the cases has a number (`generation`): a result from an earlier run (the author pressed
+"run again" while cases were still coming in) is dropped, so the table never mixes two runs.
+Done and failed are final for their run: a late result does not change them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from cogtui.core.run.golden_runner import CaseResult
+
+
+class GoldensPhase(StrEnum):
+    IDLE = "idle"  # nothing started yet (the module is being loaded)
+    RUNNING = "running"
+    DONE = "done"
+    EMPTY = "empty"  # the module has no golden tests
+    FAILED = "failed"  # the module or the provider could not be used
+
+
+FINAL = frozenset({GoldensPhase.DONE, GoldensPhase.EMPTY, GoldensPhase.FAILED})
+
+
+@dataclass
+class GoldensState:
+    module: str = ""
+    provider: str = ""
+    total: int = 0
+    phase: GoldensPhase = GoldensPhase.IDLE
+    results: list[CaseResult] = field(default_factory=list)
+    problem: str = ""
+    generation: int = 0
+
+    @property
+    def final(self) -> bool:
+        return self.phase in FINAL
+
+    def start(self, module: str, provider: str, total: int) -> int:
+        """A new run of `total` cases; returns its number, which its results carry."""
+        self.generation += 1
+        self.module, self.provider, self.total = module, provider, total
+        self.results, self.problem = [], ""
+        self.phase = GoldensPhase.RUNNING if total else GoldensPhase.EMPTY
+        return self.generation
+
+    def case_done(self, generation: int, result: CaseResult) -> bool:
+        """One case's result; False (nothing changes) when it belongs to an earlier run or this one is over."""
+        if generation != self.generation or self.phase is not GoldensPhase.RUNNING:
+            return False
+        self.results.append(result)
+        if len(self.results) >= self.total:
+            self.phase = GoldensPhase.DONE
+        return True
+
+    def failed(self, problem: str, generation: int | None = None) -> None:
+        if generation is not None and generation != self.generation:
+            return
+        self.phase, self.problem = GoldensPhase.FAILED, problem
+
+    def result(self, name: str) -> CaseResult | None:
+        return next((r for r in self.results if r.name == name), None)
+
+    @property
+    def failures(self) -> int:
+        return sum(1 for r in self.results if not r.passed)
+
+    def progress(self) -> tuple[int, int]:
+        """(cases done, cases) for the progress bar."""
+        return len(self.results), max(self.total, 1)
+
+    def title(self) -> str:
+        if self.phase is GoldensPhase.FAILED:
+            return self.problem
+        if not self.module:
+            return "Loading the module…"
+        tests = f"{self.total} golden test{'s' * (self.total != 1)}"
+        return f"{self.module} — {tests} via {self.provider}"
+
+    def summary(self) -> str:
+        """What the view pane says when no case is highlighted."""
+        if self.phase is GoldensPhase.EMPTY:
+            return "This module has no golden tests (tests/*.input.json → *.expected.json)."
+        if self.phase is GoldensPhase.FAILED:
+            return ""
+        if self.phase is GoldensPhase.RUNNING or self.phase is GoldensPhase.IDLE:
+            return f"running… {len(self.results)} of {self.total} done"
+        if not self.failures:
+            return f"all {self.total} passed"
+        return f"{self.failures} of {self.total} failed"

@@ -1,0 +1,116 @@
+"""The insights dashboard's promotion work, off the UI thread: which rows are already in their module's
+schema (and can be undone), planning a promotion, and undoing one. Each worker posts one message; the
+screen's handlers feed it to the dashboard state (`core.history.dashboard_state`). The rules are the
+core's (`core.authoring.promotion_target`); this file only runs them in threads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.message import Message
+
+from cogtui.core.authoring.migration.plan import MigrationPlan
+from cogtui.core.authoring.promote import PromotionError
+from cogtui.core.authoring.promotion_target import (
+    PromotionRequest,
+    can_undo,
+    enum_promotion,
+    is_promoted,
+    mapping_promotions,
+    plan_promotion,
+    undo_promotion,
+)
+from cogtui.core.history.dashboard import DashboardData
+from cogtui.core.history.dashboard_state import ENUMS, INSIGHTS, RowKey, row_key
+from cogtui.core.module.model import Module
+
+Load = Callable[[str], Module | None]  # a module by name, from the app's module store
+
+
+class PromotionsRead(Message):
+    """Which rows of one read are in their schema (modules per row), and which can be undone."""
+
+    def __init__(
+        self, data: DashboardData, promoted: dict[RowKey, tuple[str, ...]], undoable: dict[RowKey, tuple[str, ...]]
+    ) -> None:
+        super().__init__()
+        self.data, self.promoted, self.undoable = data, promoted, undoable
+
+
+class PlanReady(Message):
+    def __init__(self, plan: MigrationPlan, title: str) -> None:
+        super().__init__()
+        self.plan, self.title = plan, title
+
+
+class PromotionFailed(Message):
+    """A promotion could not be planned, or an undo could not be made: the notification says why."""
+
+    def __init__(self, error: str, title: str) -> None:
+        super().__init__()
+        self.error, self.title = error, title
+
+
+class PromotionUndone(Message):
+    def __init__(self, title: str, restored: tuple[str, ...], edited: tuple[str, ...]) -> None:
+        super().__init__()
+        self.title, self.restored, self.edited = title, restored, edited
+
+
+def requests_of(tab: str, document: dict[str, Any]) -> list[PromotionRequest]:
+    """The promotions a row offers, one per module (none for a row without a mapping)."""
+    if tab == ENUMS:
+        return [enum_promotion(document)]
+    requests = mapping_promotions(document)
+    return [] if isinstance(requests, str) else requests
+
+
+def read_promotions(data: DashboardData, load: Load) -> PromotionsRead:
+    """For each row, the modules whose schema already holds it and those where `u` can undo it."""
+    modules: dict[str, Module | None] = {}
+    promoted: dict[RowKey, tuple[str, ...]] = {}
+    undoable: dict[RowKey, tuple[str, ...]] = {}
+    for tab, rows in ((INSIGHTS, data.insights), (ENUMS, data.custom_enums)):
+        for document in rows:
+            done, undo = [], []
+            for request in requests_of(tab, document):
+                if request.module not in modules:
+                    modules[request.module] = load(request.module)
+                module = modules[request.module]
+                if module is not None and is_promoted(request, module):
+                    done.append(request.module)
+                    if can_undo(request, module):
+                        undo.append(request.module)
+            if done:
+                promoted[row_key(tab, document)] = tuple(done)
+            if undo:
+                undoable[row_key(tab, document)] = tuple(undo)
+    return PromotionsRead(data, promoted, undoable)
+
+
+def not_on_path(module: str) -> str:
+    return f"{module} is not on the search path; add its folder (--path, COGNITIVE_MODULES_PATH) to edit its schema"
+
+
+def build_plan(request: PromotionRequest, load: Load) -> PlanReady | PromotionFailed:
+    module = load(request.module)
+    if module is None:
+        return PromotionFailed(not_on_path(request.module), request.title)
+    try:
+        return PlanReady(plan_promotion(request, module), request.title)
+    except PromotionError as exc:
+        return PromotionFailed(str(exc), request.title)
+
+
+def undo(request: PromotionRequest, load: Load) -> PromotionUndone | PromotionFailed:
+    title = f"Undo: {request.title}"
+    module = load(request.module)
+    if module is None:
+        return PromotionFailed(not_on_path(request.module), title)
+    try:
+        result = undo_promotion(request, module)
+    except PromotionError as exc:
+        return PromotionFailed(str(exc), title)
+    return PromotionUndone(title, result.restored, result.edited_since)

@@ -1,0 +1,71 @@
+"""The goldens screen renders one state (core.run.golden_state; issue 12, item 2): after every case the title,
+progress bar, table and summary agree with it; "run again" while cases are coming in never mixes two runs;
+a module that cannot be loaded is shown as failed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, ProgressBar, Static
+from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.core.run.golden_state import GoldensPhase
+from cogtui.tui import navigation as nav
+from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.widgets.text_views import CodeView
+
+
+def check_agrees(screen: GoldensScreen) -> None:
+    state = screen.state
+    assert str(screen.query_one("#goldens-title", Static).render()) == state.title()
+    bar = screen.query_one(ProgressBar)
+    assert (bar.progress, bar.total) == state.progress()
+    table = screen.query_one(DataTable)
+    assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [r.name for r in state.results]
+
+
+async def test_every_case_and_a_rerun_show_the_state(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.01")  # cases take a moment: "run again" lands mid-run
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        nav.goldens(app, module)
+        await until(lambda: isinstance(app.screen, GoldensScreen) and len(app.screen.state.results) >= 1, pilot)
+        screen: GoldensScreen = app.screen
+        check_agrees(screen)
+        assert screen.state.phase is GoldensPhase.RUNNING
+        await pilot.press("ctrl+r")  # run again while the first run's cases are still coming
+        assert screen.state.generation == 2 and screen.state.results == []
+        check_agrees(screen)
+        seen: list[int] = []
+        while screen.state.phase is GoldensPhase.RUNNING:
+            await until(lambda: len(screen.state.results) not in seen or screen.state.final, pilot, timeout=60)
+            seen.append(len(screen.state.results))
+            check_agrees(screen)
+        assert screen.state.phase is GoldensPhase.DONE
+        check_agrees(screen)
+        table = screen.query_one(DataTable)
+        assert table.row_count == 3 and len({str(table.get_row_at(i)[0]) for i in range(3)}) == 3
+        assert "all 3 passed" in screen.query_one(CodeView).text
+
+
+async def test_a_module_that_cannot_be_loaded_is_shown_as_failed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for name in ("module.yaml", "MODULE.md"):
+            (module / name).unlink(missing_ok=True)
+        nav.goldens(app, module)
+        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
+        screen: GoldensScreen = app.screen
+        assert screen.state.phase is GoldensPhase.FAILED
+        check_agrees(screen)
+        await pilot.press("ctrl+r")  # nothing to run again: still failed, not "running"
+        assert screen.state.phase is GoldensPhase.FAILED

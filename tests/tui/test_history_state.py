@@ -1,0 +1,84 @@
+"""The history screen renders one state (core.history.run_list_state; issue 12, item 2): after every action the
+title, the marked row, the view pane and the footer's keys agree with it; a history that cannot be read is shown
+as failed, with no run keys offered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Static
+from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.core.history.run_list_state import ListPhase
+from cogtui.core.history.store import History, HistoryError, RunRecord
+from cogtui.tui import navigation as nav
+from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.widgets.text_views import CodeView
+
+ENVELOPE = {"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "fine"}, "data": {"rationale": "r"}}
+
+
+def record(n: int) -> RunRecord:
+    envelope = {**ENVELOPE, "data": {"rationale": f"run {n}"}}
+    return RunRecord(
+        "code-reviewer", "1", "v2.2", "replay", "replay", {"n": n}, None, envelope, 1.7e9 + n, 1, 2, None, "ok"
+    )
+
+
+def check_agrees(screen: HistoryScreen) -> None:
+    state = screen.state
+    assert str(screen.query_one("#history-title", Static).render()) == state.title()
+    offered = {active.binding.action for active in screen.active_bindings.values()}
+    for action in ("rerun", "mark", "compare", "copy"):
+        assert (action in offered) == state.can(action), action
+    table = screen.query_one(DataTable)
+    marks = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
+    assert marks == ["●" if r.id == state.marked else "" for r in state.runs]
+    if state.current is not None:
+        assert table.cursor_row == state.cursor and f'"rationale": "run {state.current.input["n"]}"' in (
+            screen.query_one(CodeView).text
+        )
+
+
+async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    with History.open_default() as history:
+        history.record_many([record(n) for n in range(3)])
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        nav.history(app, module)
+        await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.READY, pilot)
+        screen: HistoryScreen = app.screen
+        await pilot.pause()
+        check_agrees(screen)
+        assert not screen.state.can("compare")  # nothing marked yet: d is not offered
+        for key in ("down", "space", "up", "down", "down", "space", "up", "d"):
+            await pilot.press(key)
+            check_agrees(screen)
+        assert screen.state.marked == screen.state.runs[2].id and "--- run #" in screen.query_one(CodeView).text
+        assert str(screen.query_one("#history-title", Static).render()).endswith("marked (d compares)")
+
+
+async def test_a_history_that_cannot_be_read_is_shown_as_failed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+
+    def broken() -> History:
+        raise HistoryError(tmp_path, "cannot open the history: disk on fire")
+
+    monkeypatch.setattr(History, "open_default", staticmethod(broken))
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        nav.history(app, module)
+        await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.FAILED, pilot)
+        screen: HistoryScreen = app.screen
+        await pilot.pause()
+        check_agrees(screen)
+        assert screen.query_one(CodeView).text == "cannot open the history: disk on fire"
+        assert not any(screen.state.can(a) for a in ("rerun", "mark", "compare", "copy"))
