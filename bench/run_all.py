@@ -49,7 +49,7 @@ QUICK: dict[str, list[str]] = {
     "history_scale": ["--runs", "20000", "--repeat", "3"],
     "migrate": ["--count", "60", "--repeat", "1"],
     "tui": ["--modules", "200", "--repeat", "3", "--skip-stream"],
-    "tmux": ["--writes", "10", "--repeat", "5"],
+    "tmux": ["--writes", "10", "--repeat", "7"],
     "dashboard": ["--runs", "5000", "--repeat", "2"],
     "eval": ["--cases", "32", "--repeat", "1"],
 }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -63,10 +64,10 @@ def test_validating_a_module_without_yaml_imports_no_yaml_http_sdk_or_tui(tmp_pa
     assert packages & ({"yaml"} | NEVER_HEADLESS) == set()
 
 
-def test_validating_a_plain_block_yaml_module_imports_no_yaml_either(tmp_path: Path) -> None:
-    """The bundled manifests are plain block YAML, read by core/files/yaml_block.py (D120)."""
-    proc, packages = imported(tmp_path, "validate", str(MODULES / "code-reviewer"))
-    assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout
+def test_validating_the_bundled_modules_imports_no_yaml_either(tmp_path: Path) -> None:
+    """The bundled manifests and frontmatter are plain block YAML, read by core/files/yaml_block.py (D120)."""
+    proc, packages = imported(tmp_path, "validate", "--all", "--path", str(MODULES))
+    assert proc.returncode == 0 and re.search(r"(\d+) modules: \1 valid", proc.stdout), proc.stdout
     assert packages & ({"yaml"} | NEVER_HEADLESS) == set()
 
 

@@ -175,3 +175,14 @@ def test_what_it_reads_and_what_it_leaves_to_pyyaml() -> None:
         assert block_yaml(left) is None, left
     with pytest.raises(ParseFailure):  # an error is always PyYAML's
         parse_yaml("a: b: c\n", Path("module.yaml"))
+
+
+def test_frontmatter_positions_count_the_lines_before_it() -> None:
+    """MODULE.md / module.md frontmatter: the same positions as PyYAML's, shifted by the lines before it."""
+    text = "name: x\nversion: 1.0.0\nexcludes:\n  - a\n  - b"
+    ours = parse_yaml(text, Path("MODULE.md"), line_offset=1)
+    theirs = parse_yaml(text, Path("MODULE.md"), line_offset=1, yaml_nodes=True)
+    assert ours.value == theirs.value
+    for where in paths(ours.value):
+        assert ours.locate(where) == theirs.locate(where) and ours.locate(where, True) == theirs.locate(where, True)
+    assert ours.locate(("excludes", 1)) == (6, 5)

@@ -401,7 +401,8 @@ SCENES: dict[str, Scene] = {
         Scene("insights", insights),
     )
 }
-# What `make screenshots` writes, in this order: run last, because its run adds to the history the others show.
+# What `make screenshots` writes, in this order: eval, goldens and run last, because the runs they make (dated
+# now) add to the history and insights the others show with fixed dates.
 SCREENSHOTS = (
     "browser",
     "help",
@@ -411,9 +412,9 @@ SCREENSHOTS = (
     "migration",
     "review",
     "history",
-    "goldens",
-    "eval",
     "insights",
+    "eval",
+    "goldens",
     "run",
 )
 

@@ -36,6 +36,7 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_merge import MergeModal
 from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.screens.insight_row import InsightRowScreen
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.module_tree import ModuleTree
 from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
@@ -239,6 +240,18 @@ async def editor_find(pilot: Pilot[None], stage: Stage) -> None:
     await settle(pilot)
 
 
+async def insight_row(pilot: Pilot[None], stage: Stage) -> None:
+    """enter on the dashboard's first row: the row in full, with the runs behind it."""
+    await SCENES["insights"].drive(pilot, stage)
+    await pilot.press("enter")
+    await until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, InsightRowScreen) and pilot.app.screen.phase == "ready",
+        "the row in full",
+    )
+    await settle(pilot)
+
+
 ALL_SCENES = {
     **SCENES,
     "filter": Scene("filter", browser_filter),
@@ -247,10 +260,12 @@ ALL_SCENES = {
     "editor-merge": Scene("editor-merge", editor_merge),
     "editor-tabs": Scene("editor-tabs", editor_tabs),
     "editor-find": Scene("editor-find", editor_find),
+    "insight-row": Scene("insight-row", insight_row),
 }
 PREPARE: dict[str, Callable[[Stage], Stage]] = {
     "history": two_runs,
     "insights": small_insight_history,
+    "insight-row": small_insight_history,
     "review": saved_plan,
 }
 SNAPSHOTS = (
@@ -272,6 +287,7 @@ SNAPSHOTS = (
     "goldens",
     "eval",
     "insights",
+    "insight-row",
 )
 
 

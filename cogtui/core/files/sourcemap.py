@@ -157,9 +157,9 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
         shaped, value = json_shaped(text)
         if shaped:
             return SourceFile(path, text, "json", value)
-        block = None if yaml_nodes else block_yaml(text)
-        if block is not None:
-            return SourceFile(path, text, "yaml", block[0], 0, block[1])
+    block = None if yaml_nodes else block_yaml(text)
+    if block is not None:
+        return SourceFile(path, text, "yaml", block[0], line_offset, block[1])
     import yaml
 
     cls = _loader_class(text)
