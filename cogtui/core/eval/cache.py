@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from cogtui.core.module.model import Module
-from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderEvent, TextDelta, Usage
+from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderEvent, ProviderWrapper, TextDelta, Usage
 
 CACHE_FORMAT = "cogtui-response-cache/1"  # part of every key: a change of key recipe misses old entries
 DETERMINISTIC_PROVIDERS = ("replay",)
@@ -65,30 +65,19 @@ def request_key(module_hash: str, provider: str, model: str | None, request: Mod
     return _digest([CACHE_FORMAT, module_hash, provider, model, fields])
 
 
-class CachingProvider:
+class CachingProvider(ProviderWrapper):
     """One run's provider with the response cache in front: hits replay a stored answer, misses call through.
 
     `hits` holds the runs whose answers were reused; `fresh` the (key, raw answer) pairs of calls that
     completed, for the caller to store with the run's id once the run is recorded."""
 
     def __init__(self, inner: Provider, store: ResponseStore | None, module_hash: str) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.store = store
         self.module_hash = module_hash
-        self.name = inner.name
-        self.model = inner.model
         self.hits: list[int] = []
         self.calls = 0  # calls that went to the provider
         self.fresh: list[tuple[str, str]] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def capabilities(self) -> dict[str, Any]:
-        return self.inner.capabilities()
-
-    def media_categories(self) -> tuple[str, ...]:
-        return self.inner.media_categories()
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         key = request_key(self.module_hash, self.name, self.model, request)

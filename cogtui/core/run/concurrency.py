@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from cogtui.core.run.provider_call import RetryPolicy
-from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderError, ProviderEvent
+from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderError, ProviderEvent, ProviderWrapper
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -91,24 +91,13 @@ def is_rate_limit(exc: ProviderError) -> bool:
     return exc.status == 429 or exc.code == "E4002"
 
 
-class GatedProvider:
+class GatedProvider(ProviderWrapper):
     """A provider that waits at its gate before each call and closes it on a 429.
     Everything else (name, model, capabilities, and whatever a provider adds) is the inner provider's."""
 
     def __init__(self, inner: Provider, gate: ProviderGate) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.gate = gate
-        self.name = inner.name
-        self.model = inner.model
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def capabilities(self) -> dict[str, Any]:
-        return self.inner.capabilities()
-
-    def media_categories(self) -> tuple[str, ...]:
-        return self.inner.media_categories()
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         await self.gate.wait()
@@ -119,6 +108,3 @@ class GatedProvider:
             if is_rate_limit(exc):
                 self.gate.rate_limit(exc.retry_after)
             raise
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()

@@ -137,6 +137,30 @@ class Provider(Protocol):
     async def aclose(self) -> None: ...
 
 
+class ProviderWrapper:
+    """A provider in front of another (a gate, a cache): name, model, capabilities, closing and whatever a
+    provider adds are the inner provider's; a wrapper overrides `stream` (and `aclose` if it must not close)."""
+
+    def __init__(self, inner: Provider) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.model = inner.model
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":  # not set yet (copying, unpickling): no endless lookup
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    def capabilities(self) -> dict[str, Any]:
+        return self.inner.capabilities()
+
+    def media_categories(self) -> tuple[str, ...]:
+        return self.inner.media_categories()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 def status_error(status: int, message: str, retry_after: float | None = None) -> ProviderError:
     """Map an HTTP status to the runtime's codes (error-codes.md, D20 as revised by D37).
 
