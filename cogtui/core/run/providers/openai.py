@@ -31,7 +31,7 @@ from cogtui.core.run.providers.base import (
     unterminated_stream,
 )
 from cogtui.core.run.providers.declarations import declaration, openai_media
-from cogtui.core.run.providers.shared_client import LoopClients
+from cogtui.core.run.providers.shared_client import LoopClients, tls_context
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
@@ -159,7 +159,7 @@ class OpenAIProvider:
 def _new_client(_key: object) -> Any:
     import httpx
 
-    return httpx.AsyncClient()
+    return httpx.AsyncClient(verify=tls_context())
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
