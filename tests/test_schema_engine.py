@@ -6,6 +6,7 @@ where both must agree; the fallback's own refusals are tested separately.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -202,3 +203,41 @@ def test_validate_imports_one_engine_only(tmp_path: Path) -> None:
     code_, roots = json.loads(proc.stdout.splitlines()[-1])
     assert code_ == 0 and "jsonschema_rs" in roots
     assert "jsonschema" not in roots and "referencing" not in roots
+
+
+ENGINE_IMPORT = """
+import json, sys
+{before}
+from cogtui.core.module.schema_engine import compile_schema, import_rust_engine
+rs = import_rust_engine()
+loaded_during = "email.utils" in sys.modules
+errors = [e.keyword for e in compile_schema({{"type": "object", "required": ["a"]}}).errors({{}})]
+import email.utils
+when = email.utils.parsedate_to_datetime("Sun, 8 Nov 2026 16:26:25 +0000")
+print(json.dumps([loaded_during, errors, when.year, type(email.utils.formatdate).__name__]))
+"""
+
+
+def run_engine_import(before: str) -> list[Any]:
+    import subprocess
+    import sys
+
+    code = ENGINE_IMPORT.format(before=before)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return list(json.loads(proc.stdout.splitlines()[-1]))
+
+
+def test_the_rust_engine_loads_without_email_utils_and_leaves_the_real_one_importable() -> None:
+    loaded_during, errors, year, formatdate = run_engine_import("")
+    assert loaded_during is False  # the stand-in is gone and the real module was not imported
+    assert errors == ["required"]
+    assert (year, formatdate) == (2026, "function")  # a later import gets the real email.utils
+
+
+def test_the_rust_engine_imports_plainly_when_email_utils_is_loaded_or_threads_run() -> None:
+    loaded_during, errors, year, _ = run_engine_import("import email.utils")
+    assert loaded_during is True and errors == ["required"] and year == 2026
+    waiting = "import threading\nstop = threading.Event()\nthreading.Thread(target=stop.wait, daemon=True).start()"
+    loaded_during, errors, year, _ = run_engine_import(waiting)
+    assert loaded_during is True and errors == ["required"] and year == 2026

@@ -47,3 +47,31 @@ def test_nothing_unsafe_survives(text: str) -> None:
     assert all(ch.isprintable() or ch == " " or ord(ch) >= 0xA0 for ch in out if not 0xD800 <= ord(ch) <= 0xDFFF)
     assert not any(0xD800 <= ord(ch) <= 0xDFFF or ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 for ch in out)
     assert json.loads(terminal_json(text)) == text
+
+
+BOUNDARIES = "".join(chr(c) for c in (*range(0x00, 0xA1), 0x61C, 0x200D, 0x200E, 0x2027, 0x2028, 0x202F, 0x2065))
+AROUND = st.text(st.sampled_from(BOUNDARIES + "\u2066\u2069\u206a\ufeff\ufffd\ud800\udfff\U0001f600 ab"), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(AROUND, st.text(st.characters(max_codepoint=0x7F), max_size=30), st.text(max_size=30)))
+def test_ascii_text_takes_a_narrower_class_with_the_same_answers(text: str) -> None:
+    """ASCII text is judged with the classes' ASCII part (compiled cheaply); every answer is the full class's."""
+    import re
+
+    from cogtui.core.files import terminal_text as tt
+
+    full, line = re.compile(tt.UNSAFE), re.compile(tt.UNSAFE_LINE)
+
+    def escape(m: re.Match[str]) -> str:
+        ch = m.group()
+        named = {"\r": "\\r", "\n": "\\n", "\t": "\\t"}.get(ch)
+        return named or (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}")
+
+    assert tt.visible(text) == full.sub(escape, text)
+    assert tt.visible(text, single_line=True) == line.sub(escape, text)
+    assert tt.holds_unsafe(text) == (line.search(text) is not None)
+    assert tt.without_unsafe(text) == line.sub("", text)
+    assert tt.control_characters(text) == list(dict.fromkeys(escape(m) for m in full.finditer(text)))
+    expected_json = re.sub(tt.UNSAFE_JSON, lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
+    assert tt.terminal_json(text) == expected_json

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -234,6 +233,8 @@ class ReportCache:
     """Module reports that stay valid while their files do (thread-safe: the TUI checks in workers)."""
 
     def __init__(self) -> None:
+        import threading  # the TUI's: the CLI never builds a cache (and spares the import)
+
         self._lock = threading.Lock()
         self._reports: dict[tuple[Path, bool, str | None], tuple[Fingerprint, ModuleReport]] = {}
         self.hits = 0

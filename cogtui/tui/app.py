@@ -132,6 +132,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         if self.config.keymap:  # after the first frame: it imports every screen to know every binding
             self.call_after_refresh(self.report_keymap_problems)
         self.report_search_path_problems()
+        self.call_after_refresh(self._resume_collector)
         if self.review is not None:
             from .screens.migrate import MigrationScreen
 
@@ -148,6 +149,13 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         from .screens.browser import BrowserScreen
 
         return BrowserScreen()
+
+    def _resume_collector(self) -> None:
+        """After the first frame: if start-up paused the cyclic collector (cli._start_tui), what start-up made
+        lives as long as the app, so it is frozen out of the collector's reach before it is turned back on."""
+        if not gc.isenabled():
+            gc.freeze()
+            gc.enable()
 
     def _after_first_frame(self) -> None:
         self.validate_all()

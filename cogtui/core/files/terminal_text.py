@@ -18,14 +18,28 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from typing import Any
 
 # C0 controls but tab and newline; DEL; C1 controls; bidi embeddings/overrides/isolates and marks
 # that can hide or reorder text; line/paragraph separators; BOM/zero-width no-break; lone surrogates.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
-_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+UNSAFE_LINE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
 # In JSON text, C0 controls are already escaped by json.dumps; the rest must be escaped as \uXXXX.
-_UNSAFE_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+UNSAFE_JSON = "[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+# The same classes within ASCII, for ASCII text (most of it): the full classes take ~0.5 ms each to
+# compile, so each is compiled the first time text outside ASCII comes by, not in every process.
+_ASCII = {UNSAFE: re.compile("[\x00-\x08\x0b-\x1f\x7f]"), UNSAFE_LINE: re.compile("[\x00-\x1f\x7f]")}
+_ASCII[UNSAFE_JSON] = re.compile("\x7f")
+
+
+def _pattern(char_class: str, text: str) -> re.Pattern[str]:
+    return _ASCII[char_class] if text.isascii() else _compiled(char_class)
+
+
+@cache
+def _compiled(char_class: str) -> re.Pattern[str]:
+    return re.compile(char_class)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -47,18 +61,18 @@ def visible(text: str, single_line: bool = False) -> str:
     """
     if not isinstance(text, str):
         text = str(text)
-    pattern = _UNSAFE_LINE if single_line else _UNSAFE
+    pattern = _pattern(UNSAFE_LINE if single_line else UNSAFE, text)
     return pattern.sub(_escape, text) if pattern.search(text) else text
 
 
 def control_characters(text: str) -> list[str]:
     """The distinct characters `visible(text)` would escape, each visibly escaped, in order of first appearance."""
-    return list(dict.fromkeys(_escape(match) for match in _UNSAFE.finditer(text)))
+    return list(dict.fromkeys(_escape(match) for match in _pattern(UNSAFE, text).finditer(text)))
 
 
 def holds_unsafe(text: str) -> bool:
     """Whether `visible(text, single_line=True)` would escape anything in `text`."""
-    return _UNSAFE_LINE.search(text) is not None
+    return _pattern(UNSAFE_LINE, text).search(text) is not None
 
 
 def without_unsafe(text: str) -> str:
@@ -67,7 +81,8 @@ def without_unsafe(text: str) -> str:
     For text already laid out in terminal cells: each of these characters is zero cells wide, so
     removing them keeps the layout, where escaping them would widen the line.
     """
-    return _UNSAFE_LINE.sub("", text) if _UNSAFE_LINE.search(text) else text
+    pattern = _pattern(UNSAFE_LINE, text)
+    return pattern.sub("", text) if pattern.search(text) else text
 
 
 def _json_escape(match: re.Match[str]) -> str:
@@ -81,4 +96,5 @@ def terminal_json(value: Any, **kwargs: Any) -> str:
     which are valid JSON and decode to the same string.
     """
     text = json.dumps(value, ensure_ascii=False, **kwargs)
-    return _UNSAFE_JSON.sub(_json_escape, text) if _UNSAFE_JSON.search(text) else text
+    pattern = _pattern(UNSAFE_JSON, text)
+    return pattern.sub(_json_escape, text) if pattern.search(text) else text

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from cogtui.core.module.schema_types import (
@@ -88,10 +90,43 @@ def _use_python_engine() -> bool:
     if os.environ.get("COGTUI_SCHEMA_ENGINE", "").strip().lower() == "jsonschema":
         return True
     try:
-        import jsonschema_rs  # noqa: F401
+        import_rust_engine()
     except ImportError:  # no wheel for this platform: the pure-Python engine takes over
         return True
     return False
+
+
+def import_rust_engine() -> ModuleType:
+    """`import jsonschema_rs`, without importing the standard library's `email.utils`.
+
+    When it loads, the extension builds a `__build__` dictionary whose build date it parses with
+    `email.utils.parsedate_to_datetime`: importing `email.utils` (socket, datetime, calendar, base64 ...)
+    cost ~12 ms of CPU, about half the interpreter's own start-up, for a value cogtui never reads. While
+    the extension loads, `email.utils` is a stand-in whose `parsedate_to_datetime` returns the text as it
+    is; the stand-in is gone when this returns, so a later `import email.utils` gets the real module. Only
+    in a process with one thread (no other thread can see the stand-in), when `email.utils` is not loaded
+    yet; if the stand-in is not enough for the installed version, the plain import runs."""
+    threading = sys.modules.get("threading")  # not imported: no thread was started through it
+    if "email.utils" in sys.modules or "jsonschema_rs" in sys.modules or (threading and threading.active_count() > 1):
+        import jsonschema_rs
+
+        return jsonschema_rs
+    stand_in = ModuleType("email.utils", "a stand-in while jsonschema_rs loads (schema_engine.py)")
+    stand_in.parsedate_to_datetime = str  # type: ignore[attr-defined]
+    sys.modules["email.utils"] = stand_in
+    try:
+        import jsonschema_rs
+    except ImportError:
+        raise
+    except Exception:  # noqa: BLE001 - the stand-in lacked something this version uses: import it plainly
+        for name in [n for n in sys.modules if n == "jsonschema_rs" or n.startswith("jsonschema_rs.")]:
+            del sys.modules[name]
+        del sys.modules["email.utils"]
+        import jsonschema_rs
+    finally:
+        if sys.modules.get("email.utils") is stand_in:
+            del sys.modules["email.utils"]
+    return jsonschema_rs
 
 
 def compile_schema(schema: Any, *, draft: str = DEFAULT_DRAFT, retrieve: Retrieve | None = None) -> CompiledSchema:
@@ -171,7 +206,7 @@ def without_lone_surrogates(value: Any) -> Any:
     """`value` with each lone surrogate in its strings and keys replaced by U+FFFD (one code point for one,
     so lengths and positions hold). JSON text may hold them; UTF-8, and so the Rust engine, cannot."""
     if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
+        return _surrogate().sub("\ufffd", value)
     if isinstance(value, dict):
         return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -179,7 +214,9 @@ def without_lone_surrogates(value: Any) -> Any:
     return value
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")  # in a Python str every surrogate is a lone one
+@cache
+def _surrogate() -> re.Pattern[str]:
+    return re.compile("[\ud800-\udfff]")  # in a Python str every surrogate is a lone one (compiled when needed)
 
 
 def _unusable(exc: Any) -> SchemaUnusable:

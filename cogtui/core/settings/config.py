@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from cogtui.core.settings.config_file import SettingNotSaved, save_setting
 from cogtui.core.settings.locations import config_file
-from cogtui.core.settings.prices import Price, parse_price
 
 if TYPE_CHECKING:
     from cogtui.core.files.sourcemap import SourceFile
+    from cogtui.core.settings.prices import Price
 
 __all__ = ["SECRET_KEYS", "SETTINGS", "Config", "SettingNotSaved", "load_config", "save_setting"]
 
@@ -152,6 +152,8 @@ class _Reader:
         return out
 
     def prices(self, value: dict[Any, Any]) -> dict[str, Price]:
+        from cogtui.core.settings.prices import parse_price  # its table is for evals: imported when prices are set
+
         out: dict[str, Price] = {}
         for model, entry in value.items():
             price, problem = parse_price(entry)

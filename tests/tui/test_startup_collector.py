@@ -1,0 +1,30 @@
+"""Start-up pauses Python's cyclic collector until the first frame (cli._start_tui); the app turns it back on."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.tui.screens.browser import BrowserScreen
+from cogtui.tui.widgets.module_tree import ModuleTree
+
+
+async def test_the_collector_paused_for_start_up_is_back_on_once_the_modules_are_shown(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    gc.disable()  # as cli._start_tui does before importing the TUI
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+            await until(gc.isenabled, pilot)
+            assert app.screen.query_one(ModuleTree).module_nodes  # the first frame had the modules
+            assert gc.get_freeze_count() > 0  # what start-up made was moved out of the collector's reach
+    finally:
+        gc.enable()
+        gc.unfreeze()
