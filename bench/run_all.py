@@ -51,7 +51,7 @@ QUICK: dict[str, list[str]] = {
     "tui": ["--modules", "200", "--repeat", "3", "--skip-stream"],
     "tmux": ["--writes", "10", "--repeat", "7"],
     "dashboard": ["--runs", "5000", "--repeat", "2"],
-    "eval": ["--cases", "32", "--repeat", "1"],
+    "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the 50 goldens
 }
 _AT_MOST = re.compile(r"\(target\s*(<=|<|>=)\s*([0-9.]+)")
 
