@@ -82,6 +82,8 @@ class BrowserScreen(Screen[None]):
         self._update_status()
 
     async def _mount_footer(self) -> None:
+        if not self.is_attached:  # the app quit right after its first frame
+            return
         await self.mount(Footer())
         self.refresh_bindings()  # the footer fills in its keys when bindings are announced
 
