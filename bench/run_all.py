@@ -53,7 +53,7 @@ QUICK: dict[str, list[str]] = {
     "tmux": ["--writes", "10", "--repeat", "7"],
     "first_frame": ["--repeat", "7"],
     "dashboard": ["--runs", "5000", "--repeat", "2"],
-    "eval": ["--cases", "32", "--repeat", "1"],
+    "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the 50 goldens
 }
 _AT_MOST = re.compile(r"\(target\s*(<=|<|>=)\s*([0-9.]+)")
 

@@ -110,3 +110,21 @@ def test_a_modules_prompt_and_response_schema_are_built_once_per_loaded_module(t
     assert response_schema(module, "output_config") is not response_schema(module, "json_schema")
     reloaded = load_module(folder)  # a new instance (e.g. after an edit) builds its own
     assert system_prompt(reloaded) == system_prompt(module) and system_prompt(reloaded) is not system_prompt(module)
+
+
+def test_the_unhonoured_field_warnings_are_worked_out_once_per_loaded_module(tmp_path: Path) -> None:
+    from modkit import clean_v22, make_module
+
+    from cogtui.core.rules.manifest_fields import unhonoured, unhonoured_messages
+
+    files = clean_v22()
+    files["module.yaml"]["tools"] = {"allowed": ["search"]}  # type: ignore[index]
+    module = load_module(make_module(tmp_path, files))
+    first = unhonoured_messages(module)
+    assert first == [message for message, _ in unhonoured(module)] and any("tools.allowed" in m for m in first)
+    first.append("a caller's own warning")  # what a run adds to its copy never reaches the next run
+    assert unhonoured_messages(module) == first[:-1]
+    del files["module.yaml"]["tools"]  # type: ignore[attr-defined]
+    edited = load_module(make_module(tmp_path, files))  # the module changed on disk: a new load, its own answer
+    assert unhonoured_messages(edited) == [message for message, _ in unhonoured(edited)]
+    assert not any("tools.allowed" in m for m in unhonoured_messages(edited))

@@ -68,7 +68,6 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.eval.baseline import load_baseline
     from cogtui.core.eval.model import BadReport, Target
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
@@ -103,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         baseline = None
         if args.baseline:
+            from cogtui.core.eval.baseline import load_baseline
+
             try:
                 baseline = load_baseline(args.baseline, history)
             except BadReport as exc:
@@ -129,9 +130,7 @@ def _open_history(args: argparse.Namespace) -> Any:
 async def _eval(
     modules: list[Any], targets: list[Any], cfg: Any, ws: Any, history: Any, baseline: Any, args: argparse.Namespace
 ) -> int:
-    from cogtui.core.eval.baseline import compare
     from cogtui.core.eval.engine import EvalSettings, run_eval
-    from cogtui.core.eval.junit import junit_xml
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.runner import RunOptions
 
@@ -173,14 +172,21 @@ async def _eval(
         for _, provider in targets:
             await provider.aclose()
     report = outcome.report
-    comparison = compare(report, baseline[0], baseline[1]) if baseline else None
+    comparison = None
+    if baseline:
+        from cogtui.core.eval.baseline import compare
+
+        comparison = compare(report, baseline[0], baseline[1])
     doc = report.to_json()
     if comparison is not None:
         doc["baseline"] = comparison.to_json()
     if args.json and not to_stdout and not _write(Path(args.json), json.dumps(doc, ensure_ascii=False, indent=2)):
         return 2
-    if args.junit and not _write(Path(args.junit), junit_xml(report, comparison)):
-        return 2
+    if args.junit:
+        from cogtui.core.eval.junit import junit_xml
+
+        if not _write(Path(args.junit), junit_xml(report, comparison)):
+            return 2
     for note in outcome.notes:
         err(f"note: {note}")
     if to_stdout:

@@ -14,19 +14,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cogtui.core.eval.cache import CachingProvider, deterministic, module_digest
 from cogtui.core.eval.model import MISMATCH, Cell, EvalReport, Target
 from cogtui.core.eval.stats import summarise
 from cogtui.core.history.records import HistoryError, RunRecord
-from cogtui.core.history.run_record import to_record
-from cogtui.core.history.store import History
 from cogtui.core.module.model import GoldenTest, Module
 from cogtui.core.run.concurrency import DEFAULT_JOBS, GateSet, bounded
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.runner import RunOptions
 from cogtui.core.settings.prices import Price, price_for
+
+if TYPE_CHECKING:  # an eval without a history (--no-history) imports no store
+    from cogtui.core.history.store import History
 
 UNREADABLE = "unreadable-golden"  # the case's input or expected file is missing or does not parse (D81)
 
@@ -177,6 +179,8 @@ class _Lookup:
 def _record(
     history: History, modules: list[Module], results: list[_Done], report: EvalReport, notes: list[str]
 ) -> None:
+    from cogtui.core.history.run_record import to_record
+
     recorded: list[tuple[_Done, RunRecord]] = []
     for done in results:
         if done.case.result is not None:

@@ -38,16 +38,17 @@ def _parse_entry(entry: Any) -> tuple[str, str] | None:
     return None
 
 
-def _inside(root: Path, rel: str) -> Path | None:
+def _inside(root: Path, real_root: Path, rel: str) -> tuple[Path, Path] | None:
+    """(the path, its resolved form) of `rel` under `root` (whose resolved form is `real_root`); None outside it."""
     try:
         candidate = (root / rel).resolve()
     except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop: the confined reader reports it
-        return root / rel
+        return root / rel, root / rel
     try:
-        candidate.relative_to(root.resolve())
+        candidate.relative_to(real_root)
     except ValueError:
         return None
-    return root / rel
+    return root / rel, candidate
 
 
 def _resolved(path: Path) -> Path:
@@ -73,6 +74,7 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
     declared_text: list[str] = []
     tests: list[GoldenTest] = []
     seen: set[Path] = set()
+    real_root = _resolved(root)  # once for every test path, not once per path
     if isinstance(declared_raw, list):
         for i, entry in enumerate(declared_raw):
             line, col = src.locate(("tests", i)) if src else (1, 1)
@@ -90,10 +92,11 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
                 )
                 continue
             declared_text.append(f"{pair[0]} -> {pair[1]}")
-            paths = []
+            paths: list[Path] = []
+            resolved: list[Path] = []
             for rel in pair:
-                inside = _inside(root, rel)
-                if inside is None:
+                found = _inside(root, real_root, rel)
+                if found is None:
                     loader.diagnostics.append(
                         diag(
                             "T005",
@@ -105,12 +108,13 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
                         )
                     )
                     break
-                if not is_file(inside):
+                if not is_file(found[0]):
                     loader.diagnostics.append(diag("T004", f"test file {rel} does not exist", manifest_path, line, col))
-                paths.append(inside)
+                paths.append(found[0])
+                resolved.append(found[1])
             if len(paths) != 2:
                 continue
-            seen.add(_resolved(paths[0]))
+            seen.add(resolved[0])
             tests.append(
                 GoldenTest(
                     test_name(paths[0]),

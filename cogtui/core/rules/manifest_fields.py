@@ -9,6 +9,7 @@ details pane say here why it does not. Checks that need the chosen provider
 
 from __future__ import annotations
 
+from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 
 # Keys the spec defines inside each section; anything else there is kept and ignored, so it is said.
@@ -146,7 +147,9 @@ def _tools(module: Module) -> list[Finding]:
 
 
 def unhonoured_messages(module: Module) -> list[str]:
-    return [message for message, _ in unhonoured(module)]
+    """The messages of `unhonoured`, worked out once per loaded module (memo.py): every run warns with them."""
+    found = memo(module, "unhonoured_messages", lambda: tuple(message for message, _ in unhonoured(module)))
+    return list(found)
 
 
 __all__ = ["KNOWN_CAPABILITIES", "SECTION_KEYS", "unhonoured", "unhonoured_messages"]

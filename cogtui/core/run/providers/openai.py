@@ -31,6 +31,7 @@ from cogtui.core.run.providers.base import (
     unterminated_stream,
 )
 from cogtui.core.run.providers.declarations import declaration, openai_media
+from cogtui.core.run.providers.http_client import drain_after_done, import_httpx, new_client
 from cogtui.core.run.providers.shared_client import LoopClients
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -44,7 +45,7 @@ class OpenAIProvider:
         self.model = model or DEFAULT_MODEL
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         self.vision = vision
-        self.clients: LoopClients[Any] = LoopClients(_new_client)  # one client (TLS context, pool) per event loop
+        self.clients: LoopClients[Any] = LoopClients(self._new_client)  # one client (TLS context, pool) per loop
 
     def capabilities(self) -> dict[str, Any]:
         return declaration(self.name, {"vision": self.vision})
@@ -77,9 +78,11 @@ class OpenAIProvider:
             }
         return body
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
-        import httpx
+    def _new_client(self, _key: object) -> Any:
+        return new_client(self.base_url)
 
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
+        httpx = import_httpx()
         headers = {"Accept": "text/event-stream"}
         key = api_key("OPENAI_API_KEY")  # optional: local servers need none
         if key:
@@ -107,7 +110,8 @@ class OpenAIProvider:
                         yield Finish(reason, token_limit=reason == "length")
                     return
                 event = ""
-                async for line in resp.aiter_lines():
+                lines = resp.aiter_lines()
+                async for line in lines:
                     if line.startswith("event:"):
                         event = line[6:].strip()
                         continue
@@ -118,6 +122,7 @@ class OpenAIProvider:
                     payload = line[5:].strip()
                     if payload == "[DONE]":
                         finished = True
+                        await drain_after_done(lines)  # the body's end: the connection goes back to the pool
                         break
                     try:
                         obj = json.loads(payload)
@@ -154,12 +159,6 @@ class OpenAIProvider:
 
     async def aclose(self) -> None:
         await self.clients.aclose()
-
-
-def _new_client(_key: object) -> Any:
-    import httpx
-
-    return httpx.AsyncClient()
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
