@@ -363,7 +363,7 @@ async def eval_screen(pilot: AppPilot, stage: Stage) -> None:
     for i, cell in enumerate(screen.report.cells):
         cell.latency_ms = 1800.0 + 350 * i
     screen.report.summaries = summarise(screen.report.cells, screen.report.targets)
-    screen.show_report(screen.report)
+    screen.show_state()
     table = screen.query_one(DataTable)
     table.move_cursor(row=1, column=1)
     await pilot.press("enter")

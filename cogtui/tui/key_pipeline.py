@@ -64,6 +64,9 @@ class KeyPipeline:
 
     async def _next(self) -> None:
         while self.in_flight is None and self.waiting:
+            if not self.app.screen_stack:  # the app is closing: no screen is left to take the keys
+                self.waiting.clear()
+                return
             key = self.waiting.popleft()
             self.serial += 1
             serial = self.in_flight = self.serial
@@ -81,7 +84,7 @@ class KeyPipeline:
             self.app.call_later(self._when_ready, message.serial)
 
     def _when_ready(self, serial: int) -> None:
-        if serial != self.in_flight:
+        if serial != self.in_flight or not self.app.screen_stack:
             return
         screen = self.app.screen
         if not screen.is_mounted:  # a screen the key pushed is still composing

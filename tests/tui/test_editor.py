@@ -39,7 +39,7 @@ async def test_a_tab_per_module_file_with_its_language(module_dir: Path) -> None
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_editor(app, pilot, module_dir)
         expected = [p.relative_to(module_dir).as_posix() for p in load_module(module_dir).all_files]
-        assert [b.rel for b in screen.buffers.values()] == expected
+        assert [b.rel for b in screen.state.files.values()] == expected
         assert expected[0] == "module.yaml" and len(expected) == 9
         assert active_rel(screen) == "module.yaml"
         assert app.focused is area(screen, "module.yaml")
@@ -48,7 +48,7 @@ async def test_a_tab_per_module_file_with_its_language(module_dir: Path) -> None
         assert area(screen, "schema.json").language == "json"
         assert area(screen, "tests/case1.input.json").language == "json"
         assert area(screen, "prompt.md").text == (module_dir / "prompt.md").read_text()
-        assert not any(b.read_only or b.modified for b in screen.buffers.values())
+        assert not any(b.read_only or b.modified for b in screen.state.files.values())
         assert codes(screen) == []
         line = status(screen)
         assert "code-reviewer" in line and "module.yaml" in line and "UTF-8, LF" in line

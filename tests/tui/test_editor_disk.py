@@ -211,7 +211,7 @@ async def test_a_deleted_file_can_be_closed_and_reload_never_empties_it(module_d
         assert area(screen, "schema.json").text == original  # never emptied
         await pilot.press("ctrl+l")
         await click(pilot, "#choice-close")
-        await until(pilot, lambda: all(b.rel != "schema.json" for b in screen.buffers.values()), "the tab to close")
+        await until(pilot, lambda: all(b.rel != "schema.json" for b in screen.state.files.values()), "the tab to close")
         assert not schema.exists() and not screen.query("#" + "file-2")
 
 

@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 from tuikit import copy_modules, isolate, make_app, until
 
+from cogtui.core.authoring.editor_state import EditorState
+from cogtui.core.diagnostics import Diagnostic, Severity
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.editor_buffers import FileBuffer, status_content
+from cogtui.tui.screens.editor_buffers import FileBuffer, problem_content, status_content, tab_label
 
 
 def test_a_file_with_control_characters_opens_read_only_naming_them(tmp_path: Path) -> None:
@@ -29,11 +31,11 @@ def test_a_file_with_control_characters_opens_read_only_naming_them(tmp_path: Pa
     buf = FileBuffer(path, "prompt.md", "pane-1")
     assert buf.load() == "Say hi.\x1b]0;PWNED\x07 then \u202ereversed\n"  # the document keeps the file's text
     assert buf.read_only
-    shown = buf.problem_content().plain
+    shown = problem_content(buf).plain
     assert "terminal control characters (\\x1b \\x07 \\u202e)" in shown and "$EDITOR" in shown
     path.write_text("Say hi.\n\tindented\n", encoding="utf-8")  # tabs and newlines are text, not controls
     buf.load()
-    assert not buf.read_only and buf.problem_content().plain == ""
+    assert not buf.read_only and problem_content(buf).plain == ""
 
 
 def test_names_that_look_like_markup_are_shown_as_they_are(tmp_path: Path) -> None:
@@ -42,9 +44,12 @@ def test_names_that_look_like_markup_are_shown_as_they_are(tmp_path: Path) -> No
     buf = FileBuffer(path, "tests/a [2J b.json", "pane-1")
     buf.load()
     assert buf.read_only  # the (ro) mark's markup after the name is what the name used to break
-    assert buf.label().plain == "tests/a [2J b.json (ro)"
+    state = EditorState("mod [2J [b]x\x1b", tmp_path)
+    state.add(buf)
+    assert tab_label(state, "pane-1").plain == "tests/a [2J b.json (ro)"
     buf.modified = True
-    status = status_content("mod [2J [b]x\x1b", buf, (1, 0)).plain
+    state.validated(state.validation_started(), [Diagnostic(Severity.ERROR, "M003", "bad", path, 1, 1)])
+    status = status_content(state).plain
     assert status.startswith("mod [2J [b]x\\x1b · tests/a [2J b.json ● · ✗ 1 · ⚠ 0")
 
 

@@ -75,7 +75,7 @@ async def open_editor(app: CogtuiApp, pilot: Pilot[None], module: Path, file: Pa
 
 
 def buffer(screen: EditorScreen, rel: str) -> FileBuffer:
-    return next(b for b in screen.buffers.values() if b.rel == rel)
+    return next(b for b in screen.state.files.values() if b.rel == rel)
 
 
 def area(screen: EditorScreen, rel: str) -> TextArea:
@@ -83,7 +83,7 @@ def area(screen: EditorScreen, rel: str) -> TextArea:
 
 
 def active_rel(screen: EditorScreen) -> str:
-    return screen.buffers[screen.query_one(TabbedContent).active].rel
+    return screen.state.files[screen.query_one(TabbedContent).active].rel
 
 
 def codes(screen: EditorScreen) -> list[str]:

@@ -47,8 +47,8 @@ async def test_f8_stays_in_the_open_file(module_dir: Path) -> None:
     async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
         screen = await open_editor(app, pilot, module_dir)
         await break_manifest_and_schema(pilot, screen)
-        in_yaml = [d for d in screen.diagnostics if d.file is not None and d.file.name == "module.yaml"]
-        assert len(in_yaml) >= 2 and len(in_yaml) < len(screen.diagnostics)  # some are in other files
+        in_yaml = [d for d in screen.state.diagnostics if d.file is not None and d.file.name == "module.yaml"]
+        assert len(in_yaml) >= 2 and len(in_yaml) < len(screen.state.diagnostics)  # some are in other files
         yaml_area = area(screen, "module.yaml")
         yaml_area.move_cursor((0, 0))
         expected = sorted(((d.line or 1) - 1, (d.column or 1) - 1) for d in in_yaml)
@@ -119,7 +119,7 @@ async def test_module_md_and_every_file_of_the_folder_open(module_dir: Path) -> 
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_editor(app, pilot, module_dir)
-        rels = [b.rel for b in screen.buffers.values()]
+        rels = [b.rel for b in screen.state.files.values()]
         assert rels[0] == "module.yaml" and {"MODULE.md", "examples/note.txt"} <= set(rels)
         assert area(screen, "MODULE.md").text == "# Notes on this module\n"
         assert not buffer(screen, "MODULE.md").read_only

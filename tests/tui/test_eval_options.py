@@ -13,6 +13,7 @@ from llmserver import ScriptedLLMServer
 from textual.widgets import DataTable, Input, RadioButton, RadioSet, SelectionList
 from tuikit import isolate, make_app, until
 
+from cogtui.core.eval.eval_state import EvalPhase
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.eval_options import EvalOptions
 
@@ -32,7 +33,7 @@ def columns(screen: Any) -> list[str]:
 
 def finished(app: Any) -> bool:
     screen = app.screen
-    return isinstance(screen, EvalScreen) and not screen.running and screen.report is not None
+    return isinstance(screen, EvalScreen) and screen.state.phase is EvalPhase.DONE
 
 
 async def open_eval(app: Any, pilot: Any) -> EvalScreen:
@@ -127,4 +128,4 @@ async def test_the_response_cache_option_reuses_answers_and_is_remembered(
         await pilot.press("escape")
         await until(lambda: not isinstance(app.screen, EvalScreen), pilot)
         again = await open_eval(app, pilot)  # remembered for this module: cached again
-        assert llm_server.request_count == 3 and all(cell.cached for cell in again.cells.values())
+        assert llm_server.request_count == 3 and all(cell.cached for cell in again.state.cells.values())

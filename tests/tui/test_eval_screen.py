@@ -13,8 +13,9 @@ from textual.widgets import DataTable, ProgressBar, Sparkline
 from tuikit import copy_modules, isolate, make_app, until
 
 import cogtui.tui.screens.eval as eval_screen_module
+from cogtui.core.eval.eval_state import PENDING
 from cogtui.core.history.store import History
-from cogtui.tui.screens.eval import PENDING, EvalScreen
+from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.widgets.text_views import CodeView
 
 

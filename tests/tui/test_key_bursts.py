@@ -67,3 +67,29 @@ async def test_the_details_follow_the_filter(root: Path, tmp_path: Path) -> None
         app.screen.query_one(FilterInput).value = "zzz"
         await until(lambda: "No module name contains 'zzz'" in detail_text(app), pilot)
         assert "json-patch-generator" not in detail_text(app)
+
+
+async def test_keys_still_queued_when_the_app_closes_are_dropped() -> None:
+    """A key settling as the app shuts down found no screen and raised ScreenStackError (seen under load)."""
+    from textual import events
+    from textual.app import ScreenStackError
+
+    from cogtui.tui.key_pipeline import KeyPipeline
+
+    class Closing:  # an app whose screens are all gone: it is shutting down
+        screen_stack: tuple[object, ...] = ()
+
+        @property
+        def screen(self) -> object:
+            raise ScreenStackError("No screens on stack")
+
+        focused = screen
+
+    dispatched: list[events.Key] = []
+
+    async def dispatch(key: events.Key) -> None:
+        dispatched.append(key)
+
+    pipeline = KeyPipeline(Closing(), dispatch)  # type: ignore[arg-type]
+    await pipeline.receive(events.Key("ctrl+s", None))
+    assert dispatched == [] and not pipeline.waiting and pipeline.in_flight is None

@@ -215,7 +215,7 @@ async def editor_merge(pilot: Pilot[None], stage: Stage) -> None:
         manifest.write_text(changed, encoding="utf-8")
 
     write()
-    buffer = next(b for b in screen.buffers.values() if b.rel == "module.yaml")
+    buffer = next(b for b in screen.state.files.values() if b.rel == "module.yaml")
     await until(pilot, lambda: buffer.stale or write(), "the changed-on-disk mark")
     await pilot.press("ctrl+s", "enter")
     await until(pilot, lambda: isinstance(pilot.app.screen, MergeModal), "the merge view")

@@ -108,8 +108,12 @@ async def run_eval(
     settings: EvalSettings | None = None,
     history: History | None = None,
     on_cell: Callable[[Cell], None] | None = None,
+    on_start: Callable[[str, str, str], None] | None = None,
 ) -> EvalOutcome:
-    """Run the eval; the caller owns (and closes) the providers and the history."""
+    """Run the eval; the caller owns (and closes) the providers and the history.
+
+    `on_start(module, case, target)` is called as a cell's run begins (it holds one of the `jobs` slots),
+    `on_cell(cell)` as it finishes."""
     settings = settings or EvalSettings()
     started = time.time()
     notes: list[str] = []
@@ -131,6 +135,8 @@ async def run_eval(
     jobs = [_Job(m, test, t, gated[t.label], hashes[m.name]) for m in modules for test in m.tests for t, _ in targets]
 
     async def work(job: _Job) -> _Done:
+        if on_start is not None:
+            on_start(job.module.name, job.test.name, job.target.label)
         provider: Provider = job.provider
         caching = None
         if settings.cache != "off" and history is not None:

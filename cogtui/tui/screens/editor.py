@@ -1,10 +1,12 @@
 """The editor: a tab per module file, problems as you type, and saves that never lose either version.
 
-State lives in one `FileBuffer` per tab (editor_buffers.py); the rules live in
-the core (loading, validation, snapshots and atomic saves). Two workers feed
-the screen: validation in a thread (with the unsaved buffers overlaid on the
-disk) and a watchfiles watcher on the module folder. Both only post
-messages; the handlers below own every state change (AGENTS.md invariant 8).
+Everything shown (status line, tab labels, read-only reasons, problems and the
+one f8 moved to, the find bar, the footer's keys) is drawn from one
+`EditorState` (core/authoring/editor_state.py; one `FileBuffer` per tab); the
+rules live in the core (loading, validation, snapshots and atomic saves). Two
+workers feed the screen: validation in a thread (with the unsaved buffers
+overlaid on the disk) and a watchfiles watcher on the module folder. Both only
+post messages; the handlers below own every state change (AGENTS.md invariant 8).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from textual.timer import Timer
 from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
 from textual.worker import get_current_worker
 
-from cogtui.core.diagnostics import Diagnostic, counts
+from cogtui.core.authoring.editor_state import CONTRACT_PANE, EditorState
+from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.files.module_listing import module_files
 from cogtui.core.files.sourcemap import file_overlay
 from cogtui.core.files.terminal_text import visible
@@ -41,9 +44,9 @@ from ..widgets.find_bar import FindBar
 from ..widgets.marked_text_area import MarkedTextArea, marks_for
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
-from .editor_buffers import FileBuffer, language_for, relative_name, status_content
+from .editor_buffers import FileBuffer, language_for, problem_content, relative_name, status_content, tab_label
 from .editor_disk import DiskFlow
-from .editor_navigation import CONTRACT_PANE, Navigator
+from .editor_navigation import Navigator
 from .editor_saving import SaveFlow
 from .modals import ConfirmModal
 
@@ -88,9 +91,10 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     class Validated(Message):
         """The module validated with the unsaved buffers overlaid."""
 
-        def __init__(self, report: ModuleReport) -> None:
+        def __init__(self, report: ModuleReport, answers: int) -> None:
             super().__init__()
             self.report = report
+            self.answers = answers  # the state's change count it was started at
 
     class DiskChanged(Message):
         """Files under the module folder changed on disk (any program, including our own saves)."""
@@ -103,11 +107,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         super().__init__()
         self.module_path = Path(path).absolute()
         self.focus_file = Path(focus_file).absolute() if focus_file is not None else None
-        self.module_name = self.module_path.name
-        self.open_problem = ""  # why no file could be opened at all
-        self.diagnostics: list[Diagnostic] = []
-        self.buffers: dict[str, FileBuffer] = {}  # by pane id, in tab order
-        self._by_path: dict[Path, FileBuffer] = {}
+        self.state = EditorState(self.module_path.name, self.module_path)
         self._validate_timer: Timer | None = None
         self.module: Module | None = None
         self.navigator = Navigator(self)
@@ -127,30 +127,30 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         try:
             module = load_module(self.module_path)
         except (NotAModule, OSError) as exc:
-            self.open_problem = str(exc)
+            self.state.open_problem = str(exc)
             return
-        self.module_name, self.module = module.name, module
+        self.module, self.state.module, self.state.contract = module, module.name, True
         # The loader's files first (the manifest leads), then every other file of the folder (MODULE.md, notes).
         files = list(module_files(self.module_path, module.all_files).files)
         if self.focus_file is not None and self.focus_file not in files and self.focus_file.is_file():
             files.append(self.focus_file)
         for index, path in enumerate(files):
-            buf = FileBuffer(path, relative_name(path, self.module_path), f"file-{index}", self.module_path)
-            self.buffers[buf.pane_id] = buf
-            self._by_path[path] = buf
-            self._by_path.setdefault(path.resolve(), buf)  # watchfiles may report resolved paths
+            self.state.add(FileBuffer(path, relative_name(path, self.module_path), f"file-{index}", self.module_path))
+        start = self.state.file_for(self.focus_file) if self.focus_file is not None else None
+        if start is not None:  # the tab to show first: the file asked for, else the manifest
+            self.state.activate(start.pane_id)
 
     # ------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
         yield Static(id="editor-status")
-        start = self._start_buffer()
-        with TabbedContent(id="editor-tabs", initial=start.pane_id if start is not None else ""):
-            for buf in self.buffers.values():
+        start = self.state.current()
+        with TabbedContent(id="editor-tabs", initial=self.state.active):
+            for buf in self.state.files.values():
                 text = buf.load()
-                with TabPane(buf.label(), id=buf.pane_id):
+                with TabPane(tab_label(self.state, buf.pane_id), id=buf.pane_id):
                     yield Static(
-                        buf.problem_content(),
+                        problem_content(buf),
                         id=f"{buf.pane_id}-problem",
                         classes="editor-problem" + ("" if buf.read_only else " -hidden"),
                     )
@@ -166,20 +166,14 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
             if self.module is not None:
                 with TabPane("contract", id=CONTRACT_PANE):
                     yield ContractTree(id=f"{CONTRACT_PANE}-tree")
-        if not self.buffers:
-            yield Static(
-                block(visible(f"Cannot open this module: {self.open_problem or 'it has no files'}")), id="editor-empty"
-            )
+        if not self.state.files:
+            problem = self.state.open_problem or "it has no files"
+            yield Static(block(visible(f"Cannot open this module: {problem}")), id="editor-empty")
         find = FindBar(id="find-bar")
         find.display = False
         yield find
         yield DiagnosticsPanel(self.module_path, id="editor-problems")
         yield Footer()
-
-    def _start_buffer(self) -> FileBuffer | None:
-        """The tab to show first: the file asked for, else the manifest."""
-        start = self._by_path.get(self.focus_file) if self.focus_file is not None else None
-        return start or next(iter(self.buffers.values()), None)
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -203,55 +197,62 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         return self.query_one(f"#{buf.pane_id}-text", MarkedTextArea)
 
     def current(self) -> FileBuffer | None:
-        if not self.buffers:
-            return None
-        return self.buffers.get(self.query_one(TabbedContent).active)
+        return self.state.current()
 
     def buffer_for(self, path: Path) -> FileBuffer | None:
-        return self._by_path.get(path) or self._by_path.get(path.resolve())
+        return self.state.file_for(path)
 
     def close_buffer(self, buf: FileBuffer) -> None:
         """Close one tab (its text is gone): a file deleted on disk that the user chose not to recreate."""
-        self.buffers.pop(buf.pane_id, None)
-        for path in [p for p, b in self._by_path.items() if b is buf]:
-            del self._by_path[path]
-        self.query_one(TabbedContent).remove_pane(buf.pane_id)
+        self.state.close(buf.pane_id)
+        tabs = self.query_one(TabbedContent)
+        tabs.remove_pane(buf.pane_id)
+        if self.state.active:
+            tabs.active = self.state.active
         self.validate_now()
 
     def has_unsaved_changes(self) -> bool:
-        return any(buf.modified for buf in self.buffers.values())
+        return any(buf.modified for buf in self.state.files.values())
 
     # ------------------------------------------------------------ showing state
 
     def refresh_buffer(self, buf: FileBuffer) -> None:
         """Tab label, read-only reason and status line after `buf` changed."""
-        self.query_one(TabbedContent).get_tab(buf.pane_id).label = buf.label()
+        self.query_one(TabbedContent).get_tab(buf.pane_id).label = tab_label(self.state, buf.pane_id)
         problem = self.query_one(f"#{buf.pane_id}-problem", Static)
-        problem.update(buf.problem_content())
+        problem.update(problem_content(buf))
         problem.set_class(not buf.read_only, "-hidden")
         self.area(buf).read_only = buf.read_only
         self.update_status()
 
     def update_status(self) -> None:
-        status = status_content(self.module_name, self.current(), counts(self.diagnostics))
-        self.query_one("#editor-status", Static).update(status)
+        """The status line and the footer's keys, from the state."""
+        self.query_one("#editor-status", Static).update(status_content(self.state))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.state.can(action)
 
     @on(TabbedContent.TabActivated)
-    def _tab_activated(self) -> None:
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id is not None:
+            self.state.activate(event.pane.id)
         self.update_status()
 
     # ------------------------------------------------------------ validation as you type
 
     @on(TextArea.Changed)
     def _text_changed(self, event: TextArea.Changed) -> None:
-        buf = self.buffers.get((event.text_area.id or "").removesuffix("-text"))
+        buf = self.state.files.get((event.text_area.id or "").removesuffix("-text"))
         if buf is None:
             return
         # Read-only text may differ from the file (TextArea turns form feeds into newlines): never "modified".
         modified = not buf.read_only and event.text_area.text != buf.saved_lf
-        if modified != buf.modified:
-            buf.modified = modified
+        was_checking = self.state.checking
+        if self.state.edited(buf.pane_id, modified):
             self.refresh_buffer(buf)
+        elif not was_checking:
+            self.update_status()  # "checking…"
         if self._validate_timer is not None:
             self._validate_timer.stop()
         self._validate_timer = self.set_timer(VALIDATE_DELAY_S, self.validate_now)
@@ -260,28 +261,30 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         if self._validate_timer is not None:
             self._validate_timer.stop()
             self._validate_timer = None
-        texts = [(buf, self.area(buf).text) for buf in self.buffers.values() if not buf.read_only]
+        texts = [(buf, self.area(buf).text) for buf in self.state.files.values() if not buf.read_only]
         overlay = {buf.path: text for buf, text in texts if text != buf.saved_lf}
-        self._validate(overlay)
+        self.state.changed()
+        self._validate(overlay, self.state.validation_started())
+        self.update_status()
 
     @work(thread=True, exclusive=True, group="editor-validate", exit_on_error=False)
-    def _validate(self, overlay: dict[Path, str]) -> None:
+    def _validate(self, overlay: dict[Path, str], answers: int) -> None:
         with file_overlay(overlay):
             report = check_path(self.module_path)
         if not get_current_worker().is_cancelled:  # a newer edit started a newer validation
-            self.post_message(self.Validated(report))
+            self.post_message(self.Validated(report, answers))
 
     @on(Validated)
     def _validated(self, message: Validated) -> None:
-        self.diagnostics = list(message.report.diagnostics)
         module = message.report.module
-        if module is not None:
-            self.module_name = module.name
-            if self.query(ContractTree):
-                self.query_one(ContractTree).show_map(contract_map(module))
-        self.query_one(DiagnosticsPanel).show(self.diagnostics)
-        for buf in self.buffers.values():
-            rows = [(d.line - 1, d.severity) for d in self.navigator.file_problems(buf) if d.line]
+        name = module.name if module is not None else None
+        if not self.state.validated(message.answers, list(message.report.diagnostics), name):
+            return
+        if module is not None and self.query(ContractTree):
+            self.query_one(ContractTree).show_map(contract_map(module))
+        self.query_one(DiagnosticsPanel).show(self.state.diagnostics)
+        for buf in self.state.files.values():
+            rows = [(d.line - 1, d.severity) for d in self.state.file_problems(buf.pane_id) if d.line]
             self.area(buf).set_marks(marks_for(rows))
         self.update_status()
 
@@ -354,6 +357,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(FindBar.Closed)
     def _find_closed(self) -> None:
+        self.state.find_closed()
         if (buf := self.current()) is not None:
             self.area(buf).focus()
 
@@ -374,7 +378,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ leaving
 
     def action_close(self) -> None:
-        modified = [buf.rel for buf in self.buffers.values() if buf.modified]
+        modified = [buf.rel for buf in self.state.files.values() if buf.modified]
         if not modified:
             self.app.pop_screen()
             return

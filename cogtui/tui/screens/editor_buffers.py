@@ -1,178 +1,53 @@
-"""What the editor knows about each open file: its snapshot on disk, why it is read-only, whether the disk moved on.
+"""How the editor draws its state: the status line, tab labels and read-only reasons, from `EditorState` alone.
 
-No widgets here: the screen owns one `FileBuffer` per tab and keeps the
-TextArea and this state in step. Buffers hold text with LF line ends (what
-TextArea edits); the file's own line ends go back on at save time.
+The state and each open file (`FileBuffer`) are the core's
+(`core/authoring/editor_state.py`, `editor_files.py`); this only turns them
+into `Content`. File and module names are variables, never markup (they may
+hold `[` or escape sequences).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-
 from textual.content import Content
 
-from cogtui.core.files.confined import ConfinementError, read_confined
-from cogtui.core.files.disk_state import BufferState
-from cogtui.core.files.editor_snapshot import FileSnapshot
-from cogtui.core.files.sourcemap import ParseFailure
-from cogtui.core.files.terminal_text import control_characters, visible
-from cogtui.core.files.text_codec import to_lf
+from cogtui.core.authoring.editor_files import FileBuffer, language_for, relative_name, with_newlines
+from cogtui.core.authoring.editor_state import MARK_SIGNS, EditorState
+from cogtui.core.files.terminal_text import visible
 
-from ..shown import markup
+from ..shown import assemble, markup
 
-LANGUAGES = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
+__all__ = [
+    "FileBuffer",
+    "language_for",
+    "problem_content",
+    "relative_name",
+    "status_content",
+    "tab_label",
+    "with_newlines",
+]
 
-# TextArea splits lines with str.splitlines, which also breaks at these; a save
-# would turn each into a newline, so such files open read-only instead.
-_FOREIGN_LINE_BREAKS = {
-    "\r": "CR",
-    "\x0b": "VT",
-    "\x0c": "form feed",
-    "\x1c": "FS",
-    "\x1d": "GS",
-    "\x1e": "RS",
-    "\x85": "NEL",
-    "\u2028": "U+2028",
-    "\u2029": "U+2029",
-}
+MARK_STYLES = {"modified": "$accent", "stale": "$warning", "deleted": "$error", "read-only": "$text-muted"}
 
 
-# Above this, tree-sitter re-highlighting takes most of a second per key press; such files open as plain text.
-HIGHLIGHT_LIMIT_CHARS = 1_000_000
+def problem_content(buf: FileBuffer) -> Content:
+    """The line above a read-only file: why it is read-only."""
+    if not buf.problem:
+        return Content("")
+    return markup("[$warning]read-only:[/] $problem", problem=visible(buf.problem))
 
 
-def language_for(path: Path) -> str | None:
-    return LANGUAGES.get(path.suffix.lower())
+def tab_label(state: EditorState, pane: str) -> Content:
+    """The path, then `●` modified, `⚠` the disk changed under the edits, `✗` deleted on disk, `(ro)` read-only."""
+    buf = state.files[pane]
+    parts: list[str | tuple[str, str]] = [visible(buf.rel, single_line=True)]
+    for mark in buf.marks():
+        parts += [" ", (MARK_SIGNS[mark], MARK_STYLES[mark])]
+    return assemble(*parts)
 
 
-def with_newlines(text_lf: str, newline: str) -> str:
-    """Editor text (LF) with the file's own line ends, ready for `save_text`."""
-    return text_lf if newline == "\n" else text_lf.replace("\n", newline)
-
-
-def foreign_line_breaks(text_lf: str) -> list[str]:
-    return [name for char, name in _FOREIGN_LINE_BREAKS.items() if char in text_lf]
-
-
-@dataclass
-class FileBuffer:
-    path: Path
-    rel: str  # path relative to the module folder, for labels
-    pane_id: str
-    root: Path | None = None  # the module folder: a file leading outside it is refused, never shown
-    snapshot: FileSnapshot | None = None  # None when the file could not be read or decoded
-    saved_lf: str = ""  # the disk text (LF) the buffer started from; equal text means unmodified
-    problem: str = ""  # why the buffer is read-only; "" when editable
-    modified: bool = False
-    stale: bool = False  # the disk changed while the buffer had edits; save resolves it
-    deleted: bool = False  # the file is gone from disk; the text stays until recreated or closed
-
-    @property
-    def state(self) -> BufferState:
-        return BufferState(self.modified, self.stale, self.deleted)
-
-    @state.setter
-    def state(self, state: BufferState) -> None:
-        self.modified, self.stale, self.deleted = state.modified, state.stale, state.deleted
-
-    @property
-    def read_only(self) -> bool:
-        return bool(self.problem)
-
-    @property
-    def highlighted(self) -> bool:
-        return language_for(self.path) is not None and len(self.saved_lf) <= HIGHLIGHT_LIMIT_CHARS
-
-    @property
-    def style_label(self) -> str:
-        return self.snapshot.style.label if self.snapshot is not None else "unknown encoding"
-
-    def load(self) -> str:
-        """Read the file again; returns the text for the editor and resets modified/stale."""
-        self.modified = self.stale = self.deleted = False
-        try:
-            self.snapshot = FileSnapshot.read(self.path, self.root)
-        except ParseFailure as failure:
-            d = failure.diagnostic
-            self.snapshot = None
-            self.problem = f"{d.code} {d.message}"
-            # Undecodable text is shown as best it can be; a refused file (outside, a FIFO, a device) is not read.
-            self.saved_lf = "" if isinstance(failure, ConfinementError) else _best_effort_text(self.path, self.root)
-            return self.saved_lf
-        self.saved_lf = to_lf(self.snapshot.text)
-        breaks = foreign_line_breaks(self.saved_lf)
-        controls = control_characters(self.saved_lf)
-        if breaks:
-            self.problem = (
-                f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; edit it with $EDITOR"
-            )
-        elif controls:  # D101: a terminal cannot show them; the editor hides them, so nobody edits around them blind
-            self.problem = f"contains terminal control characters ({' '.join(controls[:8])}) that are not shown; edit it with $EDITOR"
-        else:
-            self.problem = ""
-        return self.saved_lf
-
-    def problem_content(self) -> Content:
-        if not self.problem:
-            return Content("")
-        return markup("[$warning]read-only:[/] $problem", problem=visible(self.problem))
-
-    def label(self) -> Content:
-        """Tab label: the path, `●` modified, `⚠` the disk changed under the edits, `✗` deleted on disk.
-
-        The path is file-name text (it may hold `[` or escape sequences): a variable, never markup."""
-        marks = ""
-        if self.modified:
-            marks += " [$accent]●[/]"
-        if self.stale:
-            marks += " [$warning]⚠[/]"
-        if self.deleted:
-            marks += " [$error]✗[/]"
-        if self.read_only:
-            marks += " [$text-muted](ro)[/]"
-        return markup("$rel" + marks, rel=visible(self.rel, single_line=True))
-
-
-def _best_effort_text(path: Path, root: Path | None) -> str:
-    """Something to look at for a file that cannot be decoded (shown read-only, never saved)."""
-    try:
-        return to_lf(read_confined(path, root).decode("utf-8", errors="replace"))
-    except ParseFailure:
-        return ""
-
-
-def relative_name(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def status_content(module_name: str, buf: FileBuffer | None, counts: tuple[int, int]) -> Content:
-    """The editor's top line: module, file and its modified mark, problem counts, encoding, disk state.
-
-    Module and file names are variables, never markup (they may hold `[` or escape sequences)."""
-    errors, warnings = counts
-    names = {"module": visible(module_name, single_line=True)}
-    parts = ["[b]$module[/]"]
-    if buf is not None:
-        names["file"] = visible(buf.rel, single_line=True)
-        parts.append("$file" + (" [$accent]●[/]" if buf.modified else ""))
-    if errors or warnings:
-        parts.append(f"[$error]✗ {errors}[/]" if errors else "✗ 0")
-        parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "⚠ 0")
-    else:
-        parts.append("[$success]✓ valid[/]")
-    if buf is not None:  # the flags before the encoding: a narrow terminal cuts the end of the line
-        if buf.deleted:
-            parts.append("[$error]deleted on disk[/]")
-        if buf.stale:
-            parts.append("[$warning]changed on disk[/]")
-        if buf.read_only:
-            parts.append("[$warning]read-only[/]")
-        names["encoding"] = buf.style_label
-        parts.append("$encoding")
-        if language_for(buf.path) is not None and not buf.highlighted:
-            parts.append("[$text-muted]large: no highlighting[/]")
-    return markup(" · ".join(parts), **names)
+def status_content(state: EditorState) -> Content:
+    """The editor's top line (`EditorState.status`), each segment styled, joined by ` · `."""
+    parts: list[Content] = []
+    for segment in state.status():
+        parts.append(assemble(*((visible(text, single_line=True), style) for text, style in segment)))
+    return Content(" · ").join(parts)

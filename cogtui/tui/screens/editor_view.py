@@ -15,15 +15,14 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
 
-    from cogtui.core.diagnostics import Diagnostic
+    from cogtui.core.authoring.editor_state import EditorState
 
     from ..widgets.marked_text_area import MarkedTextArea
     from .editor_buffers import FileBuffer
 
 
 class EditorView(Protocol):
-    buffers: dict[str, FileBuffer]  # by pane id, in tab order
-    diagnostics: list[Diagnostic]  # the latest validation's, every file
+    state: EditorState  # what the editor shows: the open files, problems, the tab shown, find
 
     @property
     def app(self) -> App[object]: ...

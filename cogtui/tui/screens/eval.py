@@ -7,6 +7,11 @@ recent evals (from the history, where each eval is recorded). `t` chooses the
 targets and the response cache (eval_options.py), remembered per module until
 cogtui quits. The screen gets everything it needs through its constructor
 (config, a module resolver, the drafts), never from the app class.
+
+Everything shown (title, matrix, progress bar, summary, verdict, the footer's
+keys) is drawn from one `EvalState` (core/eval/eval_state.py), which the
+messages below update: escape cancels a running eval (shown as cancelled, the
+finished cells kept), and goes back once it is over.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, ProgressBar, Sparkline, Static
+from textual.worker import Worker, WorkerState
 
 from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
+from cogtui.core.eval.eval_state import CellStatus, EvalPhase, EvalState
 from cogtui.core.eval.model import Cell, EvalReport, Target
 from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.files.terminal_text import visible
@@ -38,62 +45,49 @@ from cogtui.core.settings.config import Config
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..run_drafts import RunDrafts
-from ..shown import block, cell, markup, styled
+from ..shown import assemble, block, cell, styled
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
 from .eval_options import EvalOptions
 
 register(
     KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
-    KeySpec("eval.options", "t", "options", "Targets & cache"),  # listed by help (`?`)
+    KeySpec("eval.options", "t", "options", "Targets & cache", main=True),
+    KeySpec("eval.cancel", "escape", "cancel", "Cancel", main=True),
     KeySpec("eval.close", "escape", "close", "Back", main=True),
 )
 
 TREND = 20  # evals in the sparkline
-PENDING = "…"
-
-
-def cell_label(cell: Cell) -> str:
-    return ("✓ pass" if cell.passed else f"✗ {cell.code or 'fail'}") + (" (cached)" if cell.cached else "")
-
-
-def summary_text(report: EvalReport) -> str:
-    """Two lines per target: the verdict, then latency, tokens and cost."""
-    lines = []
-    for s in report.summaries:
-        t = s.tokens
-        violations = ", ".join(f"{code} ×{n}" for code, n in s.violations.items()) or "no violations"
-        cache = (
-            f" · cache {t['cache_read']:,} read, {t['cache_write']:,} written"
-            if t["cache_read"] or t["cache_write"]
-            else ""
-        )
-        p50 = "-" if s.latency_p50_ms is None else f"{s.latency_p50_ms:,.0f} ms"
-        p95 = "-" if s.latency_p95_ms is None else f"{s.latency_p95_ms:,.0f} ms"
-        cost = "cost ?" if s.cost_usd is None else f"${s.cost_usd:.4f}"
-        cost += f" (cache saved ${s.saved_usd:.4f})" if s.saved_usd else ""
-        lines.append(f"{s.target}  {s.passed}/{s.cases} passed ({s.pass_rate:.0%}) · {violations}")
-        lines.append(f"  p50 {p50} · p95 {p95} · tokens {t['input']:,} in, {t['output']:,} out{cache} · {cost}")
-    return "\n".join(lines)
+CELL_STYLE = {
+    CellStatus.PASSED: "success",
+    CellStatus.FAILED: "error",
+    CellStatus.CANCELLED: "text-muted",
+    CellStatus.NOT_RUN: "text-muted",
+}
 
 
 class EvalScreen(ReportsWorkerFailures, Screen[None]):
     CSS_PATH = Path(__file__).parent.parent / "styles" / "eval.tcss"
-    BINDINGS = bindings("eval.rerun", "eval.options", "eval.close")
+    BINDINGS = bindings("eval.rerun", "eval.options", "eval.cancel", "eval.close")
     HELP = (
         "Every golden case against each target; enter on a cell shows its diff and envelope; t chooses the "
-        "targets and the response cache (docs/eval.md)."
+        "targets and the response cache (docs/eval.md); escape cancels a running eval."
     )
 
-    class CellDone(Message):
-        def __init__(self, cell: Cell) -> None:
+    class CellStarted(Message):
+        def __init__(self, generation: int, case: str, target: str) -> None:
             super().__init__()
-            self.cell = cell
+            self.generation, self.case, self.target = generation, case, target
+
+    class CellDone(Message):
+        def __init__(self, generation: int, cell: Cell) -> None:
+            super().__init__()
+            self.generation, self.cell = generation, cell
 
     class EvalDone(Message):
-        def __init__(self, outcome: EvalOutcome) -> None:
+        def __init__(self, generation: int, outcome: EvalOutcome) -> None:
             super().__init__()
-            self.outcome = outcome
+            self.generation, self.outcome = generation, outcome
 
     class TrendLoaded(Message):
         def __init__(self, points: list[EvalPoint]) -> None:
@@ -121,10 +115,12 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.choice: EvalChoice | None = None  # the targets and cache mode: remembered, else the default provider
         self.jobs = jobs
         self.module: Module | None = None
-        self.labels: list[str] = []
-        self.cells: dict[tuple[str, str], Cell] = {}
-        self.report: EvalReport | None = None
-        self.running = False
+        self.state = EvalState()
+        self.detail_shown: tuple[object, ...] | None = None  # what the right pane shows now: redrawn when it changes
+
+    @property
+    def report(self) -> EvalReport | None:
+        return self.state.report
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="eval-main"):
@@ -145,10 +141,15 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         try:
             self.module = load_module(self.module_path)
         except (NotAModule, OSError) as exc:
-            self._problem(str(exc))
+            self.state.failed(str(exc))
+            self.show_state()
             return
+        self.state.loaded(self.module.name, [t.name for t in self.module.tests])
         self.load_trend()
         self.action_rerun()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.state.can(action)
 
     # ------------------------------------------------------------ running
 
@@ -172,59 +173,34 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
             return
         self.choice = choice
         self.drafts.keep_eval_choice(self.module_path, choice)
-        if self.running:
+        if self.state.phase is EvalPhase.RUNNING:
             self.notify("The eval running now keeps its targets; ctrl+r runs it with the new ones.", title="Eval")
             return
         self.action_rerun()
 
     def action_rerun(self) -> None:
-        if self.module is None or self.running:
+        if self.module is None or self.state.phase is EvalPhase.RUNNING:
             return
         choice = self.current_choice()
         try:
             providers = [make_provider(t.provider, t.model, self.config) for t in choice.targets]
         except ValueError as exc:  # UnknownProvider, a bad setting: a message, not a crashed app
-            self._problem(str(exc))
+            self.state.failed(str(exc))
+            self.show_state()
             return
         targets = [(Target(p.name, p.model), p) for p in providers]
-        self.labels = list(dict.fromkeys(t.label for t, _ in targets))
-        self.cells.clear()
-        self.report = None
-        cases = [t.name for t in self.module.tests]
-        table = self.query_one("#eval-matrix", DataTable)
-        table.clear(columns=True)
-        table.add_column("case", key="case")
-        for label in self.labels:
-            table.add_column(cell(visible(label, single_line=True)), key=label)
-        for case in cases:
-            table.add_row(cell(visible(case, single_line=True)), *([PENDING] * len(self.labels)), key=case)
-        total = len(cases) * len(self.labels)
-        self.query_one(ProgressBar).update(total=max(total, 1), progress=0)
-        self.query_one("#eval-title", Static).update(
-            markup(
-                "[b]$name[/] — $n case$s × $t target$ts, $j at once$cache",
-                name=self.module.name,
-                n=str(len(cases)),
-                s="s" * (len(cases) != 1),
-                t=str(len(self.labels)),
-                ts="s" * (len(self.labels) != 1),
-                j=str(self.jobs),
-                cache="" if choice.cache == "off" else f" · cache: {choice.cache}",
-            )
-        )
-        self.query_one("#eval-summary", Static).update("")
-        self.query_one("#eval-diff", CodeView).show_text("[$text-muted]running…[/]" if total else "")
-        self.query_one("#eval-envelope", CodeView).show_text("")
-        if not total:
-            self.query_one("#eval-summary", Static).update(
-                styled("This module has no golden tests (tests/*.input.json → *.expected.json).", "$text-muted")
-            )
-            return
-        self.running = True
-        self.run_all(self.module, targets, choice.cache)
+        generation = self.state.start([t.label for t, _ in targets], self.jobs, choice.cache)
+        self.build_matrix()
+        if self.state.total:  # start() found cells to run (else the state is EMPTY)
+            self.run_all(generation, self.module, targets, choice.cache)
+
+    def action_cancel(self) -> None:
+        if self.state.cancel():
+            self.workers.cancel_group(self, "eval")  # the worker's finally closes the providers
+            self.show_state(every_cell=True)
 
     @work(exclusive=True, group="eval", exit_on_error=False)
-    async def run_all(self, module: Module, targets: list[tuple[Target, Any]], cache: str) -> None:
+    async def run_all(self, generation: int, module: Module, targets: list[tuple[Target, Any]], cache: str) -> None:
         def options(provider: Any) -> RunOptions:
             return RunOptions(
                 provider, resolver=self.resolver, deadline=self.config.run_deadline, media_roots=self.config.media_roots
@@ -237,12 +213,15 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         except HistoryError as exc:
             self.post_message(self.Failed(f"The eval will not be recorded: {exc}"))
 
+        def cell_started(_module: str, case: str, target: str) -> None:
+            self.post_message(self.CellStarted(generation, case, target))
+
         def cell_done(cell: Cell) -> None:
-            self.post_message(self.CellDone(cell))
+            self.post_message(self.CellDone(generation, cell))
 
         try:
-            outcome = await run_eval([module], targets, settings, history, cell_done)
-            self.post_message(self.EvalDone(outcome))
+            outcome = await run_eval([module], targets, settings, history, cell_done, cell_started)
+            self.post_message(self.EvalDone(generation, outcome))
         finally:
             for _, provider in targets:
                 await provider.aclose()
@@ -262,32 +241,31 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
 
     # ------------------------------------------------------------ results (the one place state changes)
 
+    @on(CellStarted)
+    def _cell_started(self, event: CellStarted) -> None:
+        if self.state.cell_started(event.generation, event.case, event.target):
+            self.show_cell(event.case, event.target)
+
     @on(CellDone)
     def _cell_done(self, event: CellDone) -> None:
-        cell = event.cell
-        self.cells[(cell.case, cell.target)] = cell
-        mark = themed(self.app, cell_label(cell), "success" if cell.passed else "error", bold=not cell.passed)
-        table = self.query_one("#eval-matrix", DataTable)
-        table.update_cell(cell.case, cell.target, mark)
-        self.query_one(ProgressBar).update(progress=len(self.cells))
+        if self.state.cell_done(event.generation, event.cell):
+            self.show_cell(event.cell.case, event.cell.target)
+            self.show_state()
 
     @on(EvalDone)
     def _eval_done(self, event: EvalDone) -> None:
-        self.running = False
-        self.report = event.outcome.report
+        if not self.state.finished(event.generation, event.outcome.report):
+            return
         for note in event.outcome.notes:
             self.notify(note, title="Eval", severity="warning", timeout=8, markup=False)
-        self.show_report(self.report)
+        self.show_state(every_cell=True)
         self.load_trend()
 
-    def show_report(self, report: EvalReport) -> None:
-        """The per-target figures under the matrix, and the verdict on the right."""
-        self.query_one("#eval-summary", Static).update(block(summary_text(report)))
-        failed, total = report.failed, len(report.cells)
-        verdict = f"[$success]all {total} passed[/]" if not failed else f"[$error]{failed} of {total} failed[/]"
-        self.query_one("#eval-diff", CodeView).show_text(
-            verdict + "\n[$text-muted]enter on a cell: its diff and envelope[/]"
-        )
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """An eval that failed unexpectedly is shown as failed (the app also reports it: ReportsWorkerFailures)."""
+        if event.worker.group == "eval" and event.state is WorkerState.ERROR and not self.state.final:
+            self.state.failed(visible(f"the eval stopped: {event.worker.error}", single_line=True))
+            self.show_state(every_cell=True)
 
     @on(TrendLoaded)
     def _trend_loaded(self, event: TrendLoaded) -> None:
@@ -299,27 +277,85 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
     def _failed(self, event: Failed) -> None:
         self.notify(event.problem, title="Eval", severity="warning", timeout=8, markup=False)
 
-    def _problem(self, problem: str) -> None:
-        self.query_one("#eval-title", Static).update(styled(problem, "$error"))
-
     @on(DataTable.CellSelected, "#eval-matrix")
     def _cell_selected(self, event: DataTable.CellSelected) -> None:
-        self.show_cell(str(event.cell_key.row_key.value), str(event.cell_key.column_key.value))
-
-    def show_cell(self, case: str, target: str) -> None:
-        cell = self.cells.get((case, target))
-        diff_view = self.query_one("#eval-diff", CodeView)
-        envelope_view = self.query_one("#eval-envelope", CodeView)
-        if cell is None:
-            diff_view.show_plain(f"{case} on {target}: not finished yet", "$text-muted")
-            return
-        head = f"# {case} on {target}: {cell_label(cell)}" + (f" (run {cell.run_id})" if cell.run_id else "")
-        reasons = "".join(f"\n# {r}" for r in cell.reasons)
-        if cell.passed:
-            diff_view.show_plain(f"{head}\nThe envelope satisfies the golden.")
-        else:
-            diff_view.show_diff(f"{head}{reasons}\n\n{cell.diff}".rstrip())
-        envelope_view.show_json(cell.envelope if cell.envelope is not None else {})
+        self.state.select(str(event.cell_key.row_key.value), str(event.cell_key.column_key.value))
+        self.show_detail()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    # ------------------------------------------------------------ drawing the state
+
+    def build_matrix(self) -> None:
+        """A row per case and a column per target, every cell as the state has it."""
+        table = self.query_one("#eval-matrix", DataTable)
+        table.clear(columns=True)
+        table.add_column("case", key="case")
+        for label in self.state.targets:
+            table.add_column(cell(visible(label, single_line=True)), key=label)
+        for case in self.state.cases if self.state.targets else []:
+            table.add_row(cell(visible(case, single_line=True)), *[""] * len(self.state.targets), key=case)
+        self.show_state(every_cell=True)
+
+    def show_cell(self, case: str, target: str) -> None:
+        status = self.state.status(case, target)
+        style = CELL_STYLE.get(status)
+        label = self.state.label(case, target)
+        mark = themed(self.app, label, style, bold=status is CellStatus.FAILED) if style else cell(label)
+        self.query_one("#eval-matrix", DataTable).update_cell(case, target, mark)
+        if self.state.selected == (case, target):
+            self.show_detail()
+
+    def show_state(self, every_cell: bool = False) -> None:
+        """Title, progress, summary, verdict and footer from the state (and every matrix cell when asked)."""
+        state = self.state
+        title = state.title()
+        if state.module and title.startswith(state.module):
+            self.query_one("#eval-title", Static).update(assemble((state.module, "bold"), title[len(state.module) :]))
+        else:
+            self.query_one("#eval-title", Static).update(styled(title, "$error" if state.problem else "$text-muted"))
+        done, total = state.progress()
+        self.query_one(ProgressBar).update(total=total, progress=done)
+        muted = state.phase is not EvalPhase.DONE
+        summary = state.summary()
+        self.query_one("#eval-summary", Static).update(styled(summary, "$text-muted") if muted else block(summary))
+        if every_cell and state.targets:
+            for case in state.cases:
+                for target in state.targets:
+                    self.show_cell(case, target)
+        self.show_detail()
+        self.refresh_bindings()
+
+    def show_detail(self) -> None:
+        """The right pane: the selected cell's diff and envelope, else the eval's verdict."""
+        state = self.state
+        chosen = state.selected_cell()
+        shown = (state.selected, chosen, state.phase) if state.selected else (state.verdict(), state.phase)
+        if shown == self.detail_shown:
+            return
+        self.detail_shown = shown
+        diff_view = self.query_one("#eval-diff", CodeView)
+        envelope_view = self.query_one("#eval-envelope", CodeView)
+        if state.selected is None:
+            verdict = state.verdict()
+            hint = "\n[$text-muted]enter on a cell: its diff and envelope[/]" if state.phase is EvalPhase.DONE else ""
+            colour = "$success" if state.phase is EvalPhase.DONE and not state.failures else "$text-muted"
+            colour = "$error" if state.phase is EvalPhase.DONE and state.failures else colour
+            diff_view.show_text(f"[{colour}]{verdict}[/]{hint}" if verdict else "")
+            envelope_view.show_text("")
+            return
+        case, target = state.selected
+        if chosen is None:
+            diff_view.show_plain(f"{case} on {target}: {state.status(case, target)}", "$text-muted")
+            envelope_view.show_text("")
+            return
+        head = f"# {case} on {target}: {state.label(case, target)}" + (
+            f" (run {chosen.run_id})" if chosen.run_id else ""
+        )
+        reasons = "".join(f"\n# {r}" for r in chosen.reasons)
+        if chosen.passed:
+            diff_view.show_plain(f"{head}\nThe envelope satisfies the golden.")
+        else:
+            diff_view.show_diff(f"{head}{reasons}\n\n{chosen.diff}".rstrip())
+        envelope_view.show_json(chosen.envelope if chosen.envelope is not None else {})

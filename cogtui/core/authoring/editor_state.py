@@ -1,0 +1,221 @@
+"""A module's editor as its screen shows it: one state object the editor's actions and workers update.
+
+The editor screen draws its status line, tab labels (with their marks), each tab's read-only reason,
+the problems pane (and the problem f8 moved to, per file), the find bar and which keys the footer
+offers (`can`) from this object alone. Each open file is a `FileBuffer`, whose disk state follows
+the core's machine (`core/files/disk_state.py`).
+
+Validation runs behind the edits: every edit (or save, reload, change on disk) counts as a change,
+a validation answers the changes made before it started, and the problems shown are "checking…"
+until the newest one answers. An older validation's answer never replaces a newer one's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cogtui.core.authoring.editor_files import FileBuffer, language_for
+from cogtui.core.diagnostics import Diagnostic, counts
+
+CONTRACT_PANE = "contract"  # the read-only tab that shows schema.json as a tree
+
+# What a tab label shows after the path for each of a buffer's marks.
+MARK_SIGNS = {"modified": "●", "stale": "⚠", "deleted": "✗", "read-only": "(ro)"}
+
+# A status segment is a list of (text, style) pieces; style is "" or a theme variable such as "$error".
+Segment = list[tuple[str, str]]
+
+
+def where(d: Diagnostic) -> tuple[int, int]:
+    """A problem's (row, column), 0-based, as the editor's cursor has them."""
+    return (max((d.line or 1) - 1, 0), max((d.column or 1) - 1, 0))
+
+
+@dataclass
+class EditorState:
+    module: str
+    root: Path
+    files: dict[str, FileBuffer] = field(default_factory=dict)  # by pane id, in tab order
+    by_path: dict[Path, FileBuffer] = field(default_factory=dict)
+    open_problem: str = ""  # why no file could be opened at all
+    contract: bool = False  # the contract tab is there (the module loaded)
+    active: str = ""  # the pane id of the tab shown
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # the latest validation's, every file
+    changes: int = 0  # edits, saves, reloads and disk changes so far
+    checked: int = -1  # the change count the shown problems answer (-1: not validated yet)
+    problem_at: dict[str, Diagnostic] = field(default_factory=dict)  # per file: the problem f8 last moved to
+    find_open: bool = False
+    find_query: str = ""
+    find_note: str = ""  # "3 matches", "not found"
+
+    # ------------------------------------------------------------ files and tabs
+
+    def add(self, buf: FileBuffer) -> None:
+        self.files[buf.pane_id] = buf
+        self.by_path[buf.path] = buf
+        self.by_path.setdefault(buf.path.resolve(), buf)  # watchers may report resolved paths
+        if not self.active:
+            self.active = buf.pane_id
+
+    def file_for(self, path: Path) -> FileBuffer | None:
+        return self.by_path.get(path) or self.by_path.get(path.resolve())
+
+    def close(self, pane: str) -> FileBuffer | None:
+        """Close one tab (its text is gone); the next tab becomes the shown one if it was."""
+        buf = self.files.pop(pane, None)
+        if buf is None:
+            return None
+        for path in [p for p, b in self.by_path.items() if b is buf]:
+            del self.by_path[path]
+        self.problem_at.pop(pane, None)
+        if self.active == pane:
+            self.active = next(iter(self.panes()), "")
+        self.changed()
+        return buf
+
+    def panes(self) -> list[str]:
+        return [*self.files, *([CONTRACT_PANE] if self.contract else [])]
+
+    def activate(self, pane: str) -> bool:
+        if pane not in self.panes() or pane == self.active:
+            return False
+        self.active = pane
+        return True
+
+    def pane_after(self, step: int) -> str | None:
+        """The tab `step` tabs after (or before) the shown one, wrapping."""
+        order = self.panes()
+        if not order:
+            return None
+        index = order.index(self.active) if self.active in order else 0
+        return order[(index + step) % len(order)]
+
+    def current(self) -> FileBuffer | None:
+        """The file shown (None on the contract tab, or when nothing could be opened)."""
+        return self.files.get(self.active)
+
+    def edited(self, pane: str, modified: bool) -> bool:
+        """The text of `pane` changed (`modified`: it differs from the disk text); True when its mark changed."""
+        self.changed()
+        buf = self.files.get(pane)
+        if buf is None or buf.modified == modified:
+            return False
+        buf.modified = modified
+        return True
+
+    # ------------------------------------------------------------ validation
+
+    def changed(self) -> None:
+        """Something the problems depend on changed: they are being checked again."""
+        self.changes += 1
+
+    @property
+    def checking(self) -> bool:
+        return self.checked < self.changes
+
+    def validation_started(self) -> int:
+        """A validation of everything up to now starts; returns the change count it answers."""
+        return self.changes
+
+    def validated(self, answers: int, diagnostics: list[Diagnostic], module: str | None = None) -> bool:
+        """A validation's problems; False (nothing changes) when a newer one has answered already."""
+        if answers < self.checked:
+            return False
+        self.checked, self.diagnostics = answers, list(diagnostics)
+        if module:
+            self.module = module
+        self.problem_at = {p: d for p, d in self.problem_at.items() if d in self.diagnostics}
+        return True
+
+    def counts(self) -> tuple[int, int]:
+        return counts(self.diagnostics)
+
+    def file_problems(self, pane: str) -> list[Diagnostic]:
+        """The problems located in the file of `pane`, in the order of the text."""
+        buf = self.files.get(pane)
+        mine = [d for d in self.diagnostics if d.file is not None and buf is not None and self.file_for(d.file) is buf]
+        return sorted(mine, key=where)
+
+    def problems_per_pane(self) -> dict[str, int]:
+        return {pane: n for pane in self.files if (n := len(self.file_problems(pane)))}
+
+    def next_problem(self, cursor: tuple[int, int], step: int) -> Diagnostic | None:
+        """f8 / shift+f8: the next (previous) problem of the shown file after (before) the cursor, wrapping."""
+        problems = self.file_problems(self.active)
+        if not problems:
+            return None
+        last = self.problem_at.get(self.active)
+        if last in problems and where(last) == cursor:
+            return problems[(problems.index(last) + step) % len(problems)]
+        if step > 0:
+            return next((d for d in problems if where(d) > cursor), problems[0])
+        return next((d for d in reversed(problems) if where(d) < cursor), problems[-1])
+
+    def jumped(self, diagnostic: Diagnostic) -> FileBuffer | None:
+        """The editor moved to `diagnostic`: its file is shown, and it is that file's current problem."""
+        buf = self.file_for(diagnostic.file) if diagnostic.file is not None else None
+        if buf is None:
+            return None
+        self.active = buf.pane_id
+        self.problem_at[buf.pane_id] = diagnostic
+        return buf
+
+    def current_problem(self) -> Diagnostic | None:
+        """The shown file's problem f8 (or a click in the problems pane) last moved to."""
+        return self.problem_at.get(self.active)
+
+    # ------------------------------------------------------------ find
+
+    def find_opened(self) -> None:
+        self.find_open = True
+
+    def find_closed(self) -> None:
+        self.find_open = False
+
+    def found(self, query: str, note: str) -> None:
+        self.find_query, self.find_note = query, note
+
+    # ------------------------------------------------------------ what the screen shows
+
+    def can(self, action: str) -> bool:
+        """The keys the footer offers: file keys only on a file's tab, tab keys only with more than one tab."""
+        if action in ("save", "reload", "external_editor", "next_diagnostic", "prev_diagnostic", "find", "find_next"):
+            return self.current() is not None
+        if action in ("next_file", "prev_file", "pick_tab"):
+            return len(self.panes()) > 1
+        return True
+
+    def verdict(self) -> list[Segment]:
+        """The problem counts (✓ valid, or ✗ errors and ⚠ warnings), and "checking…" while an answer is due."""
+        if self.checked < 0:
+            return [[("checking…", "$text-muted")]]
+        errors, warnings = self.counts()
+        if errors or warnings:
+            shown = [[(f"✗ {errors}", "$error" if errors else "")], [(f"⚠ {warnings}", "$warning" if warnings else "")]]
+        else:
+            shown = [[("✓ valid", "$success")]]
+        return shown + ([[("checking…", "$text-muted")]] if self.checking else [])
+
+    def status(self) -> list[Segment]:
+        """The top line: module, file and its modified mark, the verdict, the disk state, encoding."""
+        segments: list[Segment] = [[(self.module, "bold")]]
+        buf = self.current()
+        if buf is not None:
+            segments.append([(buf.rel, "")] + ([(" ", ""), ("●", "$accent")] if buf.modified else []))
+        segments += self.verdict()
+        if buf is not None:  # the flags before the encoding: a narrow terminal cuts the end of the line
+            flags = [(buf.deleted, "deleted on disk", "$error"), (buf.stale, "changed on disk", "$warning")]
+            flags.append((buf.read_only, "read-only", "$warning"))
+            segments += [[(text, style)] for on, text, style in flags if on]
+            segments.append([(buf.style_label, "")])
+            if language_for(buf.path) is not None and not buf.highlighted:
+                segments.append([("large: no highlighting", "$text-muted")])
+        return segments
+
+    def status_text(self) -> str:
+        return " · ".join("".join(text for text, _ in segment) for segment in self.status())
+
+    def tab_label(self, pane: str) -> str:
+        buf = self.files[pane]
+        return buf.rel + "".join(f" {MARK_SIGNS[m]}" for m in buf.marks())

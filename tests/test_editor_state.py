@@ -1,0 +1,101 @@
+"""The editor's one state object (core.authoring.editor_state), without a screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogtui.core.authoring.editor_files import FileBuffer
+from cogtui.core.authoring.editor_state import CONTRACT_PANE, EditorState
+from cogtui.core.diagnostics import Diagnostic, Severity
+from cogtui.core.files.disk_state import Disk, after_disk_change
+
+
+def problem(path: Path, line: int, severity: Severity = Severity.ERROR) -> Diagnostic:
+    return Diagnostic(severity, "M003", f"problem on line {line}", path, line, 1)
+
+
+def opened(tmp_path: Path) -> tuple[EditorState, FileBuffer, FileBuffer, FileBuffer]:
+    texts = {"module.yaml": "name: m\ntier: exec\n", "prompt.md": "Say hi.\n", "notes.md": "a\fb\n"}
+    state = EditorState("m", tmp_path, contract=True)
+    for index, (name, text) in enumerate(texts.items()):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        buf = FileBuffer(tmp_path / name, name, f"file-{index}", tmp_path)
+        buf.load()
+        state.add(buf)
+    manifest, prompt, notes = state.files.values()
+    return state, manifest, prompt, notes
+
+
+def test_tabs_marks_and_the_status_line(tmp_path: Path) -> None:
+    state, manifest, _prompt, notes = opened(tmp_path)
+    assert state.active == "file-0" and state.panes() == ["file-0", "file-1", "file-2", CONTRACT_PANE]
+    assert state.status_text() == "m · module.yaml · checking… · UTF-8, LF"  # nothing validated yet
+    assert notes.read_only and state.tab_label("file-2") == "notes.md (ro)"
+    assert state.edited("file-0", True) and not state.edited("file-0", True)  # the mark changes once
+    assert state.tab_label("file-0") == "module.yaml ●" and state.status_text().startswith("m · module.yaml ●")
+    manifest.state = after_disk_change(manifest.state, Disk.CHANGED).state  # another program wrote it
+    assert state.tab_label("file-0") == "module.yaml ● ⚠" and "changed on disk" in state.status_text()
+    assert state.pane_after(-1) == CONTRACT_PANE and state.pane_after(1) == "file-1"
+    assert state.activate("file-2") and not state.activate("file-2") and not state.activate("nope")
+    assert "read-only" in state.status_text() and state.current() is notes
+    assert state.activate(CONTRACT_PANE) and state.current() is None
+    assert state.status_text() == "m · checking…"
+    assert not state.can("save") and not state.can("next_diagnostic") and not state.can("find")
+    assert state.can("pick_tab") and state.can("close")
+    state.activate("file-1")
+    assert state.can("save") and state.can("find_next") and state.can("reload")
+
+
+def test_only_the_newest_validation_is_shown_and_checking_lasts_until_it_answers(tmp_path: Path) -> None:
+    state, manifest, _prompt, _notes = opened(tmp_path)
+    state.changed()
+    first = state.validation_started()
+    state.edited("file-0", True)  # typed on while the first validation ran
+    state.changed()
+    second = state.validation_started()
+    assert state.validated(first, [problem(manifest.path, 2)], "renamed") and state.module == "renamed"
+    assert state.checking and state.status_text().startswith("renamed · module.yaml ●")
+    assert "✗ 1 · ⚠ 0 · checking…" in state.status_text()
+    assert state.validated(second, [])
+    assert not state.checking and "✓ valid" in state.status_text() and "checking" not in state.status_text()
+    assert not state.validated(first, [problem(manifest.path, 2)])  # older than what is shown: dropped
+    assert state.diagnostics == [] and state.counts() == (0, 0)
+
+
+def test_f8_moves_through_the_shown_files_problems_and_remembers_each_files_own(tmp_path: Path) -> None:
+    state, manifest, prompt, _notes = opened(tmp_path)
+    two, one = problem(manifest.path, 2), problem(manifest.path, 1, Severity.WARNING)
+    elsewhere = problem(prompt.path, 1)
+    state.validated(state.validation_started(), [two, elsewhere, one])
+    assert state.file_problems("file-0") == [one, two] and state.problems_per_pane() == {"file-0": 2, "file-1": 1}
+    assert state.next_problem((0, 0), 1) == two  # the first after the cursor
+    assert state.next_problem((5, 0), 1) == one  # none after: wraps to the first
+    assert state.next_problem((5, 0), -1) == two and state.next_problem((0, 0), -1) == two  # before, wrapping
+    assert state.jumped(one) is manifest and state.current_problem() == one
+    assert state.next_problem((0, 0), 1) == two  # on the problem it jumped to: the next one
+    assert state.jumped(elsewhere) is prompt and state.active == "file-1" and state.current_problem() == elsewhere
+    state.activate("file-0")
+    assert state.current_problem() == one  # each file keeps its own
+    state.validated(state.validation_started(), [two])  # fixed: a problem that is gone is nobody's current one
+    assert state.current_problem() is None
+    outside = problem(tmp_path / "elsewhere.json", 1)
+    assert state.jumped(outside) is None and state.active == "file-0"
+    assert state.next_problem((0, 0), 1) == two and state.activate("file-2") and state.next_problem((0, 0), 1) is None
+
+
+def test_closing_a_tab_and_find(tmp_path: Path) -> None:
+    state, manifest, prompt, _notes = opened(tmp_path)
+    state.jumped(problem(prompt.path, 1))
+    changes = state.changes
+    assert state.close("file-1") is prompt and state.active == "file-0" and state.changes == changes + 1
+    assert state.file_for(prompt.path) is None and "file-1" not in state.problem_at
+    assert state.close("file-1") is None
+    assert state.file_for(manifest.path) is manifest and state.file_for(manifest.path.resolve()) is manifest
+    state.find_opened()
+    state.found("tier", "1 match")
+    assert state.find_open and (state.find_query, state.find_note) == ("tier", "1 match")
+    state.find_closed()
+    assert not state.find_open and state.find_query == "tier"  # f3 finds it again
+    alone = EditorState("m", tmp_path)
+    alone.add(manifest)
+    assert not alone.can("next_file") and not alone.can("pick_tab") and alone.can("save")
