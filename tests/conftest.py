@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -16,6 +17,15 @@ from llmserver import ScriptedLLMServer
 # The replay provider paces its chunks (10 ms each) so a person can watch a run stream; a test that wants
 # pacing sets it itself, every other replay run answers at once (subprocesses inherit this too).
 os.environ.setdefault("COGTUI_REPLAY_INTERVAL", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Fewer garbage collections in each test process (the controller and every worker). A TUI test builds and
+    drops tens of thousands of widgets, strips and styles; with the default thresholds (700, 10, 10) the
+    collector ran a full collection some 50 times per 30 TUI tests, each walking Textual's bounded render caches
+    (about 0.1 s), 20 % of those tests' CPU. At (10,000, 50, 100) the TUI tests took 17 % less CPU (BENCHMARKS.md,
+    "Test suite") for about 140 MB more memory per process; what the tests check is unchanged."""
+    gc.set_threshold(10_000, 50, 100)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -14,6 +14,7 @@ import dataclasses
 import json
 import socket
 import socketserver
+import ssl
 import sys
 import threading
 import time
@@ -23,6 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Literal
 
 Protocol = Literal["anthropic", "openai"]
@@ -554,8 +556,9 @@ class _HTTPServer(ThreadingHTTPServer):
 class ScriptedLLMServer:
     """HTTP server on 127.0.0.1:<ephemeral port>, served from a background thread."""
 
-    def __init__(self, host: str = "127.0.0.1") -> None:
+    def __init__(self, host: str = "127.0.0.1", tls: tuple[Path, Path] | None = None) -> None:
         self._host = host
+        self._tls = tls  # (certificate, key): serve HTTPS with them
         self._cond = threading.Condition()
         self._queue: deque[Reply] = deque()
         self._requests: list[RecordedRequest] = []
@@ -570,6 +573,10 @@ class ScriptedLLMServer:
     def start(self) -> ScriptedLLMServer:
         if self._httpd is None:
             self._httpd = _HTTPServer(self, self._host)
+            if self._tls is not None:
+                context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+                context.load_cert_chain(*self._tls)
+                self._httpd.socket = context.wrap_socket(self._httpd.socket, server_side=True)
             self._thread = threading.Thread(
                 target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True, name="llmserver"
             )
@@ -606,7 +613,8 @@ class ScriptedLLMServer:
         """For anthropic.Anthropic(base_url=...): the SDK appends /v1/messages."""
         if self._httpd is None:
             raise RuntimeError("ScriptedLLMServer is not running")
-        return f"http://{self._host}:{self._httpd.server_address[1]}"
+        scheme = "https" if self._tls is not None else "http"
+        return f"{scheme}://{self._host}:{self._httpd.server_address[1]}"
 
     @property
     def openai_base_url(self) -> str:

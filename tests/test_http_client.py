@@ -25,6 +25,7 @@ from cogtui.core.eval.model import Target
 from cogtui.core.module.loader import load_module
 from cogtui.core.run.providers.base import Finish, Message, ModelRequest, TextDelta
 from cogtui.core.run.providers.http_client import DRAIN_LIMIT_BYTES, tls_context_for
+from cogtui.core.run.providers.shared_client import tls_context
 from cogtui.core.run.runner import RunOptions
 
 REQUEST = ModelRequest(system="s", messages=[Message("user", "hi")], timeout=10.0)
@@ -91,12 +92,14 @@ def test_a_plain_http_base_url_gets_a_tls_context_that_trusts_nothing() -> None:
     assert isinstance(ctx, ssl.SSLContext)
     assert ctx.verify_mode == ssl.CERT_REQUIRED and ctx.check_hostname  # were TLS attempted, it would fail closed
     assert ctx.cert_store_stats()["x509_ca"] == 0 and ctx.get_ca_certs() == []
-    assert tls_context_for("HTTP://localhost/v1") is not True
+    assert tls_context_for("HTTP://localhost/v1") is not tls_context()
 
 
 @pytest.mark.parametrize("url", ["https://api.openai.com/v1", "https://127.0.0.1:8443/v1"])
 def test_an_https_base_url_verifies_against_the_ca_bundle(url: str) -> None:
-    assert tls_context_for(url) is True  # httpx's default: the CA bundle, hostname checked
+    ctx = tls_context_for(url)
+    assert ctx is tls_context()  # the process's shared context: httpx's default CA bundle, hostname checked
+    assert ctx.verify_mode == ssl.CERT_REQUIRED and ctx.check_hostname and ctx.cert_store_stats()["x509_ca"] > 0
 
 
 def test_httpx_is_imported_without_its_command_line() -> None:

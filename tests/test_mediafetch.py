@@ -6,11 +6,9 @@ import asyncio
 import base64
 import ipaddress
 import os
-import shutil
 import socket
 import ssl
 import struct
-import subprocess
 import threading
 import zlib
 from collections.abc import Iterator
@@ -23,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from modkit import make_module
+from tlskit import make_cert
 
 from cogtui.core.module.loader import load_module
 from cogtui.core.module.model import Module
@@ -417,36 +416,6 @@ def test_redact_url() -> None:
 
 
 # ------------------------------------------------------------------ HTTPS: TLS checks the real name
-
-
-def make_cert(tmp_path: Path, name: str) -> tuple[Path, Path]:
-    assert shutil.which("openssl"), "the TLS tests make certificates with the openssl CLI (.ci/run installs it)"
-    cert, key = tmp_path / f"{name}.crt", tmp_path / f"{name}.key"
-    subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-nodes",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-days",
-            "1",
-            "-subj",
-            f"/CN={name}",
-            "-addext",
-            f"subjectAltName=DNS:{name}",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    return cert, key
 
 
 @pytest.fixture

@@ -15,12 +15,13 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 from evalkit import eval_module, responder
 from llmserver import ScriptedLLMServer
 from rtkit import FAST_RETRY, provider, set_keys
+from tlskit import make_cert
 
 from cogtui.core.eval.engine import EvalSettings, run_eval
 from cogtui.core.eval.model import Target
 from cogtui.core.module.loader import load_module
-from cogtui.core.run.providers.base import Message, ModelRequest
-from cogtui.core.run.providers.shared_client import LoopClients
+from cogtui.core.run.providers.base import Message, ModelRequest, ProviderError
+from cogtui.core.run.providers.shared_client import LoopClients, tls_context
 from cogtui.core.run.runner import RunOptions
 
 
@@ -110,6 +111,52 @@ def test_a_modules_prompt_and_response_schema_are_built_once_per_loaded_module(t
     assert response_schema(module, "output_config") is not response_schema(module, "json_schema")
     reloaded = load_module(folder)  # a new instance (e.g. after an edit) builds its own
     assert system_prompt(reloaded) == system_prompt(module) and system_prompt(reloaded) is not system_prompt(module)
+
+
+# ------------------------------------------------------------------ one TLS context per process
+
+
+def test_one_tls_context_per_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    default = tls_context()
+    assert tls_context() is default  # made once, shared by every client
+    cert, _key = make_cert(tmp_path, "ca.example")
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    own = tls_context()
+    assert own is not default and tls_context() is own
+    assert [c["subject"] for c in own.get_ca_certs()] == [((("commonName", "ca.example"),),)]
+    # Without trust_env (media fetching) the environment's bundle is not used.
+    assert tls_context(trust_env=False) is not own
+    assert all(c["subject"] != ((("commonName", "ca.example"),),) for c in tls_context(trust_env=False).get_ca_certs())
+    monkeypatch.delenv("SSL_CERT_FILE")
+    assert tls_context() is default
+
+
+@pytest.mark.parametrize("proto", ["anthropic", "openai"])
+async def test_providers_verify_https_with_the_shared_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, proto: str
+) -> None:
+    """The shared context still verifies: a self-signed server is refused, and trusted once SSL_CERT_FILE
+    names its certificate (the context follows the setting within one process)."""
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    cert, key = make_cert(tmp_path, "llm.example", san="IP:127.0.0.1")
+    request = ModelRequest(system="s", messages=[Message("user", "hi")], timeout=10.0)
+    with ScriptedLLMServer(tls=(cert, key)) as server:
+        assert server.base_url.startswith("https://127.0.0.1:")
+        server.enqueue("trusted")
+        refused = provider(proto, server)
+        with pytest.raises(ProviderError) as info:
+            _ = [event async for event in refused.stream(request)]
+        assert info.value.code == "E4001" and "CERTIFICATE_VERIFY_FAILED" in str(info.value)
+        await refused.aclose()
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        trusted = provider(proto, server)
+        events = [event async for event in trusted.stream(request)]
+        await trusted.aclose()
+        assert "trusted" in "".join(getattr(e, "text", "") or "" for e in events)
+        assert server.request_count == 1
 
 
 def test_the_unhonoured_field_warnings_are_worked_out_once_per_loaded_module(tmp_path: Path) -> None:

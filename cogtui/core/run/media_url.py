@@ -20,6 +20,7 @@ from cogtui.core.rules import media_rules as media
 from cogtui.core.rules.media_address import FetchPolicy, IPAddress, _ip, redact_url
 from cogtui.core.rules.media_rules import ResolvedMedia
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
+from cogtui.core.run.providers.shared_client import tls_context
 
 # ------------------------------------------------------------ URLs
 
@@ -35,6 +36,7 @@ def _new_client(policy: FetchPolicy) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         follow_redirects=False,
         trust_env=False,
+        verify=tls_context(trust_env=False),
         timeout=policy.timeout,
         limits=httpx.Limits(max_keepalive_connections=0),
     )

@@ -35,7 +35,7 @@ from cogtui.core.run.providers.base import (
     unterminated_stream,
 )
 from cogtui.core.run.providers.declarations import ANTHROPIC_MEDIA, declaration
-from cogtui.core.run.providers.shared_client import LoopClients
+from cogtui.core.run.providers.shared_client import LoopClients, tls_context
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
 
@@ -51,7 +51,10 @@ class AnthropicProvider:
     def _new_client(self, key: str) -> Any:
         import anthropic
 
-        return anthropic.AsyncAnthropic(api_key=key, base_url=self.base_url, max_retries=0)
+        # The SDK's own HTTP client with its defaults (timeouts, limits, proxies from the environment),
+        # given the process's shared TLS context instead of building one per client.
+        http_client = anthropic.DefaultAsyncHttpxClient(verify=tls_context())
+        return anthropic.AsyncAnthropic(api_key=key, base_url=self.base_url, max_retries=0, http_client=http_client)
 
     def capabilities(self) -> dict[str, Any]:
         return declaration(self.name, {})

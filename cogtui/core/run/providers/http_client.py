@@ -4,7 +4,8 @@ Three costs an eval paid that a call does not need (BENCHMARKS.md, Evals):
 - `import httpx` also imports httpx's own command line (click, rich's console and
   progress, pygments) whenever click is installed: cogtui never runs it, and an
   installed cogtui (which does not depend on click) already goes without it.
-- A client's TLS context loads the CA bundle (about 30 ms of CPU). A client for a
+- A client's TLS context loads the CA bundle (about 30 ms of CPU): https clients
+  share the process's one context (`shared_client.tls_context`). A client for a
   plain `http://` base URL never negotiates TLS: every request goes to that base
   URL and redirects are not followed. It gets a TLS context that trusts no
   certificate (D110): were TLS ever attempted, it would fail, never go unverified.
@@ -25,6 +26,8 @@ from collections.abc import AsyncIterator
 from types import ModuleType
 from typing import Any
 
+from cogtui.core.run.providers.shared_client import tls_context
+
 # What may follow `[DONE]` before the connection is given up instead of reused.
 DRAIN_LIMIT_BYTES = 64 * 1024
 DRAIN_SECONDS = 0.02
@@ -43,11 +46,12 @@ def import_httpx() -> ModuleType:
     return httpx
 
 
-def tls_context_for(base_url: str) -> ssl.SSLContext | bool:
-    """`True` (verify against the CA bundle) for https; for plain http a context that trusts no certificate."""
+def tls_context_for(base_url: str) -> ssl.SSLContext:
+    """The process's shared, verifying TLS context (`tls_context`) for https; for plain http a context that
+    trusts no certificate."""
     if base_url.lower().startswith("http://"):
         return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # check_hostname and CERT_REQUIRED, no trusted roots
-    return True
+    return tls_context()
 
 
 def new_client(base_url: str) -> Any:
