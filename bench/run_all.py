@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux dashboard hostile eval caching]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux first_frame dashboard hostile eval caching]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -34,6 +34,7 @@ ORDER = (
     "migrate",
     "tui",
     "tmux",
+    "first_frame",
     "dashboard",
     "hostile",
     "eval",
@@ -50,6 +51,7 @@ QUICK: dict[str, list[str]] = {
     "migrate": ["--count", "60", "--repeat", "1"],
     "tui": ["--modules", "200", "--repeat", "3", "--skip-stream"],
     "tmux": ["--writes", "10", "--repeat", "7"],
+    "first_frame": ["--repeat", "7"],
     "dashboard": ["--runs", "5000", "--repeat", "2"],
     "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the issue's 50 goldens
 }

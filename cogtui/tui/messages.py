@@ -1,21 +1,21 @@
 """App-level messages: workers and screens post them, one handler on the app applies each.
 
-`Navigate` carries a place (a small frozen dataclass per screen one can go to):
+`Navigate` carries a place (places.py: a small frozen dataclass per screen one can go to):
 screens never import each other or the app to open a screen.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from cogtui.core.authoring.migration.plan import MigrationPlan
     from cogtui.core.workspace import ModuleReport
+
+    from .places import Place
 
 
 class ReportsReady(Message):
@@ -36,63 +36,6 @@ class ReportsReady(Message):
 
 class ThemesChanged(Message):
     """A file in the user's theme folder changed: the app reloads the themes in its handler."""
-
-
-# ------------------------------------------------------------ going places
-
-
-@dataclass(frozen=True)
-class EditModule:
-    path: Path
-    file: Path | None = None  # the tab to open first (else the manifest)
-
-
-@dataclass(frozen=True)
-class RunModule:
-    path: Path
-    input_value: Any = None  # the input to start from (else the module's own choice)
-    autorun: bool = False
-
-
-@dataclass(frozen=True)
-class GoldenTests:
-    path: Path
-
-
-@dataclass(frozen=True)
-class RunHistory:
-    path: Path
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    path: Path  # the module whose eval runs
-
-
-@dataclass(frozen=True)
-class Insights:
-    module: str | None  # None: every module
-
-
-@dataclass(frozen=True)
-class Migration:
-    paths: tuple[Path, ...]
-
-
-@dataclass(frozen=True)
-class PlanPreview:
-    """Any MigrationPlan (a promotion from the insights dashboard) shown and applied like a migration."""
-
-    plan: MigrationPlan
-    title: str = "Review the change"
-
-
-@dataclass(frozen=True)
-class NewModule:
-    pass
-
-
-Place = EditModule | RunModule | GoldenTests | RunHistory | Evaluation | Insights | Migration | PlanPreview | NewModule
 
 
 class Navigate(Message):

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .messages import (
+from .messages import ReportsReady
+from .places import (
     EditModule,
     Evaluation,
     GoldenTests,
@@ -18,7 +19,6 @@ from .messages import (
     NewModule,
     Place,
     PlanPreview,
-    ReportsReady,
     RunHistory,
     RunModule,
 )

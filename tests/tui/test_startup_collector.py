@@ -1,4 +1,4 @@
-"""Start-up pauses Python's cyclic collector until the first frame (cli._start_tui); the app turns it back on."""
+"""Start-up: the cyclic collector paused until the first frame (cli._start_tui), and a quit right after that frame."""
 
 from __future__ import annotations
 
@@ -28,3 +28,23 @@ async def test_the_collector_paused_for_start_up_is_back_on_once_the_modules_are
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+async def test_quitting_right_after_the_first_frame_exits_cleanly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The footer is mounted after the first frame; a quit queued before it leaves no MountError behind."""
+    from cogtui.core.settings.config import Config
+    from cogtui.tui.app import CogtuiApp
+
+    class QuitsAtOnce(CogtuiApp):
+        def on_mount(self) -> None:
+            self.call_after_refresh(self.exit)  # ahead of the browser's footer
+            super().on_mount()
+
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = QuitsAtOnce(paths=[str(root)], cwd=tmp_path, watch=False, config=Config())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: app.return_code is not None, pilot)
+    assert app.return_code == 0

@@ -14,18 +14,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input, Static, Tree
 
 from ..keys import bindings
-from ..messages import (
-    EditModule,
-    Evaluation,
-    GoldenTests,
-    Insights,
-    Migration,
-    Navigate,
-    NewModule,
-    ReportsReady,
-    RunHistory,
-    RunModule,
-)
+from ..messages import Navigate, ReportsReady
 from ..shown import block
 from ..widgets.module_detail import ModuleDetail
 from ..widgets.module_tree import ModuleItem, ModuleTree
@@ -93,6 +82,8 @@ class BrowserScreen(Screen[None]):
         self._update_status()
 
     async def _mount_footer(self) -> None:
+        if not self.is_attached:  # the app quit right after its first frame
+            return
         await self.mount(Footer())
         self.refresh_bindings()  # the footer fills in its keys when bindings are announced
 
@@ -193,33 +184,49 @@ class BrowserScreen(Screen[None]):
         return entry.path
 
     def action_open(self) -> None:
+        from ..places import EditModule  # places are imported when a key asks for one, not before the first frame
+
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(EditModule(path)))
 
     def action_run(self) -> None:
+        from ..places import RunModule
+
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(RunModule(path)))
 
     def action_migrate(self) -> None:
+        from ..places import Migration
+
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(Migration((path,))))
 
     def action_goldens(self) -> None:
+        from ..places import GoldenTests
+
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(GoldenTests(path)))
 
     def action_eval(self) -> None:
+        from ..places import Evaluation
+
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(Evaluation(path)))
 
     def action_history(self) -> None:
+        from ..places import RunHistory
+
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(RunHistory(path)))
 
     def action_insights(self) -> None:
+        from ..places import Insights
+
         self.app.post_message(Navigate(Insights(None)))
 
     def action_new_module(self) -> None:
+        from ..places import NewModule
+
         self.app.post_message(Navigate(NewModule()))
 
     def action_validate_all(self) -> None:

@@ -28,7 +28,8 @@ from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
 
 from ..keys import KeySpec, bindings, register
-from ..messages import Navigate, RunModule
+from ..messages import Navigate
+from ..places import RunModule
 from ..richstyle import themed
 from ..shown import assemble, cell
 from ..widgets.text_views import CodeView

@@ -37,7 +37,8 @@ from cogtui.core.history.dashboard_state import ENUMS, INSIGHTS, InsightsState, 
 from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
-from ..messages import Navigate, PlanPreview
+from ..messages import Navigate
+from ..places import PlanPreview
 from ..shown import block, cell, markup
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
 from ..widgets.insight_tables import CustomEnumTable, InsightTable

@@ -34,7 +34,8 @@ from cogtui.core.run.run_start import InputChoice, default_provider, input_choic
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
-from ..messages import Navigate, RunHistory
+from ..messages import Navigate
+from ..places import RunHistory
 from ..run_drafts import RunDraft
 from ..shown import cell, line
 from ..widgets.run_pane import RunPane, RunRequest
