@@ -29,10 +29,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: one worker more than the CPUs this process may use. Many tests wait on a terminal, a
-    server or a subprocess; the extra worker keeps both cores busy meanwhile (on 2 cores the suite's
-    wall time fell from 4 min 23 s to 3 min 39 s with 3 workers instead of 2)."""
-    return len(os.sched_getaffinity(0)) + 1
+    """`-n auto`: two workers per CPU this process may use, plus one. Many tests wait on a terminal, a server,
+    a subprocess or a debounce; the extra workers keep both cores busy meanwhile. On 2 idle cores (2,100 tests,
+    BENCHMARKS.md "Test suite"): 3 workers 230 s, 4 workers 211 s, 5 workers 205 s; about 0.5 GB each."""
+    return 2 * len(os.sched_getaffinity(0)) + 1
 
 
 @pytest.fixture(autouse=True)
