@@ -1,4 +1,4 @@
-"""What the headless commands import (issue 16's import budget): the modules, not the time.
+"""What the headless commands import (issue 16's import budget, issue 14's eval start-up): the modules, not the time.
 
 Each command runs in a fresh interpreter under `python -X importtime`, which names every module it
 imports. A one-module validate of a module without YAML syntax, or with plain block YAML only, imports no
@@ -25,7 +25,7 @@ NEVER_HEADLESS = {"httpx", "anthropic", "textual", "rich"}  # rich only for colo
 def imported(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     env = {k: v for k, v in os.environ.items() if k not in ("COGNITIVE_MODULES_PATH", "FORCE_COLOR")}
     env.update(HOME=str(tmp_path / "home"), COGTUI_DATA_DIR=str(tmp_path / "data"), NO_COLOR="1")
-    env.update(PYTHONIOENCODING="utf-8", COGTUI_REPLAY_INTERVAL="0")
+    env.update(PYTHONIOENCODING="utf-8", COGTUI_REPLAY_INTERVAL="0", COGTUI_CONFIG_FILE=str(tmp_path / "config.yaml"))
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "cogtui.cli", *args],
         cwd=tmp_path,
@@ -41,7 +41,8 @@ def imported(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[st
         if line.startswith("import time:") and line.count("|") == 2
     }
     assert "cogtui.cli" in names, proc.stderr[-2000:]  # the listing was read
-    return proc, {name.split(".")[0] for name in names} | (names & NEVER_FOR_VALIDATE)
+    ours = {name for name in names if name.startswith("cogtui.")}
+    return proc, {name.split(".")[0] for name in names} | (names & NEVER_FOR_VALIDATE) | ours
 
 
 # Start-up costs a validate does without (BENCHMARKS.md, issue 16): e-mail parsing (jsonschema-rs's build date,
@@ -110,3 +111,20 @@ def test_a_replay_run_imports_no_http_client_or_sdk(tmp_path: Path) -> None:
     proc, packages = imported(tmp_path, *args)
     assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stdout + proc.stderr[-2000:]
     assert packages & NEVER_HEADLESS == set()
+
+
+# An eval imports what it was asked for only (issue 14): no XML library or run store without --junit,
+# --baseline or a history; with the replay provider, no HTTP client or SDK.
+EVAL_ASKED_FOR_ONLY = {"xml", "sqlite3", "httpx", "anthropic", "click", "textual"}
+
+
+def test_an_eval_imports_only_what_it_was_asked_for(tmp_path: Path) -> None:
+    eval_args = ("--path", str(MODULES), "eval", "code-reviewer", "--provider", "replay")
+    proc, plain = imported(tmp_path, *eval_args, "--no-history")
+    assert proc.returncode == 0 and "cogtui.core.eval.engine" in plain, proc.stdout + proc.stderr[-2000:]
+    assert plain & EVAL_ASKED_FOR_ONLY == set()
+    assert "cogtui.core.eval.junit" not in plain and "cogtui.core.eval.baseline" not in plain
+    proc, asked = imported(tmp_path, *eval_args, "--junit", str(tmp_path / "junit.xml"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-2000:]
+    assert {"xml", "sqlite3", "cogtui.core.eval.junit"} <= asked
+    assert (tmp_path / "junit.xml").read_text(encoding="utf-8").startswith("<?xml")
