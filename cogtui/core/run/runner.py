@@ -316,6 +316,7 @@ class RunSession:
         provider = self.opts.provider
         attempt = 0
         received = [False]
+        await provider.prepare()  # before the stream's timers: a first SDK import is not a silence (D140)
         while True:
             attempt += 1
             self.attempts += 1
