@@ -161,6 +161,8 @@ def check_many(
 
 @dataclass
 class Workspace:
+    """A search path and the modules found on it."""
+
     search_path: SearchPath
     index: ModuleIndex
 

@@ -40,12 +40,16 @@ def is_candidate_name(name: str) -> bool:
 
 @dataclass(frozen=True)
 class SearchRoot:
+    """A folder of the search path and its level."""
+
     path: Path
     level: Level
 
 
 @dataclass(frozen=True)
 class SearchPath:
+    """The search path's roots, in the order their modules win."""
+
     roots: tuple[SearchRoot, ...]
 
     @classmethod
@@ -110,6 +114,8 @@ class ModuleEntry:
 
 @dataclass
 class ModuleIndex:
+    """What discovery found on a search path: every module folder (shadowed ones too) and the problems met."""
+
     search_path: SearchPath
     entries: list[ModuleEntry] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)

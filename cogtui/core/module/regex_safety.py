@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 @dataclass
 class _Group:
+    """An open group of the pattern being scanned."""
+
     start: int
     first_done: bool = False  # the body's first atom has been seen
     first_repeats: bool = False  # ... and it is an unbounded repetition
