@@ -117,8 +117,9 @@ def test_a_replay_run_imports_no_http_client_or_sdk(tmp_path: Path) -> None:
 
 
 # An eval imports what it was asked for only (issue 14): no XML library or run store without --junit,
-# --baseline or a history; with the replay provider, no HTTP client or SDK.
-EVAL_ASKED_FOR_ONLY = {"xml", "sqlite3", "httpx", "anthropic", "click", "textual"}
+# --baseline or a history; with the replay provider, no HTTP client or SDK; no diff library while every case
+# passes; no uuid (and its platform probe) for session ids.
+EVAL_ASKED_FOR_ONLY = {"xml", "sqlite3", "httpx", "anthropic", "click", "textual", "difflib", "uuid", "platform"}
 
 
 def test_an_eval_imports_only_what_it_was_asked_for(tmp_path: Path) -> None:

@@ -14,7 +14,6 @@ A contract golden (`{"$validate": {part: schema}}`) is judged by its schemas
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -119,6 +118,8 @@ def envelope_diff(expected: Any, actual: Any) -> str:
         if isinstance(env, dict) and isinstance(env.get("meta"), dict):
             env = {**env, "meta": {k: v for k, v in env["meta"].items() if k not in RUNTIME_META}}
         return env
+
+    import difflib  # only for a failed case
 
     a = json.dumps(clean(expected), indent=2, ensure_ascii=False, sort_keys=True).splitlines()
     b = json.dumps(clean(actual), indent=2, ensure_ascii=False, sort_keys=True).splitlines()
