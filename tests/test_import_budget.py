@@ -79,6 +79,14 @@ def test_validating_a_module_without_yaml_imports_no_yaml_http_sdk_or_tui(tmp_pa
     assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout + proc.stderr[-2000:]
     assert packages & ({"yaml"} | NEVER_HEADLESS) == set()
     assert packages & NEVER_FOR_VALIDATE == set()
+    assert "cogtui.core.module.discovery" not in packages  # a module given by its path: no search path scanned
+
+
+def test_validating_a_module_by_name_scans_the_search_path(tmp_path: Path) -> None:
+    folder = yaml_free_module(tmp_path)
+    proc, packages = imported(tmp_path, "--path", str(folder.parent), "validate", folder.name)
+    assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout + proc.stderr[-2000:]
+    assert "cogtui.core.module.discovery" in packages
 
 
 def test_validating_the_bundled_modules_imports_no_yaml_either(tmp_path: Path) -> None:

@@ -25,19 +25,20 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.workspace import Workspace, check_path, provider_capabilities
+    from cogtui.core.workspace import Workspace, check_path, provider_capabilities, resolve_target
 
     if bool(args.target) == bool(args.all):
         err("validate needs a module NAME|PATH, or --all")
         return 2
-    ws = Workspace.from_environment(args.paths)
     provider = provider_capabilities(args.provider)
     if args.all:
+        ws = Workspace.from_environment(args.paths)
         reports = list(ws.validate_all(v22=args.v22, strict=args.strict, provider=provider))
     else:
-        path = ws.resolve(args.target)
+        path = resolve_target(args.target, args.paths)
         if path is None:
-            err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
+            roots = Workspace.from_environment(args.paths).search_path.roots
+            err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in roots)})")
             return 2
         reports = [check_path(path, args.v22, strict=args.strict, provider=provider)]
         deprecation_notice(reports[0].module)

@@ -23,8 +23,8 @@ from cogtui.core.files.module_folder import (
     exists,
     folder_names,
     is_dir,
-    is_file,
     manifest_kind,
+    module_folder_at,
 )
 
 Level = Literal["path", "project", "user", "custom"]
@@ -185,14 +185,7 @@ def resolve(target: str, index: ModuleIndex, cwd: Path | None = None) -> Path | 
     entry = index.get(target)
     if entry is not None:
         return entry.path
-    candidate = Path(target)
-    if not candidate.is_absolute():
-        candidate = (cwd or Path.cwd()) / candidate
-    if is_dir(candidate) and manifest_kind(folder_names(candidate)) is not None:
-        return candidate
-    if is_file(candidate) and candidate.name in (MANIFEST_V2, MANIFEST_V1, MANIFEST_V0):
-        return candidate.parent
-    return by_manifest_name(target, index)
+    return module_folder_at(target, cwd) or by_manifest_name(target, index)
 
 
 _NAME_LINE = re.compile(r"^name:\s*(['\"]?)([^'\"#\n]+?)\1\s*(?:#.*)?$", re.M)
