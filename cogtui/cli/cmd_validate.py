@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from . import collector_paused
 from .output import Printer, deprecation_notice, err
 
 
@@ -25,11 +26,19 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.workspace import Workspace, check_path, provider_capabilities, resolve_target
-
     if bool(args.target) == bool(args.all):
         err("validate needs a module NAME|PATH, or --all")
         return 2
+    if args.all:
+        return validate(args)
+    # One module is bounded work: the collector's passes over what start-up makes were ~2.5 ms of ~85 (issue 16).
+    with collector_paused():
+        return validate(args)
+
+
+def validate(args: argparse.Namespace) -> int:
+    from cogtui.core.workspace import Workspace, check_path, provider_capabilities, resolve_target
+
     provider = provider_capabilities(args.provider)
     if args.all:
         ws = Workspace.from_environment(args.paths)
