@@ -32,6 +32,8 @@ class UnusableDocument(Exception):
 
 @dataclass
 class CheckResult:
+    """What `cogn check` found about a document: its kind, violations and warnings."""
+
     kind: str
     violations: list[Violation] = field(default_factory=list)
     warnings: list[Violation] = field(default_factory=list)  # tolerated shapes (D39, D41): valid, but noted

@@ -128,6 +128,8 @@ class ResolvedMedia:
 
 @dataclass(frozen=True)
 class MediaProblem:
+    """A media reference that breaks a rule: its E-code, where it is, and why."""
+
     code: str  # E1001, E1002, E1010, E1011, E1012, E1013
     path: tuple[str | int, ...]
     message: str

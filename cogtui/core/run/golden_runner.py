@@ -29,6 +29,8 @@ from cogtui.core.run.runner import RunOptions, RunResult, run_module
 
 @dataclass
 class CaseResult:
+    """One golden case run: passed or not, why, and the diff against the expected envelope."""
+
     name: str
     passed: bool
     reasons: list[str] = field(default_factory=list)

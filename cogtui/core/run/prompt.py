@@ -48,6 +48,8 @@ def substitute_args(text: str, args: str | None) -> str:
 
 @dataclass(frozen=True)
 class SubagentCall:
+    """An `@call:module(args)` in a prompt, and where it is."""
+
     module: str
     args: str | None
     span: tuple[int, int]
