@@ -160,6 +160,7 @@ def check_many(
         for entry in entries:
             yield check_path(entry.path, v22, entry, strict, provider)
         return
+    import gc
     import multiprocessing  # only here: keeps one-module commands fast to start
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -168,7 +169,8 @@ def check_many(
     batches = [[(e, v22, strict, provider) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform == "linux" else "spawn"
     try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+        # Forked workers inherit the parent's collector state, which `cogn validate` pauses: theirs runs.
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method), initializer=gc.enable) as pool:
             for reports in pool.map(_check_batch, batches):
                 yield from reports
     except (OSError, BrokenProcessPool):  # no processes allowed here: do it in-line
