@@ -34,7 +34,7 @@ from textual.command import CommandList, CommandPalette
 from textual.coordinate import Coordinate
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Footer, Input, Sparkline, Static, TextArea
+from textual.widgets import DataTable, Input, Sparkline, Static, TextArea
 
 from cogtui.cli.cmd_migrate import migrate_path
 from cogtui.core.eval.stats import summarise
@@ -59,6 +59,7 @@ from cogtui.tui.screens.modals import NewModuleModal
 from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.diff_view import DiffView
+from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
 from cogtui.tui.widgets.run_pane import RunPane
 from cogtui.tui.widgets.text_views import CodeView
@@ -140,14 +141,9 @@ def cog(pilot: AppPilot) -> CogtuiApp:
 
 async def browser_ready(pilot: AppPilot, select: Path | None = None) -> None:
     app = cog(pilot)
-    # The footer is mounted after the first frame and fills in its keys a moment later.
     await until(
         pilot,
-        lambda: (
-            isinstance(app.screen, BrowserScreen)
-            and app.screen.query(Footer)
-            and bool(app.screen.query_one(Footer).children)
-        ),
+        lambda: isinstance(app.screen, BrowserScreen) and bool(app.screen.query_one(KeyFooter).items),
         "the browser",
     )
     await until(pilot, lambda: all(app.store.report(e.path) for e in app.store.entries), "every module validated")

@@ -18,6 +18,7 @@ from rich.console import JustifyMethod
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
+from textual.style import Style as VisualStyle
 
 from cogtui.core.files.terminal_text import visible
 
@@ -45,7 +46,7 @@ def assemble(*parts: Part) -> Content:
     return Content.assemble(*(_escaped(part) for part in parts))
 
 
-def styled(text: object, style: str) -> Content:
+def styled(text: object, style: str | VisualStyle) -> Content:
     """`Content.styled` for untrusted text: one style over the visibly escaped text."""
     return Content.styled(visible(str(text)), style)
 

@@ -54,10 +54,11 @@ async def test_tree_levels_start_expanded_with_badges_and_status(
         assert labels["broken"].startswith("✗")
         status = str(app.screen.query_one("#status", Static).render())
         assert "4 modules" in status and "✗" in status
-        from textual.widgets import Footer
+        from cogtui.tui.widgets.key_footer import KeyFooter
 
-        footer = app.screen.query_one(Footer)  # mounted after the first frame: it must still show its keys
-        await until(lambda: bool(footer.children), pilot)
+        footer = app.screen.query_one(KeyFooter)
+        await until(lambda: bool(footer.items), pilot)
+        assert [item.description for item in footer.items][:2] == ["Filter", "Run"]
 
 
 async def test_shadowed_module_is_shown_under_its_winner(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ async def test_a_fifo_in_a_module_never_blocks_the_tui(monkeypatch: pytest.Monke
             report = app.store.report(module)
             assert report is not None and "F002" in {d.code for d in report.diagnostics}
             nav.open_module(app, module, module / "prompt.md")
-            await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query("Footer")), pilot)
+            await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query("KeyFooter")), pilot)
             buf = app.screen.current()
             assert buf is not None and buf.rel == "prompt.md" and buf.read_only and buf.problem.startswith("F002")
             assert app.screen.area(buf).text == ""

@@ -187,7 +187,7 @@ async def test_new_module_and_browser_with_a_hostile_search_path(
         created = next(n for n in seen if n.startswith("Created "))
         assert created == f"Created {app.store.display(root / 'fresh-module')}" and "[b]" in created
         # The new module opens in the editor: let it finish mounting before the app shuts down.
-        await until(lambda: type(app.screen).__name__ == "EditorScreen" and bool(app.screen.query("Footer")), pilot)
+        await until(lambda: type(app.screen).__name__ == "EditorScreen" and bool(app.screen.query("KeyFooter")), pilot)
         await pilot.pause()
 
 

@@ -81,7 +81,7 @@ async def test_every_screen_shows_hostile_text_escaped(world: tuple[Path, Path, 
         await pilot.press("escape")
 
         nav.open_module(app, module, module / "prompt.md")
-        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query("Footer")), pilot)
+        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query("KeyFooter")), pilot)
         await pilot.pause()
         check(app, "editor, prompt.md")
         app.screen.query_one(TabbedContent).active = "contract"

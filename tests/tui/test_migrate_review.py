@@ -17,6 +17,7 @@ from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.screens.migrate import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
+from cogtui.tui.widgets.key_footer import KeyFooter
 
 
 def tree_bytes(folder: Path) -> dict[str, str]:
@@ -81,7 +82,7 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
         # Apply and undo are not offered on a saved plan: neither shown in the footer or help, nor bound.
         offered = {active.binding.action for active in screen.active_bindings.values()}
         assert "next_file" in offered and not offered & {"apply", "undo"}
-        footer = " ".join(str(key.render()) for key in screen.query("FooterKey"))  # CSS type name: not public API
+        footer = " ".join(item.description for item in screen.query_one(KeyFooter).items)
         assert "Side by side" in footer and "Apply" not in footer and "Undo" not in footer, footer
         for key in ("a", "u"):
             await pilot.press(key)

@@ -38,6 +38,7 @@ from cogtui.tui.screens.editor_merge import MergeModal
 from cogtui.tui.screens.editor_picker import TabPickerModal
 from cogtui.tui.screens.insight_row import InsightRowScreen
 from cogtui.tui.widgets.contract_tree import ContractTree
+from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
 from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
 
@@ -335,11 +336,12 @@ def row_diff(stored: Path, svg: str) -> str:
 
 
 def assert_fits_80x24(app: Any, svg: str, what: str) -> None:
-    for key in app.screen.query("FooterKey"):  # by CSS type name: the class is not public API
-        assert key.region.right <= 80, f"{what}: a footer key ends at column {key.region.right}"
     rows = screen_rows(svg)  # blank rows have no text: [0] is the header, [-1] the footer
     assert "…" not in rows[0], f"{what}: the header is cut: {rows[0]!r}"
     assert "…" not in rows[-1], f"{what}: the footer is cut: {rows[-1]!r}"
+    shown = [item for footer in app.screen.query(KeyFooter) for item in footer.items]  # a dialog has none
+    for item in shown:  # every key with its description: none was dropped
+        assert f"{item.key_display} {item.description}" in rows[-1], f"{what}: {item} is not in {rows[-1]!r}"
 
 
 @pytest.mark.parametrize("theme", THEMES)

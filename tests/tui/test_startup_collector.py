@@ -33,13 +33,13 @@ async def test_the_collector_paused_for_start_up_is_back_on_once_the_modules_are
 async def test_quitting_right_after_the_first_frame_exits_cleanly(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The footer is mounted after the first frame; a quit queued before it leaves no MountError behind."""
+    """A quit queued right after the first frame, before the screen has settled, leaves no error behind."""
     from cogtui.core.settings.config import Config
     from cogtui.tui.app import CogtuiApp
 
     class QuitsAtOnce(CogtuiApp):
         def on_mount(self) -> None:
-            self.call_after_refresh(self.exit)  # ahead of the browser's footer
+            self.call_after_refresh(self.exit)  # ahead of the browser's mount and its first refresh
             super().on_mount()
 
     root = isolate(monkeypatch, tmp_path)

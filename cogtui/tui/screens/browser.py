@@ -11,11 +11,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, Static, Tree
+from textual.widgets import Input, Static, Tree
 
 from ..keys import bindings
 from ..messages import Navigate, ReportsReady
 from ..shown import block
+from ..widgets.key_footer import KeyFooter
 from ..widgets.module_detail import ModuleDetail
 from ..widgets.module_tree import ModuleItem, ModuleTree
 from ..workbench import Workbench, workbench
@@ -71,21 +72,14 @@ class BrowserScreen(Screen[None]):
                 yield ModuleTree(self.bench.store, id="tree")
             yield ModuleDetail(id="detail")
         yield Static(id="status")
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         tree = self.query_one(ModuleTree)
         tree.rebuild()
         tree.focus()
-        # The footer composes a widget per key: mounted after the first frame, so the modules show sooner.
-        self.call_after_refresh(self._mount_footer)
         self.bench.modules_changed.subscribe(self, self._modules_changed)
         self._update_status()
-
-    async def _mount_footer(self) -> None:
-        if not self.is_attached:  # the app quit right after its first frame
-            return
-        await self.mount(Footer())
-        self.refresh_bindings()  # the footer fills in its keys when bindings are announced
 
     # ------------------------------------------------------------ state from the app
 

@@ -20,7 +20,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 from textual.timer import Timer
-from textual.widgets import Footer, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Static, TabbedContent, TabPane, TextArea
 from textual.worker import get_current_worker
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE, EditorState
@@ -41,6 +41,7 @@ from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
 from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
+from ..widgets.key_footer import KeyFooter
 from ..widgets.marked_text_area import MarkedTextArea, marks_for
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
@@ -173,7 +174,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         find.display = False
         yield find
         yield DiagnosticsPanel(self.module_path, id="editor-problems")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)

@@ -25,7 +25,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, ProgressBar, Sparkline, Static
+from textual.widgets import DataTable, ProgressBar, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
 from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
@@ -46,6 +46,7 @@ from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..run_drafts import RunDrafts
 from ..shown import assemble, block, cell, styled
+from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
 from .eval_options import EvalOptions
@@ -135,7 +136,7 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
             with Vertical(id="eval-right"):
                 yield CodeView(id="eval-diff")
                 yield CodeView(id="eval-envelope")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         try:

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, ProgressBar, Static
+from textual.widgets import DataTable, ProgressBar, Static
 
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
@@ -29,6 +29,7 @@ from cogtui.core.run.runner import RunOptions
 from ..keys import KeySpec, bindings, register
 from ..richstyle import themed
 from ..shown import assemble, cell, markup
+from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
@@ -79,7 +80,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
                 yield ProgressBar(total=1, show_eta=False, id="goldens-progress")
                 yield DataTable(id="goldens-table", cursor_type="row")
             yield CodeView(id="goldens-view")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("case", "result", "why")

@@ -19,7 +19,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.terminal_text import visible
@@ -32,6 +32,7 @@ from ..messages import Navigate
 from ..places import RunModule
 from ..richstyle import themed
 from ..shown import assemble, cell
+from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
 
@@ -84,7 +85,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
                 yield Static(id="history-title")
                 yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
             yield CodeView(id="history-view")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

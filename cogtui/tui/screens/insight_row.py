@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.dashboard import read_row_runs
@@ -26,6 +26,7 @@ from cogtui.core.history.store import HistoryError
 from ..keys import KeySpec, bindings, register
 from ..shown import block, markup
 from ..widgets.insight_tables import NO_MAPPING
+from ..widgets.key_footer import KeyFooter
 from ..worker_failures import ReportsWorkerFailures
 
 register(KeySpec("insight_row.close", "escape", "close", "Back", main=True))
@@ -94,7 +95,7 @@ class InsightRowScreen(ReportsWorkerFailures, Screen[None]):
         yield Static(row_title(self.tab, self.document), id="insight-row-title")
         with VerticalScroll(id="insight-row-body"):
             yield Static("Reading the runs behind this row…", id="insight-row-runs")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#insight-row-body", VerticalScroll).focus()

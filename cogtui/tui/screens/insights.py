@@ -28,7 +28,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Select, Sparkline, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Select, Sparkline, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 from cogtui.core.authoring.promotion_target import PromotionRequest
@@ -42,6 +42,7 @@ from ..places import PlanPreview
 from ..shown import block, cell, markup
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
 from ..widgets.insight_tables import CustomEnumTable, InsightTable
+from ..widgets.key_footer import KeyFooter
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
 from . import insights_promotions as promotions
@@ -128,7 +129,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
                 yield CustomEnumTable(id="enums-table")
         yield InsightDetail(id="insights-detail")
         yield Static(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one(InsightTable).focus()

@@ -21,7 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, OptionList, ProgressBar, Static
+from textual.widgets import ContentSwitcher, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
@@ -32,6 +32,7 @@ from cogtui.core.authoring.migration.review import ReviewPlan
 from ..keys import bindings
 from ..shown import block
 from ..widgets.diff_view import DiffView
+from ..widgets.key_footer import KeyFooter
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
 from . import migrate_model as view
@@ -147,7 +148,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
                 yield DiffPane(id="migrate-diff")
         yield ProgressBar(id="migrate-progress", show_eta=False, classes="-hidden")
         yield Static(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._update_split()

@@ -22,7 +22,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Select, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
 
 from cogtui.core.files.terminal_text import visible
@@ -38,6 +38,7 @@ from ..messages import Navigate
 from ..places import RunHistory
 from ..run_drafts import RunDraft
 from ..shown import cell, line
+from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
@@ -104,7 +105,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
                 yield Input(placeholder="--args text", id="run-args", compact=True)
         with TabbedContent(id="runs"), TabPane("no runs yet", id="run-empty"):
             yield Static("[$text-muted]ctrl+r runs the module on this input; each run opens a tab.[/]")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.provider_problem:
