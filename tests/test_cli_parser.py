@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtui.cli import COMMANDS, build_parser, main, only_global_options
+from cogtui.cli import COMMANDS, HelpFormatter, build_parser, main, only_global_options, terminal_columns
 
 
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,3 +61,20 @@ def test_global_options_only_parse_without_subparsers() -> None:
 def test_a_chosen_command_parses_its_own_options() -> None:
     args = build_parser("cogn", "validate").parse_args(["--path", "p", "validate", "--all", "--json"])
     assert (args.command, args.all, args.json, args.paths) == ("validate", True, True, ["p"])
+
+
+@pytest.mark.parametrize("columns", [None, "", "0", "-4", "wide", "57", "203"])
+def test_help_is_as_wide_as_argparse_would_make_it(columns: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The help formatter learns the width without shutil (issue 16), and must agree with shutil."""
+    import argparse
+    import shutil
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+    ours = build_parser("cogn", "eval")
+    theirs = build_parser("cogn", "eval")
+    theirs.formatter_class = argparse.HelpFormatter
+    assert ours.formatter_class is HelpFormatter and ours.format_help() == theirs.format_help()

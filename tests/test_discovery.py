@@ -10,7 +10,7 @@ import pytest
 from modkit import clean_v0, clean_v1, clean_v22, make_module
 
 from cogtui.core.module.discovery import SearchPath, SearchRoot, discover, is_candidate_name, resolve
-from cogtui.core.workspace import check_path
+from cogtui.core.workspace import Workspace, check_path, resolve_target
 
 
 @pytest.fixture
@@ -237,3 +237,24 @@ def test_name_lookup_beats_a_same_named_folder_in_cwd(world: dict[str, Path]) ->
     module(cwd, "x")
     index = discover(SearchPath.from_environment(cwd=cwd, home=home, env={}))
     assert resolve("x", index, cwd) == on_path
+
+
+def test_resolve_target_finds_what_the_search_path_finds(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`workspace.resolve_target` skips discovery for a target written as a path (issue 16): same answers."""
+    cwd, home, tmp = world["cwd"], world["home"], world["tmp"]
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("COGNITIVE_MODULES_PATH", raising=False)
+    module(cwd / ".cognitive" / "modules", "dup")
+    loser = module(home / ".cognitive" / "modules", "dup")
+    module(cwd, "local-mod")
+    renamed = make_module(tmp, clean_v22("a/b"), "c")
+    (cwd / "a").mkdir()  # `a/b` names no folder: the manifest's name finds it
+    targets = ["dup", str(loser), "./local-mod", "local-mod", "local-mod/", str(loser / "module.yaml"), "a/b"]
+    targets += ["missing", "./missing", str(tmp), str(loser / "prompt.md"), "x" * 300 + "/y", "a"]
+    for target in targets:
+        expected = Workspace.from_environment([tmp]).resolve(target)
+        assert resolve_target(target, [tmp]) == expected, target
+    assert resolve_target("a/b", [tmp]) == renamed and resolve_target("./local-mod") == cwd / "local-mod"

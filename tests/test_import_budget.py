@@ -47,13 +47,16 @@ def imported(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[st
 
 # Start-up costs a validate does without (BENCHMARKS.md, issue 16): e-mail parsing (jsonschema-rs's build date,
 # schema_engine.import_rust_engine), platformdirs (the XDG folders are computed on Linux), threads, the
-# response-schema converter and the price table (imported when a provider dialect or a price is involved).
+# response-schema converter and the price table (imported when a provider dialect or a price is involved),
+# shutil (argparse's terminal width, cli.HelpFormatter), the media rules (loaded when a document holds media).
 NEVER_FOR_VALIDATE = {
     "email.utils",
     "platformdirs",
     "threading",
+    "shutil",
     "cogtui.core.module.schema_dialects",
     "cogtui.core.settings.prices",
+    "cogtui.core.rules.media_rules",
 }
 
 
@@ -76,6 +79,14 @@ def test_validating_a_module_without_yaml_imports_no_yaml_http_sdk_or_tui(tmp_pa
     assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout + proc.stderr[-2000:]
     assert packages & ({"yaml"} | NEVER_HEADLESS) == set()
     assert packages & NEVER_FOR_VALIDATE == set()
+    assert "cogtui.core.module.discovery" not in packages  # a module given by its path: no search path scanned
+
+
+def test_validating_a_module_by_name_scans_the_search_path(tmp_path: Path) -> None:
+    folder = yaml_free_module(tmp_path)
+    proc, packages = imported(tmp_path, "--path", str(folder.parent), "validate", folder.name)
+    assert proc.returncode == 0 and "✓ valid" in proc.stdout, proc.stdout + proc.stderr[-2000:]
+    assert "cogtui.core.module.discovery" in packages
 
 
 def test_validating_the_bundled_modules_imports_no_yaml_either(tmp_path: Path) -> None:
@@ -114,8 +125,9 @@ def test_a_replay_run_imports_no_http_client_or_sdk(tmp_path: Path) -> None:
 
 
 # An eval imports what it was asked for only (issue 14): no XML library or run store without --junit,
-# --baseline or a history; with the replay provider, no HTTP client or SDK.
-EVAL_ASKED_FOR_ONLY = {"xml", "sqlite3", "httpx", "anthropic", "click", "textual"}
+# --baseline or a history; with the replay provider, no HTTP client or SDK; no diff library while every case
+# passes; no uuid (and its platform probe) for session ids.
+EVAL_ASKED_FOR_ONLY = {"xml", "sqlite3", "httpx", "anthropic", "click", "textual", "difflib", "uuid", "platform"}
 
 
 def test_an_eval_imports_only_what_it_was_asked_for(tmp_path: Path) -> None:

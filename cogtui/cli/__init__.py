@@ -11,7 +11,8 @@ import gc
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from .. import __version__
 
@@ -76,12 +77,37 @@ def only_global_options(argv: Sequence[str]) -> bool:
     return True
 
 
+def terminal_columns() -> int:
+    """`shutil.get_terminal_size().columns`: $COLUMNS when it is a positive number, else the width of the
+    terminal on stdout, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # no stdout, closed, detached, or not a terminal
+            columns = 0
+    return columns or 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's own, given the width argparse would find (`terminal_columns() - 2`): argparse asks shutil,
+    whose import (bz2, lzma, zlib) was ~2.5 ms of a one-module validate (BENCHMARKS.md)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+
+
 def build_parser(prog: str, only: str | None = None, commands: bool = True) -> argparse.ArgumentParser:
     """The parser. With a chosen command, only that command's subparser is built (and its module imported);
     without `commands`, none (argv names none): building the thirteen subparsers cost more than the rest of a
     one-module validate's parsing, and delayed the TUI's first frame as much."""
     parser = argparse.ArgumentParser(
-        prog=prog, description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI."
+        prog=prog,
+        description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI.",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _path_option(parser, suppress=False)
@@ -94,7 +120,7 @@ def build_parser(prog: str, only: str | None = None, commands: bool = True) -> a
     for name, (module_name, help_text) in COMMANDS.items():
         if not commands or (only is not None and name != only):
             continue
-        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd = sub.add_parser(name, help=help_text, description=help_text, formatter_class=HelpFormatter)
         _path_option(cmd, suppress=True)
         if name == only:
             importlib.import_module(module_name).configure(cmd)
@@ -130,6 +156,34 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
         return internal_error(prog, args.command, exc)
 
 
+def entry() -> int:
+    """The `cogn` and `cogtui` executables and `python -m cogtui.cli`: `main`, then the process ends.
+
+    The objects left are freed by the exit; frozen first, they are not walked by the cyclic collector's
+    last collection at interpreter shutdown, which cost ~15 ms of CPU after a one-module validate and
+    55-90 ms after an eval (BENCHMARKS.md). Exit handlers still run, and whatever reference counting
+    frees is still finalised. Only the process entry does this: `main` called in a process that goes on
+    (tests) leaves the collector alone.
+    """
+    try:
+        return main()
+    finally:
+        gc.freeze()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic collector off for a bounded piece of work that makes mostly long-lived objects (imports, one
+    module and its report) and little cyclic garbage; back as it was afterwards."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 EX_SOFTWARE = 70  # sysexits.h: an internal software error
 
 
@@ -160,4 +214,4 @@ def _start_tui(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(entry())

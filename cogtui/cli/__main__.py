@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from . import main
+from . import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from . import collector_paused
 from .output import Printer, deprecation_notice, err
 
 
@@ -25,19 +26,28 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.workspace import Workspace, check_path, provider_capabilities
-
     if bool(args.target) == bool(args.all):
         err("validate needs a module NAME|PATH, or --all")
         return 2
-    ws = Workspace.from_environment(args.paths)
+    # What a validate makes lives until it ends (imports, reports) or is freed by reference counting (a module
+    # and its sources hold no reference cycle: tests/test_cli_collector.py), so the cyclic collector only cost
+    # time: ~2.5 ms of a one-module validate, ~4 ms of --all (issue 16). Worker processes collect as usual.
+    with collector_paused():
+        return validate(args)
+
+
+def validate(args: argparse.Namespace) -> int:
+    from cogtui.core.workspace import Workspace, check_path, provider_capabilities, resolve_target
+
     provider = provider_capabilities(args.provider)
     if args.all:
+        ws = Workspace.from_environment(args.paths)
         reports = list(ws.validate_all(v22=args.v22, strict=args.strict, provider=provider))
     else:
-        path = ws.resolve(args.target)
+        path = resolve_target(args.target, args.paths)
         if path is None:
-            err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
+            roots = Workspace.from_environment(args.paths).search_path.roots
+            err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in roots)})")
             return 2
         reports = [check_path(path, args.v22, strict=args.strict, provider=provider)]
         deprecation_notice(reports[0].module)

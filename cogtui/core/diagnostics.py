@@ -24,6 +24,8 @@ class Severity(StrEnum):
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """One finding about a module: its code, severity and message, located in a file (1-based line and column)."""
+
     severity: Severity
     code: str
     message: str
@@ -125,6 +127,8 @@ def format_location(file: Path | None, line: int | None, column: int | None) -> 
 
 @dataclass(frozen=True)
 class CodeInfo:
+    """A diagnostic code of the CATALOGUE: its default severity and one-line summary."""
+
     code: str
     severity: Severity
     summary: str

@@ -13,14 +13,17 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cogtui.core.diagnostics import Diagnostic, counts, diag
-from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath, discover, resolve
+from cogtui.core.files.module_folder import module_folder_at, written_as_path
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.rules.requirements import ProviderCaps
 from cogtui.core.rules.validate_module import validate_module
+
+if TYPE_CHECKING:  # discovery is imported when a search path is scanned (a module given by its path needs none)
+    from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath
 
 
 @dataclass
@@ -101,6 +104,20 @@ def provider_capabilities(name: str | None = None) -> ProviderCaps | None:
     return _CAPS_MEMO[key]
 
 
+def resolve_target(target: str, extra_paths: Iterable[str | Path] = ()) -> Path | None:
+    """`target`'s module folder, as `Workspace.resolve` finds it on the search path (`extra_paths` first).
+
+    A target written as a path (it holds a separator) to a module folder or manifest is that folder whatever
+    the search path holds, since no module name holds a separator: it is found without scanning the search
+    path, or importing discovery (a one-module `cogn validate DIR`, issue 16).
+    """
+    if written_as_path(target):
+        folder = module_folder_at(target)
+        if folder is not None:
+            return folder
+    return Workspace.from_environment(extra_paths).resolve(target)
+
+
 def check_path(
     path: Path,
     v22: bool = False,
@@ -143,6 +160,7 @@ def check_many(
         for entry in entries:
             yield check_path(entry.path, v22, entry, strict, provider)
         return
+    import gc
     import multiprocessing  # only here: keeps one-module commands fast to start
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -151,7 +169,8 @@ def check_many(
     batches = [[(e, v22, strict, provider) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform == "linux" else "spawn"
     try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method)) as pool:
+        # Forked workers inherit the parent's collector state, which `cogn validate` pauses: theirs runs.
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method), initializer=gc.enable) as pool:
             for reports in pool.map(_check_batch, batches):
                 yield from reports
     except (OSError, BrokenProcessPool):  # no processes allowed here: do it in-line
@@ -161,18 +180,26 @@ def check_many(
 
 @dataclass
 class Workspace:
+    """A search path and the modules found on it."""
+
     search_path: SearchPath
     index: ModuleIndex
 
     @classmethod
     def from_environment(cls, extra_paths: Iterable[str | Path] = ()) -> Workspace:
+        from cogtui.core.module.discovery import SearchPath, discover
+
         sp = SearchPath.from_environment(extra_paths)
         return cls(sp, discover(sp))
 
     def refresh(self) -> None:
+        from cogtui.core.module.discovery import discover
+
         self.index = discover(self.search_path)
 
     def resolve(self, target: str) -> Path | None:
+        from cogtui.core.module.discovery import resolve
+
         return resolve(target, self.index)
 
     def load(self, target: str) -> Module:

@@ -35,6 +35,8 @@ UNREADABLE = "unreadable-golden"  # the case's input or expected file is missing
 
 @dataclass
 class EvalSettings:
+    """How an eval runs: concurrency, response cache, prices and each run's options."""
+
     jobs: int = DEFAULT_JOBS
     cache: str = "off"  # "off", "deterministic" (--cache) or "any" (--cache=any): D83
     prices: dict[str, Price] = field(default_factory=dict)  # the user's entries (config.yaml `prices`)
@@ -43,12 +45,16 @@ class EvalSettings:
 
 @dataclass
 class EvalOutcome:
+    """An eval's report and the notes the user should read."""
+
     report: EvalReport
     notes: list[str] = field(default_factory=list)  # what the user should know: history problems, cache skips
 
 
 @dataclass
 class _Job:
+    """One case to run against one target."""
+
     module: Module
     test: GoldenTest
     target: Target
@@ -58,6 +64,8 @@ class _Job:
 
 @dataclass
 class _Done:
+    """A finished job: its cell, the case's result, and new answers for the response cache."""
+
     job: _Job
     cell: Cell
     case: CaseResult

@@ -103,6 +103,8 @@ class Cell:
 
 @dataclass
 class TargetSummary:
+    """One target's line of the matrix: pass rate, violations by code, latency, tokens and cost."""
+
     target: str
     cases: int
     passed: int
@@ -136,6 +138,8 @@ class TargetSummary:
 
 @dataclass
 class EvalReport:
+    """An eval: every cell (case x target) and each target's summary."""
+
     modules: list[str]
     targets: list[str]
     cells: list[Cell]

@@ -64,3 +64,20 @@ def lexists(path: Path) -> bool:
         return os.path.lexists(path)
     except (OSError, ValueError):
         return False
+
+
+def module_folder_at(target: str, cwd: Path | None = None) -> Path | None:
+    """The module folder `target` names as a path (the folder, or its manifest file; relative to `cwd`), else None."""
+    candidate = Path(target)
+    if not candidate.is_absolute():
+        candidate = (cwd or Path.cwd()) / candidate
+    if is_dir(candidate) and manifest_kind(folder_names(candidate)) is not None:
+        return candidate
+    if is_file(candidate) and candidate.name in (MANIFEST_V2, MANIFEST_V1, MANIFEST_V0):
+        return candidate.parent
+    return None
+
+
+def written_as_path(target: str) -> bool:
+    """`target` holds a path separator, so it is no module name (a name is a folder's name)."""
+    return os.sep in target or (os.altsep is not None and os.altsep in target)

@@ -23,8 +23,8 @@ from cogtui.core.files.module_folder import (
     exists,
     folder_names,
     is_dir,
-    is_file,
     manifest_kind,
+    module_folder_at,
 )
 
 Level = Literal["path", "project", "user", "custom"]
@@ -40,12 +40,16 @@ def is_candidate_name(name: str) -> bool:
 
 @dataclass(frozen=True)
 class SearchRoot:
+    """A folder of the search path and its level."""
+
     path: Path
     level: Level
 
 
 @dataclass(frozen=True)
 class SearchPath:
+    """The search path's roots, in the order their modules win."""
+
     roots: tuple[SearchRoot, ...]
 
     @classmethod
@@ -110,6 +114,8 @@ class ModuleEntry:
 
 @dataclass
 class ModuleIndex:
+    """What discovery found on a search path: every module folder (shadowed ones too) and the problems met."""
+
     search_path: SearchPath
     entries: list[ModuleEntry] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -179,14 +185,7 @@ def resolve(target: str, index: ModuleIndex, cwd: Path | None = None) -> Path | 
     entry = index.get(target)
     if entry is not None:
         return entry.path
-    candidate = Path(target)
-    if not candidate.is_absolute():
-        candidate = (cwd or Path.cwd()) / candidate
-    if is_dir(candidate) and manifest_kind(folder_names(candidate)) is not None:
-        return candidate
-    if is_file(candidate) and candidate.name in (MANIFEST_V2, MANIFEST_V1, MANIFEST_V0):
-        return candidate.parent
-    return by_manifest_name(target, index)
+    return module_folder_at(target, cwd) or by_manifest_name(target, index)
 
 
 _NAME_LINE = re.compile(r"^name:\s*(['\"]?)([^'\"#\n]+?)\1\s*(?:#.*)?$", re.M)

@@ -94,6 +94,8 @@ class Schemas:
 
 @dataclass(frozen=True)
 class ModuleFiles:
+    """The files a module is made of, those it has."""
+
     root: Path
     manifest: Path | None = None
     prompt: Path | None = None
@@ -112,6 +114,8 @@ class ModuleFiles:
 
 @dataclass(frozen=True)
 class Module:
+    """A loaded module, whatever its format: manifest fields, prompt, schemas, examples and goldens."""
+
     name: str
     path: Path
     format: ModuleFormat

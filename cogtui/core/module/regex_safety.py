@@ -14,16 +14,17 @@ kinds outright. This is a screen, not a proof: it errs towards silence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
-
-@dataclass
 class _Group:
-    start: int
-    first_done: bool = False  # the body's first atom has been seen
-    first_repeats: bool = False  # ... and it is an unbounded repetition
-    atoms_since_alt: int = 0
-    alternatives_start_repeating: list[bool] = field(default_factory=list)
+    """An open group of the pattern being scanned (a plain class: scratch state that is never compared or
+    shown, and a dataclass costs about a millisecond to build at import, on every validate)."""
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.first_done = False  # the body's first atom has been seen
+        self.first_repeats = False  # ... and it is an unbounded repetition
+        self.atoms_since_alt = 0
+        self.alternatives_start_repeating: list[bool] = []
 
 
 def backtracking_hazard(pattern: str) -> str | None:

@@ -55,6 +55,8 @@ class Inexpressible(Exception):
 
 @dataclass(frozen=True)
 class ResponseSchema:
+    """A module's data schema in a provider's structured-output dialect, or why it cannot be."""
+
     dialect: Dialect
     schema: dict[str, Any] | None  # None when it cannot be expressed
     dropped: tuple[str, ...] = ()  # "keyword at path", in schema order
@@ -68,6 +70,8 @@ class ResponseSchema:
 
 @dataclass
 class SchemaConverter:
+    """Converts a schema into a dialect, noting every keyword it drops."""
+
     dialect: Dialect
     defs: dict[str, Any]
     dropped: list[str] = field(default_factory=list)

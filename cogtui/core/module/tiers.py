@@ -59,6 +59,8 @@ LOOSEST_MAX_INSIGHTS = 20
 
 @dataclass(frozen=True)
 class Setting(Generic[T]):
+    """A contract setting's value and where it came from (written in the manifest, or the tier's default)."""
+
     value: T
     origin: Origin
 
@@ -69,6 +71,8 @@ class Setting(Generic[T]):
 
 @dataclass(frozen=True)
 class ContractSettings:
+    """A module's contract settings after its tier's defaults are applied."""
+
     tier: Setting[str]
     schema_strictness: Setting[str]
     overflow_enabled: Setting[bool]

@@ -16,7 +16,8 @@ from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
 from cogtui.core.rules.envelope_shape import shape_notes
 from cogtui.core.rules.media_address import refused_without_lookup
-from cogtui.core.rules.media_rules import check_media, find_media
+from cogtui.core.rules.media_rules import check_media
+from cogtui.core.rules.media_walk import find_media
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
@@ -31,6 +32,8 @@ class UnusableDocument(Exception):
 
 @dataclass
 class CheckResult:
+    """What `cogn check` found about a document: its kind, violations and warnings."""
+
     kind: str
     violations: list[Violation] = field(default_factory=list)
     warnings: list[Violation] = field(default_factory=list)  # tolerated shapes (D39, D41): valid, but noted

@@ -19,6 +19,7 @@ from cogtui.core.module.tiers import (
 from cogtui.core.rules.declared_rules import check_risk_aggregation, check_strictness, unknown_tag
 from cogtui.core.rules.envelope_shape import code_matches_schema, risk_object_level
 from cogtui.core.rules.error_codes import is_wellformed_code
+from cogtui.core.rules.media_walk import find_output_media
 from cogtui.core.rules.violation import PathT as PathT
 from cogtui.core.rules.violation import Violation as Violation
 from cogtui.core.rules.violation import dotted as dotted
@@ -230,6 +231,8 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
 
 
 def check_output_media_rules(data: dict[str, Any], path: PathT) -> list[Violation]:
+    if next(find_output_media(data, path), None) is None:  # no generated media: the media rules are not loaded
+        return []
     from cogtui.core.rules.media_rules import check_output_media
 
     return [

@@ -14,6 +14,8 @@ Recoverable = Literal["yes", "no", "maybe"]
 
 @dataclass(frozen=True)
 class ErrorCode:
+    """An error code of the spec's table: its name, whether it is recoverable, and what it means."""
+
     code: str
     name: str
     recoverable: Recoverable

@@ -9,12 +9,12 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 from cogtui.core.rules.media_duration import DURATION_LIMITS, duration_seconds
+from cogtui.core.rules.media_walk import find_output_media
 
 MB = 1024 * 1024
 
@@ -44,7 +44,6 @@ EXTENSIONS: dict[str, str] = {
 # Common aliases normalised before the allow-list check.
 _ALIASES = {"image/jpg": "image/jpeg", "audio/mp3": "audio/mpeg", "audio/x-wav": "audio/wav", "audio/wave": "audio/wav"}
 
-MEDIA_TYPES = ("url", "base64", "file")
 # Matched against the data with whitespace already removed: the earlier form
 # `^[A-Za-z0-9+/\s]*={0,2}\s*$` backtracked quadratically on long whitespace runs.
 _B64 = re.compile(r"[A-Za-z0-9+/]*={0,2}")
@@ -129,31 +128,12 @@ class ResolvedMedia:
 
 @dataclass(frozen=True)
 class MediaProblem:
+    """A media reference that breaks a rule: its E-code, where it is, and why."""
+
     code: str  # E1001, E1002, E1010, E1011, E1012, E1013
     path: tuple[str | int, ...]
     message: str
     suggestion: str = ""
-
-
-def is_media_ref(value: Any) -> bool:
-    return (
-        isinstance(value, dict)
-        and value.get("type") in MEDIA_TYPES
-        and any(k in value for k in ("url", "data", "path"))
-    )
-
-
-def find_media(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    """Every MediaInput in an input document, with its path."""
-    if is_media_ref(value):
-        yield path, value
-        return
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield from find_media(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from find_media(v, (*path, i))
 
 
 def decode_base64(data: str) -> bytes | None:
@@ -279,21 +259,6 @@ def check_media(
 # ------------------------------------------------------------ generated media (SPEC-v2.5 §4.1.2, §4.3)
 
 OUTPUT_ALLOWED = ("image/png", "image/jpeg", "image/webp", "audio/mpeg", "audio/wav", "video/mp4")
-
-
-def find_output_media(
-    value: Any, path: tuple[str | int, ...] = ()
-) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    """Every MediaOutput (an object with a media `type` and a `media_type`) in a data object, with its path."""
-    if isinstance(value, dict):
-        if value.get("type") in MEDIA_TYPES and "media_type" in value:
-            yield path, value
-            return
-        for k, v in value.items():
-            yield from find_output_media(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from find_output_media(v, (*path, i))
 
 
 def check_output_media(data: Any, path: tuple[str | int, ...]) -> list[MediaProblem]:

@@ -10,6 +10,8 @@ PathT = tuple[str | int, ...]
 
 @dataclass(frozen=True)
 class Violation:
+    """A rule an envelope, chunk or input breaks: its E-code, the rule, and where in the document."""
+
     code: str  # an E-code
     rule: str  # a stable rule id, e.g. "meta.confidence.range"
     path: PathT

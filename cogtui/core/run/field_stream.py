@@ -36,6 +36,8 @@ Event = tuple[str, str, Any]  # ("delta" | "value", dotted field, payload)
 
 @dataclass
 class _Frame:
+    """An object or array open in the streamed JSON."""
+
     kind: str  # "{" or "["
     key: str | int | None  # this container's key in its parent
     expect: str = "key"  # object: key | colon | value | next ; array: value | next
@@ -45,6 +47,8 @@ class _Frame:
 
 @dataclass
 class FieldStreamer:
+    """Follows a streamed JSON answer and reports its fields as they complete."""
+
     stack: list[_Frame] = field(default_factory=list)
     started: bool = False
     done: bool = False

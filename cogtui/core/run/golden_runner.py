@@ -14,7 +14,6 @@ A contract golden (`{"$validate": {part: schema}}`) is judged by its schemas
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +29,8 @@ from cogtui.core.run.runner import RunOptions, RunResult, run_module
 
 @dataclass
 class CaseResult:
+    """One golden case run: passed or not, why, and the diff against the expected envelope."""
+
     name: str
     passed: bool
     reasons: list[str] = field(default_factory=list)
@@ -119,6 +120,8 @@ def envelope_diff(expected: Any, actual: Any) -> str:
         if isinstance(env, dict) and isinstance(env.get("meta"), dict):
             env = {**env, "meta": {k: v for k, v in env["meta"].items() if k not in RUNTIME_META}}
         return env
+
+    import difflib  # only for a failed case
 
     a = json.dumps(clean(expected), indent=2, ensure_ascii=False, sort_keys=True).splitlines()
     b = json.dumps(clean(actual), indent=2, ensure_ascii=False, sort_keys=True).splitlines()

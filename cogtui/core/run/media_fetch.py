@@ -18,6 +18,7 @@ from cogtui.core.module.model import Module
 from cogtui.core.rules import media_rules as media
 from cogtui.core.rules.media_address import FetchPolicy, address_class, redact_url
 from cogtui.core.rules.media_rules import ResolvedMedia
+from cogtui.core.rules.media_walk import find_media
 from cogtui.core.run.media_common import MediaError, MediaPath, _limit, _size, _verify
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ async def resolve_all(
     fetch_urls: bool = True,
 ) -> list[ResolvedMedia]:
     """Every MediaInput in an input document, in document order; the first failure is raised."""
-    refs = list(media.find_media(input_value))
+    refs = list(find_media(input_value))
     own = fetch_urls and client is None and any(ref.get("type") == "url" for _, ref in refs)
     if own:
         from cogtui.core.run.media_url import _new_client

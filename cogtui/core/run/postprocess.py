@@ -40,6 +40,8 @@ ROUTED = (
 
 @dataclass
 class Outcome:
+    """A model's answer made into an envelope, with what was repaired or fixed on the way."""
+
     envelope: dict[str, Any]
     warnings: list[str] = field(default_factory=list)
     repairs: list[str] = field(default_factory=list)

@@ -16,7 +16,8 @@ from typing import Any
 from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.rules.declared_rules import unknown_tag
-from cogtui.core.rules.media_rules import find_media, mime_from_path, normalize_mime
+from cogtui.core.rules.media_rules import mime_from_path, normalize_mime
+from cogtui.core.rules.media_walk import find_media
 
 _ARGS = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![A-Za-z0-9_\[])|\$(\d+)")
 CALL = re.compile(r"@call:([A-Za-z0-9][A-Za-z0-9_.-]*)(?:\(([^()\n]*)\))?")
@@ -47,6 +48,8 @@ def substitute_args(text: str, args: str | None) -> str:
 
 @dataclass(frozen=True)
 class SubagentCall:
+    """An `@call:module(args)` in a prompt, and where it is."""
+
     module: str
     args: str | None
     span: tuple[int, int]

@@ -29,6 +29,8 @@ class _Raised:
 
 @dataclass(frozen=True)
 class RetryPolicy:
+    """How often a failed call is tried again, and how long to wait in between."""
+
     attempts: int = 3
     base: float = 0.5
     cap: float = 8.0

@@ -13,6 +13,8 @@ from cogtui.core.run.subagents import Resolver
 
 @dataclass
 class RunOptions:
+    """How a run is made: the provider and the run's settings."""
+
     provider: Provider
     args: str | None = None
     validate: bool = True
@@ -35,12 +37,16 @@ class RunOptions:
 
 @dataclass(frozen=True)
 class RunEvent:
+    """A chunk a streaming run emits, and which subagent call it came from."""
+
     chunk: dict[str, Any]
     path: tuple[str, ...] = ()  # the subagent call path; () for the run itself
 
 
 @dataclass
 class RunResult:
+    """A finished run: its envelope, timings and token usage."""
+
     envelope: dict[str, Any]
     session_id: str
     provider: str

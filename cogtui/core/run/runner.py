@@ -10,8 +10,8 @@ provider: every failure is an envelope with its E-code.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -49,7 +49,7 @@ class RunSession:
         self.module = module
         self.input = input_value
         self.opts = options
-        self.session_id = "sess_" + uuid.uuid4().hex[:20]
+        self.session_id = "sess_" + os.urandom(10).hex()  # 20 random hex digits (uuid would import platform)
         self.chunks = ChunkEmitter(self.session_id)
         self.started = time.perf_counter()
         self.first_chunk: float | None = None

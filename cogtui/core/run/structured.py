@@ -29,6 +29,8 @@ MAX_LISTED = 8  # dropped keywords named in a warning (all of them are in meta.s
 
 @dataclass
 class StructuredPlan:
+    """How a run asks for structured output: the path taken, the schema sent, or the failure."""
+
     module: Module
     provider: str
     requirement: Requirement

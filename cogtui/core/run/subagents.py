@@ -22,6 +22,8 @@ Resolver = Callable[[str], Module | None]
 
 @dataclass(frozen=True)
 class GraphProblem:
+    """Why a module's subagent calls cannot run: a cycle, too deep, an unknown or a non-invocable module."""
+
     code: str  # E4004, E4005, E4006 or E4007
     message: str
     chain: tuple[str, ...]

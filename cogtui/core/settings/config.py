@@ -56,6 +56,8 @@ SETTINGS: dict[str, str] = {
 
 @dataclass
 class Config:
+    """config.yaml, validated: each setting, its value or the default."""
+
     theme: str | None = None
     watch: bool = True
     animations: bool = False

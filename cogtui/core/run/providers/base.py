@@ -24,12 +24,16 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Message:
+    """One turn of the conversation sent to a model."""
+
     role: str  # "user" or "assistant"
     text: str
 
 
 @dataclass
 class ModelRequest:
+    """What a provider is asked: system prompt, messages, media and the answer's format."""
+
     system: str
     messages: list[Message]
     media: list[ResolvedMedia] = field(default_factory=list)
@@ -47,6 +51,8 @@ class ModelRequest:
 
 @dataclass(frozen=True)
 class TextDelta:
+    """A piece of the model's answer, as it streams in."""
+
     text: str
 
 

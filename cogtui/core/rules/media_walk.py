@@ -1,0 +1,47 @@
+"""Where media sits in a document: the walk over inputs (MediaInput) and generated data (MediaOutput).
+
+Apart from media_rules.py, which judges what is found: a document without media (most envelopes a
+validate or a run checks) costs the walk only, not the rules' import (base64, their records: issue 16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+MEDIA_TYPES = ("url", "base64", "file")
+Found = Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]
+
+
+def is_media_ref(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and value.get("type") in MEDIA_TYPES
+        and any(k in value for k in ("url", "data", "path"))
+    )
+
+
+def find_media(value: Any, path: tuple[str | int, ...] = ()) -> Found:
+    """Every MediaInput in an input document, with its path."""
+    if is_media_ref(value):
+        yield path, value
+        return
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from find_media(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from find_media(v, (*path, i))
+
+
+def find_output_media(value: Any, path: tuple[str | int, ...] = ()) -> Found:
+    """Every MediaOutput (an object with a media `type` and a `media_type`) in a data object, with its path."""
+    if isinstance(value, dict):
+        if value.get("type") in MEDIA_TYPES and "media_type" in value:
+            yield path, value
+            return
+        for k, v in value.items():
+            yield from find_output_media(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from find_output_media(v, (*path, i))
