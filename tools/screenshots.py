@@ -124,8 +124,10 @@ async def settle(pilot: AppPilot) -> None:
     # A TextArea caches its lines under a key that ignores the cursor once blinking stops, so a line drawn in a
     # blink's "off" phase (a loaded machine gets there first) would keep hiding the steady cursor: re-applying
     # the styles clears those caches (Widget.notify_style_update), and the lines are drawn again as they are now.
-    # Re-applying the stylesheet only notifies widgets whose styles changed, so each editor is told directly.
-    app.refresh_css(animate=False)
+    # Re-applying the stylesheet only notifies widgets whose styles changed, so each editor is told directly. The
+    # rules are applied again as parsed (App.refresh_css would parse every rule of the app again first).
+    app.stylesheet.update(app, animate=False)
+    app.screen.refresh(layout=True)
     for area in app.screen.query(TextArea):
         area.notify_style_update()
         area.refresh()

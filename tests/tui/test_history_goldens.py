@@ -7,11 +7,16 @@ import time
 from pathlib import Path
 
 import pytest
+from rich.style import Style
+from rich.text import Text
+from textual.color import Color
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, ProgressBar
 from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.core.history.store import History, RunRecord
 from cogtui.tui import navigation as nav
+from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.history import HistoryScreen
 from cogtui.tui.screens.run import RunScreen
@@ -128,3 +133,44 @@ async def test_goldens_failure_shows_reasons_and_diff(monkeypatch: pytest.Monkey
         await pilot.pause()
         text = _view_text(screen)
         assert "E2001" in text and "+++ actual" in text
+
+
+def _cell_colour(table: DataTable[object], row: int, column: int) -> object:
+    value = table.get_cell_at(Coordinate(row, column))
+    return value.style.color if isinstance(value, Text) and isinstance(value.style, Style) else None
+
+
+async def test_a_theme_switch_recolours_outcomes_and_results(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Outcome, result and matrix cells are Rich text in the theme's colours: a new theme draws them in its own."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    _record(tmp_path, module, 0.86, "request_changes")
+    app = make_app(root, tmp_path)
+
+    def success() -> object:
+        return Color.parse(app.theme_variables["success"]).rich_color
+
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        nav.goldens(app, module)
+        await until(
+            lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot
+        )
+        goldens = app.screen.query_one(DataTable)
+        before = success()
+        assert _cell_colour(goldens, 0, 1) == before
+        nav.evaluate(app, module)  # the eval's matrix too, underneath the history
+        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
+        matrix = app.screen.query_one("#eval-matrix", DataTable)
+        assert _cell_colour(matrix, 0, 1) == before
+        nav.history(app, module)  # goldens and eval stay underneath: every screen hears the switch
+        await until(
+            lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count >= 1, pilot
+        )
+        history = app.screen.query_one(DataTable)
+        app.theme = "cogtui-light" if app.theme != "cogtui-light" else "cogtui-dark"
+        await pilot.pause()
+        assert success() != before
+        assert _cell_colour(history, 0, 3) == success()
+        assert _cell_colour(goldens, 0, 1) == success()
+        assert _cell_colour(matrix, 0, 1) == success()

@@ -314,8 +314,8 @@ class RunSession:
 
     async def _call(self, request: ModelRequest) -> AsyncIterator[RunEvent]:
         provider = self.opts.provider
-        attempt = 0
-        received = [False]
+        attempt, received = 0, [False]
+        await provider.prepare()  # before the stream's timers: a first SDK import is not a silence (D140)
         while True:
             attempt += 1
             self.attempts += 1

@@ -139,6 +139,8 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        # Matrix cells carry the theme's colours (Rich text): drawn again in a new theme's.
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_state(every_cell=True))
         try:
             self.module = load_module(self.module_path)
         except (NotAModule, OSError) as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -84,6 +85,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("case", "result", "why")
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         try:
             self.module = load_module(self.module_path)
         except (NotAModule, OSError) as exc:
@@ -134,9 +136,20 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         if not self.state.case_done(event.generation, event.result):
             return  # a result of an earlier run
         r = event.result
-        mark = themed(self.app, "✓ pass", "success") if r.passed else themed(self.app, "✗ fail", "error", bold=True)
-        self.query_one(DataTable).add_row(cell(r.name), mark, cell(r.reasons[0] if r.reasons else ""), key=r.name)
+        self.query_one(DataTable).add_row(
+            cell(r.name), self._mark(r), cell(r.reasons[0] if r.reasons else ""), key=r.name
+        )
         self._draw(summary=self.state.final)
+
+    def _mark(self, r: CaseResult) -> Text:
+        return themed(self.app, "✓ pass", "success") if r.passed else themed(self.app, "✗ fail", "error", bold=True)
+
+    def _theme_changed(self, _theme: object) -> None:
+        """Result cells carry the theme's colours (Rich text): drawn again in the new theme's."""
+        table = self.query_one(DataTable)
+        column = table.ordered_columns[1].key
+        for r in self.state.results:
+            table.update_cell(r.name, column, self._mark(r))
 
     def _draw(self, summary: bool) -> None:
         """The title and progress from the state; with `summary`, the view pane says where the run is."""

@@ -91,8 +91,16 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         table = self.query_one(DataTable)
         # provider/model last: at 80 columns it is the one scrolled off (the envelope's meta.model shows it too).
         table.add_columns(" ", "#", "when", "outcome", "conf", "time", "provider/model")
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._draw()
         self.load()
+
+    def _theme_changed(self, _theme: object) -> None:
+        """Outcome cells carry the theme's colours (Rich text): drawn again in the new theme's."""
+        table = self.query_one(DataTable)
+        column = table.ordered_columns[3].key
+        for run in self.state.runs:
+            table.update_cell(str(run.id), column, outcome_text(self.app, run))
 
     @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
     def load(self) -> None:

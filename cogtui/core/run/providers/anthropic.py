@@ -84,6 +84,13 @@ class AnthropicProvider:
             out.append({"role": msg.role, "content": content})
         return out
 
+    async def prepare(self) -> None:
+        import asyncio
+        import importlib
+
+        # The SDK's first import is ~2 s of CPU (its pydantic models): in a thread, the screen keeps drawing.
+        await asyncio.to_thread(importlib.import_module, "anthropic")
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         import anthropic
         import httpx2

@@ -138,6 +138,11 @@ class Provider(Protocol):
         """Input media categories this provider and model accept (image, document, audio, video)."""
         ...
 
+    async def prepare(self) -> None:
+        """Load what a call needs (an SDK's import) without blocking the event loop; the runner awaits it
+        before a call's stream timers start, so a slow first import is neither a frozen screen nor a silence."""
+        ...
+
     def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]: ...
 
     async def aclose(self) -> None: ...
@@ -162,6 +167,9 @@ class ProviderWrapper:
 
     def media_categories(self) -> tuple[str, ...]:
         return self.inner.media_categories()
+
+    async def prepare(self) -> None:
+        await self.inner.prepare()
 
     async def aclose(self) -> None:
         await self.inner.aclose()

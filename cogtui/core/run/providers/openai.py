@@ -81,6 +81,11 @@ class OpenAIProvider:
     def _new_client(self, _key: object) -> Any:
         return new_client(self.base_url)
 
+    async def prepare(self) -> None:
+        import asyncio
+
+        await asyncio.to_thread(import_httpx)  # ~35 ms, once: off the event loop like every SDK's import
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         httpx = import_httpx()
         headers = {"Accept": "text/event-stream"}

@@ -78,6 +78,9 @@ class ReplayProvider:
     def media_categories(self) -> tuple[str, ...]:
         return REPLAY_MEDIA
 
+    async def prepare(self) -> None:
+        return None  # nothing to load
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         if request.module is None:
             raise ValueError("the replay provider needs the module")
