@@ -74,6 +74,7 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
     declared_text: list[str] = []
     tests: list[GoldenTest] = []
     seen: set[Path] = set()
+    declared_inputs: set[Path] = set()  # as written: the folder scan below skips them without resolving
     real_root = _resolved(root)  # once for every test path, not once per path
     if isinstance(declared_raw, list):
         for i, entry in enumerate(declared_raw):
@@ -115,6 +116,7 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
             if len(paths) != 2:
                 continue
             seen.add(resolved[0])
+            declared_inputs.add(paths[0])
             tests.append(
                 GoldenTest(
                     test_name(paths[0]),
@@ -139,7 +141,7 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
             if not name.endswith(".input.json"):
                 continue
             inp = tests_dir / name
-            if _resolved(inp) in seen:
+            if inp in declared_inputs or _resolved(inp) in seen:  # the same path, or the same file by a link
                 continue
             exp = tests_dir / (name[: -len(".input.json")] + ".expected.json")
             if not is_file(exp):

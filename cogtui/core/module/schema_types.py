@@ -108,16 +108,18 @@ def shorten(message: str, instance: Any) -> str:
 
 def iter_patterns(schema: Any, at: PathT = ()) -> Iterable[tuple[PathT, str]]:
     """Every `pattern` and `patternProperties` key in a schema document, with its path."""
-    if isinstance(schema, dict):
+    if isinstance(schema, dict):  # only containers are walked into: a call per leaf was most of the walk's time
         for key, value in schema.items():
             if key == "pattern" and isinstance(value, str):
                 yield (*at, key), value
             elif key == "patternProperties" and isinstance(value, dict):
                 for name, sub in value.items():
                     yield (*at, key, name), name
-                    yield from iter_patterns(sub, (*at, key, name))
-            elif key not in ("const", "enum", "examples", "default"):
+                    if isinstance(sub, (dict, list)):
+                        yield from iter_patterns(sub, (*at, key, name))
+            elif key not in ("const", "enum", "examples", "default") and isinstance(value, (dict, list)):
                 yield from iter_patterns(value, (*at, key))
     elif isinstance(schema, list):
         for i, value in enumerate(schema):
-            yield from iter_patterns(value, (*at, i))
+            if isinstance(value, (dict, list)):
+                yield from iter_patterns(value, (*at, i))

@@ -78,11 +78,13 @@ def load_schemas(
 
     if schema_path is not None:
         doc = loader.mapping(loader.parse(schema_path, "json"), "schema.json")
+    real: tuple[Path, Path | None] | None = None  # (folder, schema.json) resolved once for every io reference
     for part in PARTS:
         ref = io.get(part) if part != "data" else io.get("data", io.get("output"))
         if isinstance(ref, str) and ref.strip():
             io_key = part if part != "data" or "data" in io else "output"
-            resolved = _resolve_io(root, ref, schema_path, doc, loader, io_key)
+            real = real or (root.resolve(), safe_resolve(schema_path) if schema_path is not None else None)
+            resolved = _resolve_io(root, real, ref, schema_path, doc, loader, io_key)
             if resolved is not None:
                 path, pointer, value = resolved
                 parts[part] = value
@@ -104,8 +106,15 @@ def load_schemas(
 
 
 def _resolve_io(
-    root: Path, ref: str, schema_path: Path | None, doc: dict[str, Any], loader: ReadContext, part: str
+    root: Path,
+    real: tuple[Path, Path | None],
+    ref: str,
+    schema_path: Path | None,
+    doc: dict[str, Any],
+    loader: ReadContext,
+    part: str,
 ) -> tuple[Path, tuple[str | int, ...], Any] | None:
+    """The file, pointer and value an io reference names; `real` is (the folder, schema.json) resolved."""
     manifest = root / "module.yaml"
     src = loader.sources.get(manifest)
     at = src.locate(("io", part)) if src is not None else (1, 1)
@@ -116,7 +125,7 @@ def _resolve_io(
         loader.diagnostics.append(diag("S003", f"io.{part} is not a usable file name: {ref!r}", manifest, *at))
         return None
     try:
-        target.relative_to(root.resolve())
+        target.relative_to(real[0])
     except ValueError:
         loader.diagnostics.append(
             diag(
@@ -128,7 +137,7 @@ def _resolve_io(
             )
         )
         return None
-    if schema_path is not None and target == safe_resolve(schema_path):
+    if schema_path is not None and target == real[1]:
         target_doc, target_path = doc, schema_path
     else:
         src = loader.parse(target, "json") if lexists(target) else None

@@ -20,16 +20,18 @@ _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
 def walk_refs(node: Any, path: PathT = ()) -> Iterator[tuple[PathT, str]]:
+    # Only containers are walked into (a scalar holds no $ref): a call per leaf was most of the walk's time.
     if isinstance(node, dict):
         ref = node.get("$ref")
         if isinstance(ref, str):
             yield (*path, "$ref"), ref
         for k, v in node.items():
-            if k != "$ref":
+            if k != "$ref" and isinstance(v, (dict, list)):
                 yield from walk_refs(v, (*path, k))
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            yield from walk_refs(v, (*path, i))
+            if isinstance(v, (dict, list)):
+                yield from walk_refs(v, (*path, i))
 
 
 class ContractRules(V22Checks, GoldenChecks):

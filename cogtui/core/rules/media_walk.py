@@ -26,12 +26,14 @@ def find_media(value: Any, path: tuple[str | int, ...] = ()) -> Found:
     if is_media_ref(value):
         yield path, value
         return
-    if isinstance(value, dict):
+    if isinstance(value, dict):  # only containers are walked into: a scalar is no media
         for k, v in value.items():
-            yield from find_media(v, (*path, k))
+            if isinstance(v, (dict, list)):
+                yield from find_media(v, (*path, k))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from find_media(v, (*path, i))
+            if isinstance(v, (dict, list)):
+                yield from find_media(v, (*path, i))
 
 
 def find_output_media(value: Any, path: tuple[str | int, ...] = ()) -> Found:
@@ -41,7 +43,9 @@ def find_output_media(value: Any, path: tuple[str | int, ...] = ()) -> Found:
             yield path, value
             return
         for k, v in value.items():
-            yield from find_output_media(v, (*path, k))
+            if isinstance(v, (dict, list)):
+                yield from find_output_media(v, (*path, k))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            yield from find_output_media(v, (*path, i))
+            if isinstance(v, (dict, list)):
+                yield from find_output_media(v, (*path, i))

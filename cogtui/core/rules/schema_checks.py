@@ -108,13 +108,16 @@ def foreign_keywords(document: Any, draft: str, at: PathT = ()) -> list[tuple[Pa
             if (foreign and key != "dependencies") or (foreign and isinstance(value, dict) and _is_schema_map(value)):
                 out.append(((*at, key), key))
             if key not in ("const", "enum", "examples", "default", "properties"):
-                out += foreign_keywords(value, draft, (*at, key))
+                if isinstance(value, (dict, list)):  # a scalar holds no keyword: no call per leaf
+                    out += foreign_keywords(value, draft, (*at, key))
             elif key == "properties" and isinstance(value, dict):
                 for name, sub in value.items():
-                    out += foreign_keywords(sub, draft, (*at, key, name))
+                    if isinstance(sub, (dict, list)):
+                        out += foreign_keywords(sub, draft, (*at, key, name))
     elif isinstance(document, list):
         for i, value in enumerate(document):
-            out += foreign_keywords(value, draft, (*at, i))
+            if isinstance(value, (dict, list)):
+                out += foreign_keywords(value, draft, (*at, i))
     return out
 
 
