@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual.worker import get_current_worker
+from textual.worker import Worker, get_current_worker
 
 from cogtui.core.module.discovery import ModuleEntry
 from cogtui.core.module.file_changes import is_scratch_file, modules_touched
@@ -86,7 +86,11 @@ def watch_search_path(app: App[Any]) -> None:
             elif found.touched:
                 validate_entries(app, sorted(found.touched), group="revalidate")
 
-    app.run_worker(work(), exclusive=True, group="fs-watch", name="watch modules", exit_on_error=False)
+    # The function, not a coroutine made now: an app that quits before the worker starts leaves none un-awaited.
+    # (Typed: mypy infers the worker's result from the variable.)
+    _watch: Worker[None] = app.run_worker(
+        work, exclusive=True, group="fs-watch", name="watch modules", exit_on_error=False
+    )
 
 
 def watch_themes(app: App[Any]) -> None:
@@ -100,4 +104,6 @@ def watch_themes(app: App[Any]) -> None:
         async for _ in awatch(folder, debounce=DEBOUNCE_MS, step=STEP_MS):
             app.post_message(ThemesChanged())
 
-    app.run_worker(work(), exclusive=True, group="theme-watch", name="watch themes", exit_on_error=False)
+    _watch: Worker[None] = app.run_worker(
+        work, exclusive=True, group="theme-watch", name="watch themes", exit_on_error=False
+    )

@@ -7,6 +7,8 @@ ringing the bell when clicked), descriptions dropped before keys when the termin
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -90,3 +92,14 @@ async def test_a_narrow_footer_drops_descriptions_before_keys_then_cuts() -> Non
         assert footer.render().plain == " s…▏^p palette"
         await pilot.click(KeyFooter, offset=(1, 0))  # what is still shown can still be clicked
         assert app.saved == 1
+
+
+def test_no_screen_uses_textuals_footer() -> None:
+    """Textual's Footer mounts a widget per key on every focus change: the TUI uses KeyFooter only."""
+    tui = Path(__file__).resolve().parents[2] / "cogtui" / "tui"
+    users = [
+        str(path.relative_to(tui))
+        for path in tui.rglob("*.py")
+        if re.search(r"^from textual\.widgets import .*\bFooter\b", path.read_text(encoding="utf-8"), re.M)
+    ]
+    assert users == []

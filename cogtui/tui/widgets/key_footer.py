@@ -98,10 +98,9 @@ class KeyFooter(Widget, can_focus=False):
         if left.cell_length > room:
             left = left.truncate(room, ellipsis=True)
         start = width - right.cell_length
+        self._spans = [(begin, min(end, left.cell_length), item) for begin, end, item in spans]  # cut keys: none
         if self._palette is not None:
-            spans.append((start, width, self._palette))
-        self._spans = [(begin, min(end, room), item) for begin, end, item in spans if item is not self._palette]
-        self._spans += [span for span in spans if span[2] is self._palette]
+            self._spans.append((start, width, self._palette))
         gap = line(" " * max(0, start - left.cell_length))
         return assemble(left, gap, right)
 

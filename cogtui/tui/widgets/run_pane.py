@@ -27,6 +27,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import ProgressBar, Static, Tree
+from textual.worker import Worker
 
 from cogtui.core.module.model import Module
 from cogtui.core.run.chunk_assembler import StreamAssembler
@@ -99,7 +100,10 @@ class RunPane(ReportsWorkerFailures, Horizontal):
 
     def start(self) -> None:
         self.running = True
-        self.run_worker(self._execute(), group="run", name=f"run {self.request.module.name}", exit_on_error=False)
+        # The method, not a coroutine made now (one never started would be left un-awaited).
+        _run: Worker[None] = self.run_worker(
+            self._execute, group="run", name=f"run {self.request.module.name}", exit_on_error=False
+        )
         self._ticker = self.set_interval(0.1, self._tick)
 
     async def _execute(self) -> None:
