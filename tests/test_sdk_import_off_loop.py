@@ -2,8 +2,9 @@
 
 The Anthropic SDK's first import is ~2 s of CPU. Imported inside the stream, it froze the TUI for that long on
 the first Anthropic run of a session, and on a slow machine the stream's silence timeout (E2011) could fire
-before a byte was asked for. Here a fresh `cogn` process is made to take one second over that import and is
-given half a second of silence: the run must succeed, and the import must not run on the loop's thread.
+before a byte was asked for. Here a fresh `cogn` process is made to take three seconds over that import and is
+given a second and a half of silence (room for a loaded machine to answer): the run must succeed, and the
+import must not run on the loop's thread.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class SlowFirstSDKImport(importlib.abc.MetaPathFinder):
             sys.meta_path.remove(self)
             main = threading.current_thread() is threading.main_thread()
             sys.stderr.write("SDK import on the " + ("loop's thread" if main else "other thread") + "\\n")
-            time.sleep(1.0)
+            time.sleep(3.0)
         return None
 
 sys.meta_path.insert(0, SlowFirstSDKImport())
@@ -45,7 +46,7 @@ def test_a_slow_first_sdk_import_is_not_silence_and_leaves_the_loop_free(
     llm_server.enqueue(json.dumps(model_answer(expected)))
     env = cli_env(tmp_path, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url)
     argv = [sys.executable, "-c", SLOW_FIRST_IMPORT, "--path", str(MODULES), "run", "code-reviewer"]
-    argv += ["--input", "in.json", "--provider", "anthropic", "--timeout", "0.5", "--json", "--no-history"]
+    argv += ["--input", "in.json", "--provider", "anthropic", "--timeout", "1.5", "--json", "--no-history"]
     proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
     assert "SDK import on the other thread" in proc.stderr, proc.stderr
     envelope = json.loads(proc.stdout)
