@@ -28,6 +28,7 @@ from cogtui.core.run.providers.base import (
     TextDelta,
     Usage,
     api_key,
+    import_off_loop,
     malformed_stream_data,
     parse_retry_after,
     status_error,
@@ -85,11 +86,7 @@ class AnthropicProvider:
         return out
 
     async def prepare(self) -> None:
-        import asyncio
-        import importlib
-
-        # The SDK's first import is ~2 s of CPU (its pydantic models): in a thread, the screen keeps drawing.
-        await asyncio.to_thread(importlib.import_module, "anthropic")
+        await import_off_loop("anthropic")  # ~2 s of CPU the first time (its pydantic models)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         import anthropic

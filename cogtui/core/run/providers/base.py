@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -146,6 +147,17 @@ class Provider(Protocol):
     def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]: ...
 
     async def aclose(self) -> None: ...
+
+
+async def import_off_loop(name: str, importer: Callable[[], object] | None = None) -> None:
+    """Import `name` (with `importer`, else importlib) in a thread the first time, so the event loop keeps
+    running; once it is imported, at once (a provider's `prepare` runs before every call)."""
+    if name in sys.modules:
+        return
+    import asyncio
+    import importlib
+
+    await asyncio.to_thread(importer or (lambda: importlib.import_module(name)))
 
 
 class ProviderWrapper:

@@ -24,6 +24,7 @@ from cogtui.core.run.providers.base import (
     TextDelta,
     Usage,
     api_key,
+    import_off_loop,
     malformed_stream_data,
     parse_retry_after,
     status_error,
@@ -82,9 +83,7 @@ class OpenAIProvider:
         return new_client(self.base_url)
 
     async def prepare(self) -> None:
-        import asyncio
-
-        await asyncio.to_thread(import_httpx)  # ~35 ms, once: off the event loop like every SDK's import
+        await import_off_loop("httpx", import_httpx)  # ~35 ms the first time
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         httpx = import_httpx()
