@@ -26,26 +26,23 @@ def find_media(value: Any, path: tuple[str | int, ...] = ()) -> Found:
     if is_media_ref(value):
         yield path, value
         return
-    if isinstance(value, dict):  # only containers are walked into: a scalar is no media
-        for k, v in value.items():
-            if isinstance(v, (dict, list)):
-                yield from find_media(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            if isinstance(v, (dict, list)):
-                yield from find_media(v, (*path, i))
+    for child, where in _containers(value, path):
+        yield from find_media(child, where)
 
 
 def find_output_media(value: Any, path: tuple[str | int, ...] = ()) -> Found:
     """Every MediaOutput (an object with a media `type` and a `media_type`) in a data object, with its path."""
-    if isinstance(value, dict):
-        if value.get("type") in MEDIA_TYPES and "media_type" in value:
-            yield path, value
-            return
-        for k, v in value.items():
-            if isinstance(v, (dict, list)):
-                yield from find_output_media(v, (*path, k))
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            if isinstance(v, (dict, list)):
-                yield from find_output_media(v, (*path, i))
+    if isinstance(value, dict) and value.get("type") in MEDIA_TYPES and "media_type" in value:
+        yield path, value
+        return
+    for child, where in _containers(value, path):
+        yield from find_output_media(child, where)
+
+
+def _containers(value: Any, path: tuple[str | int, ...]) -> Iterator[tuple[Any, tuple[str | int, ...]]]:
+    """The objects and arrays directly in `value`, with their paths: only containers are walked into (a scalar is
+    no media)."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        if isinstance(child, (dict, list)):
+            yield child, (*path, key)
