@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -69,6 +70,14 @@ class ModuleTree(Tree[NodeItem]):
         self.guide_depth = 3
         self.filter_text = ""
         self.module_nodes: dict[Path, TreeNode[NodeItem]] = {}
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Tree's own resize handler throws its drawn lines away and draws them all again; at start that is
+        right after the first frame, which it doubles (~12 ms of CPU, BENCHMARKS.md, Workbench). Nothing a line
+        shows depends on the size: lines are drawn from the nodes (any change to them redraws through Tree's
+        own invalidation) and kept by width, so a new width draws anew and a new height reuses them. Skipped
+        with the documented `prevent_default` (only Tree handles a Resize between here and Widget)."""
+        event.prevent_default()
 
     # ------------------------------------------------------------ building
 
