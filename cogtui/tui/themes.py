@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +43,11 @@ COLOR_FIELDS = (
 
 
 def builtin_theme_dir() -> Path:
-    """The `cogtui.themes` package folder, wherever the package is installed (a wheel, editable or a checkout)."""
-    folder = resources.files("cogtui.themes")
-    # A regular package installed on a file system (pip never installs zipped) is a real folder.
-    return folder if isinstance(folder, Path) else Path(str(folder))
+    """The `cogtui.themes` package folder, wherever the package is installed (a wheel, editable or a checkout).
+
+    Found from this module's own file, as the stylesheets are (app.STYLES): pip never installs a package
+    zipped, and `importlib.resources` cost ~5 ms of start-up (it imports zipfile) to say the same."""
+    return Path(__file__).parent.parent / "themes"
 
 
 def user_theme_dir() -> Path:
