@@ -144,21 +144,27 @@ def test_calls_made_while_an_import_runs_wait_for_it_with_the_loop_free() -> Non
 
 def test_a_failed_off_loop_import_fails_its_callers_and_is_tried_again() -> None:
     import asyncio
+    import threading
     import uuid
 
     from cogtui.core.run.providers.base import import_off_loop
 
     name = f"cogtui_test_failing_{uuid.uuid4().hex}"
     attempts: list[int] = []
+    release = threading.Event()
 
     def flaky() -> None:
         attempts.append(1)
         if len(attempts) == 1:
+            release.wait(10)  # until both callers wait for this attempt
             raise ImportError("no such SDK")
         sys.modules[name] = type(sys)(name)
 
     async def scenario() -> list[object]:
-        return await asyncio.gather(import_off_loop(name, flaky), import_off_loop(name, flaky), return_exceptions=True)
+        calls = [asyncio.create_task(import_off_loop(name, flaky)) for _ in range(2)]
+        await asyncio.sleep(0.05)  # both calls are waiting now: the first attempt cannot end before `release`
+        release.set()
+        return await asyncio.gather(*calls, return_exceptions=True)
 
     try:
         outcomes = asyncio.run(scenario())
@@ -168,4 +174,5 @@ def test_a_failed_off_loop_import_fails_its_callers_and_is_tried_again() -> None
         asyncio.run(import_off_loop(name, flaky))  # done: not again
         assert len(attempts) == 2
     finally:
+        release.set()
         sys.modules.pop(name, None)
