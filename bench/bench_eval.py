@@ -88,6 +88,9 @@ class SleepyProvider:
     def media_categories(self) -> tuple[str, ...]:
         return ()
 
+    async def prepare(self) -> None:
+        return None
+
     async def stream(self, request: Any) -> Any:
         from cogtui.core.run.providers.base import TextDelta, Usage
 

@@ -4,7 +4,9 @@ The Anthropic SDK's first import is ~2 s of CPU. Imported inside the stream, it 
 the first Anthropic run of a session, and on a slow machine the stream's silence timeout (E2011) could fire
 before a byte was asked for. Here a fresh `cogn` process is made to take three seconds over that import and is
 given a second and a half of silence (room for a loaded machine to answer): the run must succeed, and the
-import must not run on the loop's thread.
+import must not run on the loop's thread. Neither may what a provider's client and first request import (httpx
+defers httpcore, h11 and anyio's asyncio support until then), nor may calls that start while that import runs
+take it for done.
 """
 
 from __future__ import annotations
@@ -19,23 +21,31 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 from llmserver import ScriptedLLMServer
 from rtkit import ANTHROPIC_KEY, MODULES, cli_env, golden, model_answer
 
-SLOW_FIRST_IMPORT = """
-import importlib.abc, sys, threading, time
+# A fresh `cogn` that says on which thread each watched import is found (once: by the thread that imports it),
+# and takes three seconds over the import named by SLOW_IMPORT.
+WHERE_IMPORTED = """
+import importlib.abc, os, sys, threading, time
 
-class SlowFirstSDKImport(importlib.abc.MetaPathFinder):
+WATCHED = ("anthropic", "httpx", "httpcore", "h11", "anyio._backends._asyncio")
+
+class WhereImported(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name == "anthropic":
-            sys.meta_path.remove(self)
+        if name in WATCHED:
             main = threading.current_thread() is threading.main_thread()
-            sys.stderr.write("SDK import on the " + ("loop's thread" if main else "other thread") + "\\n")
-            time.sleep(3.0)
+            sys.stderr.write(name + " imported on the " + ("loop's thread" if main else "other thread") + "\\n")
+            if name == os.environ.get("SLOW_IMPORT"):
+                time.sleep(3.0)
         return None
 
-sys.meta_path.insert(0, SlowFirstSDKImport())
+sys.meta_path.insert(0, WhereImported())
 from cogtui.cli import main
 sys.argv[0] = "cogn"
 sys.exit(main())
 """
+
+
+def imported(stderr: str) -> list[str]:
+    return sorted(line for line in stderr.splitlines() if " imported on the " in line)
 
 
 def test_a_slow_first_sdk_import_is_not_silence_and_leaves_the_loop_free(
@@ -44,11 +54,125 @@ def test_a_slow_first_sdk_import_is_not_silence_and_leaves_the_loop_free(
     case_input, expected = golden("code-reviewer")
     (tmp_path / "in.json").write_text(json.dumps(case_input), encoding="utf-8")
     llm_server.enqueue(json.dumps(model_answer(expected)))
-    env = cli_env(tmp_path, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url)
-    argv = [sys.executable, "-c", SLOW_FIRST_IMPORT, "--path", str(MODULES), "run", "code-reviewer"]
+    env = cli_env(
+        tmp_path, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url, SLOW_IMPORT="anthropic"
+    )
+    argv = [sys.executable, "-c", WHERE_IMPORTED, "--path", str(MODULES), "run", "code-reviewer"]
     argv += ["--input", "in.json", "--provider", "anthropic", "--timeout", "1.5", "--json", "--no-history"]
     proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
-    assert "SDK import on the other thread" in proc.stderr, proc.stderr
+    # The SDK, then what its client and first request import; httpx and h11 come with the SDK.
+    names = ("anthropic", "httpx", "httpcore", "h11", "anyio._backends._asyncio")
+    assert imported(proc.stderr) == sorted(f"{name} imported on the other thread" for name in names), proc.stderr
     envelope = json.loads(proc.stdout)
     assert proc.returncode == 0 and envelope["ok"] is True, (proc.stderr, envelope)
     assert llm_server.request_count == 1
+
+
+def test_concurrent_first_calls_import_the_http_stack_off_the_loop(
+    tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
+    """Four calls start together, the first of the process: one import of httpx, httpcore, h11 and anyio's
+    asyncio support, in a thread, and none of it on the loop (an eval's other calls used to import httpcore and
+    anyio there, or wait there for the thread's import of httpx to finish)."""
+    from evalkit import eval_module, responder
+
+    eval_module(tmp_path / "modules", n=4)
+    llm_server.respond_with(responder())
+    env = cli_env(tmp_path, OPENAI_API_KEY="sk-test", OPENAI_BASE_URL=llm_server.openai_base_url)
+    argv = [sys.executable, "-c", WHERE_IMPORTED, "--path", str(tmp_path / "modules"), "eval", "ticket"]
+    argv += ["--provider", "openai", "-j", "4", "--no-history"]
+    proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    names = ("httpx", "httpcore", "h11", "anyio._backends._asyncio")
+    assert imported(proc.stderr) == sorted(f"{name} imported on the other thread" for name in names), proc.stderr
+    assert llm_server.request_count == 4
+
+
+def test_calls_made_while_an_import_runs_wait_for_it_with_the_loop_free() -> None:
+    """A module is in sys.modules from the moment its import starts: calls that took that for done went on
+    before it was (and imported it again on the loop, waiting there on the import's lock)."""
+    import asyncio
+    import threading
+    import uuid
+
+    from cogtui.core.run.providers.base import import_off_loop
+
+    name = f"cogtui_test_slow_{uuid.uuid4().hex}"
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+    imports: list[str] = []
+
+    def slow_import() -> None:
+        imports.append(threading.current_thread().name)
+        sys.modules[name] = type(sys)(name)  # as an import does before running the module's code
+        started.set()
+        release.wait(10)
+        finished.set()
+
+    async def scenario() -> tuple[list[bool], int]:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while not finished.is_set():
+                ticks += 1
+                await asyncio.sleep(0.005)
+
+        async def call() -> bool:
+            await import_off_loop(name, slow_import)
+            return finished.is_set()
+
+        tick = asyncio.create_task(ticker())
+        first = asyncio.create_task(call())
+        await asyncio.to_thread(started.wait, 10)
+        others = [asyncio.create_task(call()) for _ in range(3)]
+        await asyncio.sleep(0.05)
+        ticks_while_importing = ticks
+        release.set()
+        done = await asyncio.gather(first, *others)
+        await tick
+        return done, ticks_while_importing
+
+    try:
+        done, ticks = asyncio.run(scenario())
+    finally:
+        release.set()
+        sys.modules.pop(name, None)
+    assert done == [True] * 4  # no call came back before the import was through
+    assert len(imports) == 1 and imports[0] != threading.main_thread().name
+    assert ticks > 1  # the loop went on while they waited
+
+
+def test_a_failed_off_loop_import_fails_its_callers_and_is_tried_again() -> None:
+    import asyncio
+    import threading
+    import uuid
+
+    from cogtui.core.run.providers.base import import_off_loop
+
+    name = f"cogtui_test_failing_{uuid.uuid4().hex}"
+    attempts: list[int] = []
+    release = threading.Event()
+
+    def flaky() -> None:
+        attempts.append(1)
+        if len(attempts) == 1:
+            release.wait(10)  # until both callers wait for this attempt
+            raise ImportError("no such SDK")
+        sys.modules[name] = type(sys)(name)
+
+    async def scenario() -> list[object]:
+        calls = [asyncio.create_task(import_off_loop(name, flaky)) for _ in range(2)]
+        await asyncio.sleep(0.05)  # both calls are waiting now: the first attempt cannot end before `release`
+        release.set()
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    try:
+        outcomes = asyncio.run(scenario())
+        assert [type(o) for o in outcomes] == [ImportError, ImportError]
+        asyncio.run(import_off_loop(name, flaky))  # tried again, and now it imports
+        assert len(attempts) == 2 and name in sys.modules
+        asyncio.run(import_off_loop(name, flaky))  # done: not again
+        assert len(attempts) == 2
+    finally:
+        release.set()
+        sys.modules.pop(name, None)

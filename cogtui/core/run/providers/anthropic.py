@@ -86,7 +86,8 @@ class AnthropicProvider:
         return out
 
     async def prepare(self) -> None:
-        await import_off_loop("anthropic")  # ~2 s of CPU the first time (its pydantic models)
+        # ~2 s of CPU the first time (its pydantic models), then what its client and first request import
+        await import_off_loop("anthropic", _import_sdk)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         import anthropic
@@ -166,6 +167,14 @@ def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
     first reads it from the cache. A block shorter than the model's minimum is simply not cached.
     """
     return [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}]
+
+
+def _import_sdk() -> None:
+    import anthropic  # noqa: F401
+
+    from cogtui.core.run.providers.http_client import import_http_stack
+
+    import_http_stack()
 
 
 def _message(exc: Any) -> str:

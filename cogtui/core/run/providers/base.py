@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from cogtui.core.run.envelope_builder import redact_keys
 
 if TYPE_CHECKING:
+    import concurrent.futures
+
     from cogtui.core.module.model import Module
     from cogtui.core.rules.media_rules import ResolvedMedia
 
@@ -149,15 +152,47 @@ class Provider(Protocol):
     async def aclose(self) -> None: ...
 
 
+_imports: dict[str, concurrent.futures.Future[None]] = {}  # imports started by import_off_loop, by name
+_imports_lock = threading.Lock()
+
+
 async def import_off_loop(name: str, importer: Callable[[], object] | None = None) -> None:
     """Import `name` (with `importer`, else importlib) in a thread the first time, so the event loop keeps
-    running; once it is imported, at once (a provider's `prepare` runs before every call)."""
-    if name in sys.modules:
-        return
-    import asyncio
-    import importlib
+    running; once it is imported, at once (a provider's `prepare` runs before every call).
 
-    await asyncio.to_thread(importer or (lambda: importlib.import_module(name)))
+    Calls made while that import runs wait for the same import: `name` is in `sys.modules` from the moment
+    its import starts, and a call that took that for done would import it again on the event loop, which
+    blocks on the import's lock until the thread is through. A failed import is tried again next time."""
+    with _imports_lock:
+        started = _imports.get(name)
+        if started is None:
+            if name in sys.modules:  # imported some other way
+                return
+            import concurrent.futures  # asyncio has imported it already
+
+            started = _imports[name] = concurrent.futures.Future()
+            threading.Thread(target=_import, args=(name, importer, started), name=f"import {name}").start()
+    if not started.done():
+        import asyncio
+
+        await asyncio.wrap_future(started)
+    started.result()
+
+
+def _import(name: str, importer: Callable[[], object] | None, done: concurrent.futures.Future[None]) -> None:
+    try:
+        if importer is None:
+            import importlib
+
+            importlib.import_module(name)
+        else:
+            importer()
+    except BaseException as exc:  # noqa: BLE001  # handed to every waiting call; left unset, they would hang
+        with _imports_lock:
+            del _imports[name]
+        done.set_exception(exc)
+    else:
+        done.set_result(None)
 
 
 class ProviderWrapper:

@@ -54,6 +54,19 @@ def tls_context_for(base_url: str) -> ssl.SSLContext:
     return tls_context()
 
 
+def import_http_stack() -> None:
+    """What a process's first call imports: httpx, then what httpx imports only when a client is made
+    (httpcore, h11) or a first request goes out (httpcore's anyio backend: anyio and its asyncio support)."""
+    import_httpx()
+    import httpcore
+
+    try:  # their internal modules: should a version move them, the first request imports what it needs
+        import anyio._backends._asyncio  # noqa: F401
+        import httpcore._backends.anyio  # noqa: F401
+    except ImportError:
+        pass
+
+
 def new_client(base_url: str) -> Any:
     """An `httpx.AsyncClient` for calls to `base_url` (see the module's notes for what it leaves out)."""
     httpx = import_httpx()
