@@ -157,7 +157,7 @@ def main() -> None:
         n = args.repeat
         # What `cogn insights` pays: a new connection with an empty page cache
         # (the OS cache is warm; a truly cold disk is not measured here).
-        with History(hist.path) as fresh:
+        with History(Path(tmp) / "history.sqlite3") as fresh:
             t = time.perf_counter()
             fresh.insights()
             results["insights_fresh_connection_ms (one call)"] = round((time.perf_counter() - t) * 1000, 1)

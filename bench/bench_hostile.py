@@ -65,7 +65,7 @@ def _loop(path: Path) -> None:
     path.with_name("loop.md").symlink_to(path)
 
 
-CASES: dict[str, Callable[[Path, Path], None]] = {
+CASES: dict[str, Callable[[Path, Path], object]] = {
     "prompt.md -> secret outside": lambda r, s: _replace(r, "prompt.md", lambda p: p.symlink_to(s)),
     "schema.json is a FIFO": lambda r, s: _replace(r, "schema.json", os.mkfifo),
     "prompt.md -> /dev/zero": lambda r, s: _replace(r, "prompt.md", lambda p: p.symlink_to("/dev/zero")),

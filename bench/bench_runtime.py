@@ -45,6 +45,9 @@ class InstantProvider:
     def media_categories(self) -> tuple[str, ...]:
         return ("image",)
 
+    async def prepare(self) -> None:
+        return None
+
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         for piece in self.pieces:
             yield TextDelta(piece)

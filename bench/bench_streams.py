@@ -77,7 +77,7 @@ def main() -> None:
     from cogtui.core.run.providers.anthropic import AnthropicProvider
     from cogtui.core.run.providers.openai import OpenAIProvider
 
-    providers = [AnthropicProvider(base_url=base_url), OpenAIProvider(base_url=base_url + "/v1")]
+    providers: list[Any] = [AnthropicProvider(base_url=base_url), OpenAIProvider(base_url=base_url + "/v1")]
     cpu: dict[tuple[str, int], list[float]] = {}
     try:
         for provider in providers:

@@ -114,7 +114,7 @@ async def filter_latency(root: Path) -> list[float]:
     from cogtui.tui.app import CogtuiApp
 
     app = CogtuiApp(paths=[str(root)], watch=False)
-    out: list[tuple[bool, float]] = []  # (broken?, ms)
+    out: list[float] = []
     async with app.run_test(size=(120, 40)) as pilot:
         while len(app.store.reports) < len(app.store.entries):
             await pilot.pause(0.1)
@@ -191,6 +191,9 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
         def media_categories(self) -> tuple[str, ...]:
             return ()
 
+        async def prepare(self) -> None:
+            return None
+
         async def stream(self, request: Any):  # type: ignore[no-untyped-def]
             batch = max(1, chunks_per_s // 100)
             start = time.perf_counter()
@@ -206,7 +209,7 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
 
     import cogtui.tui.screens.run as run_mod
 
-    run_mod.make_provider = lambda *a, **k: Paced()  # type: ignore[assignment]
+    run_mod.make_provider = lambda *a, **k: Paced()  # type: ignore[attr-defined]
     presses: list[float] = []
     handled: list[float] = []
 

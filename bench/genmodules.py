@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from cogtui.core.module.standard_parts import meta_schema
 
@@ -37,7 +38,7 @@ CATEGORY = {
         },
     ]
 }
-DATA = {
+DATA: dict[str, Any] = {
     "type": "object",
     "required": ["summary", "rationale"],
     "properties": {
@@ -84,9 +85,9 @@ def golden(folder: Path, n: int, v1: bool = False) -> None:
     )
 
 
-def _vary(schema: dict, n: int) -> dict:
+def _vary(schema: dict[str, Any], n: int) -> dict[str, Any]:
     """A copy with fields unique to module n, so no two modules share their input/data schemas."""
-    out = json.loads(json.dumps(schema))
+    out: dict[str, Any] = json.loads(json.dumps(schema))
     out["properties"][f"field_{n}"] = {"type": "string", "description": f"Specific to module {n}", "maxLength": 100 + n}
     out["properties"][f"count_{n}"] = {"type": "integer", "minimum": n % 7}
     return out

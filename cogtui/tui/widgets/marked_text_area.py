@@ -28,8 +28,13 @@ class MarkedTextArea(TextArea):
     """`TextArea.code_editor` with per-line diagnostic marks (`set_marks`)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
+        language = kwargs.pop("language", None)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.marks: dict[int, Severity] = {}  # 0-based row -> the worst severity on it
+        if language is not None:
+            # Given to TextArea's constructor, a language builds the document twice (two tree-sitter parses and
+            # two compiles of the highlight query, ~6 ms a file): before the reactive is set and again when it is.
+            self.language = language  # type: ignore[assignment]
 
     def set_marks(self, marks: Mapping[int, Severity]) -> None:
         if dict(marks) != self.marks:
