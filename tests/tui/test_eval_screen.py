@@ -80,6 +80,9 @@ async def test_enter_on_a_failing_cell_shows_diff_and_envelope(monkeypatch: pyte
         assert isinstance(screen, EvalScreen)
         table = screen.query_one(DataTable)
         assert str(table.get_cell("case1", "replay")) == "✗ E2001"
+        # On screen in full, though wider than its column's header ("replay").
+        lines = [table.render_line(y).text for y in range(table.size.height)]
+        assert any("case1" in line and "✗ E2001" in line for line in lines), lines
         table.focus()
         table.move_cursor(row=table.get_row_index("case1"), column=1)
         await pilot.press("enter")

@@ -306,7 +306,8 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         style = CELL_STYLE.get(status)
         label = self.state.label(case, target)
         mark = themed(self.app, label, style, bold=status is CellStatus.FAILED) if style else cell(label)
-        self.query_one("#eval-matrix", DataTable).update_cell(case, target, mark)
+        # The column grows to its widest label: sized by its header alone ("replay"), it cut "✗ E2001" to "✗ E200".
+        self.query_one("#eval-matrix", DataTable).update_cell(case, target, mark, update_width=True)
         if self.state.selected == (case, target):
             self.show_detail()
 
