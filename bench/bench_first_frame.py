@@ -10,6 +10,10 @@ callback comes after the browser's first frame, with the module names in it, ahe
 after-first-frame work (validation, watching). CPU time is what other
 processes' load hardly moves, so this ratio is the steadier companion of bench_tmux.py's wall-clock
 one (issue 16's target: <= 1.25x). Least and median of the runs; the two kinds alternate.
+
+`--against DIR` adds a third kind, interleaved with the two: cogtui imported from another checkout (its
+folder put first on PYTHONPATH, e.g. `git archive <commit> | tar -x -C DIR`), to measure a change's gain
+before and after in the same minutes.
 """
 
 from __future__ import annotations
@@ -56,8 +60,13 @@ Timed(paths=[sys.argv[1]]).run(headless=True, size=(120, 40))
 
 
 def cpu_ms(code: str, env: dict[str, str]) -> float:
-    proc = subprocess.run(
-        [sys.executable, "-c", code, str(ROOT / "modules")], capture_output=True, text=True, env=env, check=False
+    proc = subprocess.run(  # run from outside the checkout: with --against, PYTHONPATH decides which cogtui
+        [sys.executable, "-c", code, str(ROOT / "modules")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        cwd=env["HOME"],  # a temporary folder
     )
     lines = proc.stdout.split()
     if proc.returncode != 0 or not lines:
@@ -68,23 +77,34 @@ def cpu_ms(code: str, env: dict[str, str]) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--against", type=Path, help="another checkout's folder: its cogtui, interleaved")
     args = ap.parse_args()
     results: dict[str, Any] = {"load average (1 min)": round(os.getloadavg()[0], 1)}
     bare: list[float] = []
     ours: list[float] = []
+    theirs: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env.update(HOME=tmp, COGTUI_DATA_DIR=f"{tmp}/data", COGTUI_CACHE_DIR=f"{tmp}/cache", TERM="xterm-256color")
         env["COGNITIVE_MODULES_PATH"] = ""
+        other = {**env, "PYTHONPATH": str(args.against.resolve())} if args.against else None
         for i in range(args.repeat + 1):  # the first start of each fills caches (.pyc, theme cache): not counted
             b, o = cpu_ms(BARE, env), cpu_ms(COGTUI, env)
+            t = cpu_ms(COGTUI, other) if other else 0.0
             if i:
                 bare.append(b)
                 ours.append(o)
+                theirs.append(t)
     results["bare Textual app, CPU ms at the first frame (least)"] = round(min(bare), 1)
     results["cogtui, CPU ms at the first frame (least)"] = round(min(ours), 1)
     results["first frame CPU ratio, least (target <= 1.25)"] = round(min(ours) / min(bare), 2)
     results["first frame CPU ratio, median"] = round(statistics.median(ours) / statistics.median(bare), 2)
+    if args.against:
+        results[f"cogtui of {args.against}, CPU ms at the first frame (least)"] = round(min(theirs), 1)
+        results[f"cogtui of {args.against}, ratio least"] = round(min(theirs) / min(bare), 2)
+        results[f"cogtui of {args.against}, ratio median"] = round(
+            statistics.median(theirs) / statistics.median(bare), 2
+        )
     results["load average (1 min), at the end"] = round(os.getloadavg()[0], 1)
     report("first_frame", results, machine())
 
