@@ -254,7 +254,7 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
     if not isinstance(ins, list):
         return [Violation("E3001", "insights.array", ipath, "extensions.insights must be an array")]
     out: list[Violation] = []
-    if module is None:
+    if module is None or not module.contract.known:  # no module, or a manifest that could not be read (D141)
         limit, require_mapping, enabled = LOOSEST_MAX_INSIGHTS, False, True
     else:
         c = module.contract
@@ -305,7 +305,7 @@ def custom_enum_values(value: Any, path: PathT = (), tag: str = "custom") -> Ite
 
 
 def check_enum_strategy(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
-    if module.contract.enum_strategy.value != "strict":
+    if module.contract.enum_strategy.value != "strict" or not module.contract.known:
         return []
     tag = unknown_tag(module)
     return [

@@ -52,7 +52,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
             name=module.name,
             version=module.version or "no version",
             format=module.format.value,
-            tier=module.tier,
+            tier=module.known_tier or "unknown",
         )
     )
     where = markup("$where", where=store.display(module.path))
@@ -73,7 +73,9 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
     lines.append(_section("Policies"))
     lines += [markup("  $k: [b]$v[/]", k=k, v=_show(v)) for k, v in policies.items()] or [Content("  —")]
     lines.append(_section("Tier settings"))
-    for name, setting in module.contract.items():
+    if not module.contract.known:  # defaults would claim values the author may have declared otherwise
+        lines.append(markup("  [$text-muted]unknown until the manifest can be read (see Problems)[/]"))
+    for name, setting in module.contract.items() if module.contract.known else ():
         lines.append(
             markup("  $name: [b]$value[/]  ", name=name, value=_show(setting.value))
             + markup(ORIGIN_TEXT[setting.origin])
