@@ -27,7 +27,15 @@ from .messages import Navigate, ReportsReady, ThemesChanged
 from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .terminal_guard import TerminalGuard
-from .themes import DEFAULT_THEME, FALLBACK_THEME, builtin_theme_dir, load_themes, theme_cache_file, user_theme_dir
+from .themes import (
+    DEFAULT_THEME,
+    FALLBACK_THEME,
+    builtin_theme_dir,
+    load_themes,
+    start_in_theme,
+    theme_cache_file,
+    user_theme_dir,
+)
 from .worker_failures import ReportsWorkerFailures, WorkerFailed
 
 if TYPE_CHECKING:
@@ -177,7 +185,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         if wanted in self.available_themes:
             if self.theme == wanted:
                 self.mutate_reactive(App.theme)  # same name, maybe new colours: apply them again
-            else:
+            elif not start_in_theme(self, wanted):
                 self.theme = wanted
         else:
             problems.append(

@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
@@ -43,10 +43,11 @@ COLOR_FIELDS = (
 
 
 def builtin_theme_dir() -> Path:
-    """The `cogtui.themes` package folder, wherever the package is installed (a wheel, editable or a checkout)."""
-    folder = resources.files("cogtui.themes")
-    # A regular package installed on a file system (pip never installs zipped) is a real folder.
-    return folder if isinstance(folder, Path) else Path(str(folder))
+    """The `cogtui.themes` package folder, wherever the package is installed (a wheel, editable or a checkout).
+
+    Found from this module's own file, as the stylesheets are (app.STYLES): pip never installs a package
+    zipped, and `importlib.resources` cost ~5 ms of start-up (it imports zipfile) to say the same."""
+    return Path(__file__).parent.parent / "themes"
 
 
 def user_theme_dir() -> Path:
@@ -208,3 +209,22 @@ def every_theme() -> tuple[dict[str, bool], list[str]]:
     themes = {name: theme.ansi for name, theme in BUILTIN_THEMES.items()}
     themes.update({theme.name: theme.ansi for theme in loaded.themes})
     return themes, loaded.problems
+
+
+def start_in_theme(app: App[Any], name: str) -> bool:
+    """Give a not yet running app its start theme without Textual's restyle; False when it must be set as usual.
+
+    Setting `App.theme` queues a full re-parse of the stylesheet (`refresh_css`), which at start comes right
+    after the first parse, made with Textual's default theme, and throws away the parse cache (~10-20 ms of CPU
+    before the first frame; BENCHMARKS.md, Workbench). Before the app runs nothing is styled yet, so the theme's
+    variables in the stylesheet and its class on the app are all it takes: Textual's own documented
+    `set_reactive(App.theme, ...)`. Only when the line filter the app built for its default theme (ANSI colours
+    mapped for a dark or a light background, or not at all for an ANSI theme) is right for this one as well.
+    """
+    theme, now = app.available_themes.get(name), app.current_theme
+    if app.is_running or theme is None or (theme.dark, theme.ansi) != (now.dark, now.ansi):
+        return False
+    app.set_reactive(App.theme, name)
+    app.stylesheet.set_variables(app.get_css_variables())
+    app.add_class(f"-theme-{name}", update=False)
+    return True

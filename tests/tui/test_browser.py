@@ -197,3 +197,27 @@ async def test_malformed_and_unreadable_modules_never_crash(monkeypatch: pytest.
         body = str(app.screen.query_one("#detail-body", Static).render())
         assert "P005" in body or "P002" in body
         assert _labels(tree)["bad-json"].startswith("✗")
+
+
+async def test_a_resized_tree_draws_what_a_tree_started_at_that_size_draws(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The tree keeps its drawn lines through a resize (ModuleTree.on_resize): narrower and shorter, then back,
+    the screen is what an app started at each size shows."""
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer", "release-notes", "product-ideas")
+
+    async def screens(*sizes: tuple[int, int]) -> list[str]:
+        app = make_app(root, tmp_path)
+        shots = []
+        async with app.run_test(size=sizes[0]) as pilot:
+            await _ready(app, pilot)
+            for size in sizes:
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                shots.append(app.export_screenshot())
+        return shots
+
+    wide, narrow, wide_again = await screens((100, 30), (46, 12), (100, 30))
+    assert wide_again == wide
+    assert narrow == (await screens((46, 12)))[0]

@@ -1,4 +1,4 @@
-"""Start-up: the cyclic collector paused until the first frame (cli._start_tui), and a quit right after that frame."""
+"""Start-up: the cyclic collector paused until the first frame (cli._start_tui), a quit right after that frame, the start theme."""
 
 from __future__ import annotations
 
@@ -60,3 +60,40 @@ async def test_quitting_right_after_the_first_frame_exits_cleanly(
         gc.collect()  # what the app's workers held is gone, as at a process's exit
     assert code == 0
     assert not [str(w.message) for w in seen if "never awaited" in str(w.message)]
+
+
+@pytest.mark.parametrize("theme", ["cogtui-dark", "cogtui-light"])
+async def test_the_start_theme_styles_the_screen_as_switching_to_it_does(
+    theme: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """cogtui-dark starts without Textual's restyle (themes.start_in_theme: no stylesheet re-parse before the
+    first frame); cogtui-light, whose line filter differs from Textual's default theme, the usual way. Either
+    way the screen is what switching to the theme after start makes of it, and it still switches."""
+    from textual.css.stylesheet import Stylesheet
+
+    from cogtui.core.settings.config import Config
+
+    reparses: list[str] = []
+    reparse = Stylesheet.reparse
+
+    def counted(self: Stylesheet) -> None:
+        reparses.append("reparse")
+        reparse(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path, config=Config(theme=theme))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+        await until(lambda: bool(app.store.reports), pilot)
+        await pilot.pause()
+        assert (app.theme, app.has_class(f"-theme-{theme}")) == (theme, True)
+        assert bool(reparses) == (theme != "cogtui-dark")
+        started = app.export_screenshot()
+        app.theme = "textual-light" if theme == "cogtui-dark" else "textual-dark"
+        await pilot.pause()
+        assert app.export_screenshot() != started and not app.has_class(f"-theme-{theme}")
+        app.theme = theme
+        await pilot.pause()
+        assert app.export_screenshot() == started

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -62,13 +63,22 @@ class ModuleTree(Tree[NodeItem]):
     }
 
     def __init__(self, store: ModuleStore, **kwargs: object) -> None:
-        super().__init__("modules", **kwargs)  # type: ignore[arg-type]
+        # A Text root (hidden): Tree reads a str label as Rich markup, importing the emoji table (~3 ms at start).
+        super().__init__(cell("modules"), **kwargs)  # type: ignore[arg-type]
         self.store = store
         self.show_root = False
         self.auto_expand = False  # enter opens a module; space toggles
         self.guide_depth = 3
         self.filter_text = ""
         self.module_nodes: dict[Path, TreeNode[NodeItem]] = {}
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Tree's own resize handler throws its drawn lines away and draws them all again; at start that is
+        right after the first frame, which it doubles (~12 ms of CPU, BENCHMARKS.md, Workbench). Nothing a line
+        shows depends on the size: lines are drawn from the nodes (any change to them redraws through Tree's
+        own invalidation) and kept by width, so a new width draws anew and a new height reuses them. Skipped
+        with the documented `prevent_default` (only Tree handles a Resize between here and Widget)."""
+        event.prevent_default()
 
     # ------------------------------------------------------------ building
 
