@@ -27,3 +27,4 @@ def test_the_detail_pane_says_the_settings_are_unknown(tmp_path: Path) -> None:
     assert "tier unknown" in shown and "unknown until the manifest can be read" in shown
     assert "overflow.max_items" not in shown and "tier decision" not in shown
     assert "P001" in shown  # the reason, in the problems list
+    assert "Problems (1 error, 0 warnings)" in shown

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from cogtui.core.diagnostics import plural
 from cogtui.core.module.tiers import (
     EXEC_ALLOWED_RISK,
     EXEC_MIN_CONFIDENCE,
@@ -267,11 +268,13 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
                 "E3004",
                 "overflow.disabled",
                 ipath,
-                f"overflow is disabled for this module but {len(ins)} insights were returned",
+                f"overflow is disabled for this module but {plural(len(ins), 'insight')} {'was' if len(ins) == 1 else 'were'} returned",
             )
         )
     elif len(ins) > limit:
-        out.append(Violation("E3004", "overflow.max_items", ipath, f"{len(ins)} insights, over the limit of {limit}"))
+        out.append(
+            Violation("E3004", "overflow.max_items", ipath, f"{plural(len(ins), 'insight')}, over the limit of {limit}")
+        )
     for i, item in enumerate(ins):
         if not isinstance(item, dict):
             out.append(Violation("E3001", "insight.object", (*ipath, i), "an insight must be an object"))

@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from cogtui.core.diagnostics import Diagnostic, Severity, format_location
+from cogtui.core.diagnostics import Diagnostic, Severity, format_location, plural
 
 from ..shown import block, markup
 
@@ -63,7 +63,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
     lines.append(where)
     problems = [d for d in report.diagnostics if d.severity is not Severity.INFO]
     if problems:  # what needs fixing comes first; the full list (infos too) stays at the end
-        lines.append(_section(f"Problems ({report.errors} errors, {report.warnings} warnings)"))
+        lines.append(_section(f"Problems ({plural(report.errors, 'error')}, {plural(report.warnings, 'warning')})"))
         lines += diagnostics_lines(report, module.path, problems)
     lines.append(_section("Responsibility"))
     lines.append(block(module.responsibility or "—"))
@@ -94,7 +94,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
     if not module.tests:
         more = f"; {len(module.examples)} example(s)" if module.examples else ""
         lines.append(markup("  [$text-muted]none$more[/]", more=more))
-    lines.append(_section(f"Diagnostics ({report.errors} errors, {report.warnings} warnings)"))
+    lines.append(_section(f"Diagnostics ({plural(report.errors, 'error')}, {plural(report.warnings, 'warning')})"))
     lines += diagnostics_lines(report, module.path) or [markup("  [$success]✓ clean[/]")]
     return Content("\n").join(lines)
 
