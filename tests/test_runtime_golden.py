@@ -140,6 +140,16 @@ def test_cogn_test_all_examples_pass_offline(tmp_path: Path) -> None:
     assert sorted(m["module"] for m in report["modules"]) == sorted(m.name for m in tested)
 
 
+def test_one_case_and_one_module_are_counted_in_the_singular(tmp_path: Path) -> None:
+    """`cogn test` of a one-golden module says "1 case", `validate --all` of a one-module folder "1 module"."""
+    proc = cogn(tmp_path, "test", "api-naming-reviewer")
+    assert proc.returncode == 0 and "1 case: 1 passed, 0 failed" in proc.stdout, proc.stdout + proc.stderr
+    one = tmp_path / "one"
+    copy_module(one, "api-naming-reviewer")
+    proc = cogn(tmp_path, "validate", "--all", path=one)
+    assert proc.returncode == 0 and "1 module: " in proc.stdout and "1 modules" not in proc.stdout, proc.stdout
+
+
 def test_cogn_test_failing_case_shows_reasons_and_diff(tmp_path: Path, llm_server: Any) -> None:
     mods = tmp_path / "mods"
     copy_module(mods, "code-reviewer")

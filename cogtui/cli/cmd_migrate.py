@@ -245,7 +245,7 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
     )
     verb = "would migrate" if args.dry_run else "migrated"
     p.parts(
-        (f"{len(outcomes)} modules: ", None),
+        (f"{len(outcomes)} module{'s' * (len(outcomes) != 1)}: ", None),
         (f"{done} {verb}", "ok"),
         (f", {current} already current", None),
         (", ", None),

@@ -124,7 +124,7 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
     p.parts(
-        (f"{len(results)} cases: ", None),
+        (f"{len(results)} case{'s' * (len(results) != 1)}: ", None),
         (f"{len(results) - len(failed)} passed", "ok"),
         (", ", None),
         (f"{len(failed)} failed", "error" if failed else None),

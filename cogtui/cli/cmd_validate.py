@@ -63,7 +63,7 @@ def validate(args: argparse.Namespace) -> int:
         bad = sum(1 for r in reports if r.errors)
         p.line()
         p.parts(
-            (f"{len(reports)} modules: ", None),
+            (f"{len(reports)} module{'s' * (len(reports) != 1)}: ", None),
             (f"{len(reports) - bad} valid", "ok"),
             (", ", None),
             (f"{bad} with errors", "error" if bad else None),

@@ -29,7 +29,7 @@ def print_result(p: Printer, module: Any, result: Any) -> None:
     meta = env.get("meta") or {}
     head = [
         (module.name, "bold"),
-        (f" ({module.format.badge}, {module.tier})", "dim"),
+        (f" ({module.format.badge}, {module.known_tier or 'tier unknown'})", "dim"),
         (f"  via {result.provider}", "dim"),
     ]
     if result.model and result.model != result.provider:

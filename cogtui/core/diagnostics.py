@@ -22,6 +22,11 @@ class Severity(StrEnum):
         return {"error": 0, "warning": 1, "info": 2}[self.value]
 
 
+def plural(n: int, noun: str) -> str:
+    """ "1 error", "2 errors", "1,000 runs": a count and its noun, for messages."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One finding about a module: its code, severity and message, located in a file (1-based line and column)."""

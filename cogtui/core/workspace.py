@@ -47,7 +47,7 @@ class ModuleReport:
         if self.module is not None:
             self.format = self.module.format.value
             self.version = self.module.version
-            self.tier = self.module.tier
+            self.tier = self.module.known_tier
             self.badge = self.module.format.badge
 
     @property

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from cogtui.core.diagnostics import plural
 from cogtui.core.history.dashboard import DashboardData
 
 INSIGHTS, ENUMS = "insights", "enums"
@@ -28,10 +29,6 @@ class Phase(StrEnum):
     LOADING = "loading"
     READY = "ready"
     FAILED = "failed"
-
-
-def plural(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 def row_key(tab: str, document: dict[str, Any]) -> RowKey:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.diagnostics import diag
+from cogtui.core.diagnostics import Severity, diag
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.module_folder import (
     MANIFEST_V0,
@@ -124,6 +124,13 @@ class _Loader(ReadContext):
 
     # ------------------------------------------------------------ common
 
+    def manifest_readable(self, manifest_path: Path | None) -> bool:
+        """False when reading the manifest failed: an error of the file or parse families located in it."""
+        return not any(
+            d.file == manifest_path and d.severity is Severity.ERROR and d.code[:1] in ("F", "P")
+            for d in self.diagnostics
+        )
+
     def build(
         self, fmt: ModuleFormat, manifest: dict[str, Any], prompt: str, schemas: Any, files: ModuleFiles
     ) -> Module:
@@ -139,7 +146,7 @@ class _Loader(ReadContext):
             format=fmt,
             version=str(version) if version is not None else None,
             responsibility=responsibility if isinstance(responsibility, str) else None,
-            contract=contract_settings(manifest),
+            contract=contract_settings(manifest, known=self.manifest_readable(files.manifest)),
             excludes=tuple(str(x) for x in manifest.get("excludes") or () if isinstance(x, (str, int, float)))
             if isinstance(manifest.get("excludes"), list)
             else (),

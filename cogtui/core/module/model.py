@@ -164,6 +164,11 @@ class Module:
         return self.contract.tier.value
 
     @property
+    def known_tier(self) -> str | None:
+        """The tier to show: None while the manifest cannot be read (the default would be a guess, D141)."""
+        return self.contract.tier.value if self.contract.known else None
+
+    @property
     def all_files(self) -> tuple[Path, ...]:
         out: list[Path] = list(self.files.all()) if self.files else []
         for t in self.tests:

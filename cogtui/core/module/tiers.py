@@ -82,6 +82,9 @@ class ContractSettings:
     enum_strategy: Setting[str]
     response_mode: Setting[str]
     response_chunk_type: Setting[str]
+    # False when the manifest could not be read (a syntax error, not a mapping, unreadable bytes): every value
+    # is then a default the author may well have declared otherwise, and no rule compares a file with it (D141).
+    known: bool = True
 
     def items(self) -> list[tuple[str, Setting[Any]]]:
         """(dotted manifest name, setting) pairs, in manifest order, for display."""
@@ -109,8 +112,9 @@ def _typed(value: Any, kind: type, fallback: Any, origin: Origin) -> Setting[Any
     return Setting(fallback, origin)
 
 
-def contract_settings(manifest: dict[str, Any]) -> ContractSettings:
-    """Effective settings for a manifest; illegal explicit values fall back (and are diagnosed elsewhere)."""
+def contract_settings(manifest: dict[str, Any], known: bool = True) -> ContractSettings:
+    """Effective settings for a manifest; illegal explicit values fall back (and are diagnosed elsewhere).
+    `known` is False when the manifest could not be read (see ContractSettings.known)."""
     raw_tier = manifest.get("tier")
     tier = Setting(raw_tier, "explicit") if raw_tier in TIERS else Setting(DEFAULT_TIER, "default")
     d = TIER_DEFAULTS[tier.value]
@@ -132,6 +136,7 @@ def contract_settings(manifest: dict[str, Any]) -> ContractSettings:
         enum_strategy=_choice(enums.get("strategy"), ENUM_STRATEGIES, d["enums.strategy"], "tier"),
         response_mode=_choice(response.get("mode"), RESPONSE_MODES, d["response.mode"], "tier"),
         response_chunk_type=_choice(response.get("chunk_type"), CHUNK_TYPES, "delta", "default"),
+        known=known,
     )
 
 

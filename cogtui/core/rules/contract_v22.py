@@ -98,6 +98,8 @@ class V22Checks(RuleBase):
 
     def check_overflow_schema(self) -> None:
         c = self.m.contract
+        if not c.known:  # the manifest could not be read: what it declares is unknown (D141)
+            return
         found = self.insights_schema()
         if found is None:
             if c.overflow_enabled.value and self.m.schemas.data is not None:
@@ -132,6 +134,8 @@ class V22Checks(RuleBase):
 
     def check_tier_coherence(self) -> None:
         c = self.m.contract
+        if not c.known:
+            return
         man_file = self.m.files.manifest if self.m.files else None
         tier = c.tier.value
         if c.schema_strictness.explicit and c.schema_strictness.value != EXPECTED_STRICTNESS[tier]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from cogtui.core.diagnostics import plural
 from cogtui.core.module.tiers import (
     EXEC_ALLOWED_RISK,
     EXEC_MIN_CONFIDENCE,
@@ -254,7 +255,7 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
     if not isinstance(ins, list):
         return [Violation("E3001", "insights.array", ipath, "extensions.insights must be an array")]
     out: list[Violation] = []
-    if module is None:
+    if module is None or not module.contract.known:  # no module, or a manifest that could not be read (D141)
         limit, require_mapping, enabled = LOOSEST_MAX_INSIGHTS, False, True
     else:
         c = module.contract
@@ -267,11 +268,13 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
                 "E3004",
                 "overflow.disabled",
                 ipath,
-                f"overflow is disabled for this module but {len(ins)} insights were returned",
+                f"overflow is disabled for this module but {plural(len(ins), 'insight')} {'was' if len(ins) == 1 else 'were'} returned",
             )
         )
     elif len(ins) > limit:
-        out.append(Violation("E3004", "overflow.max_items", ipath, f"{len(ins)} insights, over the limit of {limit}"))
+        out.append(
+            Violation("E3004", "overflow.max_items", ipath, f"{plural(len(ins), 'insight')}, over the limit of {limit}")
+        )
     for i, item in enumerate(ins):
         if not isinstance(item, dict):
             out.append(Violation("E3001", "insight.object", (*ipath, i), "an insight must be an object"))
@@ -305,7 +308,7 @@ def custom_enum_values(value: Any, path: PathT = (), tag: str = "custom") -> Ite
 
 
 def check_enum_strategy(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
-    if module.contract.enum_strategy.value != "strict":
+    if module.contract.enum_strategy.value != "strict" or not module.contract.known:
         return []
     tag = unknown_tag(module)
     return [

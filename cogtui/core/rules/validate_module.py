@@ -100,7 +100,7 @@ class ManifestRules:
         self.out.append(diag(code, message, self.file, line, col, hint, severity))
 
     def run(self) -> None:
-        if self.src is None:  # missing or unparseable manifest: already a load diagnostic
+        if self.src is None or not self.m.contract.known:  # missing, unparseable or not a mapping: already said
             return
         man = self.m.manifest
         required = ["name", "version", "responsibility", "excludes"]

@@ -22,6 +22,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from cogtui.core.diagnostics import plural
 from cogtui.core.module.model import Module
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
 from cogtui.core.rules.envelope_shape import normalise_shape
@@ -163,7 +164,7 @@ def _trim_insights(env: dict[str, Any], module: Module, warnings: list[str]) -> 
     limit = module.contract.overflow_max_items.value
     env = copy.deepcopy(env)
     env["data"]["extensions"]["insights"] = ins[:limit]
-    warnings.append(f"{len(ins)} insights trimmed to overflow.max_items = {limit}")
+    warnings.append(f"{plural(len(ins), 'insight')} trimmed to overflow.max_items = {limit}")
     return env
 
 

@@ -18,9 +18,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
+from cogtui.core.diagnostics import plural
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.dashboard import read_row_runs
-from cogtui.core.history.dashboard_state import ENUMS, plural
+from cogtui.core.history.dashboard_state import ENUMS
 from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register

@@ -32,8 +32,9 @@ from textual.widgets import DataTable, Select, Sparkline, Static, TabbedContent,
 from textual.worker import get_current_worker
 
 from cogtui.core.authoring.promotion_target import PromotionRequest
+from cogtui.core.diagnostics import plural
 from cogtui.core.history.dashboard import DashboardData, latest_run_id, read_dashboard
-from cogtui.core.history.dashboard_state import ENUMS, INSIGHTS, InsightsState, Phase, plural
+from cogtui.core.history.dashboard_state import ENUMS, INSIGHTS, InsightsState, Phase
 from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register

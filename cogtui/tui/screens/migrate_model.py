@@ -16,6 +16,7 @@ from cogtui.core.authoring.migration import MigrationPlan, plan_migration
 from cogtui.core.authoring.migration.plan import NoteSeverity, severity_of
 from cogtui.core.authoring.migration.preview_state import ModuleSlot
 from cogtui.core.authoring.migration.review import ReviewFile, ReviewPlan
+from cogtui.core.diagnostics import plural
 from cogtui.core.module.loader import NotAModule, load_module
 
 from ..shown import assemble, block, styled
@@ -189,7 +190,7 @@ def applied_notice(migrated: list[ModuleSlot], backups: Path, change: str | None
         backup = migrated[0].applied.backup_dir
         text = f"Backup at {backup}. Press u to undo." if backup else "No backup was made."
         return (change or f"Migrated {migrated[0].name}"), text
-    return f"Migrated {len(migrated)} modules", f"Backups are under {backups}. u on a module undoes it."
+    return f"Migrated {plural(len(migrated), 'module')}", f"Backups are under {backups}. u on a module undoes it."
 
 
 def _status(slot: ModuleSlot, review: bool) -> Content:
@@ -226,7 +227,7 @@ def overview(slots: list[ModuleSlot], listed: list[int], review_file: Path | Non
     ready = [i for i in listed if slots[i].can_apply]
     to_migrate = [s for s in planned if s.plan is not None and s.plan.can_apply and s.applied is None]
     title = f"Review of {review_file.name} (read-only)" if review_file else "Migration preview"
-    out: list[Content | str] = [assemble((title, "bold"), (f"  {len(slots)} modules", "$text-muted"))]
+    out: list[Content | str] = [assemble((title, "bold"), (f"  {plural(len(slots), 'module')}", "$text-muted"))]
     if len(planned) < len(slots):
         out.append(styled(f"planning {len(planned)}/{len(slots)}…", "$text-muted"))
     out += [

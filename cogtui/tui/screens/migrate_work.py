@@ -26,6 +26,7 @@ from cogtui.core.authoring.migration import (
     undo_latest,
 )
 from cogtui.core.authoring.migration.review import PlanFileError, ReviewPlan, load_plan_file
+from cogtui.core.diagnostics import plural
 
 from .migrate_model import plan_module
 
@@ -111,7 +112,7 @@ def apply_plans(screen: Screen[Any], jobs: list[tuple[int, MigrationPlan]], prom
                     result, diagnostics = apply_promotion(plan)
                     errors, warnings = counts(diagnostics)
                     clean = not errors and not warnings
-                    note = "✓ valid" if clean else f"{errors} errors, {warnings} warnings"
+                    note = "✓ valid" if clean else f"{plural(errors, 'error')}, {plural(warnings, 'warning')}"
                     outcomes.append(ApplyOutcome(index, result, None, note, note_is_problem=not clean))
                     continue
                 outcomes.append(ApplyOutcome(index, apply_plan(plan, backup=True), None))

@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from cogtui.core.diagnostics import Diagnostic, Severity, format_location
+from cogtui.core.diagnostics import Diagnostic, Severity, format_location, plural
 
 from ..shown import block, markup
 
@@ -52,7 +52,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
             name=module.name,
             version=module.version or "no version",
             format=module.format.value,
-            tier=module.tier,
+            tier=module.known_tier or "unknown",
         )
     )
     where = markup("$where", where=store.display(module.path))
@@ -63,7 +63,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
     lines.append(where)
     problems = [d for d in report.diagnostics if d.severity is not Severity.INFO]
     if problems:  # what needs fixing comes first; the full list (infos too) stays at the end
-        lines.append(_section(f"Problems ({report.errors} errors, {report.warnings} warnings)"))
+        lines.append(_section(f"Problems ({plural(report.errors, 'error')}, {plural(report.warnings, 'warning')})"))
         lines += diagnostics_lines(report, module.path, problems)
     lines.append(_section("Responsibility"))
     lines.append(block(module.responsibility or "—"))
@@ -73,7 +73,9 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
     lines.append(_section("Policies"))
     lines += [markup("  $k: [b]$v[/]", k=k, v=_show(v)) for k, v in policies.items()] or [Content("  —")]
     lines.append(_section("Tier settings"))
-    for name, setting in module.contract.items():
+    if not module.contract.known:  # defaults would claim values the author may have declared otherwise
+        lines.append(markup("  [$text-muted]unknown until the manifest can be read (see Problems)[/]"))
+    for name, setting in module.contract.items() if module.contract.known else ():
         lines.append(
             markup("  $name: [b]$value[/]  ", name=name, value=_show(setting.value))
             + markup(ORIGIN_TEXT[setting.origin])
@@ -92,7 +94,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
     if not module.tests:
         more = f"; {len(module.examples)} example(s)" if module.examples else ""
         lines.append(markup("  [$text-muted]none$more[/]", more=more))
-    lines.append(_section(f"Diagnostics ({report.errors} errors, {report.warnings} warnings)"))
+    lines.append(_section(f"Diagnostics ({plural(report.errors, 'error')}, {plural(report.warnings, 'warning')})"))
     lines += diagnostics_lines(report, module.path) or [markup("  [$success]✓ clean[/]")]
     return Content("\n").join(lines)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from cogtui.core.authoring.migration.apply import ApplyResult, UndoResult
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.authoring.migration.review import ReviewPlan
+from cogtui.core.diagnostics import plural
 
 WRITING = ("applying", "undoing")
 
@@ -236,7 +237,7 @@ class PreviewState:
     def heading(self) -> str:
         slot = self.slot
         if slot is None:
-            return f"{self.mode()} · {len(self.slots)} modules"
+            return f"{self.mode()} · {plural(len(self.slots), 'module')}"
         plan = slot.plan
         versions = f" {plan.source_format} → {plan.target}" if plan is not None else ""
         position = f" · file {self.file_index}/{len(plan.files)}" if plan is not None and self.file_index else ""
