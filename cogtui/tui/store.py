@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,14 +36,16 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
         return str(path)
 
 
-@dataclass
 class ModuleStore:
-    search_path: SearchPath
-    index: ModuleIndex
-    reports: dict[Path, ModuleReport] = field(default_factory=dict)
-    cwd: Path = field(default_factory=Path.cwd)
-    # Per module, the stamp of the latest validation asked for: a slower, older report never wins.
-    requested: dict[Path, int] = field(default_factory=dict)
+    """A plain class: a dataclass cost ~1 ms to define before the first frame."""
+
+    def __init__(self, search_path: SearchPath, index: ModuleIndex, cwd: Path | None = None) -> None:
+        self.search_path = search_path
+        self.index = index
+        self.reports: dict[Path, ModuleReport] = {}
+        self.cwd = Path.cwd() if cwd is None else cwd
+        # Per module, the stamp of the latest validation asked for: a slower, older report never wins.
+        self.requested: dict[Path, int] = {}
 
     @classmethod
     def from_paths(cls, extra: Iterable[str | Path], cwd: Path | None = None) -> ModuleStore:

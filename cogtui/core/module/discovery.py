@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
 
@@ -111,13 +110,20 @@ class ModuleEntry(NamedTuple):
         return self.shadowed_by is not None
 
 
-@dataclass
 class ModuleIndex:
-    """What discovery found on a search path: every module folder (shadowed ones too) and the problems met."""
+    """What discovery found on a search path: every module folder (shadowed ones too) and the problems met.
 
-    search_path: SearchPath
-    entries: list[ModuleEntry] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    A plain class (a dataclass cost ~1 ms to define before the TUI's first frame)."""
+
+    def __init__(
+        self,
+        search_path: SearchPath,
+        entries: list[ModuleEntry] | None = None,
+        diagnostics: list[Diagnostic] | None = None,
+    ) -> None:
+        self.search_path = search_path
+        self.entries: list[ModuleEntry] = [] if entries is None else entries
+        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
 
     @property
     def winners(self) -> list[ModuleEntry]:
