@@ -176,3 +176,38 @@ def test_a_failed_off_loop_import_fails_its_callers_and_is_tried_again() -> None
     finally:
         release.set()
         sys.modules.pop(name, None)
+
+
+def test_a_call_cancelled_while_it_waits_leaves_the_import_to_the_others() -> None:
+    """A run cancelled during the first import (escape in the TUI) must not cancel the import for every later
+    call: they would all fail with CancelledError for the rest of the process."""
+    import asyncio
+    import threading
+    import uuid
+
+    from cogtui.core.run.providers.base import import_off_loop
+
+    name = f"cogtui_test_cancelled_{uuid.uuid4().hex}"
+    release = threading.Event()
+
+    def slow() -> None:
+        release.wait(10)
+        sys.modules[name] = type(sys)(name)
+
+    async def scenario() -> None:
+        first = asyncio.create_task(import_off_loop(name, slow))
+        await asyncio.sleep(0.05)
+        first.cancel()
+        try:
+            await first
+        except asyncio.CancelledError:
+            pass
+        release.set()
+        await asyncio.wait_for(import_off_loop(name, slow), 10)  # the same import, through
+
+    try:
+        asyncio.run(scenario())
+        assert name in sys.modules
+    finally:
+        release.set()
+        sys.modules.pop(name, None)

@@ -171,6 +171,7 @@ async def import_off_loop(name: str, importer: Callable[[], object] | None = Non
             import concurrent.futures  # asyncio has imported it already
 
             started = _imports[name] = concurrent.futures.Future()
+            started.set_running_or_notify_cancel()  # running: a cancelled caller cannot cancel it for the rest
             threading.Thread(target=_import, args=(name, importer, started), name=f"import {name}").start()
     if not started.done():
         import asyncio
