@@ -86,3 +86,31 @@ def test_an_invalid_pattern_is_a_located_diagnostic_and_a_clear_envelope(tmp_pat
     envelope = json.loads(run.stdout)
     assert envelope["ok"] is False and "regular expression" in envelope["error"]["message"]
     assert envelope["error"]["code"] == "E1006"
+
+
+def test_each_bad_pattern_of_a_schema_is_named_and_a_sound_one_keeps_its_hazard(tmp_path: Path) -> None:
+    """Two bad patterns in one schema are two located S001s; a sound pattern keeps its S008 hazard warning."""
+    from cogtui.core.module.loader import load_module
+    from cogtui.core.rules.validate_module import validate_module
+
+    files = clean_v22()
+    schema: Any = files["schema.json"]
+    props = schema["input"]["properties"]
+    props["text"]["pattern"] = "([a-z]"  # bad
+    props["code"] = {"type": "string", "pattern": "^[A-Z]{3}$"}  # sound
+    props["slow"] = {"type": "string", "pattern": "^(a+)+$"}  # sound, but a backtracking hazard
+    props["worse"] = {"type": "string", "pattern": "a{2,1}"}  # bad
+    root = make_module(tmp_path, files)
+    found = validate_module(load_module(root))
+    bad = sorted(d.message for d in found if d.code == "S001")
+    assert len(bad) == 2 and all(m.startswith("pattern: ") for m in bad), bad
+    text = (root / "schema.json").read_text(encoding="utf-8")
+    lines = {text[: text.index(p)].count("\n") + 1 for p in ('"([a-z]"', '"a{2,1}"')}
+    assert {d.line for d in found if d.code == "S001"} == lines
+    assert [d.code for d in found if d.code == "S008"] == ["S008"]
+    sound = clean_v22()
+    sound_schema: Any = sound["schema.json"]
+    sound_schema["input"]["properties"]["slow"] = {"type": "string", "pattern": "^(a+)+$"}
+    (tmp_path / "sound").mkdir()
+    codes = [d.code for d in validate_module(load_module(make_module(tmp_path / "sound", sound)))]
+    assert "S001" not in codes and codes.count("S008") == 1
