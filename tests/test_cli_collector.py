@@ -73,3 +73,46 @@ def test_a_validated_module_is_freed_without_the_cyclic_collector(tmp_path: Path
         source = weakref.ref(next(iter(module.sources.values())))
         del module, report
         assert gone() is None and source() is None
+
+
+CATCH_UP = """
+import gc, sys
+after = []
+done = False
+gc.callbacks.append(lambda phase, info: after.append(info["generation"]) if phase == "stop" and done else None)
+real_enable = gc.enable
+def enable():
+    global done
+    done = True  # from here on the collector is back: any collection now is the walk over the paused work
+    real_enable()
+gc.enable = enable
+from cogtui.cli import entry
+sys.argv = ["cogn", "validate", "--path", sys.argv[1], "--all"]
+code = entry()
+print("collections after the pause:", after)
+sys.exit(code)
+"""
+
+
+def test_the_process_entry_spares_the_walk_over_what_validate_made(tmp_path: Path) -> None:
+    """Turned back on after a paused validate, the collector's first act was a walk over everything the
+    validate had made (~4 ms); the process entry freezes that work first, so no collection follows."""
+    import subprocess
+
+    proc = subprocess.run(
+        [sys.executable, "-c", CATCH_UP, str(MODULE.parent)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "collections after the pause: []" in proc.stdout, proc.stdout
+
+
+def test_main_in_a_process_that_goes_on_freezes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    gc.unfreeze()
+    assert main(["--path", str(MODULE.parent), "validate", "--all"], prog="cogn") == 0
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    capsys.readouterr()
