@@ -77,8 +77,10 @@ def check_schema_documents(rules: Locating) -> bool:
                     rules.add_at("S001", f"{name}.{def_name}: {err.message}", schema_file, (name, def_name, *err.path))
     for file, document in _documents(module):
         doc_draft = draft_of(document)
-        for where, pattern in iter_patterns(document):
-            ok = _check_pattern(rules, file, where, pattern, doc_draft) and ok
+        patterns = list(iter_patterns(document))
+        compiled = bool(patterns) and _all_compile([pattern for _, pattern in patterns], doc_draft)
+        for where, pattern in patterns:  # each one compiled alone only when one of them fails, to say which
+            ok = (_check_hazard if compiled else _check_pattern)(rules, file, where, pattern, doc_draft) and ok
         for where, keyword in foreign_keywords(document, doc_draft):
             rules.add_at(
                 "S009",
@@ -134,6 +136,15 @@ def _documents(module: Module) -> list[tuple[Path, Any]]:
     return list(out.items())
 
 
+def _all_compile(patterns: list[str], draft: str) -> bool:
+    """Whether every pattern compiles, as one validator: a document's patterns cost one compile, not one each."""
+    try:
+        compile_schema({"allOf": [{"pattern": pattern} for pattern in patterns]}, draft=draft)
+    except SchemaUnusable:
+        return False
+    return True
+
+
 def _check_pattern(rules: Locating, file: Path, where: PathT, pattern: str, draft: str) -> bool:
     try:
         compile_schema({"pattern": pattern}, draft=draft)
@@ -146,6 +157,11 @@ def _check_pattern(rules: Locating, file: Path, where: PathT, pattern: str, draf
             hint="Patterns are ECMA-262 regular expressions; escape a literal backslash as \\\\ in JSON.",
         )
         return False
+    return _check_hazard(rules, file, where, pattern, draft)
+
+
+def _check_hazard(rules: Locating, file: Path, where: PathT, pattern: str, _draft: str) -> bool:
+    """S008 for a pattern that compiles but can backtrack catastrophically (a warning: it still counts as ok)."""
     hazard = backtracking_hazard(pattern)
     if hazard is not None:
         rules.add_at(
