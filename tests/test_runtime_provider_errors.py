@@ -117,7 +117,8 @@ async def test_a_refused_key_is_e4001_in_the_runner(
     monkeypatch.setenv(VAR[proto], SECRET_HEAD + "\r" + SECRET_TAIL)
     chunks, result = await run(llm_server, proto, ANSWER)
     err = assert_failure(result.envelope, "E4001")
-    assert err["details"]["attempts"] == 1 and llm_server.requests == []  # not retried: it cannot get better
+    # Not retried: it cannot get better. Anthropic's key is checked before its SDK is loaded, so no call was tried.
+    assert err["details"]["attempts"] == (0 if proto == "anthropic" else 1) and llm_server.requests == []
     assert_no_secret(json.dumps(result.envelope), json.dumps(chunks, ensure_ascii=False))
 
 

@@ -211,3 +211,19 @@ def test_a_call_cancelled_while_it_waits_leaves_the_import_to_the_others() -> No
     finally:
         release.set()
         sys.modules.pop(name, None)
+
+
+def test_a_missing_key_is_said_before_the_sdk_is_loaded(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
+    """Without ANTHROPIC_API_KEY the run fails at once with E4001 and advice about the key (the usual E4001
+    advice, about base URLs and networks, misled), without spending the SDK's import on a call that cannot go."""
+    case_input, _ = golden("code-reviewer")
+    (tmp_path / "in.json").write_text(json.dumps(case_input), encoding="utf-8")
+    env = cli_env(tmp_path, ANTHROPIC_BASE_URL=llm_server.base_url)  # cli_env leaves no key set
+    argv = [sys.executable, "-c", WHERE_IMPORTED, "--path", str(MODULES), "run", "code-reviewer"]
+    argv += ["--input", "in.json", "--provider", "anthropic", "--json", "--no-history"]
+    proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+    envelope = json.loads(proc.stdout)
+    assert envelope["ok"] is False and envelope["error"]["code"] == "E4001", envelope
+    assert envelope["error"]["message"] == "ANTHROPIC_API_KEY is not set"
+    assert "Set ANTHROPIC_API_KEY" in envelope["error"]["suggestion"]
+    assert "anthropic imported" not in proc.stderr and llm_server.request_count == 0, proc.stderr

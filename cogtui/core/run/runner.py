@@ -315,7 +315,11 @@ class RunSession:
     async def _call(self, request: ModelRequest) -> AsyncIterator[RunEvent]:
         provider = self.opts.provider
         attempt, received = 0, [False]
-        await provider.prepare()  # before the stream's timers: a first SDK import is not a silence (D140)
+        try:
+            await provider.prepare()  # before the stream's timers: a first SDK import is not a silence (D140)
+        except ProviderError as exc:  # e.g. no API key: said before the SDK is loaded
+            details = {"provider": provider.name, "status": exc.status, "attempts": 0}  # no model call was made
+            raise _Failed(failure(exc.code, exc.message, suggestion=exc.suggestion, details=details)) from None
         while True:
             attempt += 1
             self.attempts += 1
@@ -376,6 +380,7 @@ class RunSession:
                     failure(
                         code,
                         exc.message,
+                        suggestion=exc.suggestion,
                         partial_data=self.gathered.partial_data(),
                         details={"provider": provider.name, "status": exc.status, "attempts": attempt},
                     )

@@ -65,10 +65,7 @@ class AnthropicProvider:
 
     def _client(self) -> Any:
         """The running event loop's client for the current API key: shared by every call until `aclose()`."""
-        key = api_key("ANTHROPIC_API_KEY")
-        if key is None:
-            raise ProviderError("E4001", "ANTHROPIC_API_KEY is not set")
-        return self.clients.get(key)
+        return self.clients.get(_required_key())
 
     @staticmethod
     def _messages(request: ModelRequest) -> list[dict[str, Any]]:
@@ -86,6 +83,7 @@ class AnthropicProvider:
         return out
 
     async def prepare(self) -> None:
+        _required_key()  # a missing key is said at once, not after a 2 s import
         # ~2 s of CPU the first time (its pydantic models), then what its client and first request import
         await import_off_loop("anthropic", _import_sdk)
 
@@ -167,6 +165,17 @@ def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
     first reads it from the cache. A block shorter than the model's minimum is simply not cached.
     """
     return [{"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}]
+
+
+def _required_key() -> str:
+    key = api_key("ANTHROPIC_API_KEY")
+    if key is None:
+        raise ProviderError(
+            "E4001",
+            "ANTHROPIC_API_KEY is not set",
+            suggestion="Set ANTHROPIC_API_KEY in the environment, or choose another provider with --provider.",
+        )
+    return key
 
 
 def _import_sdk() -> None:

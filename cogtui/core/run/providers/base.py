@@ -121,11 +121,13 @@ class ProviderError(Exception):
         retry_after: float | None = None,
         status: int | None = None,
         received_text: bool = False,
+        suggestion: str | None = None,
     ) -> None:
         message = redact_keys(message)
         super().__init__(message)
         self.code = code
         self.message = message
+        self.suggestion = suggestion  # what the envelope suggests, when the code's usual advice would mislead
         self.retryable = retryable
         self.retry_after = retry_after
         self.status = status
