@@ -131,6 +131,18 @@ async def test_http_statuses_map_to_their_own_codes(
     assert len(llm_server.requests) == attempts
 
 
+@both
+@pytest.mark.parametrize(
+    ("status", "advice"),
+    [(401, "Check the API key"), (404, "Check the model name"), (500, "Check the provider's base URL")],
+)
+async def test_each_e4001_says_what_to_check(llm_server: Any, proto: str, status: int, advice: str) -> None:
+    """E4001 covers a refused key, a missing model and a provider that is down: each with its own advice."""
+    _, result = await run(llm_server, proto, *[error(status, message="scripted")] * 3, ANSWER)
+    err = assert_failure(result.envelope, "E4001")
+    assert err["suggestion"].startswith(advice), err["suggestion"]
+
+
 # ---------------------------------------------------------------- errors and junk inside the stream
 
 

@@ -246,12 +246,20 @@ def status_error(status: int, message: str, retry_after: float | None = None) ->
     if status == 413 or ("context" in message.lower() and "length" in message.lower()):
         return ProviderError("E4003", message, status=status)
     if status == 401:
-        return ProviderError("E4001", f"authentication failed ({status}): {message}", status=status)
+        return ProviderError(
+            "E4001",
+            f"authentication failed ({status}): {message}",
+            status=status,
+            suggestion="Check the API key: set, current, and meant for this provider (and base URL).",
+        )
     if status == 403:
         return ProviderError("E4007", f"the provider refused access ({status}): {message}", status=status)
     if status == 404:
         return ProviderError(
-            "E4001", f"the provider has no such model or endpoint ({status}): {message}", status=status
+            "E4001",
+            f"the provider has no such model or endpoint ({status}): {message}",
+            status=status,
+            suggestion="Check the model name (--model) and the provider's base URL.",
         )
     if status == 408:
         return ProviderError("E2002", f"the provider timed out ({status}): {message}", status=status)
