@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogtui.core.run.providers.base import ProviderError
+from cogtui.core.run.providers.base import Provider, ProviderError
 
 HEARTBEAT: Any = object()
 _DONE: Any = object()
@@ -128,3 +128,28 @@ async def timed(
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
+
+
+async def prepare(provider: Provider) -> dict[str, Any] | None:
+    """Await the provider's `prepare()` (D140); a ProviderError there (e.g. no API key, said before the SDK is
+    loaded) comes back as the run's failure envelope, no model call made."""
+    from cogtui.core.run.envelope_builder import failure
+
+    try:
+        await provider.prepare()
+    except ProviderError as exc:
+        details = {"provider": provider.name, "status": exc.status, "attempts": 0}
+        return failure(exc.code, exc.message, suggestion=exc.suggestion, details=details)
+    return None
+
+
+def token_limit_failure(reason: str, provider_name: str, max_tokens: int, partial: Any) -> dict[str, Any]:
+    """Output cut by the token limit: E2003 with what was parsed (`partial`), never a parse retry (D38)."""
+    from cogtui.core.run.envelope_builder import failure
+
+    return failure(
+        "E2003",
+        f"the model's answer was cut off by the token limit (stop reason {reason!r}, max_tokens {max_tokens})",
+        partial_data=partial,
+        details={"provider": provider_name, "stop_reason": reason, "max_tokens": max_tokens},
+    )

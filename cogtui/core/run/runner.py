@@ -31,7 +31,7 @@ from cogtui.core.run.manifest_policy import (
 from cogtui.core.run.output_fixes import CORRECTIVE_RETRY, effective_fixes
 from cogtui.core.run.postprocess import postprocess
 from cogtui.core.run.prompt import inject_results, render_calls, system_prompt, user_prompt
-from cogtui.core.run.provider_call import HEARTBEAT, Deadline, timed
+from cogtui.core.run.provider_call import HEARTBEAT, Deadline, prepare, timed, token_limit_failure
 from cogtui.core.run.providers.base import Finish, Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.run_types import RunEvent, RunFailed, RunOptions, RunResult
 from cogtui.core.run.structured import StructuredPlan
@@ -302,24 +302,12 @@ class RunSession:
     def _sent(self, events: list[RunEvent]) -> list[RunEvent]:
         return [] if self.degraded else events
 
-    def _token_limit(self, finish: Finish, provider_name: str) -> dict[str, Any]:
-        """Output cut by the token limit: E2003 with what was parsed, never a parse retry (D38)."""
-        return failure(
-            "E2003",
-            f"the model's answer was cut off by the token limit (stop reason {finish.reason!r}, "
-            f"max_tokens {self.opts.max_tokens})",
-            partial_data=self.gathered.partial_data(),
-            details={"provider": provider_name, "stop_reason": finish.reason, "max_tokens": self.opts.max_tokens},
-        )
-
     async def _call(self, request: ModelRequest) -> AsyncIterator[RunEvent]:
         provider = self.opts.provider
         attempt, received = 0, [False]
-        try:
-            await provider.prepare()  # before the stream's timers: a first SDK import is not a silence (D140)
-        except ProviderError as exc:  # e.g. no API key: said before the SDK is loaded
-            details = {"provider": provider.name, "status": exc.status, "attempts": 0}  # no model call was made
-            raise _Failed(failure(exc.code, exc.message, suggestion=exc.suggestion, details=details)) from None
+        refused = await prepare(provider)  # before the stream's timers: a first SDK import is not a silence (D140)
+        if refused is not None:
+            raise _Failed(refused)
         while True:
             attempt += 1
             self.attempts += 1
@@ -349,7 +337,8 @@ class RunSession:
                 if call_usage is not None:
                     self.usage = call_usage if self.usage is None else self.usage + call_usage
                 if finish is not None and finish.token_limit:
-                    raise _Failed(self._token_limit(finish, provider.name))
+                    partial = self.gathered.partial_data()
+                    raise _Failed(token_limit_failure(finish.reason, provider.name, self.opts.max_tokens, partial))
                 return
             except ProviderError as exc:
                 for ev in self._sent(self.shaper.flush()):  # what arrived belongs in partial_data
