@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cogtui.core.diagnostics import plural
+
 from .output import Printer, err
 
 
@@ -245,7 +247,7 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
     )
     verb = "would migrate" if args.dry_run else "migrated"
     p.parts(
-        (f"{len(outcomes)} module{'s' * (len(outcomes) != 1)}: ", None),
+        (f"{plural(len(outcomes), 'module')}: ", None),
         (f"{done} {verb}", "ok"),
         (f", {current} already current", None),
         (", ", None),

@@ -9,6 +9,8 @@ import argparse
 import asyncio
 from typing import Any
 
+from cogtui.core.diagnostics import plural
+
 from .output import Printer, deprecation_notice, err
 
 
@@ -124,7 +126,7 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
     p.parts(
-        (f"{len(results)} case{'s' * (len(results) != 1)}: ", None),
+        (f"{plural(len(results), 'case')}: ", None),
         (f"{len(results) - len(failed)} passed", "ok"),
         (", ", None),
         (f"{len(failed)} failed", "error" if failed else None),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from cogtui.core.diagnostics import plural
+
 from . import collector_paused
 from .output import Printer, deprecation_notice, err
 
@@ -63,7 +65,7 @@ def validate(args: argparse.Namespace) -> int:
         bad = sum(1 for r in reports if r.errors)
         p.line()
         p.parts(
-            (f"{len(reports)} module{'s' * (len(reports) != 1)}: ", None),
+            (f"{plural(len(reports), 'module')}: ", None),
             (f"{len(reports) - bad} valid", "ok"),
             (", ", None),
             (f"{bad} with errors", "error" if bad else None),

@@ -23,7 +23,7 @@ class Severity(StrEnum):
 
 
 def plural(n: int, noun: str) -> str:
-    """ "1 error", "2 errors", "1,000 runs": a count and its noun, for messages."""
+    """A count and its noun, for messages: "1 error", "2 errors", "1,000 runs"."""
     return f"{n:,} {noun}{'s' * (n != 1)}"
 
 

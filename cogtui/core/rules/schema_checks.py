@@ -80,7 +80,10 @@ def check_schema_documents(rules: Locating) -> bool:
         patterns = list(iter_patterns(document))
         compiled = bool(patterns) and _all_compile([pattern for _, pattern in patterns], doc_draft)
         for where, pattern in patterns:  # each one compiled alone only when one of them fails, to say which
-            ok = (_check_hazard if compiled else _check_pattern)(rules, file, where, pattern, doc_draft) and ok
+            if compiled:
+                _check_hazard(rules, file, where, pattern)
+            else:
+                ok = _check_pattern(rules, file, where, pattern, doc_draft) and ok
         for where, keyword in foreign_keywords(document, doc_draft):
             rules.add_at(
                 "S009",
@@ -157,11 +160,12 @@ def _check_pattern(rules: Locating, file: Path, where: PathT, pattern: str, draf
             hint="Patterns are ECMA-262 regular expressions; escape a literal backslash as \\\\ in JSON.",
         )
         return False
-    return _check_hazard(rules, file, where, pattern, draft)
+    _check_hazard(rules, file, where, pattern)
+    return True
 
 
-def _check_hazard(rules: Locating, file: Path, where: PathT, pattern: str, _draft: str) -> bool:
-    """S008 for a pattern that compiles but can backtrack catastrophically (a warning: it still counts as ok)."""
+def _check_hazard(rules: Locating, file: Path, where: PathT, pattern: str) -> None:
+    """S008 for a pattern that compiles but can backtrack catastrophically (a warning: the pattern is usable)."""
     hazard = backtracking_hazard(pattern)
     if hazard is not None:
         rules.add_at(
@@ -172,7 +176,6 @@ def _check_hazard(rules: Locating, file: Path, where: PathT, pattern: str, _draf
             hint="cogtui matches it safely, but backtracking runtimes can hang on a near-miss value; "
             "rewrite it without a repetition inside a repeated group (e.g. (a+)+ -> a+).",
         )
-    return True
 
 
 def _keyword(where: PathT) -> str:
