@@ -14,7 +14,7 @@ from typing import Any
 
 from cogtui.core.files.terminal_text import terminal_json
 
-from .output import Printer, deprecation_notice, err
+from .output import Printer, deprecation_notice, err, open_workspace
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -107,7 +107,6 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.envelope_builder import failure
     from cogtui.core.run.providers import UnknownProvider, make_provider
-    from cogtui.core.workspace import Workspace
 
     if args.input_file is not None and args.input is not None:
         err("give the input once: either INPUT or --input")
@@ -117,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         err(str(exc))
         return 2
-    ws = Workspace.from_environment(args.paths)
+    ws = open_workspace(args.paths)
     try:
         module = ws.load(args.target)
     except NotAModule as exc:
