@@ -388,10 +388,9 @@ def s009(tmp: Path) -> Case:
 
 
 def s010(tmp: Path) -> Case:
+    # Located at the missing file itself, like a missing prompt.md (P003): no line, no column (D144).
     text = manifest(drop=("io",))
-    return Case(
-        build(tmp, {"module.yaml": text, "schema.json": None}), "S010", "module.yaml", 2, 1
-    )  # line 1 is a comment
+    return Case(build(tmp, {"module.yaml": text, "schema.json": None}), "S010", "schema.json", None, None)
 
 
 # ---------------------------------------------------------------- the v2.2 contract

@@ -21,7 +21,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
     from cogtui.core.module.loader import NotAModule
-    from cogtui.core.rules.document_checker import UnusableDocument, check_document, parse_document
+    from cogtui.core.rules.document_checker import UnusableDocument, UnusableModule, check_document, parse_document
     from cogtui.core.rules.envelope_rules import dotted
 
     try:
@@ -45,7 +45,11 @@ def run(args: argparse.Namespace) -> int:
         except NotAModule as exc:
             err(str(exc))
             return 2
-    result = check_document(doc, args.kind, module)
+    try:
+        result = check_document(doc, args.kind, module)
+    except UnusableModule as exc:
+        err(f"{exc}\n  hint: Run `cogn validate {exc.module.name}` and fix the errors first; nothing is checked.")
+        return 2
     p = Printer()
     if args.json:
         p.json(result.to_json())

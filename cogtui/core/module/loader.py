@@ -7,6 +7,7 @@ could be read. Only a folder that is not a module at all raises NotAModule.
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,17 @@ class _Loader(ReadContext):
         prompt_path, prompt = self.text_file("prompt.md", required=True)
         schema_path = self.root / "schema.json"
         io = object_at(manifest, "io")
+        if "schema.json" not in self.names and needs_schema_json(io):
+            # One diagnostic for the missing contract (D144): the io references to it and the v2.2 rules about
+            # its parts (S003, V001) would only restate it.
+            self.diagnostics.append(
+                diag(
+                    "S010",
+                    "schema.json is missing, so the module's contract (input, data, meta, error) cannot be known",
+                    schema_path,
+                    hint="Create schema.json with input, data, meta and error schemas; `cogn migrate` can write one.",
+                )
+            )
         schemas = _load_schemas(self.root, schema_path if "schema.json" in self.names else None, io, self)
         if "response" in manifest or "modalities" in manifest:
             fmt = ModuleFormat.V2_5
@@ -181,6 +193,16 @@ def _load_schemas(*args: Any, **kwargs: Any) -> Any:
     from cogtui.core.module.schemas import load_schemas
 
     return load_schemas(*args, **kwargs)
+
+
+def needs_schema_json(io: dict[str, Any]) -> bool:
+    """Whether a v2 module's contract lives in schema.json: input or data not referenced elsewhere by io."""
+    refs = {part: io.get(part) for part in ("input", "meta", "error")}
+    refs["data"] = io.get("data", io.get("output"))
+    if not (isinstance(refs["input"], str) and isinstance(refs["data"], str)):
+        return True
+    files = [r.partition("#")[0].strip() for r in refs.values() if isinstance(r, str)]
+    return any(not f or posixpath.normpath(f) == "schema.json" for f in files)
 
 
 def _present(root: Path, names: set[str], name: str) -> Path | None:

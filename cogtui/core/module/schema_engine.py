@@ -224,6 +224,9 @@ def _unusable(exc: Any) -> SchemaUnusable:
     message = str(exc.message)
     if message.endswith('is not a "regex"'):
         return SchemaUnusable("regex", f"{excerpt(exc.instance)} is not a valid regular expression", where)
+    if type(exc.kind).__name__ != "Referencing":  # the schema breaks its draft's metaschema: not a $ref problem
+        shown = ".".join(str(p) for p in where) or "the root"
+        return SchemaUnusable("schema", f"the schema is not a valid JSON Schema at {shown}: {message}", where)
     ref = "?"
     if "Resource '" in message:
         ref = message.split("Resource '", 1)[1].split("'", 1)[0]

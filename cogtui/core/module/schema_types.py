@@ -73,7 +73,7 @@ class SchemaUnusable(Exception):
 
     def __init__(self, kind: str, detail: str, schema_path: PathT = (), ref: str = "?") -> None:
         super().__init__(detail)
-        self.kind = kind  # "ref" | "regex"
+        self.kind = kind  # "ref" | "regex" | "schema" (not a valid JSON Schema)
         self.detail = detail
         self.schema_path = schema_path
         self.ref = ref

@@ -77,7 +77,10 @@ def load_schemas(
         return Schemas(parts.get("input"), parts.get("data"), None, None, {}, data_key, locations)
 
     if schema_path is not None:
-        doc = loader.mapping(loader.parse(schema_path, "json"), "schema.json")
+        src = loader.parse(schema_path, "json")
+        if src is not None and src.value is None:  # `null`: no contract at all, not an empty one
+            loader.diagnostics.append(diag("P004", "schema.json must be a mapping, found null", schema_path, 1, 1))
+        doc = loader.mapping(src, "schema.json")
     real: tuple[Path, Path | None] | None = None  # (folder, schema.json) resolved once for every io reference
     for part in PARTS:
         ref = io.get(part) if part != "data" else io.get("data", io.get("output"))
@@ -142,7 +145,11 @@ def _resolve_io(
     else:
         src = loader.parse(target, "json") if lexists(target) else None
         if src is None:
-            loader.diagnostics.append(diag("S003", f"io.{part} refers to a missing file: {ref}", manifest, *at))
+            if target not in (
+                root / "schema.json",
+                real[0] / "schema.json",
+            ):  # a missing schema.json is said once, by S010 (D144)
+                loader.diagnostics.append(diag("S003", f"io.{part} refers to a missing file: {ref}", manifest, *at))
             return None
         target_doc, target_path = src.value, target
     pointer = tuple(_unescape(p) for p in fragment.lstrip("/").split("/")) if fragment.strip("/") else ()

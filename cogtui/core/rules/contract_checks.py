@@ -61,13 +61,6 @@ class ContractRules(V22Checks, GoldenChecks):
         ok = True
         files = self.m.files
         has_file = bool(files and (files.schema or files.input_schema or files.output_schema))
-        if self.m.format.is_v2 and files is not None and not files.schema and not self.m.manifest.get("io"):
-            self.add_at(
-                "S010",
-                f"the {self.m.format.value} module has no schema.json, so nothing it returns can be checked",
-                files.manifest,
-                hint="Add schema.json with input, data (and meta, error) schemas; `cogn migrate` can write one.",
-            )
         if s.input is None and files and has_file:
             self.add_at(
                 "S004",

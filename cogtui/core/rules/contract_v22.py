@@ -18,12 +18,14 @@ class V22Checks(RuleBase):
         s = self.m.schemas
         schema_file = self.m.files.schema if self.m.files else None
         if s.meta is None:
-            self.add_at(
-                "V001",
-                "schema.json has no meta schema",
-                schema_file,
-                hint='Add "meta" requiring confidence, risk and explain (SPEC-v2.2 §3.2).',
-            )
+            # A missing schema.json is said once, by S010 (D144): "it has no meta schema" would restate it.
+            if not any(d.code == "S010" for d in self.m.load_diagnostics):
+                self.add_at(
+                    "V001",
+                    "schema.json has no meta schema",
+                    schema_file,
+                    hint='Add "meta" requiring confidence, risk and explain (SPEC-v2.2 §3.2).',
+                )
         else:
             meta = deref(s.meta, s.root) or {}
             required = array_at(meta, "required")

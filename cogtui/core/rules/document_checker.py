@@ -20,6 +20,7 @@ from cogtui.core.rules.media_rules import check_media
 from cogtui.core.rules.media_walk import find_media
 
 if TYPE_CHECKING:
+    from cogtui.core.diagnostics import Diagnostic
     from cogtui.core.module.model import Module
     from cogtui.core.module.schema_engine import SchemaError
 
@@ -28,6 +29,18 @@ KINDS = ("envelope", "chunk", "stream", "input")  # what a document checked by `
 
 class UnusableDocument(Exception):
     """The text is not JSON (nor NDJSON): exit code 2 territory."""
+
+
+class UnusableModule(Exception):
+    """The module's contract cannot be known (D142): nothing can be judged against it, exit code 2 territory."""
+
+    def __init__(self, module: Module, problems: list[Diagnostic]) -> None:
+        first = problems[0]
+        super().__init__(
+            f"module {module.name}'s contract (schema) cannot be loaded: {first.code} {first.location}  {first.message}"
+        )
+        self.module = module
+        self.problems = problems
 
 
 @dataclass
@@ -143,6 +156,13 @@ def input_violation(err: SchemaError) -> Violation:
 
 
 def check_document(doc: Any, kind: str | None = None, module: Module | None = None) -> CheckResult:
+    """The verdict on `doc`; raises UnusableModule when `module`'s contract cannot be known (never a pass)."""
+    if module is not None:
+        from cogtui.core.rules.contract_status import contract_problems
+
+        problems = contract_problems(module)
+        if problems:
+            raise UnusableModule(module, problems)
     if kind is None:
         kind = detect_kind(doc)
     if kind == "stream":

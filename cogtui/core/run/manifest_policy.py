@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.module.model import Module
 from cogtui.core.rules.requirements import missing_capabilities
 from cogtui.core.run.envelope_builder import failure
@@ -34,6 +35,24 @@ def invocation_refusal(module: Module, caller: str) -> dict[str, Any] | None:
             details={"field": "invocation.user_invocable"},
         )
     return None
+
+
+def blocked_run(module: Module, blockers: list[Diagnostic]) -> dict[str, Any]:
+    """The refusal of a module `cogn validate` finds unrunnable (contract_status.run_blockers): E4000, or E4007
+    for a file the confined reader refused (D-confined). Illegal manifest values are all named (D143)."""
+    first = blockers[0]
+    manifest = [d for d in blockers if d.code.startswith("M")]
+    if manifest and manifest[0] is first:
+        fields = "; ".join(d.message for d in manifest)
+        why = f"module.yaml declares values it cannot honour: {fields} ({first.location})"
+    else:
+        why = f"{first.message} ({first.location})"
+    return failure(
+        "E4007" if first.code.startswith("F") else "E4000",
+        f"module {module.name} cannot run: {why}",
+        suggestion=f"Run `cogn validate {module.name}` and fix the errors first.",
+        details={"diagnostics": [{"code": d.code, "message": d.message, "at": d.location} for d in blockers[:20]]},
+    )
 
 
 def capability_notes(module: Module, capabilities: dict[str, Any], provider: str) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from cogtui.core.module.model import Module
+from cogtui.core.rules.contract_status import run_blockers
 from cogtui.core.rules.manifest_fields import unhonoured_messages
 from cogtui.core.run.chunk_emitter import ChunkEmitter, ChunkShaper
 from cogtui.core.run.envelope_builder import failure
@@ -24,6 +25,7 @@ from cogtui.core.run.input_check import input_failure
 from cogtui.core.run.manifest_policy import (
     AGENT,
     apply_failure_contract,
+    blocked_run,
     capability_notes,
     invocation_refusal,
     record_in_meta,
@@ -147,17 +149,9 @@ class RunSession:
 
     async def _pipeline(self) -> AsyncIterator[RunEvent | dict[str, Any]]:
         m = self.module
-        unreadable = [d for d in m.load_diagnostics if d.severity.value == "error" and d.code[:1] in ("P", "F")]
-        if unreadable:
-            # A refused file (outside the folder, a FIFO, too large: F-codes) is a policy block (D-confined).
-            bad = next((d for d in unreadable if d.code.startswith("F")), unreadable[0])
-            raise _Failed(
-                failure(
-                    "E4007" if bad.code.startswith("F") else "E4000",
-                    f"module {m.name} cannot run: {bad.message} ({bad.location})",
-                    suggestion=f"Run `cogn validate {m.name}` and fix the errors first.",
-                )
-            )
+        blockers = run_blockers(m)  # unreadable files, an unknowable contract, illegal declared values (D142, D143)
+        if blockers:
+            raise _Failed(blocked_run(m, blockers))
         refused = invocation_refusal(m, self.opts.caller) or input_failure(m, self.input, self.opts.args)
         if refused is not None:
             raise _Failed(refused)
