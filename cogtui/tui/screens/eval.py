@@ -42,6 +42,7 @@ from cogtui.core.run.runner import RunOptions
 from cogtui.core.settings.config import Config
 
 from ..keys import KeySpec, bindings, register
+from ..quitting import InFlight
 from ..richstyle import themed
 from ..run_drafts import RunDrafts
 from ..shown import assemble, block, cell, styled
@@ -117,6 +118,7 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.jobs = jobs
         self.module: Module | None = None
         self.state = EvalState()
+        self.quitting = False  # quitting.py: a confirmed quit cancels the eval
         self.detail_shown: tuple[object, ...] | None = None  # what the right pane shows now: redrawn when it changes
 
     @property
@@ -210,6 +212,16 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         if self.state.cancel():
             self.workers.cancel_group(self, "eval")  # the worker's finally closes the providers
             self.show_state(every_cell=True)
+
+    def in_flight(self) -> InFlight | None:
+        """What quitting would cut short here (quitting.py): a running eval."""
+        if self.state.phase is not EvalPhase.RUNNING:
+            return None
+        return InFlight(1, "eval", "quitting cancels {it} (a cancelled eval is not recorded in the history)")
+
+    def stop_for_quit(self, settled: Callable[[], object]) -> None:
+        self.action_cancel()
+        settled()
 
     @work(exclusive=True, group="eval", exit_on_error=False)
     async def run_all(self, generation: int, module: Module, targets: list[tuple[Target, Any]], cache: str) -> None:

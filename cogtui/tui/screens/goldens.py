@@ -9,6 +9,7 @@ while cases are coming in never mixes two runs in the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -27,6 +28,7 @@ from cogtui.core.run.run_start import default_provider
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
+from ..quitting import InFlight
 from ..richstyle import themed
 from ..shown import assemble, cell, markup
 from ..store import load_now
@@ -64,6 +66,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.module: Module | None = None
         self.state = GoldensState()  # what the title, progress, table and summary show
         self._provider_warned = False
+        self.quitting = False  # quitting.py: a confirmed quit cancels the run
 
     @property
     def results(self) -> dict[str, CaseResult]:
@@ -105,6 +108,16 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self._draw(summary=True)
         if self.state.phase is GoldensPhase.RUNNING:
             self.run_all(loaded, provider_name, generation)
+
+    def in_flight(self) -> InFlight | None:
+        """What quitting would cut short here (quitting.py): the golden tests still running."""
+        if self.state.phase is not GoldensPhase.RUNNING:
+            return None
+        return InFlight(1, "golden run", "quitting cancels {it} (its results are not kept)")
+
+    def stop_for_quit(self, settled: Callable[[], object]) -> None:
+        self.workers.cancel_group(self, "goldens")
+        settled()
 
     @work(exclusive=True, group="goldens", exit_on_error=False)
     async def run_all(self, module: Module, provider_name: str, generation: int) -> None:
