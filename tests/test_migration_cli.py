@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cli_inprocess import run_cli
@@ -93,6 +94,27 @@ def test_bad_input_exit_1_names_file_and_line_and_writes_nothing(world: Path) ->
     proc = cogn(world, "commit-message-writer")
     assert proc.returncode == 1
     assert f"{mod / 'MODULE.md'}:24:" in proc.stderr and "P001" in proc.stderr and "nothing was written" in proc.stderr
+    assert tree(world) == before
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda p: p.write_text("name: code-reviewer\nversion: [1\n", encoding="utf-8"), id="yaml-syntax"),
+        pytest.param(lambda p: p.write_text("- a\n- b\n", encoding="utf-8"), id="a-list"),
+        pytest.param(lambda p: p.write_bytes("name: caf\xe9\n".encode("latin-1")), id="latin-1"),
+        pytest.param(lambda p: (p.unlink(), p.mkdir()), id="a-directory"),
+    ],
+)
+def test_a_manifest_that_cannot_be_read_is_never_already_current(world: Path, damage: Any) -> None:
+    """Its format would be a guess: "already v2.2; nothing to change" (exit 0) was a pass for a broken module."""
+    damage(world / "mods" / "code-reviewer" / "module.yaml")
+    before = tree(world)
+    for args in (["code-reviewer", "--dry-run"], ["code-reviewer"]):
+        proc = cogn(world, *args)
+        assert proc.returncode == 1, proc.stdout
+        assert "code-reviewer" in proc.stderr and "cannot migrate" in proc.stderr and "module.yaml" in proc.stderr
+        assert "already" not in proc.stdout + proc.stderr
     assert tree(world) == before
 
 

@@ -112,6 +112,10 @@ def plan_migration(module: Module, to: str = "2.2") -> MigrationPlan:
 def _plan(module: Module, to: str) -> MigrationPlan:
     target = normalize_target(to)
     fmt = module.format.value
+    if not module.contract.known:  # the manifest cannot be read (D141): its format is a guess, never "current"
+        unreadable = blocking_issues(module)
+        if unreadable:
+            return MigrationPlan(module.name, module.path, fmt, target, errors=tuple(unreadable))
     if FORMAT_RANK[fmt] >= FORMAT_RANK[target]:
         newer = f" (newer than {target})" if FORMAT_RANK[fmt] > FORMAT_RANK[target] else ""
         return MigrationPlan(
