@@ -116,3 +116,23 @@ def test_the_screen_does_not_import_the_app() -> None:
     assert "app" not in relative and "cogtui.tui.app" not in absolute, (relative, absolute)
     assert "CogtuiApp" not in Path(eval_screen_module.__file__).read_text(encoding="utf-8")
     assert len(Path(eval_screen_module.__file__).read_text(encoding="utf-8").splitlines()) < 400
+
+
+async def test_the_cursor_starts_on_a_result_and_enter_on_a_case_name_opens_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.push_screen(EvalScreen(module, app.config))
+        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
+        screen = app.screen
+        table = screen.query_one(DataTable)
+        assert table.cursor_coordinate == (0, 1)  # case1 on replay, not the case's name
+        table.focus()
+        table.move_cursor(row=table.get_row_index("case2"), column=0)  # on the name: its first target's cell
+        await pilot.press("enter")
+        diff = screen.query_one("#eval-diff", CodeView)
+        await until(lambda: "case2 on replay" in diff.text, pilot)

@@ -71,6 +71,20 @@ def summary_text(report: EvalReport) -> str:
     return "\n".join(lines)
 
 
+def trend_label(rates: list[float]) -> str:
+    """The words beside the pass-rate sparkline, oldest rate first. The sparkline scales to its own lowest and
+    highest value, so a steady rate (every eval at 100 %, or at 0 %) draws as the same flat bottom line: the
+    numbers say what the bars cannot."""
+    if not rates:
+        return "no evals recorded yet"
+    n, low, high, now = len(rates), min(rates), max(rates), rates[-1]
+    if n == 1:
+        return f"pass rate, 1 eval: {now:.0%}"
+    if low == high:
+        return f"pass rate, last {n} evals: {now:.0%} each"
+    return f"pass rate, last {n} evals: {low:.0%} to {high:.0%}, latest {now:.0%}"
+
+
 @dataclass
 class EvalState:
     module: str = ""

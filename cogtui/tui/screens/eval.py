@@ -29,7 +29,7 @@ from textual.widgets import DataTable, ProgressBar, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
 from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
-from cogtui.core.eval.eval_state import CellStatus, EvalPhase, EvalState
+from cogtui.core.eval.eval_state import CellStatus, EvalPhase, EvalState, trend_label
 from cogtui.core.eval.model import Cell, EvalReport, Target
 from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.files.terminal_text import visible
@@ -293,9 +293,9 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(TrendLoaded)
     def _trend_loaded(self, event: TrendLoaded) -> None:
-        self.query_one("#eval-trend", Sparkline).data = [p.pass_rate for p in event.points]
-        label = f"pass rate, last {len(event.points)} evals" if event.points else "no evals recorded yet"
-        self.query_one("#eval-trend-label", Static).update(label)
+        rates = [p.pass_rate for p in event.points]
+        self.query_one("#eval-trend", Sparkline).data = rates
+        self.query_one("#eval-trend-label", Static).update(trend_label(rates))
 
     @on(Failed)
     def _failed(self, event: Failed) -> None:
@@ -303,7 +303,10 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(DataTable.CellSelected, "#eval-matrix")
     def _cell_selected(self, event: DataTable.CellSelected) -> None:
-        self.state.select(str(event.cell_key.row_key.value), str(event.cell_key.column_key.value))
+        case, column = str(event.cell_key.row_key.value), str(event.cell_key.column_key.value)
+        if column == "case" and self.state.targets:  # the case's name: its first target's cell
+            column = self.state.targets[0]
+        self.state.select(case, column)
         self.show_detail()
 
     def action_close(self) -> None:
@@ -320,6 +323,8 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
             table.add_column(cell(visible(label, single_line=True)), key=label)
         for case in self.state.cases if self.state.targets else []:
             table.add_row(cell(visible(case, single_line=True)), *[""] * len(self.state.targets), key=case)
+        if self.state.targets and self.state.cases:
+            table.move_cursor(row=0, column=1)  # on a result, where enter shows something
         self.show_state(every_cell=True)
 
     def show_cell(self, case: str, target: str) -> None:
