@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cogtui.core.eval.model import Target
-from cogtui.core.eval.targets import configured_targets, option, parse_target
+from cogtui.core.eval.targets import configured_targets, option, parse_target, target_note
 from cogtui.core.run.providers import UnknownProvider
 from cogtui.core.settings.config import Config
 
@@ -37,3 +37,12 @@ def test_typed_targets() -> None:
     for bad in ("", "gpt-4o", "OpenAI/gpt-4o"):
         with pytest.raises(UnknownProvider, match="write provider/model"):
             parse_target(bad)
+
+
+def test_the_note_for_a_typed_target() -> None:
+    typed, runs_as = parse_target("replay/other"), option(parse_target("replay/other"), Config()).target
+    assert target_note(typed, runs_as, listed=False) == "replay does not use a model name: replay/other runs as replay"
+    assert target_note(typed, runs_as, listed=True).endswith("(listed already: selected)")
+    openai = parse_target("openai/gpt-test")
+    assert target_note(openai, openai, listed=False) == ""
+    assert target_note(openai, openai, listed=True) == "openai/gpt-test is listed already: selected"

@@ -75,9 +75,20 @@ async def test_t_chooses_targets_typed_or_configured_and_the_module_keeps_them(
         await until(
             lambda: "unknown provider 'nonsense'" in str(options.query_one("#eval-options-problem").render()), pilot
         )
+        add.value = "replay/other"  # replay has no models: said, not silently dropped (it was)
+        await add.action_submit()
+        await until(
+            lambda: (
+                "replay does not use a model name: replay/other runs as replay (listed already: selected)"
+                in str(options.query_one("#eval-options-problem").render())
+            ),
+            pilot,
+        )
+        assert targets.option_count == 3 and targets.selected == ["replay"]
         add.value = "openai/gpt-test"
         await add.action_submit()
         await until(lambda: "openai/gpt-test" in targets.selected, pilot)
+        assert not str(options.query_one("#eval-options-problem").render())
         targets.deselect("replay")
         targets.select("openai/gpt-4o-mini")
         await pilot.press("ctrl+r")

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, RadioButton, RadioSet, SelectionList, Static
 
-from cogtui.core.eval.targets import CACHE_MODES, EvalChoice, TargetOption, option, parse_target
+from cogtui.core.eval.targets import CACHE_MODES, EvalChoice, TargetOption, option, parse_target, target_note
 from cogtui.core.settings.config import Config
 
 from ..keys import KeySpec, bindings, register
@@ -76,13 +76,14 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
         if not event.value.strip():
             return
         try:
-            offer = option(parse_target(event.value), self.config)
+            typed = parse_target(event.value)
+            offer = option(typed, self.config)
         except ValueError as exc:  # UnknownProvider, a bad provider setting
             problem.update(block(str(exc)))
             return
-        problem.update("")
         targets = self.query_one(SelectionList)
         label = offer.target.label
+        problem.update(block(target_note(typed, offer.target, label in self.offered)))
         if label not in self.offered:
             self.offered[label] = offer
             targets.add_option((self.prompt(offer), label, True))
