@@ -85,9 +85,10 @@ def test_no_goldens_and_failures_are_final() -> None:
 
 
 def test_the_trend_label_says_what_a_flat_sparkline_cannot() -> None:
-    """The sparkline scales to its own range: 100 % every time draws like 0 % every time (a flat bottom line)."""
+    """The sparkline scales to its own range: 100 % every time draws like 0 % every time (a flat bottom line),
+    and one eval as a full bar whatever its rate."""
     assert trend_label([]) == "no evals recorded yet"
     assert trend_label([0.5]) == "pass rate, 1 eval: 50%"
     assert trend_label([1.0, 1.0, 1.0]) == "pass rate, last 3 evals: 100% each"
     assert trend_label([0.0, 0.0]) == "pass rate, last 2 evals: 0% each"
-    assert trend_label([1.0, 0.5, 0.75]) == "pass rate, last 3 evals: 50% to 100%, latest 75%"
+    assert trend_label([1.0, 0.5, 0.75]) == "pass rate, last 3 evals"  # the bars show it: lowest to highest

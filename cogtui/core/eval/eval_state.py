@@ -73,16 +73,17 @@ def summary_text(report: EvalReport) -> str:
 
 def trend_label(rates: list[float]) -> str:
     """The words beside the pass-rate sparkline, oldest rate first. The sparkline scales to its own lowest and
-    highest value, so a steady rate (every eval at 100 %, or at 0 %) draws as the same flat bottom line: the
-    numbers say what the bars cannot."""
+    highest value: a steady rate (every eval at 100 %, or at 0 %) draws as the same flat bottom line, and a lone
+    eval as a full bar whatever its rate; then the numbers say what the bars cannot. Kept short: the bars share
+    the line (80 columns)."""
     if not rates:
         return "no evals recorded yet"
-    n, low, high, now = len(rates), min(rates), max(rates), rates[-1]
+    n, now = len(rates), rates[-1]
     if n == 1:
         return f"pass rate, 1 eval: {now:.0%}"
-    if low == high:
+    if min(rates) == max(rates):
         return f"pass rate, last {n} evals: {now:.0%} each"
-    return f"pass rate, last {n} evals: {low:.0%} to {high:.0%}, latest {now:.0%}"
+    return f"pass rate, last {n} evals"
 
 
 @dataclass
