@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.command import CommandPalette, Provider
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
@@ -278,6 +278,12 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's palette entries, but those cogtui's own commands replace (commands.py)."""
+        from .commands import REPLACED_SYSTEM_COMMANDS
+
+        return (c for c in super().get_system_commands(screen) if c.title not in REPLACED_SYSTEM_COMMANDS)
 
     def action_pick_theme(self) -> None:
         self._theme_before_preview = self.theme

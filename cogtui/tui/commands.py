@@ -41,6 +41,8 @@ class ModuleCommands(Provider):
             out.append((f"Run {name}", partial(nav.run_module, app, entry.path), "run with streaming output"))
             out.append((f"Migrate {name}", partial(nav.migrate, app, [entry.path]), "preview the upgrade plan"))
             out.append((f"Golden tests of {name}", partial(nav.goldens, app, entry.path), "run every golden test"))
+            out.append((f"Eval of {name}", partial(nav.evaluate, app, entry.path), "goldens against each target"))
+            out.append((f"History of {name}", partial(nav.history, app, entry.path), "past runs of the module"))
             out.append((f"Insights of {name}", partial(nav.insights, app, entry.name), "insights for this module"))
         return out
 
@@ -72,6 +74,11 @@ class ThemeCommands(Provider):
         for name, command in self.commands():
             if (score := matcher.match(name)) > 0:
                 yield Hit(score, matcher.highlight(visible(name, single_line=True)), command, text=name)
+
+
+# Textual's own palette entries that cogtui's commands replace: its "Theme" picker (cogtui's saves the choice
+# to config.yaml, Textual's did not), "Quit" (cogtui's asks while runs are running) and "Keys" (cogtui's help).
+REPLACED_SYSTEM_COMMANDS = frozenset({"Theme", "Quit", "Keys"})
 
 
 def theme_of(hit: Any, app: Any) -> str | None:
