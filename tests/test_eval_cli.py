@@ -137,3 +137,17 @@ def test_test_and_eval_run_four_cases_at_once_by_default(
     proc = cogn(tmp_path, command, "ticket", "--provider", "openai", env=env, path=tmp_path / "mods")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert llm_server.request_count == 8 and llm_server.max_in_flight == 4
+
+
+def test_a_model_the_provider_ignores_or_a_target_twice_is_said(tmp_path: Path) -> None:
+    """Both ran as one replay target with nothing said: a CI line that looks like a model comparison but is not."""
+    proc = cogn(
+        tmp_path, "eval", "code-reviewer", "--provider", "replay", "--model", "a", "--model", "b", "--no-history"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "note: replay does not use a model name: replay/a runs as replay\n" in proc.stderr
+    assert "note: replay does not use a model name: replay/b runs as replay (already listed)" in proc.stderr
+    proc = cogn(tmp_path, "eval", "code-reviewer", "--model", "foo", "--no-history")  # the default provider: replay
+    assert "note: replay does not use a model name: replay/foo runs as replay" in proc.stderr
+    proc = cogn(tmp_path, "eval", "code-reviewer", "--provider", "replay", "--provider", "replay", "--no-history")
+    assert "note: replay is already listed" in proc.stderr

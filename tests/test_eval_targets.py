@@ -42,7 +42,7 @@ def test_typed_targets() -> None:
 def test_the_note_for_a_typed_target() -> None:
     typed, runs_as = parse_target("replay/other"), option(parse_target("replay/other"), Config()).target
     assert target_note(typed, runs_as, listed=False) == "replay does not use a model name: replay/other runs as replay"
-    assert target_note(typed, runs_as, listed=True).endswith("(listed already: selected)")
+    assert target_note(typed, runs_as, listed=True).endswith("(already listed)")
     openai = parse_target("openai/gpt-test")
     assert target_note(openai, openai, listed=False) == ""
-    assert target_note(openai, openai, listed=True) == "openai/gpt-test is listed already: selected"
+    assert target_note(openai, openai, listed=True) == "openai/gpt-test is already listed"

@@ -69,6 +69,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.eval.model import BadReport, Target
+    from cogtui.core.eval.targets import target_note
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
     from cogtui.core.settings.config import load_config
@@ -91,9 +92,12 @@ def run(args: argparse.Namespace) -> int:
         for provider_name, model in args.targets or [[None, None]]:
             provider = make_provider(provider_name, model, cfg)
             target = Target(provider.name, provider.model)
-            if any(t.label == target.label for t, _ in targets):
-                continue
-            targets.append((target, provider))
+            listed = any(t.label == target.label for t, _ in targets)
+            note = target_note(Target(provider.name, model), target, listed)
+            if note:  # a model the provider has no use for, or the same target twice: said, not dropped silently
+                err(f"note: {note}")
+            if not listed:
+                targets.append((target, provider))
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2

@@ -79,7 +79,7 @@ async def test_t_chooses_targets_typed_or_configured_and_the_module_keeps_them(
         await add.action_submit()
         await until(
             lambda: (
-                "replay does not use a model name: replay/other runs as replay (listed already: selected)"
+                "replay does not use a model name: replay/other runs as replay (already listed)"
                 in str(options.query_one("#eval-options-problem").render())
             ),
             pilot,

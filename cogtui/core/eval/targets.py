@@ -64,9 +64,9 @@ def target_note(typed: Target, runs_as: Target, listed: bool) -> str:
     a provider that has no use for the model named (replay answers with the goldens), or a target listed already."""
     if typed.model and runs_as.model != typed.model:
         return f"{typed.provider} does not use a model name: {typed.label} runs as {runs_as.label}" + (
-            " (listed already: selected)" if listed else ""
+            " (already listed)" if listed else ""
         )
-    return f"{runs_as.label} is listed already: selected" if listed else ""
+    return f"{runs_as.label} is already listed" if listed else ""
 
 
 __all__ = ["CACHE_MODES", "EvalChoice", "TargetOption", "configured_targets", "option", "parse_target", "target_note"]
