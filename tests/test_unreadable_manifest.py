@@ -58,3 +58,18 @@ def test_the_same_rules_still_judge_a_readable_manifest(tmp_path: Path) -> None:
     codes = {d.code for d in validate_module(module)}
     assert {"V006", "T002"} <= codes  # the schema allows 20 insights and a golden has 6: both disagree with 5
     assert module.contract.known is True and module.known_tier == "exploration"
+
+
+def test_no_deprecation_note_for_a_format_that_is_a_guess(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A v2.1-looking module whose manifest cannot be read was told to migrate from v2.1: its format is a guess."""
+    from cogtui.cli.output import deprecation_notice
+
+    realworld = Path(__file__).resolve().parent / "realworld"
+    module_dir = Path(shutil.copytree(realworld / "changelog-writer", tmp_path / "old"))
+    deprecation_notice(load_module(module_dir))  # readable, v2.1: the note
+    assert "deprecated" in capsys.readouterr().err
+    (module_dir / "module.yaml").write_bytes(b"\xff\xfe\x00garbage")
+    module = load_module(module_dir)
+    assert module.contract.known is False
+    deprecation_notice(module)
+    assert capsys.readouterr().err == ""

@@ -127,6 +127,9 @@ def nothing_found(ws: Workspace) -> int:
 def deprecation_notice(module: Any) -> None:
     """One line on stderr for a v1 or v2.1 module (v0 has its own diagnostic, M014), naming the migrate command."""
     fmt = getattr(getattr(module, "format", None), "value", None)
+    contract = getattr(module, "contract", None)
+    if contract is not None and not contract.known:  # the manifest cannot be read: its format is a guess (D141)
+        return
     if fmt in ("v1", "v2.1"):
         Printer(sys.stderr).line(
             f"note: {module.name} is in the {fmt} format, which is deprecated; "
