@@ -9,6 +9,7 @@ this widget only renders it.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from textual.content import Content
@@ -24,7 +25,27 @@ MAX_GOLDENS_SHOWN = 4
 
 
 def _value(value: Any) -> str:
-    return value if isinstance(value, str) else repr(value)
+    """A schema or manifest value as the file writes it: `true`, `null`, `3`, text as it is."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def tree_guides(depths: list[int]) -> list[str]:
+    """The guide in front of each row of a tree given in order with each row's depth (0: a section, no guide):
+    `├ ` before a row with a later sibling, `└ ` before the last one, `│ ` under an ancestor with more to come."""
+    last = [False] * len(depths)
+    later: dict[int, bool] = {}
+    for i in range(len(depths) - 1, -1, -1):  # from the end: a row is last when no sibling follows before its parent
+        depth = depths[i]
+        last[i] = not later.get(depth, False)
+        later = {d: v for d, v in later.items() if d < depth}
+        later[depth] = True
+    guides: list[str] = []
+    more_below: dict[int, bool] = {}  # per depth, whether the current ancestor there has siblings still to come
+    for i, depth in enumerate(depths):
+        more_below[depth] = not last[i]
+        columns = "".join("│ " if more_below.get(d, False) else "  " for d in range(1, depth))
+        guides.append(columns + ("└ " if last[i] else "├ ") if depth else "")
+    return guides
 
 
 def field_label(node: FieldNode) -> Content:
@@ -69,8 +90,8 @@ def tree_rows(cmap: ContractMap) -> list[Content]:
             total=str(len(cmap.nodes)),
         ),
     ]
-    for node in cmap.nodes:
-        indent = markup("[$text-muted]$guide[/]", guide="│ " * (node.depth - 1) + "├ ") if node.depth else Content("")
+    for node, guide in zip(cmap.nodes, tree_guides([n.depth for n in cmap.nodes]), strict=True):
+        indent = markup("[$text-muted]$guide[/]", guide=guide) if guide else Content("")
         rows.append(indent + field_label(node))
     if cmap.truncated:
         rows.append(markup("[$warning]… the schema is larger than shown[/]"))
