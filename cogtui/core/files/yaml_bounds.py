@@ -34,7 +34,12 @@ def check_expansion(top: Any, path: Path, line_offset: int) -> None:
             total = 1 + sum(size[id(c)] for c in _children(node))
             size[key] = total
             if total - distinct > MAX_ALIAS_EXPANSION:
-                raise _bomb(node, path, line_offset, f"aliases expand it to over {total:,} nodes")
+                raise _bomb(
+                    node,
+                    path,
+                    line_offset,
+                    f"aliases expand it to {total:,} nodes or more (at most {MAX_ALIAS_EXPANSION:,})",
+                )
             continue
         if key in size:
             continue
