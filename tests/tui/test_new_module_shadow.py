@@ -70,3 +70,29 @@ async def test_a_fresh_name_creates_without_asking(monkeypatch: pytest.MonkeyPat
         await until(lambda: isinstance(app.screen, EditorScreen), pilot)  # no confirmation on the way
         assert (root / "ticket-triage" / "module.yaml").is_file()
         await until(lambda: any(p.border_title != "Problems" for p in app.screen.query(DiagnosticsPanel)), pilot)
+
+
+async def test_a_name_discovery_skips_is_refused_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`triage.bak` or `backups` would be created and never found (discovery skips backups): the form says why
+    as the name is typed, and enter creates nothing."""
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+        await pilot.press("n")
+        await until(lambda: isinstance(app.screen, NewModuleModal) and bool(app.screen.query("#create")), pilot)
+        form = app.screen
+        problem = form.query_one("#problem", Static)
+        for name, why in (("triage.bak", "'.bak' are backups or editor leftovers"), ("backups", "named 'backups'")):
+            form.query_one("#name", Input).value = ""
+            await pilot.press(*name)
+            await until(
+                lambda why=why: why in str(problem.render()) and "discovery skips it" in str(problem.render()), pilot
+            )  # type: ignore[misc]
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is form and not (root / name).exists()
+        assert sorted(p.name for p in root.iterdir()) == ["code-reviewer"]

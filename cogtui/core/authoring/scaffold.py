@@ -13,7 +13,7 @@ from typing import Any
 from cogtui.core.authoring.migration.prompt_section import envelope_section
 from cogtui.core.authoring.migration.schema_upgrade import OverflowSettings
 from cogtui.core.files.transaction import FileTransaction
-from cogtui.core.module.discovery import ModuleIndex
+from cogtui.core.module.discovery import ModuleIndex, skipped_name_reason
 from cogtui.core.module.standard_parts import V22_SCHEMA_URL, error_schema, extensions_schema, meta_schema
 from cogtui.core.module.tiers import TIER_DEFAULTS, TIERS
 
@@ -28,6 +28,9 @@ def check_name(name: str, parent: Path) -> str | None:
     """Why `name` cannot be a new module under `parent`, or None."""
     if not NAME.match(name):
         return "use 1-64 lower-case letters, digits, '.', '_' or '-', starting with a letter or digit"
+    skipped = skipped_name_reason(name)  # discovery's own rule: such a folder would never be found
+    if skipped is not None:
+        return f"{skipped}: discovery skips it, so neither cogtui nor cogn would find the module"
     if (parent / name).exists():
         return f"{parent / name} already exists"
     return None

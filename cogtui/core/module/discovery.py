@@ -34,7 +34,22 @@ _BACKUP = re.compile(r"(~|\.(bak|backup|orig|old|tmp|swp)(\.[^/]*)?)$|^(backups?
 
 
 def is_candidate_name(name: str) -> bool:
+    """Whether discovery may take a folder of this name for a module (`skipped_name_reason` says why not)."""
     return not name.startswith((".", "__")) and not _BACKUP.search(name)
+
+
+def skipped_name_reason(name: str) -> str | None:
+    """Why discovery never takes a folder named `name` for a module, or None when it may (is_candidate_name)."""
+    if name.startswith("."):
+        return "hidden folders (a name starting with '.') are never modules"
+    if name.startswith("__"):
+        return "folders whose name starts with '__' are never modules"
+    found = _BACKUP.search(name)
+    if found is None:
+        return None
+    if found.start() == 0:
+        return f"a folder named {name!r} holds backups or tools, never a module"
+    return f"names ending in {found.group(0)!r} are backups or editor leftovers (*.bak, *~, *.orig), never modules"
 
 
 # The records below are NamedTuples, immutable like frozen dataclasses and ~10x cheaper to define: the TUI

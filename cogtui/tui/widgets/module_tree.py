@@ -19,6 +19,7 @@ from textual.widgets.tree import TreeNode
 
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.discovery import LEVELS, ModuleEntry, SearchRoot
+from cogtui.core.module.selection import follow_selection, name_matches
 
 from ..shown import cell, rich_assemble
 from ..store import ModuleStore
@@ -68,6 +69,10 @@ class ModuleTree(Tree[NodeItem]):
         self.guide_depth = 3
         self.filter_text = ""
         self.module_nodes: dict[Path, TreeNode[NodeItem]] = {}
+        self._shadow_nodes: dict[Path, TreeNode[NodeItem]] = {}
+        self._order: list[Path] = []  # every shown-if-unfiltered module, in display order
+        self._keep: ModuleEntry | None = None  # the module the cursor goes back to once the lines exist
+        self._restore_pending = False
 
     def on_resize(self, event: events.Resize) -> None:
         """Tree's own resize handler throws its drawn lines away and draws them all again; at start that is
@@ -80,28 +85,36 @@ class ModuleTree(Tree[NodeItem]):
     # ------------------------------------------------------------ building
 
     def rebuild(self, filter_text: str | None = None) -> None:
-        """Rebuild from the store, keeping only module names containing the filter (case-insensitive)."""
+        """Rebuild from the store, keeping only module names containing the filter (case-insensitive).
+
+        The selection follows the module, not the row (`core.module.selection.follow_selection`)."""
         if filter_text is not None:
             self.filter_text = filter_text
-        needle = self.filter_text.lower()
-        keep_cursor = self.cursor_node.data if self.cursor_node is not None else None
+        # Until the new lines are laid out, the cursor points at whatever row it had: a rebuild in that window
+        # (each key typed in the filter, the cleared box's own change) keeps the module the first one keeps.
+        keep = self._keep if self._restore_pending else self.cursor_entry
         self.clear()
         self.module_nodes.clear()
+        self._shadow_nodes.clear()
         entries = self.store.entries
-        winners = [e for e in entries if not e.shadowed and needle in e.name.lower()]
+        winners = [e for e in entries if not e.shadowed]
         shadowed: dict[Path, list[ModuleEntry]] = {}
         for e in entries:
             if e.shadowed_by is not None:
                 shadowed.setdefault(e.shadowed_by, []).append(e)
+        self._order = []
         for level in LEVELS:
             roots = tuple(r for r in self.store.search_path.roots if r.level == level)
             if not roots:
                 continue
-            in_level = [e for e in winners if e.root.level == level]
-            if needle and not in_level:
+            all_in_level = [e for e in winners if e.root.level == level]
+            in_level = [e for e in all_in_level if name_matches(e.name, self.filter_text)]
+            if self.filter_text and not in_level:
+                self._order += [e.path for root in roots for e in all_in_level if e.root == root]
                 continue
             level_node = self.root.add(cell(str(level)), LevelItem(level, roots, len(in_level)), expand=True)
             for root in roots:
+                self._order += [e.path for e in all_in_level if e.root == root]
                 in_root = [e for e in in_level if e.root == root]
                 parent = level_node
                 if len(roots) > 1:
@@ -113,12 +126,15 @@ class ModuleTree(Tree[NodeItem]):
                     if shadows:
                         node = parent.add(cell(visible(entry.name, True)), ModuleItem(entry), expand=True)
                         for s in shadows:
-                            node.add_leaf(cell(visible(s.name, True)), ModuleItem(s))
+                            self._shadow_nodes[s.path] = node.add_leaf(cell(visible(s.name, True)), ModuleItem(s))
                     else:
                         # Text labels: a str would be parsed as markup, once per node per rebuild.
                         node = parent.add_leaf(cell(visible(entry.name, True)), ModuleItem(entry))
                     self.module_nodes[entry.path] = node
-        self._restore_cursor(keep_cursor)
+        self._keep = keep
+        if not self._restore_pending:
+            self._restore_pending = True
+            self.call_after_refresh(self._restore_cursor)
 
     class Rebuilt(Message):
         """The tree was rebuilt and its cursor put back: the selection may have changed without a
@@ -128,22 +144,31 @@ class ModuleTree(Tree[NodeItem]):
             super().__init__()
             self.entry = entry
 
-    def _restore_cursor(self, item: NodeItem | None) -> None:
-        # Node lines exist only after the tree has laid itself out again.
-        def restore() -> None:
-            if isinstance(item, ModuleItem) and item.entry.path in self.module_nodes:
-                self.move_cursor(self.module_nodes[item.entry.path])
-            else:
-                self.select_first_module()
-            self.post_message(self.Rebuilt(self.cursor_entry))
-
-        self.call_after_refresh(restore)
+    def _restore_cursor(self) -> None:
+        # Nodes know their line once the tree's lines are built: reading `last_line` builds them if no refresh has.
+        self._restore_pending = False
+        if self.last_line < 0:
+            self.post_message(self.Rebuilt(None))
+            return
+        keep = self._keep
+        if keep is not None and keep.shadowed_by is not None and keep.path in self._shadow_nodes:
+            self.move_cursor(self._shadow_nodes[keep.path])  # a shadowed entry, still shown under its winner
+        else:
+            anchor = keep.shadowed_by if keep is not None and keep.shadowed_by is not None else None
+            wanted = follow_selection(anchor or (keep.path if keep else None), self._order, self.module_nodes)
+            if wanted is not None:
+                self.move_cursor(self.module_nodes[wanted])
+        self.post_message(self.Rebuilt(self.cursor_entry))
 
     def select_first_module(self) -> bool:
         first = next(iter(self.module_nodes.values()), None)
         if first is None:
             return False
-        self.move_cursor(first)
+        if self._restore_pending:  # the lines are not laid out yet: the restore puts the cursor there
+            assert isinstance(first.data, ModuleItem)
+            self._keep = first.data.entry
+        else:
+            self.move_cursor(first)
         return True
 
     def refresh_labels(self, paths: list[Path] | None = None) -> None:
