@@ -312,16 +312,17 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
             self.call_from_thread(self.notify, f"Could not save {key}: {exc}", severity="error", markup=False)
 
     async def action_quit(self) -> None:
-        """Asks first when edits are unsaved or runs are running; runs are cancelled and recorded before exit."""
-        from .screens import run
+        """Asks first when edits are unsaved or runs, evals or golden runs are running (quitting.py); runs are
+        cancelled and recorded before exit."""
+        from . import quitting
 
-        if run.quit_pending(self):
+        if quitting.quit_pending(self):
             self.notify("Quitting once the cancelled runs are recorded…")
             return
         unsaved = any(getattr(s, "has_unsaved_changes", lambda: False)() for s in self.screen_stack)
-        runs = run.quit_note(self)  # None when no run is running
+        runs = quitting.quit_note(self)  # None when nothing runs (runs, evals, golden runs)
         if not unsaved and runs is None:
-            run.stop_every_run(self, then=self.exit)  # at once, or once a finished run's record is written
+            quitting.stop_everything(self, then=self.exit)  # at once, or once a finished run's record is written
             return
         from .screens.modals import ConfirmModal
 
@@ -330,7 +331,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
             ConfirmModal(
                 "Quit without saving?" if unsaved else "Quit while runs are running?", body, confirm="Quit", danger=True
             ),
-            lambda ok: run.stop_every_run(self, then=self.exit) if ok else None,
+            lambda ok: quitting.stop_everything(self, then=self.exit) if ok else None,
         )
 
 

@@ -9,6 +9,7 @@ while cases are coming in never mixes two runs in the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -19,7 +20,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
-from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.golden_state import GoldensPhase, GoldensState
@@ -28,8 +28,10 @@ from cogtui.core.run.run_start import default_provider
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
+from ..quitting import InFlight
 from ..richstyle import themed
 from ..shown import assemble, cell, markup
+from ..store import load_now
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
@@ -64,6 +66,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.module: Module | None = None
         self.state = GoldensState()  # what the title, progress, table and summary show
         self._provider_warned = False
+        self.quitting = False  # quitting.py: a confirmed quit cancels the run
 
     @property
     def results(self) -> dict[str, CaseResult]:
@@ -86,17 +89,16 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("case", "result", "why")
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        try:
-            self.module = load_module(self.module_path)
-        except (NotAModule, OSError) as exc:
-            self.state.failed(str(exc))
-            self._draw(summary=True)
-            return
         self.action_rerun()
 
     def action_rerun(self) -> None:
-        if self.module is None:
+        loaded = load_now(self.module_path)  # as it is on disk now: a schema changed since the last run counts
+        if isinstance(loaded, str):
+            self.workers.cancel_group(self, "goldens")
+            self.state.failed(loaded)
+            self._draw(summary=True)
             return
+        self.module = loaded
         provider_name, problem = default_provider(self.bench.config)
         if problem and not self._provider_warned:
             self._provider_warned = True
@@ -105,11 +107,20 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.query_one(DataTable).clear()
         self._draw(summary=True)
         if self.state.phase is GoldensPhase.RUNNING:
-            self.run_all(provider_name, generation)
+            self.run_all(loaded, provider_name, generation)
+
+    def in_flight(self) -> InFlight | None:
+        """What quitting would cut short here (quitting.py): the golden tests still running."""
+        if self.state.phase is not GoldensPhase.RUNNING:
+            return None
+        return InFlight(1, "golden run", "quitting cancels {it} (its results are not kept)")
+
+    def stop_for_quit(self, settled: Callable[[], object]) -> None:
+        self.workers.cancel_group(self, "goldens")
+        settled()
 
     @work(exclusive=True, group="goldens", exit_on_error=False)
-    async def run_all(self, provider_name: str, generation: int) -> None:
-        assert self.module is not None
+    async def run_all(self, module: Module, provider_name: str, generation: int) -> None:
         app = self.bench
         try:
             provider = make_provider(provider_name, None, app.config)
@@ -117,8 +128,8 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             self.post_message(self.ProviderFailed(str(exc), generation))
             return
         try:
-            for test in list(self.module.tests):
-                result = await run_case(self.module, test, RunOptions(provider, resolver=app.store.load))
+            for test in list(module.tests):
+                result = await run_case(module, test, RunOptions(provider, resolver=app.store.load))
                 self.post_message(self.CaseDone(result, generation))
         finally:
             await provider.aclose()

@@ -5,7 +5,7 @@ providers or models on one input); `escape` cancels the running run (the
 provider request is closed and the run is recorded as interrupted), or goes
 back when nothing runs. Going back while runs in other tabs are still running
 asks first; confirming cancels them all and waits until each is recorded.
-Quitting the app does the same for every run screen (`stop_every_run`).
+Quitting the app does the same for every run screen (`quitting.stop_everything`).
 
 Text from files and models (test names, validation messages, provider errors)
 reaches widgets as `Text`/`Content` or in plain notifications, never as markup.
@@ -19,14 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
 
 from cogtui.core.files.terminal_text import visible
-from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.output_fixes import parse_fixes
 from cogtui.core.run.providers import PROVIDERS, make_provider
@@ -36,8 +35,10 @@ from cogtui.core.run.runner import RunOptions
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
 from ..places import RunHistory
+from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
+from ..store import load_now
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -110,12 +111,12 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         if self.provider_problem:
             self.notify(self.provider_problem, title="Provider", severity="warning", timeout=8, markup=False)
-        try:
-            self.module = load_module(self.module_path)
-        except (NotAModule, OSError) as exc:
-            self.notify(f"Cannot load {self.module_path}: {exc}", severity="error", markup=False)
+        loaded = load_now(self.module_path)
+        if isinstance(loaded, str):
+            self.notify(loaded, severity="error", markup=False)
             self.dismiss(None)
             return
+        self.module = loaded
         self.sub_title = visible(self.module.name, single_line=True)
         self.choices = input_choices(self.module)
         golden = self.query_one("#run-golden", Select)
@@ -191,6 +192,11 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     async def action_run(self) -> None:
         if self.module is None or self.stopping:
             return
+        loaded = load_now(self.module_path)  # each run reads the module again: a schema changed since counts
+        if isinstance(loaded, str):
+            self.notify(loaded, severity="error", markup=False)
+            return
+        self.module = loaded
         try:
             input_value = json.loads(self.query_one("#run-input", TextArea).text or "{}")
         except json.JSONDecodeError as exc:
@@ -253,6 +259,18 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def _running_panes(self) -> list[RunPane]:
         return [p for p in self.query(RunPane) if p.running]
+
+    def in_flight(self) -> InFlight | None:
+        """What quitting would cut short here (quitting.py): the runs still running."""
+        running = len(self._running_panes())
+        return (
+            InFlight(running, "run", "quitting cancels and records {it} in the history as interrupted")
+            if running
+            else None
+        )
+
+    def stop_for_quit(self, settled: Callable[[], object]) -> None:
+        self.stop_runs(settled)
 
     def action_cancel_or_close(self) -> None:
         if self.stopping:
@@ -330,40 +348,3 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     @on(GoldenSaved)
     def _golden_saved(self, message: GoldenSaved) -> None:
         self.golden_saving.saved(message)
-
-
-def _run_screens(app: App[Any]) -> list[RunScreen]:
-    return [s for s in app.screen_stack if isinstance(s, RunScreen)]
-
-
-def quit_note(app: App[Any]) -> str | None:
-    """What quitting would cut short: the runs still running on any run screen (one under another screen
-    keeps running), or None."""
-    runs = sum(len(s._running_panes()) for s in _run_screens(app))
-    if not runs:
-        return None
-    what = "1 run is" if runs == 1 else f"{runs} runs are"
-    each = "it" if runs == 1 else "each"
-    return f"{what} still running: quitting cancels and records {each} in the history as interrupted."
-
-
-def quit_pending(app: App[Any]) -> bool:
-    """A confirmed quit is waiting for its cancelled runs to be recorded."""
-    return any(s.quitting for s in _run_screens(app))
-
-
-def stop_every_run(app: App[Any], then: Callable[[], object]) -> None:
-    """Quitting: cancel the runs of every run screen, then call `then` (once) when each is recorded."""
-    screens = _run_screens(app)
-    left = [len(screens)]
-
-    def settled() -> None:
-        left[0] -= 1
-        if left[0] == 0:
-            then()
-
-    for screen in screens:
-        screen.quitting = True
-        screen.stop_runs(settled)
-    if not screens:
-        then()
