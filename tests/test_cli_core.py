@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from modkit import GOOD_EXPECTED, clean_v1, clean_v22, make_module, pos, run_cogn
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
 
 DIAG_KEYS = {"severity", "code", "message", "file", "line", "column", "hint"}
 LIST_KEYS = {"name", "version", "format", "tier", "level", "path", "shadowed", "shadowed_by", "errors", "warnings"}
@@ -129,9 +132,23 @@ def test_validate_all(world: World) -> None:
     assert text.returncode == 1 and "3 modules" in text.stdout
 
 
-def test_validate_all_on_an_empty_search_path(tmp_path: Path) -> None:
-    proc = run_cogn(["validate", "--all", "--json"], cwd=tmp_path)
-    assert (proc.returncode, json.loads(proc.stdout)) == (0, [])
+@pytest.mark.parametrize(
+    "command", [["validate", "--all"], ["validate", "--all", "--json"], ["test", "--all"], ["eval", "--all"]]
+)
+def test_all_on_an_empty_search_path_fails(tmp_path: Path, command: list[str]) -> None:
+    """A mistyped --path must not pass in CI on zero modules (D149)."""
+    proc = run_cogn(["--path", str(tmp_path / "typo"), *command], cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert f"warning: search path entry does not exist: {tmp_path / 'typo'}" in proc.stderr
+    assert "no modules on the search path" in proc.stderr
+
+
+def test_a_bad_path_is_a_warning_where_modules_are_found(tmp_path: Path) -> None:
+    shutil.copytree(MODULES / "code-reviewer", tmp_path / "mods" / "code-reviewer")
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    proc = run_cogn(["--path", str(tmp_path / "a-file"), "--path", str(tmp_path / "mods"), "list"], cwd=tmp_path)
+    assert proc.returncode == 0 and "code-reviewer" in proc.stdout
+    assert f"warning: search path entry is not a folder: {tmp_path / 'a-file'}" in proc.stderr
 
 
 @pytest.mark.parametrize(

@@ -166,7 +166,11 @@ def test_missing_and_file_roots(world: dict[str, Path]) -> None:
         SearchPath.from_environment([world["tmp"] / "missing", a_file], cwd=world["cwd"], home=world["home"], env={})
     )
     assert index.entries == []
-    assert [(d.code, d.file) for d in index.diagnostics] == [("P003", a_file)]
+    # Both were typed (--path): a missing one is said too, never an empty search path (D149).
+    assert [(d.code, d.file) for d in index.diagnostics] == [("P003", world["tmp"] / "missing"), ("P003", a_file)]
+    assert "does not exist" in index.diagnostics[0].message and "not a folder" in index.diagnostics[1].message
+    quiet = discover(SearchPath.from_environment([], cwd=world["tmp"] / "nowhere", home=world["home"], env={}))
+    assert quiet.diagnostics == []  # the standard roots are often absent: silent
 
 
 @pytest.fixture
@@ -226,7 +230,8 @@ def test_resolve_by_name_and_by_path(world: dict[str, Path], monkeypatch: pytest
     assert resolve(str(tmp), index, cwd) is None  # a folder, but not a module
     assert resolve(str(elsewhere / "prompt.md"), index, cwd) is None
     assert resolve("x" * 300, index, cwd) is None  # too long for a file name: not found, not OSError
-    assert discover(SearchPath.from_environment(["y" * 300], cwd=cwd, home=home, env={})).diagnostics == []
+    too_long = discover(SearchPath.from_environment(["y" * 300], cwd=cwd, home=home, env={})).diagnostics
+    assert [d.code for d in too_long] == ["P003"]  # said as missing (D149), not an OSError
     monkeypatch.chdir(cwd)
     assert resolve("local-mod", index) == Path("local-mod").absolute()
 

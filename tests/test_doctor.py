@@ -78,3 +78,22 @@ def test_shadowing_on_the_search_path_is_reported_but_not_a_problem(tmp_path: Pa
     assert code == 0, out
     assert f"path: {first}" in out and f"path: {second}" in out
     assert f"⚠ code-reviewer: {second / 'code-reviewer'} is shadowed by {first / 'code-reviewer'}" in out
+
+
+def test_provider_settings_a_run_would_not_use_are_problems(tmp_path: Path) -> None:
+    """`provider: gpt` made every `cogn run` fail with a usage error while doctor said "no problems"."""
+    config = "provider: gpt\nproviders:\n  openai: {model: 5, vision: 'yes'}\n  claude: {}\n  replay: {interval: 0.1}\n"
+    code, out = doctor(tmp_path, config, term={"COLORTERM": "truecolor"})
+    assert code == 1
+    assert "✗ provider 'gpt' is not a provider; choose one of anthropic, openai, replay" in out
+    assert "✗ providers.openai.model must be text, not 5" in out
+    assert "✗ providers.openai.vision must be true or false, not 'yes'" in out
+    assert "✗ providers.claude: not a provider; choose one of anthropic, openai, replay" in out
+    assert "providers.replay" not in out  # a setting replay reads, of the right type
+    assert out.rstrip().endswith("4 problems")
+
+
+def test_a_missing_path_root_is_a_problem(tmp_path: Path) -> None:
+    code, out = doctor(tmp_path, None, "--path", str(tmp_path / "typo"), term={"COLORTERM": "truecolor"})
+    assert code == 1
+    assert f"✗ search path entry does not exist: {tmp_path / 'typo'}" in out

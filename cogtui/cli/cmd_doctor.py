@@ -47,9 +47,12 @@ def run(args: argparse.Namespace) -> int:
     config = load_config()
     print(visible(f"cogtui doctor: config {config.path}{'' if config.path and config.path.exists() else ' (none)'}"))
     out.section("config.yaml")
-    for problem in config.problems:
+    from cogtui.core.run.providers import settings_problems
+
+    problems = [*config.problems, *settings_problems(config)]
+    for problem in problems:
         out.problem(visible(problem))
-    if not config.problems:
+    if not problems:
         out.line("no problems" if config.path and config.path.exists() else "no file: the defaults apply")
     check_theme(out, config.theme, getattr(args, "doctor_theme", None) or getattr(args, "theme", None))
     check_keymap(out, config)

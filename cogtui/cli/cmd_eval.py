@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .output import Printer, deprecation_notice, err
+from .output import Printer, deprecation_notice, err, nothing_found, open_workspace
 
 
 class _TargetAction(argparse.Action):
@@ -72,7 +72,6 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
     from cogtui.core.settings.config import load_config
-    from cogtui.core.workspace import Workspace
 
     if bool(args.target) == bool(args.all):
         err("eval needs a module NAME|PATH, or --all")
@@ -81,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
         err("-j must be at least 1")
         return 2
     cfg = load_config()
-    ws = Workspace.from_environment(args.paths)
+    ws = open_workspace(args.paths)
+    if args.all and not ws.entries():
+        return nothing_found(ws)
     targets: list[tuple[Any, Any]] = []
     try:
         modules = (

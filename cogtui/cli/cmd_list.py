@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .output import Printer
+from .output import Printer, open_workspace
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -13,9 +13,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.workspace import Workspace
 
-    ws = Workspace.from_environment(args.paths)
+    ws = open_workspace(args.paths)
     rows: list[dict[str, Any]] = []
     for report in ws.validate_all(include_shadowed=True):
         entry = report.entry

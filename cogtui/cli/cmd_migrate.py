@@ -15,7 +15,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, err
+from .output import Printer, err, open_workspace
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -66,7 +66,6 @@ class Outcome:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.workspace import Workspace
 
     if args.undo:
         # An undo has no dry run, target or backup choice: accepting those flags silently would undo for real.
@@ -89,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.target) == bool(args.all):
         err("migrate needs a module NAME|PATH, or --all")
         return 2
-    ws = Workspace.from_environment(args.paths)
+    ws = open_workspace(args.paths)
     if args.all:
         return _run_all([e.path for e in ws.entries(include_shadowed=False)], args)
     path = ws.resolve(args.target)

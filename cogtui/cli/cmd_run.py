@@ -14,7 +14,7 @@ from typing import Any
 
 from cogtui.core.files.terminal_text import terminal_json
 
-from .output import Printer, deprecation_notice, err
+from .output import Printer, deprecation_notice, err, open_workspace
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -44,11 +44,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stream", choices=("ndjson", "sse"), help="print v2.5 chunks as they arrive")
     p.add_argument("--no-validate", action="store_true", help="skip output validation and contract rules")
     p.add_argument(
-        "--timeout", type=float, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)"
+        "--timeout", type=seconds, default=60.0, metavar="S", help="stream silence timeout in seconds (default 60)"
     )
     p.add_argument(
         "--deadline",
-        type=float,
+        type=seconds,
         metavar="S",
         help="end the whole run after S seconds with E2002 (default: run_deadline in config.yaml, else 600)",
     )
@@ -64,19 +64,25 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="no output fix at all, whatever --fix or the config says")
 
 
+def seconds(text: str) -> float:
+    """A time limit given on the command line: a number of seconds above 0 (a usage error otherwise, exit 2)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
+
+
 def read_input(spec: str | None) -> Any:
     """The input document; raises ValueError with a message fit for the user."""
     if spec is None:
         return {}
-    if spec == "-":
-        text = sys.stdin.read()
-    elif spec.lstrip().startswith(("{", "[")):
+    if spec.lstrip().startswith(("{", "[")):
         text = spec
     else:
-        try:
-            text = Path(spec).read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise ValueError(f"cannot read input file {spec}: {exc.strerror or exc}") from None
+        text = _input_text(spec)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -85,6 +91,26 @@ def read_input(spec: str | None) -> Any:
         raise ValueError("the input is nested too deeply to read") from None
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
         raise ValueError(f"the input is not usable JSON: {exc}") from None
+
+
+def _input_text(spec: str) -> str:
+    """The text of an input file (or of stdin for `-`): UTF-8, with or without a BOM, or BOM-marked UTF-16;
+    anything else is said with its place, as `cogn check` says it (P005), never as a codec's error."""
+    from cogtui.core.files.confined import ParseFailure
+    from cogtui.core.files.sourcemap import decode_bytes
+
+    name = "stdin" if spec == "-" else spec
+    try:
+        stdin = getattr(sys.stdin, "buffer", None)
+        if spec == "-" and stdin is None:  # a text stream without bytes beneath (an embedding caller's)
+            return sys.stdin.read()
+        raw = stdin.read() if spec == "-" and stdin is not None else Path(spec).read_bytes()
+        return decode_bytes(raw, Path(name))
+    except OSError as exc:
+        raise ValueError(f"cannot read input file {spec}: {exc.strerror or exc}") from None
+    except ParseFailure as exc:
+        d = exc.diagnostic
+        raise ValueError(f"{name}:{d.line}:{d.column}: the input is {d.message}") from None
 
 
 def sse_frame(chunk: dict[str, Any]) -> str:
@@ -107,7 +133,6 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.envelope_builder import failure
     from cogtui.core.run.providers import UnknownProvider, make_provider
-    from cogtui.core.workspace import Workspace
 
     if args.input_file is not None and args.input is not None:
         err("give the input once: either INPUT or --input")
@@ -117,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         err(str(exc))
         return 2
-    ws = Workspace.from_environment(args.paths)
+    ws = open_workspace(args.paths)
     try:
         module = ws.load(args.target)
     except NotAModule as exc:

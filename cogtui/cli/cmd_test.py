@@ -11,7 +11,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, deprecation_notice, err
+from .output import Printer, deprecation_notice, err, nothing_found, open_workspace
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -30,7 +30,6 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
-    from cogtui.core.workspace import Workspace
 
     if bool(args.target) == bool(args.all):
         err("test needs a module NAME|PATH, or --all")
@@ -38,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2
-    ws = Workspace.from_environment(args.paths)
+    ws = open_workspace(args.paths)
+    if args.all and not ws.entries():
+        return nothing_found(ws)
     try:
         modules = (
             [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]

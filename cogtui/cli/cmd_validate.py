@@ -7,7 +7,7 @@ import argparse
 from cogtui.core.diagnostics import plural
 
 from . import collector_paused
-from .output import Printer, deprecation_notice, err
+from .output import Printer, deprecation_notice, err, nothing_found, open_workspace
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -43,7 +43,9 @@ def validate(args: argparse.Namespace) -> int:
 
     provider = provider_capabilities(args.provider)
     if args.all:
-        ws = Workspace.from_environment(args.paths)
+        ws = open_workspace(args.paths)
+        if not ws.entries():
+            return nothing_found(ws)
         reports = list(ws.validate_all(v22=args.v22, strict=args.strict, provider=provider))
     else:
         path = resolve_target(args.target, args.paths)

@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from cogtui.core.files.terminal_text import terminal_json, visible
+
+if TYPE_CHECKING:
+    from cogtui.core.workspace import Workspace
 
 STYLES = {
     "error": "bold red",
@@ -102,6 +105,23 @@ def err(message: str) -> None:
     """Usage errors and fatal messages, on stderr."""
     p = Printer(sys.stderr)
     p.line(f"cogn: {message}", "error")
+
+
+def open_workspace(paths: list[str]) -> Workspace:
+    """The search path and the modules on it. What is wrong with a root (a --path that does not exist or is a
+    file, a folder that cannot be read) is said on stderr: a mistyped path never reads as an empty search path."""
+    from cogtui.core.workspace import Workspace
+
+    ws = Workspace.from_environment(paths)
+    for d in ws.index.diagnostics:
+        err(f"warning: {d.message}" + (f" ({d.hint})" if d.hint else ""))
+    return ws
+
+
+def nothing_found(ws: Workspace) -> int:
+    """`--all` on a search path without a single module: an error (exit 1), so CI does not pass on nothing."""
+    err(f"no modules on the search path (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
+    return 1
 
 
 def deprecation_notice(module: Any) -> None:

@@ -36,6 +36,19 @@ def display_path(path: Path, cwd: Path | None = None) -> str:
         return str(path)
 
 
+def load_now(path: Path) -> Module | str:
+    """The module as its files are on disk now, or why it cannot be loaded.
+
+    The run, goldens and eval screens load it again for every run (ctrl+r): a file changed since the screen
+    opened (the schema, the prompt, a golden) is run as it is now, never as the copy the screen opened with."""
+    from cogtui.core.module.loader import NotAModule, load_module
+
+    try:
+        return load_module(path)
+    except (NotAModule, OSError) as exc:
+        return f"Cannot load {path}: {exc}"
+
+
 class ModuleStore:
     """A plain class: a dataclass cost ~1 ms to define before the first frame."""
 

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cogtui.core.eval.model import BadReport, EvalReport
+from cogtui.core.files.confined import ParseFailure
+from cogtui.core.files.sourcemap import decode_bytes
 
 MAX_BASELINE_BYTES = 64 * 1024 * 1024
 REGRESSION, IMPROVEMENT, SAME, NEW, GONE = "regression", "improvement", "same", "new", "gone"
@@ -118,9 +120,12 @@ def load_baseline(spec: str, history: HistoryReader | None) -> tuple[EvalReport,
     try:
         if path.stat().st_size > MAX_BASELINE_BYTES:
             raise BadReport(f"baseline {spec} is larger than {MAX_BASELINE_BYTES // (1024 * 1024)} MB")
-        doc = json.loads(path.read_bytes().decode("utf-8"))
+        doc = json.loads(decode_bytes(path.read_bytes(), path))
     except OSError as exc:
         raise BadReport(f"cannot read baseline {spec}: {exc.strerror or exc}") from None
+    except ParseFailure as exc:  # not UTF-8: where, as `cogn check` says it (P005)
+        d = exc.diagnostic
+        raise BadReport(f"baseline {spec}:{d.line}:{d.column}: {d.message}") from None
     except (ValueError, RecursionError) as exc:
         raise BadReport(f"baseline {spec} is not JSON: {str(exc)[:200]}") from None
     return EvalReport.from_json(doc), spec

@@ -154,6 +154,10 @@ class ModuleIndex:
 def scan_root(root: SearchRoot, diagnostics: list[Diagnostic]) -> list[ModuleEntry]:
     path = root.path
     if not exists(path):
+        if root.level == "path":  # typed by the user (--path): a typo must not read as an empty search path
+            diagnostics.append(
+                diag("P003", f"search path entry does not exist: {path}", path, hint="Check the --path given.")
+            )
         return []
     if not is_dir(path):
         diagnostics.append(diag("P003", f"search path entry is not a folder: {path}", path))

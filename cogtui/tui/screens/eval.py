@@ -35,7 +35,6 @@ from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.evals import EvalPoint
 from cogtui.core.history.store import History, HistoryError
-from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.providers import make_provider
 from cogtui.core.run.run_start import default_provider
@@ -47,6 +46,7 @@ from ..quitting import InFlight
 from ..richstyle import themed
 from ..run_drafts import RunDrafts
 from ..shown import assemble, block, cell, styled
+from ..store import load_now
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
@@ -143,15 +143,20 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         # Matrix cells carry the theme's colours (Rich text): drawn again in a new theme's.
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_state(every_cell=True))
-        try:
-            self.module = load_module(self.module_path)
-        except (NotAModule, OSError) as exc:
-            self.state.failed(str(exc))
+        if self._load():
+            self.load_trend()
+            self.start()
+
+    def _load(self) -> bool:
+        """Load the module as it is on disk now (each run does: a schema changed since the last counts)."""
+        loaded = load_now(self.module_path)
+        if isinstance(loaded, str):
+            self.state.failed(loaded)
             self.show_state()
-            return
-        self.state.loaded(self.module.name, [t.name for t in self.module.tests])
-        self.load_trend()
-        self.action_rerun()
+            return False
+        self.module = loaded
+        self.state.loaded(loaded.name, [t.name for t in loaded.tests])
+        return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.state.can(action)
@@ -184,6 +189,10 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.action_rerun()
 
     def action_rerun(self) -> None:
+        if self.state.phase is not EvalPhase.RUNNING and self._load():
+            self.start()
+
+    def start(self) -> None:
         if self.module is None or self.state.phase is EvalPhase.RUNNING:
             return
         choice = self.current_choice()

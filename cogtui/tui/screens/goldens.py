@@ -20,7 +20,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Static
 
-from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.golden_state import GoldensPhase, GoldensState
@@ -32,6 +31,7 @@ from ..keys import KeySpec, bindings, register
 from ..quitting import InFlight
 from ..richstyle import themed
 from ..shown import assemble, cell, markup
+from ..store import load_now
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
@@ -89,17 +89,16 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("case", "result", "why")
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        try:
-            self.module = load_module(self.module_path)
-        except (NotAModule, OSError) as exc:
-            self.state.failed(str(exc))
-            self._draw(summary=True)
-            return
         self.action_rerun()
 
     def action_rerun(self) -> None:
-        if self.module is None:
+        loaded = load_now(self.module_path)  # as it is on disk now: a schema changed since the last run counts
+        if isinstance(loaded, str):
+            self.workers.cancel_group(self, "goldens")
+            self.state.failed(loaded)
+            self._draw(summary=True)
             return
+        self.module = loaded
         provider_name, problem = default_provider(self.bench.config)
         if problem and not self._provider_warned:
             self._provider_warned = True
@@ -108,7 +107,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.query_one(DataTable).clear()
         self._draw(summary=True)
         if self.state.phase is GoldensPhase.RUNNING:
-            self.run_all(provider_name, generation)
+            self.run_all(loaded, provider_name, generation)
 
     def in_flight(self) -> InFlight | None:
         """What quitting would cut short here (quitting.py): the golden tests still running."""
@@ -121,8 +120,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         settled()
 
     @work(exclusive=True, group="goldens", exit_on_error=False)
-    async def run_all(self, provider_name: str, generation: int) -> None:
-        assert self.module is not None
+    async def run_all(self, module: Module, provider_name: str, generation: int) -> None:
         app = self.bench
         try:
             provider = make_provider(provider_name, None, app.config)
@@ -130,8 +128,8 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             self.post_message(self.ProviderFailed(str(exc), generation))
             return
         try:
-            for test in list(self.module.tests):
-                result = await run_case(self.module, test, RunOptions(provider, resolver=app.store.load))
+            for test in list(module.tests):
+                result = await run_case(module, test, RunOptions(provider, resolver=app.store.load))
                 self.post_message(self.CaseDone(result, generation))
         finally:
             await provider.aclose()

@@ -26,7 +26,6 @@ from textual.widgets import Input, Select, Static, TabbedContent, TabPane, TextA
 from textual.worker import Worker
 
 from cogtui.core.files.terminal_text import visible
-from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.run.output_fixes import parse_fixes
 from cogtui.core.run.providers import PROVIDERS, make_provider
@@ -39,6 +38,7 @@ from ..places import RunHistory
 from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
+from ..store import load_now
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -111,12 +111,12 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         if self.provider_problem:
             self.notify(self.provider_problem, title="Provider", severity="warning", timeout=8, markup=False)
-        try:
-            self.module = load_module(self.module_path)
-        except (NotAModule, OSError) as exc:
-            self.notify(f"Cannot load {self.module_path}: {exc}", severity="error", markup=False)
+        loaded = load_now(self.module_path)
+        if isinstance(loaded, str):
+            self.notify(loaded, severity="error", markup=False)
             self.dismiss(None)
             return
+        self.module = loaded
         self.sub_title = visible(self.module.name, single_line=True)
         self.choices = input_choices(self.module)
         golden = self.query_one("#run-golden", Select)
@@ -192,6 +192,11 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     async def action_run(self) -> None:
         if self.module is None or self.stopping:
             return
+        loaded = load_now(self.module_path)  # each run reads the module again: a schema changed since counts
+        if isinstance(loaded, str):
+            self.notify(loaded, severity="error", markup=False)
+            return
+        self.module = loaded
         try:
             input_value = json.loads(self.query_one("#run-input", TextArea).text or "{}")
         except json.JSONDecodeError as exc:

@@ -7,6 +7,7 @@ so headless commands that never call a model stay fast.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cogtui.core.run.providers.declarations import declaration
@@ -67,6 +68,39 @@ def declared(name: str | None = None, config: Config | None = None) -> tuple[str
     return chosen, declaration(chosen, cfg.provider_settings(chosen))
 
 
+# What each provider reads from config.yaml's `providers.<name>` (make_provider, declarations), by type.
+PROVIDER_SETTINGS: dict[str, dict[str, tuple[type, ...]]] = {
+    "anthropic": {"model": (str,), "base_url": (str,)},
+    "openai": {"model": (str,), "base_url": (str,), "vision": (bool,)},
+    "replay": {"model": (str,), "interval": (int, float)},
+}
+
+
+def settings_problems(config: Config, env: Mapping[str, str] | None = None) -> list[str]:
+    """What in the config's provider settings a run would not use as written: an unknown `provider` (every run
+    would fail, or the TUI fall back to replay), an unknown name under `providers`, an unknown key or a value of
+    the wrong type there (silently ignored by the provider). For `cogn doctor`."""
+    problems: list[str] = []
+    from_env = (os.environ if env is None else env).get("COGNITIVE_PROVIDER")
+    if from_env and from_env not in PROVIDERS:
+        problems.append(f"$COGNITIVE_PROVIDER {from_env!r} is not a provider; choose one of {', '.join(PROVIDERS)}")
+    if config.provider is not None and config.provider not in PROVIDERS:
+        problems.append(f"provider {config.provider!r} is not a provider; choose one of {', '.join(PROVIDERS)}")
+    for name, settings in config.providers.items():
+        known = PROVIDER_SETTINGS.get(name)
+        if known is None:
+            problems.append(f"providers.{name}: not a provider; choose one of {', '.join(PROVIDERS)}")
+            continue
+        for key, value in settings.items():
+            types = known.get(key)
+            if types is None:
+                problems.append(f"providers.{name}.{key}: not a setting of {name} (known: {', '.join(known)})")
+            elif not isinstance(value, types) or (bool not in types and isinstance(value, bool)):
+                wanted = {str: "text", bool: "true or false"}.get(types[0], "a number")
+                problems.append(f"providers.{name}.{key} must be {wanted}, not {value!r}")
+    return problems
+
+
 def has_api_key(name: str) -> bool:
     # Whitespace around a key is stripped when it is used (a .env with CRLF), so a blank one is no key.
     return bool(
@@ -74,4 +108,13 @@ def has_api_key(name: str) -> bool:
     )
 
 
-__all__ = ["PROVIDERS", "UnknownProvider", "declared", "has_api_key", "make_provider", "selected"]
+__all__ = [
+    "PROVIDERS",
+    "PROVIDER_SETTINGS",
+    "UnknownProvider",
+    "declared",
+    "has_api_key",
+    "make_provider",
+    "selected",
+    "settings_problems",
+]
