@@ -205,3 +205,33 @@ def test_io_references_elsewhere_need_no_schema_json(tmp_path: Path) -> None:
     module = load_module(make_module(tmp_path, files))
     assert not [d for d in module.load_diagnostics if d.code == "S010"]
     assert contract_problems(module) == []
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN_SCHEMA_FILES))
+def test_an_unreadable_schema_json_is_one_error_not_a_pile(tmp_path: Path, case: str) -> None:
+    """The file's own diagnostic only: no io S003, S004, S005 or V001 restating that its parts are absent."""
+    from cogtui.core.rules.validate_module import validate_module
+
+    files = clean_v22()
+    files["schema.json"] = BROKEN_SCHEMA_FILES[case]
+    manifest: Any = files["module.yaml"]
+    manifest["io"] = {p: f"./schema.json#/{p}" for p in ("input", "data", "meta", "error")}
+    module = load_module(make_module(tmp_path, files))
+    errors = [d for d in validate_module(module) if d.severity.value == "error"]
+    assert [(d.code, d.file) for d in errors] == [(EXPECTED_CODE[case], module.path / "schema.json")]
+
+
+def test_the_tui_input_status_says_the_module_cannot_run(tmp_path: Path) -> None:
+    """The run screen's live input verdict (its one core call, check_input) names the broken contract."""
+    from cogtui.core.rules.document_checker import check_input
+    from cogtui.tui.screens.run_input import input_status
+
+    clean = load_module(make_module(tmp_path, clean_v22(), name="clean"))
+    assert check_input(GOOD_INPUT, clean) == []
+    module = load_module(module_with_schema(tmp_path, _typo))
+    with pytest.raises(UnusableModule) as refused:
+        check_input(GOOD_INPUT, module)
+    assert "S001" in str(refused.value) and "schema.json is not a valid JSON Schema" in str(refused.value)
+    status = input_status(json.dumps(GOOD_INPUT), module)
+    assert status is not None and "cannot be loaded" in status.plain and "$ref" not in status.plain
+    assert "input.properties.text.type" in status.plain

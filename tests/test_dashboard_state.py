@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from cogtui.core.history.dashboard import DashboardData
-from cogtui.core.history.dashboard_state import ENUMS, INSIGHTS, NO_RUNS, InsightsState, Phase, row_key
+from cogtui.core.history.dashboard_state import (
+    ENUMS,
+    INSIGHTS,
+    NO_RUNS,
+    UNDO_LATEST_ONLY,
+    InsightsState,
+    Phase,
+    row_key,
+)
 
 GROUP = {
     "suggested_mapping": "assumptions",
@@ -71,3 +79,16 @@ def test_what_the_footer_offers_follows_the_row_and_its_promotion() -> None:
     assert not state.can("promote") and state.status_line() == "Planning…"
     state.finish()
     assert state.can("promote")
+
+
+def test_a_promoted_row_that_cannot_be_undone_says_why() -> None:
+    state = InsightsState(None)
+    state.loaded(data())
+    key = row_key(INSIGHTS, GROUP)
+    assert state.undo_refusal() is None  # not promoted: nothing to undo, nothing to explain
+    state.promotions_known(7, {key: ("a", "b")}, {key: ("b",)})
+    assert state.can("undo_promotion") and state.undo_refusal() is None  # b's is its latest change
+    state.promotions_known(7, {key: ("a", "b")}, {})  # a later change came after it in both
+    assert not state.can("undo_promotion") and state.undo_refusal() == UNDO_LATEST_ONLY
+    state.start("Planning")
+    assert state.undo_refusal() is None  # busy: neither offered nor refused

@@ -14,8 +14,11 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from tuikit import copy_modules, isolate, make_app, until
 
+from cogtui.core.authoring.promote import apply_promotion
+from cogtui.core.authoring.promotion_target import PromotionRequest, plan_promotion
 from cogtui.core.history.dashboard_state import ENUMS, Phase
 from cogtui.core.history.store import History, RunRecord
+from cogtui.core.module.loader import load_module
 from cogtui.core.settings import locations as paths
 from cogtui.tui import navigation
 from cogtui.tui.screens.insight_row import InsightRowScreen
@@ -223,3 +226,36 @@ async def test_an_input_mapping_is_promoted_into_the_input_schema(root: Path, tm
         added = [line for line in plan.files[0].diff.splitlines() if line.startswith("+") and '"ticket_id"' in line]
         assert added, plan.files[0].diff
         assert "input" in preview.state.heading() and "Promote input.ticket_id" in preview.state.heading()
+
+
+async def test_only_the_latest_promotion_is_undone_and_an_earlier_one_says_why(root: Path, tmp_path: Path) -> None:
+    """Two promotions, made in this order: the earlier row offers no `u` and its detail says why; undoing the
+    later one makes the earlier one the latest, and `u` is offered there."""
+    module = root / "code-reviewer"
+    for mapping in ("assumptions", "input.ticket_id"):
+        apply_promotion(plan_promotion(PromotionRequest("code-reviewer", mapping=mapping), load_module(module)))
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_dashboard(app, pilot)
+        assert screen.state.current is not None and screen.state.current["suggested_mapping"] == "assumptions"
+        assert not screen.state.can("undo_promotion")
+        assert "Only a module's latest promotion or migration can be undone" in text(screen, "#insight-detail-body")
+        check_agrees(screen)
+        await pilot.press("down")
+        await until(lambda: screen.state.can("undo_promotion"), pilot)
+        assert "u undoes the promotion" in text(screen, "#insight-detail-body")
+        assert "can be undone" not in text(screen, "#insight-detail-body")
+        check_agrees(screen)
+        await pilot.press("u")
+        await until(
+            lambda: (
+                not screen.state.busy
+                and screen.state.current is not None
+                and not screen.state.promoted_in(screen.state.tab, screen.state.current)
+            ),
+            pilot,
+        )
+        await pilot.press("up")
+        await until(lambda: screen.state.cursor[screen.state.tab] == 0 and screen.state.can("undo_promotion"), pilot)
+        assert "u undoes the promotion" in text(screen, "#insight-detail-body")
+        check_agrees(screen)

@@ -37,6 +37,12 @@ def row_key(tab: str, document: dict[str, Any]) -> RowKey:
     return ("mapping", document["suggested_mapping"])
 
 
+UNDO_LATEST_ONLY = (
+    "Only a module's latest promotion or migration can be undone, and this is not it: a later change came "
+    "after it (or it was made outside cogtui). Undo the later one first, or edit the schema."
+)
+
+
 @dataclass
 class InsightsState:
     module: str | None  # the filter: None for all modules
@@ -132,6 +138,16 @@ class InsightsState:
         if action == "undo_promotion":
             return bool(self.undoable.get(row_key(self.tab, document), ()))
         return True
+
+    def undo_refusal(self) -> str | None:
+        """Why `u` is not offered on the highlighted promoted row, or None (not promoted, or it can be undone).
+
+        Undo restores the backup a promotion left, and only a module's latest one (`promotion_target.can_undo`):
+        undoing an earlier one would also take back what came after it."""
+        document = self.current
+        if document is None or self.busy or not self.promoted_in(self.tab, document) or self.can("undo_promotion"):
+            return None
+        return UNDO_LATEST_ONLY
 
     @property
     def empty(self) -> bool:

@@ -65,6 +65,7 @@ def load_schemas(
     locations: dict[str, tuple[Path, tuple[str | int, ...]]] = {}
     doc: dict[str, Any] = {}
     data_key: str | None = None
+    unreadable = False
     if v0_names is not None:
         for part, name in (("input", "input.schema.json"), ("data", "output.schema.json")):
             if name in v0_names:
@@ -78,6 +79,7 @@ def load_schemas(
 
     if schema_path is not None:
         src = loader.parse(schema_path, "json")
+        unreadable = src is None or not isinstance(src.value, dict)  # said once, by its P or F diagnostic (D144)
         if src is not None and src.value is None:  # `null`: no contract at all, not an empty one
             loader.diagnostics.append(diag("P004", "schema.json must be a mapping, found null", schema_path, 1, 1))
         doc = loader.mapping(src, "schema.json")
@@ -87,7 +89,7 @@ def load_schemas(
         if isinstance(ref, str) and ref.strip():
             io_key = part if part != "data" or "data" in io else "output"
             real = real or (root.resolve(), safe_resolve(schema_path) if schema_path is not None else None)
-            resolved = _resolve_io(root, real, ref, schema_path, doc, loader, io_key)
+            resolved = _resolve_io(root, real, ref, schema_path, doc, loader, io_key, unreadable)
             if resolved is not None:
                 path, pointer, value = resolved
                 parts[part] = value
@@ -116,8 +118,11 @@ def _resolve_io(
     doc: dict[str, Any],
     loader: ReadContext,
     part: str,
+    unreadable: bool = False,
 ) -> tuple[Path, tuple[str | int, ...], Any] | None:
-    """The file, pointer and value an io reference names; `real` is (the folder, schema.json) resolved."""
+    """The file, pointer and value an io reference names; `real` is (the folder, schema.json) resolved.
+
+    `unreadable`: schema.json could not be read (its own diagnostic says so): a pointer into it is not reported."""
     manifest = root / "module.yaml"
     src = loader.sources.get(manifest)
     at = src.locate(("io", part)) if src is not None else (1, 1)
@@ -160,6 +165,8 @@ def _resolve_io(
         elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
             value = value[int(token)]
         else:
+            if unreadable and target_path == schema_path:
+                return None
             loader.diagnostics.append(
                 diag(
                     "S003",

@@ -18,6 +18,16 @@ class RuleBase:
         self.v22 = v22
         self.strict = strict
 
+    @property
+    def schema_file_unusable(self) -> bool:
+        """schema.json is missing (S010) or could not be read (a P or F error in it): that one diagnostic says so,
+        and the rules about its parts (S004, S005, V001) would only restate it (D144)."""
+        schema = self.m.files.schema if self.m.files else None
+        return any(
+            d.code == "S010" or (d.file == schema and schema is not None and d.code[:1] in ("P", "F"))
+            for d in self.m.load_diagnostics
+        )
+
     # ------------------------------------------------------------ locating
 
     def add_at(

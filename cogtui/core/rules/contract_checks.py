@@ -61,6 +61,7 @@ class ContractRules(V22Checks, GoldenChecks):
         ok = True
         files = self.m.files
         has_file = bool(files and (files.schema or files.input_schema or files.output_schema))
+        has_file = has_file and not self.schema_file_unusable
         if s.input is None and files and has_file:
             self.add_at(
                 "S004",

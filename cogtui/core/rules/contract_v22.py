@@ -18,8 +18,8 @@ class V22Checks(RuleBase):
         s = self.m.schemas
         schema_file = self.m.files.schema if self.m.files else None
         if s.meta is None:
-            # A missing schema.json is said once, by S010 (D144): "it has no meta schema" would restate it.
-            if not any(d.code == "S010" for d in self.m.load_diagnostics):
+            # A missing or unreadable schema.json is said once (D144): "it has no meta schema" would restate it.
+            if not self.schema_file_unusable:
                 self.add_at(
                     "V001",
                     "schema.json has no meta schema",

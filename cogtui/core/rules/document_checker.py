@@ -114,10 +114,15 @@ def detect_kind(doc: Any) -> str:
 
 
 def check_input(doc: Any, module: Module | None) -> list[Violation]:
+    """Why `doc` is not an input `module` takes; raises UnusableModule when its contract cannot be known."""
     out: list[Violation] = []
     if module is not None:
         from cogtui.core.module.schemas import RefError, schemas_for
+        from cogtui.core.rules.contract_status import contract_problems
 
+        unknowable = contract_problems(module)
+        if unknowable:  # no input can be judged, and the module will not run (D142): say that, not "no input schema"
+            raise UnusableModule(module, unknowable)
         if module.schemas.input is None:
             out.append(Violation("E1001", "input.schema.missing", (), f"module {module.name} has no input schema"))
         else:

@@ -78,7 +78,8 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
     HELP = (
         "Overflow insights grouped by suggested mapping, and custom enum values by field, from the runs that "
         "passed their contract. `p` promotes the highlighted row into its module's schema after showing the "
-        "diff; a promoted row is marked ✓ and `u` undoes it; `enter` shows the row in full with its runs."
+        "diff; a promoted row is marked ✓ and `u` undoes it while it is its module's latest promotion or migration "
+        "(on an earlier one the detail says why not); `enter` shows the row in full with its runs."
     )
 
     class Loaded(Message):
@@ -232,11 +233,11 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
             detail.show("Reading the run history…" if state.data is None else f"No {what} for this filter.")
         else:
             promoted_in = state.promoted_in(state.tab, document)
-            undo = state.can("undo_promotion")
+            undo, refusal = state.can("undo_promotion"), state.undo_refusal() or ""
             if state.tab == ENUMS:
-                detail.show(custom_enum_content(document, bool(promoted_in), undo))
+                detail.show(custom_enum_content(document, bool(promoted_in), undo, refusal))
             else:
-                detail.show(insight_content(document, promoted_in, undo))
+                detail.show(insight_content(document, promoted_in, undo, refusal))
         status = block(state.status_line())  # plain text: it names modules
         skipped = state.data.skipped if state.data is not None else []
         if skipped:  # damaged history rows left out of what is shown: counted in the warning colour

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.message import Message
 
 from cogtui.core.module.model import Module
-from cogtui.core.rules.document_checker import check_input
+from cogtui.core.rules.document_checker import UnusableModule, check_input
 
 from ..shown import markup
 
@@ -46,7 +46,10 @@ def input_status(text: str, module: Module | None) -> Content | None:
         )
     if module is None:
         return None
-    violations = check_input(doc, module)
+    try:
+        violations = check_input(doc, module)
+    except UnusableModule as exc:  # the module will not run: say why, not that the input is wrong (D142)
+        return markup("[$error]✗ $why[/]", why=str(exc))
     if not violations:
         return markup("[$success]✓ input matches the input schema[/]")
     first = "; ".join(f"{v.code} {v.message}" for v in violations[:2])  # messages quote the input

@@ -28,8 +28,8 @@ def _names(names: list[str], shown: int = 6) -> str:
 OPEN_HINT = markup("[$text-muted][$accent]enter[/] shows every sample in full and the runs behind it.[/]")
 
 
-def promotion_line(promoted_in: tuple[str, ...], modules: list[str], undo: bool) -> Content | None:
-    """Where the row is already in the schema, and whether `u` undoes it (None: in no schema yet)."""
+def promotion_line(promoted_in: tuple[str, ...], modules: list[str], undo: bool, refusal: str = "") -> Content | None:
+    """Where the row is already in the schema, and whether `u` undoes it or why not (None: in no schema yet)."""
     if not promoted_in:
         return None
     where = (
@@ -37,11 +37,13 @@ def promotion_line(promoted_in: tuple[str, ...], modules: list[str], undo: bool)
         if modules == list(promoted_in) and len(modules) == 1
         else f"the schema of {_names(list(promoted_in))}"
     )
-    undo_text = "  [$accent]u[/] undoes the promotion." if undo else ""
-    return markup(f"[$text-success]✓ promoted[/]: already in $where.{undo_text}", where=where)
+    undo_text = "  [$accent]u[/] undoes the promotion." if undo else "\n[$text-muted]$refusal[/]" if refusal else ""
+    return markup(f"[$text-success]✓ promoted[/]: already in $where.{undo_text}", where=where, refusal=refusal)
 
 
-def insight_content(document: dict[str, Any], promoted_in: tuple[str, ...] = (), undo: bool = False) -> Content:
+def insight_content(
+    document: dict[str, Any], promoted_in: tuple[str, ...] = (), undo: bool = False, refusal: str = ""
+) -> Content:
     mapping = document["suggested_mapping"]
     modules = document["modules"]
     parts = [
@@ -68,7 +70,7 @@ def insight_content(document: dict[str, Any], promoted_in: tuple[str, ...] = (),
             parts.append(markup("  [$text-muted]evidence:[/] $evidence", evidence=_clip(example["evidence"])))
         parts.append(markup("  [$text-muted]$module, $ts[/]", module=example["module"], ts=example["ts"]))
     parts.append(Content(""))
-    promoted = promotion_line(promoted_in, modules, undo)
+    promoted = promotion_line(promoted_in, modules, undo, refusal)
     if promoted is not None:
         parts.append(promoted)
     if mapping is None:
@@ -88,7 +90,9 @@ def insight_content(document: dict[str, Any], promoted_in: tuple[str, ...] = (),
     return Content("\n").join(parts)
 
 
-def custom_enum_content(document: dict[str, Any], promoted: bool = False, undo: bool = False) -> Content:
+def custom_enum_content(
+    document: dict[str, Any], promoted: bool = False, undo: bool = False, refusal: str = ""
+) -> Content:
     count = document["count"]
     parts = [
         markup(
@@ -105,7 +109,7 @@ def custom_enum_content(document: dict[str, Any], promoted: bool = False, undo: 
     reasons = document["reasons"] or ["(none given)"]
     parts += [markup("• $reason", reason=_clip(r)) for r in reasons]
     parts.append(Content(""))
-    line = promotion_line((document["module"],) if promoted else (), [document["module"]], undo)
+    line = promotion_line((document["module"],) if promoted else (), [document["module"]], undo, refusal)
     if line is not None:
         parts.append(line)
     else:
