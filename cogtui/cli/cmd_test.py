@@ -53,6 +53,19 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(_run(modules, provider, ws, args))
 
 
+def refusals(modules: list[Any]) -> dict[str, dict[str, Any]]:
+    """By module name, the error of a run refused before it starts (contract_status.run_blockers: E4000/E4007)."""
+    from cogtui.core.rules.contract_status import run_blockers
+    from cogtui.core.run.manifest_policy import blocked_run
+
+    out = {}
+    for module in modules:
+        blockers = run_blockers(module)
+        if blockers and module.tests:
+            out[module.name] = blocked_run(module, blockers)["error"]
+    return out
+
+
 async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.concurrency import GateSet, bounded
@@ -66,7 +79,8 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
             return None
 
     p = Printer()
-    cases = [(m, t) for m in modules for t in m.tests]
+    blocked = refusals(modules)  # a module that cannot run is said once, not as a failed diff per case
+    cases = [(m, t) for m in modules if m.name not in blocked for t in m.tests]
     progress = None
     if p.color and not args.json and cases:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -93,6 +107,7 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
             progress.stop()
         await provider.aclose()
     failed = [r for _, r in results if not r.passed]
+    not_run = sum(len(m.tests) for m in modules if m.name in blocked)
     if args.json:
         by_module: dict[str, list[Any]] = {}
         for module, r in results:
@@ -101,11 +116,15 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
             {
                 "provider": provider.name,
                 "passed": len(results) - len(failed),
-                "failed": len(failed),
-                "modules": [{"module": k, "cases": v} for k, v in by_module.items()],
+                "failed": len(failed) + not_run,
+                "modules": [{"module": k, "cases": v} for k, v in by_module.items()]
+                + [{"module": k, "cannot_run": error, "cases": []} for k, error in blocked.items()],
             }
         )
-        return 1 if failed else 0
+        return 1 if failed or blocked else 0
+    for name, error in blocked.items():
+        p.parts(("✗ CANNOT RUN", "error"), (f"  {name}: {error['code']} {error['message']}", None))
+        p.line(f"    suggestion: {error['suggestion']}", "warning")
     for module, r in results:
         mark = ("✓ pass", "ok") if r.passed else ("✗ FAIL", "error")
         p.parts(mark, (f"  {module.name}/{r.name}", None))
@@ -127,9 +146,10 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
     p.parts(
-        (f"{plural(len(results), 'case')}: ", None),
+        (f"{plural(len(results) + not_run, 'case')}: ", None),
         (f"{len(results) - len(failed)} passed", "ok"),
         (", ", None),
-        (f"{len(failed)} failed", "error" if failed else None),
+        (f"{len(failed) + not_run} failed", "error" if failed or not_run else None),
+        (f" ({not_run} of modules that cannot run)" if not_run else "", None),
     )
-    return 1 if failed else 0
+    return 1 if failed or not_run else 0
