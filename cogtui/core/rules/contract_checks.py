@@ -139,7 +139,17 @@ class ContractRules(V22Checks, GoldenChecks):
                 else:
                     target_doc = doc
                 found, _ = resolve_pointer(target_doc, fragment)
-                if not found:
+                chain = ref_cycle(target_doc, fragment) if found and not target else None
+                if chain:
+                    ok = False
+                    self.add_at(
+                        "S002",
+                        f"$ref {ref!r} never reaches a schema: {' → '.join(chain)}",
+                        path,
+                        where,
+                        hint="Each $ref in the loop only points at the next: give one of them the schema itself.",
+                    )
+                elif not found:
                     ok = False
                     self.add_at(
                         "S002",
@@ -168,4 +178,26 @@ class ContractRules(V22Checks, GoldenChecks):
                 )
 
 
-__all__ = ["ENVELOPE_WORDS", "ContractRules", "walk_refs"]
+# Keywords that constrain nothing: a schema holding only these besides `$ref` is the `$ref`'s schema.
+_ANNOTATIONS = frozenset({"$ref", "$comment", "title", "description", "default", "examples", "deprecated"})
+
+
+def ref_cycle(doc: Any, fragment: str, limit: int = 64) -> list[str] | None:
+    """The loop of local `$ref`s starting at `#fragment`, when each schema on it is nothing but a `$ref` to the
+    next (so no schema is ever reached and every value validates); None when the chain reaches a schema."""
+    seen: list[str] = []
+    while len(seen) < limit:
+        pointer = "#" + fragment
+        if pointer in seen:
+            return [*seen, pointer]
+        seen.append(pointer)
+        found, node = resolve_pointer(doc, fragment)
+        if not found or not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
+            return None
+        if not set(node) <= _ANNOTATIONS or not node["$ref"].startswith("#"):
+            return None
+        fragment = node["$ref"][1:]
+    return None
+
+
+__all__ = ["ENVELOPE_WORDS", "ContractRules", "ref_cycle", "walk_refs"]
