@@ -25,6 +25,8 @@ from textual.screen import Screen
 from textual.widgets import Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
 
+from cogtui.core.eval.model import Target
+from cogtui.core.eval.targets import target_note
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.model import Module
 from cogtui.core.run.output_fixes import parse_fixes
@@ -212,9 +214,13 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             return
         fixes, _ = parse_fixes(self.bench.config.output_fixes)  # config output_fixes (D51)
         options = RunOptions(provider, args=args, stream_requested=True, resolver=self.bench.store.load, fixes=fixes)
-        request = RunRequest(self.module, input_value, args, provider_name, model)
+        runs_as = Target(provider.name, provider.model)
+        note = target_note(Target(provider.name, model), runs_as, listed=False)
+        if note:  # replay with a model name: it runs (and is recorded) as replay; the tab says what ran
+            self.notify(note, title="Run", severity="warning", markup=False)
+        request = RunRequest(self.module, input_value, args, provider_name, runs_as.model if model else None)
         self.run_count += 1
-        title = f"{self.run_count} · {provider_name}" + (f"/{model}" if model else "")
+        title = f"{self.run_count} · {runs_as.label if model else provider_name}"
         pane = RunPane(request, options)
         tabs = self.query_one("#runs", TabbedContent)
         if tabs.query("#run-empty"):
