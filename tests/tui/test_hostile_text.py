@@ -127,9 +127,12 @@ async def test_hostile_errors_and_input_messages_show_literally(
 
 
 def _replay_anyway(name: str, model: str | None, config: Any) -> Any:
+    """Replay's answers under the typed model's name, as a provider that uses model names would carry it."""
     from cogtui.core.run.providers.replay import ReplayProvider
 
-    return ReplayProvider()
+    provider = ReplayProvider()
+    provider.model = model or provider.model
+    return provider
 
 
 def _history_count(tmp_path: Path) -> int:
