@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, ProgressBar, Sparkline
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, open_eval, until
 
 import cogtui.tui.screens.eval as eval_screen_module
 from cogtui.core.eval.eval_state import PENDING
@@ -125,10 +125,7 @@ async def test_the_cursor_starts_on_a_result_and_enter_on_a_case_name_opens_it(
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        app.push_screen(EvalScreen(module, app.config))
-        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
-        screen = app.screen
+        screen = await open_eval(app, pilot, module)
         table = screen.query_one(DataTable)
         assert table.cursor_coordinate == (0, 1)  # case1 on replay, not the case's name
         table.focus()

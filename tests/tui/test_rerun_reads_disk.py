@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, open_eval, open_run, until
 
 from cogtui.core.run.golden_state import GoldensPhase
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
-from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 
@@ -64,10 +63,7 @@ async def test_eval_rerun_uses_the_schema_on_disk(monkeypatch: pytest.MonkeyPatc
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        app.push_screen(EvalScreen(module, app.config))
-        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
-        screen = app.screen
+        screen = await open_eval(app, pilot, module)
         assert isinstance(screen, EvalScreen) and screen.report is not None
         assert screen.report.failed == 0
         stricter(module)
@@ -84,10 +80,7 @@ async def test_run_uses_the_schema_on_disk(monkeypatch: pytest.MonkeyPatch, tmp_
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        nav.run_module(app, module)
-        await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen = app.screen
+        screen = await open_run(app, pilot, module)
         panes = lambda: list(screen.query(RunPane))  # noqa: E731
         await pilot.press("ctrl+r")
         await until(lambda: len(panes()) == 1 and panes()[0].result is not None, pilot)

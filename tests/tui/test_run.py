@@ -8,22 +8,14 @@ from pathlib import Path
 import pytest
 from llmserver import disconnect_after, silence_after_headers, text
 from textual.widgets import Select, Static, TabbedContent, TextArea
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, open_run, until
 
 from cogtui.core.history.store import History
-from cogtui.tui import navigation as nav
 from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.json_tree import JsonTree
 from cogtui.tui.widgets.meta_card import MetaCard
 from cogtui.tui.widgets.run_pane import RunPane
 from cogtui.tui.widgets.stream_text import StreamText
-
-
-async def _open_run(app, pilot, path: Path) -> RunScreen:  # type: ignore[no-untyped-def]
-    await pilot.pause()
-    nav.run_module(app, path)
-    await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-    return app.screen
 
 
 def _panes(screen: RunScreen) -> list[RunPane]:
@@ -39,7 +31,7 @@ async def test_prefilled_from_first_golden_and_picker(monkeypatch: pytest.Monkey
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         editor = screen.query_one("#run-input", TextArea)
         case1 = json.loads((module / "tests" / "case1.input.json").read_text())
         case2 = json.loads((module / "tests" / "case2.input.json").read_text())
@@ -61,7 +53,7 @@ async def test_ctrl_r_from_the_input_editor_streams_a_replay_run(
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         assert isinstance(app.focused, TextArea)
         await pilot.press("ctrl+r")
         await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot)
@@ -94,7 +86,7 @@ async def test_escape_cancels_and_records_interrupted(monkeypatch: pytest.Monkey
     (module,) = copy_modules(root, "incident-narrator")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         await pilot.press("ctrl+r")
         await until(lambda: _panes(screen) and _panes(screen)[0].assembler.chunks > 3, pilot)
         await pilot.press("escape")
@@ -115,7 +107,7 @@ async def test_subagent_calls_show_as_nested_runs(monkeypatch: pytest.MonkeyPatc
     module, _ = copy_modules(root, "release-notes", "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         await pilot.press("ctrl+r")
         await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot)
         pane = _panes(screen)[0]
@@ -137,7 +129,7 @@ async def test_anthropic_disconnect_shows_partial_data(
     llm_server.enqueue(disconnect_after(body, 120, chunk_size=10))
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         screen.query_one("#run-provider", Select).value = "anthropic"
         await pilot.pause()
         await pilot.press("ctrl+r")
@@ -160,7 +152,7 @@ async def test_cancel_closes_the_provider_request(monkeypatch: pytest.MonkeyPatc
     llm_server.enqueue(silence_after_headers(30), text("{}"))
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         screen.query_one("#run-provider", Select).value = "openai"
         await pilot.pause()
         await pilot.press("ctrl+r")

@@ -6,10 +6,8 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Input, TabbedContent
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, open_run, until
 
-from cogtui.tui import navigation as nav
-from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 
@@ -18,10 +16,7 @@ async def test_replay_with_a_model_name_runs_as_replay(monkeypatch: pytest.Monke
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        nav.run_module(app, module)
-        await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen = app.screen
+        screen = await open_run(app, pilot, module)
         screen.query_one("#run-model", Input).value = "other"
         seen = notices(app)
         await pilot.press("ctrl+r")

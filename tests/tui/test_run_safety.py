@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Select, Static
-from tuikit import click, copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, isolate, make_app, open_run, until
 
 from cogtui.core.history.store import History
 from cogtui.core.settings.config import Config
@@ -31,13 +31,6 @@ def record_notifications(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]
     return messages
 
 
-async def _open_run(app: Any, pilot: Any, path: Path) -> RunScreen:
-    await pilot.pause()
-    nav.run_module(app, path)
-    await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-    return app.screen
-
-
 # ---------------------------------------------------------------- an unknown provider name
 
 
@@ -50,7 +43,7 @@ async def test_an_unknown_provider_in_the_environment_falls_back_to_replay(
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         notes = record_notifications(app, monkeypatch)
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         assert screen.query_one("#run-provider", Select).value == "replay"
         assert any("antropic" in n for n in notes), notes
         await pilot.press("ctrl+r")  # and it runs, on replay
@@ -66,7 +59,7 @@ async def test_the_run_screen_reads_the_apps_config_not_the_file(
     app = make_app(root, tmp_path, config=Config(provider="antropic"))
     async with app.run_test(size=(120, 36)) as pilot:
         notes = record_notifications(app, monkeypatch)
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         assert screen.query_one("#run-provider", Select).value == "replay"
         assert any("antropic" in n for n in notes), notes
 
@@ -124,7 +117,7 @@ async def test_closing_asks_then_cancels_and_records_every_running_run(
     (module,) = copy_modules(root, "incident-narrator")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         first, second, third = await _start_runs(screen, pilot, 3)
         await pilot.press("escape")  # cancels the active tab's run only
         await until(lambda: third.result is not None, pilot)
@@ -151,7 +144,7 @@ async def test_closing_with_only_finished_runs_does_not_ask(monkeypatch: pytest.
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _open_run(app, pilot, module)
+        screen = await open_run(app, pilot, module)
         await pilot.press("ctrl+r")
         await until(lambda: bool(screen.query(RunPane)) and not screen.query_one(RunPane).running, pilot)
         await pilot.press("escape")

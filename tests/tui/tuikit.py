@@ -158,3 +158,24 @@ def tui_node_classes() -> list[type]:
                 if issubclass(cls, DOMNode) and cls.__module__ == name
             ]
     return found
+
+
+async def open_run(app: Any, pilot: Any, path: Path) -> Any:
+    """The run screen of the module at `path`, once it has loaded the module; returns the screen."""
+    from cogtui.tui import navigation as nav
+    from cogtui.tui.screens.run import RunScreen
+
+    await pilot.pause()
+    nav.run_module(app, path)
+    await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
+    return app.screen
+
+
+async def open_eval(app: Any, pilot: Any, path: Path) -> Any:
+    """The eval screen of the module at `path`, once its first eval has ended; returns the screen."""
+    from cogtui.tui.screens.eval import EvalScreen
+
+    await pilot.pause()
+    app.push_screen(EvalScreen(path, app.config))
+    await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
+    return app.screen
