@@ -101,10 +101,12 @@ def _input_text(spec: str) -> str:
 
     name = "stdin" if spec == "-" else spec
     try:
-        stdin = getattr(sys.stdin, "buffer", None)
-        if spec == "-" and stdin is None:  # a text stream without bytes beneath (an embedding caller's)
+        if spec != "-":
+            raw = Path(spec).read_bytes()
+        elif (stdin := getattr(sys.stdin, "buffer", None)) is not None:
+            raw = stdin.read()
+        else:  # a text stream without bytes beneath (an embedding caller's): already decoded
             return sys.stdin.read()
-        raw = stdin.read() if spec == "-" and stdin is not None else Path(spec).read_bytes()
         return decode_bytes(raw, Path(name))
     except OSError as exc:
         raise ValueError(f"cannot read input file {spec}: {exc.strerror or exc}") from None
