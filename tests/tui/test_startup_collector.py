@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tuikit import copy_modules, isolate, make_app, until
@@ -90,10 +91,22 @@ async def test_the_start_theme_styles_the_screen_as_switching_to_it_does(
         await pilot.pause()
         assert (app.theme, app.has_class(f"-theme-{theme}")) == (theme, True)
         assert bool(reparses) == (theme != "cogtui-dark")
-        started = app.export_screenshot()
+        started = await _steady_screenshot(app, pilot)  # a report or the detail pane may still be drawing
         app.theme = "textual-light" if theme == "cogtui-dark" else "textual-dark"
-        await pilot.pause()
-        assert app.export_screenshot() != started and not app.has_class(f"-theme-{theme}")
+        await until(lambda: app.export_screenshot() != started, pilot)
+        assert not app.has_class(f"-theme-{theme}")
         app.theme = theme
-        await pilot.pause()
-        assert app.export_screenshot() == started
+        # Restyling back may take more than one pause on a loaded machine: the screen must come back to `started`.
+        await until(lambda: app.export_screenshot() == started, pilot)
+
+
+async def _steady_screenshot(app: Any, pilot: Any) -> str:
+    """The screen once two screenshots a pause apart agree."""
+    before = app.export_screenshot()
+    for _ in range(100):  # 5 s at the most
+        await pilot.pause(0.05)
+        now = app.export_screenshot()
+        if now == before:
+            return now
+        before = now
+    raise AssertionError("the screen kept changing")
