@@ -31,20 +31,28 @@ def options(prov: Any) -> RunOptions:
     return RunOptions(prov, retry=FAST_RETRY, stream_timeout=10.0)
 
 
-async def evaluate(module: Any, prov: Any, history: History | None, cache: str) -> Any:
-    return await run_eval(
-        [module], [(Target(prov.name, prov.model), prov)], EvalSettings(options=options, cache=cache), history
-    )
+async def evaluate(
+    module: Any, prov: Any, history: History | None, cache: str, started: list[str] | None = None
+) -> Any:
+    def on_start(_module: str, case: str, _target: str) -> None:
+        if started is not None:
+            started.append(case)
+
+    target = [(Target(prov.name, prov.model), prov)]
+    return await run_eval([module], target, EvalSettings(options=options, cache=cache), history, None, on_start)
 
 
 async def test_cache_any_reuses_answers_without_model_calls(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
     module = load_module(eval_module(tmp_path, n=3))
     llm_server.respond_with(responder())
+    started: list[str] = []
     with History(tmp_path / "h.sqlite3") as history:
-        first = await evaluate(module, provider("openai", llm_server), history, "any")
+        first = await evaluate(module, provider("openai", llm_server), history, "any", started)
         assert llm_server.request_count == 3 and not any(c.cached for c in first.report.cells)
-        second = await evaluate(module, provider("openai", llm_server), history, "any")
+        assert sorted(started) == sorted(c.case for c in first.report.cells)  # each cell's call went out
+        second = await evaluate(module, provider("openai", llm_server), history, "any", started)
         assert llm_server.request_count == 3  # no model call at all
+        assert len(started) == 3  # and no cell said it started one
         assert all(c.cached and c.passed for c in second.report.cells)
         assert second.report.summaries[0].cached == 3 and second.report.summaries[0].tokens["input"] == 0
         for old, new in zip(first.report.cells, second.report.cells, strict=True):

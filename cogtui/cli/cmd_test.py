@@ -1,6 +1,6 @@
 """`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--json]`: run golden tests (rule: docs/golden-tests.md).
 
-With -j N, N cases run at once (one provider gate: a 429 holds every case back); results print in case order.
+With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back); results print in case order.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="default: $COGNITIVE_PROVIDER, config, else replay",
     )
     p.add_argument("--model", metavar="M")
-    p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="cases run at once (default 4, as eval)")
+    p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -68,7 +68,7 @@ def refusals(modules: list[Any]) -> dict[str, dict[str, Any]]:
 
 async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
-    from cogtui.core.run.concurrency import GateSet, bounded
+    from cogtui.core.run.concurrency import CallSlots, GateSet, bounded
     from cogtui.core.run.golden_runner import run_case
     from cogtui.core.run.runner import RunOptions
 
@@ -90,7 +90,8 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         )
         progress.start()
         task = progress.add_task("golden tests", total=len(cases))
-    gated = GateSet().wrap(provider)
+    slots = CallSlots(args.jobs)
+    gated = slots.wrap(GateSet().wrap(provider))
 
     async def one(case: tuple[Any, Any]) -> tuple[Any, Any]:
         module, test = case
@@ -101,7 +102,7 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
             progress.update(task, advance=1, description=f"{result[0].name}/{result[1].name}")
 
     try:
-        results = await bounded(cases, args.jobs, one, done)
+        results = await bounded(cases, slots.runs, one, done)
     finally:
         if progress is not None:
             progress.stop()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from cogtui.core.eval.cache import CachingProvider, deterministic, module_digest
@@ -21,7 +22,7 @@ from cogtui.core.eval.model import MISMATCH, Cell, EvalReport, Target
 from cogtui.core.eval.stats import summarise
 from cogtui.core.history.records import HistoryError, RunRecord
 from cogtui.core.module.model import GoldenTest, Module
-from cogtui.core.run.concurrency import DEFAULT_JOBS, GateSet, bounded
+from cogtui.core.run.concurrency import DEFAULT_JOBS, CallSlots, GateSet, bounded
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.runner import RunOptions
@@ -120,13 +121,14 @@ async def run_eval(
 ) -> EvalOutcome:
     """Run the eval; the caller owns (and closes) the providers and the history.
 
-    `on_start(module, case, target)` is called as a cell's run begins (it holds one of the `jobs` slots),
-    `on_cell(cell)` as it finishes."""
+    `on_start(module, case, target)` is called as a cell's model call goes out (it holds one of the `jobs` call
+    slots; an answer from the response cache takes none), `on_cell(cell)` as the cell finishes."""
     settings = settings or EvalSettings()
     started = time.time()
     notes: list[str] = []
     gates = GateSet(settings.options(targets[0][1]).retry if targets else None)
     gated = {t.label: gates.wrap(p) for t, p in targets}
+    slots = CallSlots(settings.jobs)
     use_cache: dict[str, bool] = {}
     for t, _ in targets:
         use_cache[t.label] = settings.cache == "any" or (
@@ -143,13 +145,12 @@ async def run_eval(
     jobs = [_Job(m, test, t, gated[t.label], hashes[m.name]) for m in modules for test in m.tests for t, _ in targets]
 
     async def work(job: _Job) -> _Done:
-        if on_start is not None:
-            on_start(job.module.name, job.test.name, job.target.label)
-        provider: Provider = job.provider
+        started = None if on_start is None else partial(on_start, job.module.name, job.test.name, job.target.label)
+        provider: Provider = slots.wrap(job.provider, started)
         caching = None
         if settings.cache != "off" and history is not None:
             lookup = _Lookup(history, notes) if use_cache[job.target.label] else None
-            provider = caching = CachingProvider(job.provider, lookup, job.module_hash)
+            provider = caching = CachingProvider(provider, lookup, job.module_hash)
         case = await run_case(job.module, job.test, settings.options(provider))
         if caching is not None and caching.served_from_cache:
             _mark_cached(case, caching)
@@ -164,7 +165,7 @@ async def run_eval(
         if on_cell is not None:
             on_cell(result.cell)
 
-    results = await bounded(jobs, settings.jobs, work, done)
+    results = await bounded(jobs, slots.runs, work, done)
     cells = [r.cell for r in results]
     labels = [t.label for t, _ in targets]
     report = EvalReport([m.name for m in modules], labels, cells, started, settings.jobs)

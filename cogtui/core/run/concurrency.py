@@ -1,7 +1,13 @@
-"""Running many model calls at once without hammering a provider: a bounded pool, and a gate per provider.
+"""Running many model calls at once without hammering a provider: a bounded pool, call slots, and a gate per
+provider.
 
 `bounded` runs coroutines with at most `jobs` in flight and hands results back in
-their original order. `ProviderGate` is shared by every concurrent run against one
+their original order. `CallSlots` bounds the model calls themselves (`-j N`: at
+most N requests in flight): a run prepares its request and checks its answer
+outside a slot, so `bounded` may run more runs than there are slots
+(`CallSlots.runs`) and the next request is ready to go out the moment a call
+ends, rather than after the answer before it has been checked (BENCHMARKS.md,
+Evals). `ProviderGate` is shared by every concurrent run against one
 provider: when any of them is told 429 (rate limited), the gate closes for the
 server's retry-after (or the retry policy's backoff), and no run sends a request
 to that provider until it opens again. `GatedProvider` puts a provider behind a
@@ -23,6 +29,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 DEFAULT_JOBS = 4
+RUNS_PER_SLOT = 2  # a run with its request ready waits behind each call in flight
 
 
 async def bounded(
@@ -49,6 +56,40 @@ async def bounded(
         for index, item in enumerate(items):
             group.create_task(one(index, item))
     return results
+
+
+class CallSlots:
+    """At most `jobs` model calls in flight among the providers it wraps (every run of one eval or test run)."""
+
+    def __init__(self, jobs: int) -> None:
+        if jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        self.jobs = jobs
+        self.runs = jobs * RUNS_PER_SLOT  # how many runs `bounded` should keep going
+        self.free = asyncio.Semaphore(jobs)
+
+    def wrap(self, provider: Provider, on_call: Callable[[], None] | None = None) -> SlottedProvider:
+        """`provider` behind these slots; `on_call()` is called as its first call takes a slot."""
+        return SlottedProvider(provider, self, on_call)
+
+
+class SlottedProvider(ProviderWrapper):
+    """A provider whose every call (a stream, read to its end or closed) holds one of its `CallSlots`."""
+
+    def __init__(self, inner: Provider, slots: CallSlots, on_call: Callable[[], None] | None = None) -> None:
+        super().__init__(inner)
+        self.slots = slots
+        self.on_call = on_call
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
+        async with self.slots.free:
+            if self.on_call is not None:
+                on_call, self.on_call = self.on_call, None
+                on_call()
+            async for event in self.inner.stream(request):
+                yield event
+        # The run that waited for this slot sends its request before this answer is checked.
+        await asyncio.sleep(0)
 
 
 class ProviderGate:
