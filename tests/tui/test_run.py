@@ -46,6 +46,27 @@ async def test_prefilled_from_first_golden_and_picker(monkeypatch: pytest.Monkey
         await until(lambda: "not JSON" in str(screen.query_one("#run-input-status", Static).render()), pilot)
 
 
+async def test_the_input_is_checked_against_the_schema_as_it_is_on_disk_now(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A schema changed while the run screen is open (the watcher validates the module again) judges the input
+    from then on, without a run or reopening the screen."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_run(app, pilot, module)
+        status = screen.query_one("#run-input-status", Static)
+        screen.query_one("#run-input", TextArea).text = json.dumps({"diff": "--- a\n+++ b\n"})
+        await until(lambda: "✓" in str(status.render()), pilot)
+        schema_file = module / "schema.json"
+        schema = json.loads(schema_file.read_text(encoding="utf-8"))
+        schema["input"]["required"] = ["diff", "language"]
+        schema_file.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+        app.validate_all()  # what the watcher does when a file of the module changes
+        await until(lambda: "E1002" in str(status.render()) and "language" in str(status.render()), pilot)
+
+
 async def test_ctrl_r_from_the_input_editor_streams_a_replay_run(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

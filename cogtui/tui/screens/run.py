@@ -133,8 +133,18 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             start = starting_input(self.choices, self.preset_input)
             self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
         self.query_one("#run-input", TextArea).focus()
+        self.bench.modules_changed.subscribe(self, self._modules_changed)
         if self.autorun:
             self.call_after_refresh(self.action_run)
+
+    def _modules_changed(self, paths: list[Path] | None) -> None:
+        """The module changed on disk (the watcher validated it again): the input is checked against it now."""
+        if self.module is None or (paths is not None and self.module_path not in paths):
+            return
+        report = self.bench.store.report(self.module_path)
+        if report is not None and report.module is not None:
+            self.module = report.module
+            self._check_input()
 
     # ------------------------------------------------------------ input
 
