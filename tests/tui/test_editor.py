@@ -27,7 +27,7 @@ from textual.widgets import TabbedContent
 from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.modals import ConfirmModal
+from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.module_tree import ModuleTree
 
@@ -178,14 +178,47 @@ async def test_escape_with_unsaved_edits_asks_first(module_dir: Path) -> None:
         screen = await open_editor(app, pilot, module_dir, module_dir / "prompt.md")
         await pilot.press("x")
         await pilot.press("escape")
-        assert isinstance(app.screen, ConfirmModal)
+        assert isinstance(app.screen, ChoiceModal)
         await pilot.press("escape")  # cancel
         assert app.screen is screen and screen.has_unsaved_changes()
         await pilot.press("escape")
-        assert isinstance(app.screen, ConfirmModal)
-        await click(pilot, "#confirm")
+        assert isinstance(app.screen, ChoiceModal)
+        await click(pilot, "#choice-discard")
         await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the browser")
         assert (module_dir / "prompt.md").read_bytes() == on_disk
+
+
+async def test_leaving_with_unsaved_edits_can_save_them_all_first(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    prompt, schema = module_dir / "prompt.md", module_dir / "schema.json"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir, prompt)
+        area(screen, "prompt.md").insert("A first line.\n", (0, 0))
+        screen.query_one(TabbedContent).active = buffer(screen, "schema.json").pane_id
+        area(screen, "schema.json").insert(" ", (0, 0))
+        await until(pilot, lambda: buffer(screen, "schema.json").modified, "the schema edit")
+        await pilot.press("escape")
+        assert isinstance(app.screen, ChoiceModal)
+        await pilot.press("enter")  # the first choice has the focus: save, never discard
+        await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the browser")
+        assert prompt.read_text(encoding="utf-8").startswith("A first line.\n")
+        assert schema.read_text(encoding="utf-8").startswith(" {")
+
+
+async def test_a_save_that_asks_first_keeps_the_editor_open_until_it_is_answered(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    prompt = module_dir / "prompt.md"
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir, prompt)
+        await pilot.press("x")
+        prompt.write_text("changed by another program\n", encoding="utf-8")
+        await pilot.press("escape")
+        await click(pilot, "#choice-save")
+        await until(pilot, lambda: isinstance(app.screen, ChoiceModal) and app.screen is not screen, "the conflict")
+        await pilot.press("escape")  # the conflict is not resolved: nothing saved, the editor stays
+        await until(pilot, lambda: app.screen is screen, "the editor")
+        assert screen.has_unsaved_changes()
+        assert prompt.read_text(encoding="utf-8") == "changed by another program\n"
 
 
 async def test_escape_without_edits_closes_at_once(module_dir: Path) -> None:

@@ -48,8 +48,8 @@ from ..worker_failures import ReportsWorkerFailures
 from .editor_buffers import FileBuffer, language_for, problem_content, relative_name, status_content, tab_label
 from .editor_disk import DiskFlow
 from .editor_navigation import Navigator
-from .editor_saving import SaveFlow
-from .modals import ConfirmModal
+from .editor_saving import CLOSE_CHOICES, SaveFlow
+from .modals import ChoiceModal
 
 # Priority: TextArea (a ScrollView) binds ctrl+pageup/pagedown to horizontal paging.
 keys.register(
@@ -384,16 +384,17 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
             self.app.pop_screen()
             return
 
-        def decided(discard: bool | None) -> None:
-            if discard:
+        def decided(choice: str | None) -> None:
+            if choice == "discard":
                 self.app.pop_screen()
+            elif choice == "save":
+                self.saving.save_each([b for b in self.state.files.values() if b.modified], self.app.pop_screen)
 
         self.app.push_screen(
-            ConfirmModal(
-                "Discard unsaved edits?",
-                f"Unsaved edits in {', '.join(modified)}. Close the editor and lose them?",
-                confirm="Discard",
-                danger=True,
+            ChoiceModal(
+                "Unsaved edits",
+                f"Unsaved edits in {', '.join(modified)}. Save them before closing the editor, or discard them?",
+                CLOSE_CHOICES,
             ),
             decided,
         )

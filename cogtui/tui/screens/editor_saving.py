@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 # The first button has the focus, so enter alone never discards a version: "Merge" leads.
 CONFLICT_CHOICES = [("merge", "Merge…"), ("diff", "Show diff"), ("reload", "Reload")]
 DELETED_CHOICES = [("recreate", "Recreate from buffer"), ("close", "Close tab")]
+CLOSE_CHOICES = [("save", "Save and close"), ("discard", "Discard")]  # leaving the editor with unsaved edits
 
 
 class SaveFlow:
@@ -56,6 +57,15 @@ class SaveFlow:
             self.deleted(buf, then)
         else:
             self.write(buf, then)
+
+    def save_each(self, buffers: list[FileBuffer], then: Callable[[], object]) -> None:
+        """Save the buffers one after another (each may ask: a merge, a deleted file), then `then`; a save
+        that does not happen (read-only, failed, cancelled) stops there, and `then` never runs."""
+        if not buffers:
+            then()
+            return
+        first, *rest = buffers
+        self.save(first, lambda: self.save_each(rest, then))
 
     def resolve_conflict(self, buf: FileBuffer, then: Callable[[], None] | None = None) -> None:
         editor = self.editor
