@@ -38,6 +38,18 @@ def test_a_file_with_control_characters_opens_read_only_naming_them(tmp_path: Pa
     assert not buf.read_only and problem_content(buf).plain == ""
 
 
+def test_a_binary_file_opens_read_only_saying_what_it_is(tmp_path: Path) -> None:
+    image = tmp_path / "photo.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
+    buf = FileBuffer(image, "tests/photo.png", "pane-1")
+    assert buf.load() == f"(a binary file of {image.stat().st_size:,} bytes: not shown)\n"
+    assert buf.read_only and "P005" in buf.problem
+    latin1 = tmp_path / "notes.md"  # not binary, only not UTF-8: shown as best it decodes
+    latin1.write_bytes("café\n".encode("latin-1"))
+    buf = FileBuffer(latin1, "notes.md", "pane-2")
+    assert buf.load() == "caf\ufffd\n" and buf.read_only
+
+
 def test_names_that_look_like_markup_are_shown_as_they_are(tmp_path: Path) -> None:
     path = tmp_path / "a [2J b.json"
     path.write_text("{}\x1b", encoding="utf-8")

@@ -122,12 +122,20 @@ class FileBuffer:
         return [name for on, name in flags if on]
 
 
+# A NUL byte in a file's first bytes: an image, an archive, a compiled file; no text encoding would help.
+BINARY_SNIFF_BYTES = 8192
+
+
 def _best_effort_text(path: Path, root: Path | None) -> str:
-    """Something to look at for a file that cannot be decoded (shown read-only, never saved)."""
+    """Something to look at for a file that cannot be decoded (shown read-only, never saved): the text as
+    best it decodes, or for a binary file one line saying what it is instead of a screen of mojibake."""
     try:
-        return to_lf(read_confined(path, root).decode("utf-8", errors="replace"))
+        raw = read_confined(path, root)
     except ParseFailure:
         return ""
+    if b"\x00" in raw[:BINARY_SNIFF_BYTES]:
+        return f"(a binary file of {len(raw):,} bytes: not shown)\n"
+    return to_lf(raw.decode("utf-8", errors="replace"))
 
 
 def relative_name(path: Path, root: Path) -> str:
