@@ -235,3 +235,18 @@ def test_the_tui_input_status_says_the_module_cannot_run(tmp_path: Path) -> None
     status = input_status(json.dumps(GOOD_INPUT), module)
     assert status is not None and "cannot be loaded" in status.plain and "$ref" not in status.plain
     assert "input.properties.text.type" in status.plain
+
+
+def test_run_refusal_is_the_blocked_runs_error_or_none(tmp_path: Path) -> None:
+    from cogtui.core.module.loader import load_module
+    from cogtui.core.run.manifest_policy import run_refusal
+
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "module.yaml").write_text("name: m\nversion: 1.0.0\nresponsibility: r\n", encoding="utf-8")
+    (folder / "prompt.md").write_text("Say hi.\n", encoding="utf-8")
+    (folder / "schema.json").write_text('{"input": {"type": "object"}, "data": {"type": "object"}}', encoding="utf-8")
+    assert run_refusal(load_module(folder)) is None
+    (folder / "schema.json").write_text("{ broken", encoding="utf-8")
+    error = run_refusal(load_module(folder))
+    assert error is not None and error["code"] == "E4000" and "cogn validate m" in error["suggestion"]

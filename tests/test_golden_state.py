@@ -34,3 +34,12 @@ def test_no_goldens_and_failures_are_final() -> None:
     state.failed("no key", generation)
     assert state.phase is GoldensPhase.FAILED and state.title() == "no key" and state.summary() == ""
     assert not state.case_done(generation, CaseResult("case1", True))
+
+
+def test_a_module_that_cannot_run_is_one_failure_and_ends_a_run_still_going() -> None:
+    state = GoldensState()
+    running = state.start("m", "replay", 2)
+    state.cannot_run("m", {"code": "E4000", "message": "module m cannot run: x", "suggestion": "Fix it."})
+    assert state.phase is GoldensPhase.FAILED and state.final and state.results == []
+    assert state.title() == "E4000 module m cannot run: x Fix it."
+    assert not state.case_done(running, CaseResult("case1", False, ["E4000"]))  # the run it replaced: dropped

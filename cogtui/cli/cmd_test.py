@@ -55,14 +55,13 @@ def run(args: argparse.Namespace) -> int:
 
 def refusals(modules: list[Any]) -> dict[str, dict[str, Any]]:
     """By module name, the error of a run refused before it starts (contract_status.run_blockers: E4000/E4007)."""
-    from cogtui.core.rules.contract_status import run_blockers
-    from cogtui.core.run.manifest_policy import blocked_run
+    from cogtui.core.run.manifest_policy import run_refusal
 
     out = {}
     for module in modules:
-        blockers = run_blockers(module)
-        if blockers and module.tests:
-            out[module.name] = blocked_run(module, blockers)["error"]
+        error = run_refusal(module) if module.tests else None
+        if error is not None:
+            out[module.name] = error
     return out
 
 

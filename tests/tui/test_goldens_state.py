@@ -69,3 +69,30 @@ async def test_a_module_that_cannot_be_loaded_is_shown_as_failed(
         check_agrees(screen)
         await pilot.press("ctrl+r")  # nothing to run again: still failed, not "running"
         assert screen.state.phase is GoldensPhase.FAILED
+
+
+async def test_a_module_that_cannot_run_is_said_once_and_no_case_runs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An unreadable schema.json blocks every run (D144): the screen says so once, with the code and what to do,
+    instead of the same E4000 on every case; fixed on disk, ctrl+r runs the cases."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    schema = module / "schema.json"
+    good = schema.read_text(encoding="utf-8")
+    schema.write_text("{ not json", encoding="utf-8")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        nav.goldens(app, module)
+        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
+        screen: GoldensScreen = app.screen
+        assert screen.state.phase is GoldensPhase.FAILED and screen.state.results == []
+        title = str(screen.query_one("#goldens-title", Static).render())
+        assert title.startswith("E4000 module code-reviewer cannot run") and "cogn validate code-reviewer" in title
+        check_agrees(screen)
+        schema.write_text(good, encoding="utf-8")
+        await pilot.press("ctrl+r")
+        await until(lambda: screen.state.phase is GoldensPhase.DONE, pilot)
+        assert len(screen.state.results) == 3 and all(r.passed for r in screen.state.results)
+        check_agrees(screen)

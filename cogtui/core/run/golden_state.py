@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from cogtui.core.run.golden_runner import CaseResult
 
@@ -55,6 +56,12 @@ class GoldensState:
         if len(self.results) >= self.total:
             self.phase = GoldensPhase.DONE
         return True
+
+    def cannot_run(self, module: str, error: dict[str, Any]) -> None:
+        """The module cannot run at all (manifest_policy.run_refusal): said once, no case is run."""
+        self.generation += 1  # results of a run still going are stale
+        self.module, self.results = module, []
+        self.failed(f"{error.get('code')} {error.get('message')} {error.get('suggestion') or ''}".strip())
 
     def failed(self, problem: str, generation: int | None = None) -> None:
         if generation is not None and generation != self.generation:

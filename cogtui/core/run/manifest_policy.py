@@ -55,6 +55,15 @@ def blocked_run(module: Module, blockers: list[Diagnostic]) -> dict[str, Any]:
     )
 
 
+def run_refusal(module: Module) -> dict[str, Any] | None:
+    """The error (code, message, suggestion) of any run of `module` refused before it starts, or None: what
+    `cogn test` and the TUI's golden tests say once for the module instead of failing every case alike."""
+    from cogtui.core.rules.contract_status import run_blockers
+
+    blockers = run_blockers(module)
+    return blocked_run(module, blockers)["error"] if blockers else None
+
+
 def capability_notes(module: Module, capabilities: dict[str, Any], provider: str) -> list[str]:
     """Warnings for the preferred capabilities the provider's declaration lacks."""
     missing = missing_capabilities(module, capabilities)

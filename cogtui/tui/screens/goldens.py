@@ -23,6 +23,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 from cogtui.core.module.model import Module
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.golden_state import GoldensPhase, GoldensState
+from cogtui.core.run.manifest_policy import run_refusal
 from cogtui.core.run.providers import make_provider
 from cogtui.core.run.run_start import default_provider
 from cogtui.core.run.runner import RunOptions
@@ -99,6 +100,13 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             self._draw(summary=True)
             return
         self.module = loaded
+        refused = run_refusal(loaded) if loaded.tests else None
+        if refused is not None:  # said once for the module, not as the same failure on every case
+            self.workers.cancel_group(self, "goldens")
+            self.query_one(DataTable).clear()
+            self.state.cannot_run(loaded.name, refused)
+            self._draw(summary=True)
+            return
         provider_name, problem = default_provider(self.bench.config)
         if problem and not self._provider_warned:
             self._provider_warned = True
