@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, ProgressBar, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, open_goldens, until
 
 from cogtui.core.run.golden_state import GoldensPhase
 from cogtui.tui import navigation as nav
@@ -59,12 +59,9 @@ async def test_a_module_that_cannot_be_loaded_is_shown_as_failed(
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
         for name in ("module.yaml", "MODULE.md"):
             (module / name).unlink(missing_ok=True)
-        nav.goldens(app, module)
-        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
-        screen: GoldensScreen = app.screen
+        screen: GoldensScreen = await open_goldens(app, pilot, module)
         assert screen.state.phase is GoldensPhase.FAILED
         check_agrees(screen)
         await pilot.press("ctrl+r")  # nothing to run again: still failed, not "running"
@@ -83,10 +80,7 @@ async def test_a_module_that_cannot_run_is_said_once_and_no_case_runs(
     schema.write_text("{ not json", encoding="utf-8")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        nav.goldens(app, module)
-        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
-        screen: GoldensScreen = app.screen
+        screen: GoldensScreen = await open_goldens(app, pilot, module)
         assert screen.state.phase is GoldensPhase.FAILED and screen.state.results == []
         title = str(screen.query_one("#goldens-title", Static).render())
         assert title.startswith("E4000 module code-reviewer cannot run") and "cogn validate code-reviewer" in title

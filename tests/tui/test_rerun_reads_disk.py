@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable
-from tuikit import copy_modules, isolate, make_app, open_eval, open_run, until
+from tuikit import copy_modules, isolate, make_app, open_eval, open_goldens, open_run, until
 
 from cogtui.core.run.golden_state import GoldensPhase
-from cogtui.tui import navigation as nav
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.widgets.run_pane import RunPane
@@ -37,10 +36,7 @@ async def test_goldens_rerun_uses_the_schema_on_disk(monkeypatch: pytest.MonkeyP
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        nav.goldens(app, module)
-        await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
-        screen: GoldensScreen = app.screen
+        screen: GoldensScreen = await open_goldens(app, pilot, module)
         assert screen.state.failures == 0
         original = stricter(module)
         await pilot.press("ctrl+r")

@@ -179,3 +179,14 @@ async def open_eval(app: Any, pilot: Any, path: Path) -> Any:
     app.push_screen(EvalScreen(path, app.config))
     await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
     return app.screen
+
+
+async def open_goldens(app: Any, pilot: Any, path: Path) -> Any:
+    """The golden tests screen of the module at `path`, once its first run has ended; returns the screen."""
+    from cogtui.tui import navigation as nav
+    from cogtui.tui.screens.goldens import GoldensScreen
+
+    await pilot.pause()
+    nav.goldens(app, path)
+    await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
+    return app.screen
