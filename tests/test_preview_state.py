@@ -84,3 +84,13 @@ def test_review_and_promotion_modes_offer_only_what_they_can_do(tmp_path: Path) 
     assert promotion.can("apply") and promotion.can("undo") and not promotion.can("switch_target")
     assert promotion.heading() == "Promote x in m · commit-message-writer"
     assert "to v2.2" not in promotion.status_line(split=False)
+
+
+def test_footer_keys_say_what_they_do_now() -> None:
+    live, review = PreviewState(), PreviewState()
+    review.review_name = "PLAN.json"
+    assert live.key_description("toggle_layout", split=False) == "Side by side"
+    assert live.key_description("toggle_layout", split=True) == "Unified"
+    assert live.key_description("close", split=False) is None  # the keymap's "Back"
+    assert review.key_description("close", split=False) == "Quit"
+    assert review.key_description("next_file", split=False) is None

@@ -17,6 +17,7 @@ from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.migrate import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
+from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
 
 
@@ -85,11 +86,15 @@ async def test_m_previews_a_module_pages_files_and_switches_layout(
         await pilot.press("k", "p")
         assert screen.file_index == 1
         assert not diff.split  # 80 columns: unified by default
+        footer = screen.query_one(KeyFooter)
+        assert "Side by side" in [item.description for item in footer.items]  # the key names what it switches to
         await pilot.press("s")
         assert diff.split and any(r.old is not None and r.new is not None for r in diff.rows)
         assert "side by side" in text_of(screen, "#status")
+        await until(lambda: "Unified" in [item.description for item in footer.items], pilot)
         await pilot.press("s")
         assert not diff.split
+        await until(lambda: "Side by side" in [item.description for item in footer.items], pilot)
         await pilot.press("escape")
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
 

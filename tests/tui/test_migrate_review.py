@@ -84,6 +84,7 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
         assert "next_file" in offered and not offered & {"apply", "undo"}
         footer = " ".join(item.description for item in screen.query_one(KeyFooter).items)
         assert "Side by side" in footer and "Apply" not in footer and "Undo" not in footer, footer
+        assert "Quit" in footer and "Back" not in footer, footer  # escape ends `cogtui review`: it says so
         for key in ("a", "u"):
             await pilot.press(key)
             await pilot.pause()

@@ -177,6 +177,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     def _update_split(self) -> None:
         wide = self.app.size.width >= SPLIT_MIN_WIDTH
         self.query_one(DiffView).split = wide if self.split_choice is None else self.split_choice
+        self.refresh_bindings()
 
     def show_module_list(self) -> None:
         if self.multi:
@@ -293,6 +294,12 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         diff.split = self.split_choice
         self.notify("Side by side" if diff.split else "Unified diff", timeout=2)
         self.draw()
+        self.refresh_bindings()  # the footer's key now names the other layout
+
+    def key_description(self, action: str) -> str | None:
+        """The footer's wording for a key, from the state (KeyFooter's DescribesKeys)."""
+        views = self.query(DiffView)  # none while the screen is being put together or taken apart
+        return self.state.key_description(action, bool(views) and views.first().split)
 
     def action_close(self) -> None:
         if self.state.writing:

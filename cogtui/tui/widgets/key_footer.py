@@ -10,7 +10,7 @@ before the keys do, and what still does not fit is cut with `…`.
 
 from __future__ import annotations
 
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, Protocol, runtime_checkable
 
 from textual import events
 from textual.binding import Binding
@@ -19,6 +19,16 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from ..shown import assemble, line, styled
+
+
+@runtime_checkable
+class DescribesKeys(Protocol):
+    """A screen whose keys' descriptions depend on its state (a toggle naming what it switches to); it calls
+    `refresh_bindings()` when they change."""
+
+    def key_description(self, action: str) -> str | None:
+        """What the key bound to `action` does now, or None for its description in the keymap."""
+        ...
 
 
 class FooterItem(NamedTuple):  # a NamedTuple: a tenth of a frozen dataclass's cost to define, at start-up
@@ -72,9 +82,11 @@ class KeyFooter(Widget, can_focus=False):
         items: dict[str, FooterItem] = {}
         palette: FooterItem | None = None
         app = self.app
+        describe = screen.key_description if isinstance(screen, DescribesKeys) else None
         for key, active in screen.active_bindings.items():
             binding: Binding = active.binding
-            item = FooterItem(binding.key, app.get_key_display(binding), binding.description, active.enabled)
+            description = (describe(binding.action) if describe else None) or binding.description
+            item = FooterItem(binding.key, app.get_key_display(binding), description, active.enabled)
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = item
             elif binding.show:

@@ -243,6 +243,15 @@ class PreviewState:
         position = f" · file {self.file_index}/{len(plan.files)}" if plan is not None and self.file_index else ""
         return f"{self.mode()} · {slot.name}{versions}{position}"
 
+    def key_description(self, action: str, split: bool) -> str | None:
+        """A footer key's description where it depends on the state: the layout key names the layout it
+        switches to, and escape under review leaves cogtui (review is its only screen)."""
+        if action == "toggle_layout":
+            return "Unified" if split else "Side by side"
+        if action == "close" and self.review:
+            return "Quit"
+        return None
+
     def status_line(self, split: bool) -> str:
         target = None if self.promotion is not None or self.review else self.to_label
         layout = f"{'side by side' if split else 'unified'} (s)" + (f" · to {target} (t)" if target else "")
