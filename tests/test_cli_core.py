@@ -55,6 +55,16 @@ def assert_diagnostic_shape(d: dict[str, Any]) -> None:
         assert d["line"] >= 1 and d["column"] >= 1
 
 
+@pytest.mark.parametrize("command", ["validate", "migrate", "run", "test", "eval"])
+def test_every_command_says_the_same_where_a_name_was_looked_for(world: World, command: str) -> None:
+    proc = world.run(command, "nope")
+    assert proc.returncode == 2, proc.stderr
+    searched = f"{world.project}, {world.user}"
+    assert proc.stderr.strip() == (
+        f"cogn: no module named 'nope' on the search path ({searched}), and no module folder at that path"
+    ), proc.stderr
+
+
 # ---------------------------------------------------------------- validate
 
 

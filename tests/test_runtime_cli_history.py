@@ -150,6 +150,7 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
     assert json.loads(cogn(tmp_path, "history", "product-ideas", "--json").stdout) == {"runs": []}
     text = cogn(tmp_path, "history").stdout
     assert "code-reviewer" in text and "E2006" in text
+    assert cogn(tmp_path, "history", "product-ideas").stdout.strip() == "No runs of product-ideas recorded."
 
     proc = cogn(tmp_path, "insights", "--json")
     agg = json.loads(proc.stdout)

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     if not runs:
-        p.line("No runs recorded yet.", "dim")
+        p.line(f"No runs of {args.module} recorded." if args.module else "No runs recorded yet.", "dim")
         return 0
     rows = [
         [

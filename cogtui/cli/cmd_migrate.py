@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_all([e.path for e in ws.entries(include_shadowed=False)], args)
     path = ws.resolve(args.target)
     if path is None:
-        err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
+        err(ws.not_found(args.target))
         return 2
     return _run_one(path, args)
 

@@ -50,8 +50,7 @@ def validate(args: argparse.Namespace) -> int:
     else:
         path = resolve_target(args.target, args.paths)
         if path is None:
-            roots = Workspace.from_environment(args.paths).search_path.roots
-            err(f"module not found: {args.target} (searched: {', '.join(str(r.path) for r in roots)})")
+            err(Workspace.from_environment(args.paths).not_found(args.target))
             return 2
         reports = [check_path(path, args.v22, strict=args.strict, provider=provider)]
         deprecation_notice(reports[0].module)

@@ -205,8 +205,13 @@ class Workspace:
     def load(self, target: str) -> Module:
         path = self.resolve(target)
         if path is None:
-            raise NotAModule(f"no module named {target!r} on the search path, and no module folder at that path")
+            raise NotAModule(self.not_found(target))
         return load_module(path)
+
+    def not_found(self, target: str) -> str:
+        """What every command says when `target` names no module: where it was looked for."""
+        searched = ", ".join(str(r.path) for r in self.search_path.roots)
+        return f"no module named {target!r} on the search path ({searched}), and no module folder at that path"
 
     def entries(self, include_shadowed: bool = True) -> list[ModuleEntry]:
         return list(self.index.entries) if include_shadowed else self.index.winners
