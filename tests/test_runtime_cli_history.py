@@ -175,6 +175,11 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
 
     only = json.loads(cogn(tmp_path, "insights", "--module", "product-ideas", "--json").stdout)
     assert only == {"insights": [], "custom_enums": [], "excluded": agg["excluded"]}
+    assert json.loads(cogn(tmp_path, "insights", "code-reviewer", "--json").stdout) == agg  # NAME, as for history
+    none = cogn(tmp_path, "insights", "product-ideas").stdout
+    assert "No insights recorded in product-ideas's runs" in none
+    both = cogn(tmp_path, "insights", "code-reviewer", "--module", "product-ideas")
+    assert both.returncode == 2 and "give one" in both.stderr
     assert "react_hooks" in cogn(tmp_path, "insights").stdout
 
 

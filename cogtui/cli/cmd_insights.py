@@ -1,4 +1,5 @@
-"""`cogn insights [--module NAME] [--json]`: overflow insights and custom enum values, aggregated from the history."""
+"""`cogn insights [NAME | --module NAME] [--json]`: overflow insights and custom enum values, aggregated from the
+history (NAME as in `cogn history NAME`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from .output import Printer, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", nargs="?", metavar="NAME", help="only this module (as --module)")
     p.add_argument("--module", metavar="NAME", help="only this module")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -15,9 +17,13 @@ def configure(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.history.store import History, HistoryError
 
+    if args.name and args.module and args.name != args.module:
+        err(f"two modules given ({args.name} and --module {args.module}): give one")
+        return 2
+    module = args.name or args.module
     try:
         with History.open_default() as history:
-            agg = history.insights(args.module)
+            agg = history.insights(module)
             skipped = list(history.skipped)
     except HistoryError as exc:
         err(str(exc))
@@ -36,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
             "dim",
         )
     if not agg["insights"] and not agg["custom_enums"]:
-        p.line("No insights recorded yet. Run some modules first (cogn run).", "dim")
+        where = f"in {module}'s runs" if module else "yet"
+        p.line(f"No insights recorded {where}. Run some modules first (cogn run).", "dim")
         return 0
     if agg["insights"]:
         rows = [
