@@ -65,6 +65,14 @@ def test_every_command_says_the_same_where_a_name_was_looked_for(world: World, c
     ), proc.stderr
 
 
+@pytest.mark.parametrize("command", ["validate", "migrate", "test", "eval"])
+def test_a_name_and_all_at_once_is_refused_as_such(world: World, command: str) -> None:
+    both, neither = world.run(command, "good", "--all"), world.run(command)
+    assert both.returncode == neither.returncode == 2
+    assert both.stderr.strip() == f"cogn: {command}: give a module NAME|PATH or --all, not both"
+    assert neither.stderr.strip() == f"cogn: {command} needs a module NAME|PATH, or --all"
+
+
 # ---------------------------------------------------------------- validate
 
 

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .output import Printer, deprecation_notice, err, nothing_found, open_workspace
+from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem
 
 
 class _TargetAction(argparse.Action):
@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.run.providers import UnknownProvider, make_provider
     from cogtui.core.settings.config import load_config
 
-    if bool(args.target) == bool(args.all):
-        err("eval needs a module NAME|PATH, or --all")
+    if (problem := target_problem("eval", args.target, args.all)) is not None:
+        err(problem)
         return 2
     if args.jobs < 1:
         err("-j must be at least 1")

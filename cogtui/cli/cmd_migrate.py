@@ -15,7 +15,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, err, open_workspace
+from .output import Printer, err, open_workspace, target_problem
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -85,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         return _undo(args)
     args.to = args.to or "2.2"
-    if bool(args.target) == bool(args.all):
-        err("migrate needs a module NAME|PATH, or --all")
+    if (problem := target_problem("migrate", args.target, args.all)) is not None:
+        err(problem)
         return 2
     ws = open_workspace(args.paths)
     if args.all:

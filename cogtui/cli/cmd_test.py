@@ -11,7 +11,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, deprecation_notice, err, nothing_found, open_workspace
+from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -31,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
 
-    if bool(args.target) == bool(args.all):
-        err("test needs a module NAME|PATH, or --all")
+    if (problem := target_problem("test", args.target, args.all)) is not None:
+        err(problem)
         return 2
     if args.jobs < 1:
         err("-j must be at least 1")

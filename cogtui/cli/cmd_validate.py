@@ -7,7 +7,7 @@ import argparse
 from cogtui.core.diagnostics import plural
 
 from . import collector_paused
-from .output import Printer, deprecation_notice, err, nothing_found, open_workspace
+from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -28,8 +28,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if bool(args.target) == bool(args.all):
-        err("validate needs a module NAME|PATH, or --all")
+    if (problem := target_problem("validate", args.target, args.all)) is not None:
+        err(problem)
         return 2
     # What a validate makes lives until it ends (imports, reports) or is freed by reference counting (a module
     # and its sources hold no reference cycle: tests/test_cli_collector.py), so the cyclic collector only cost

@@ -101,6 +101,15 @@ class Printer:
             self.stream.write(fmt.format(*row).rstrip() + "\n")
 
 
+def target_problem(command: str, target: str | None, every: bool) -> str | None:
+    """Why a command's module argument is unusable: neither NAME|PATH nor --all, or both at once."""
+    if target and every:
+        return f"{command}: give a module NAME|PATH or --all, not both"
+    if not target and not every:
+        return f"{command} needs a module NAME|PATH, or --all"
+    return None
+
+
 def err(message: str) -> None:
     """Usage errors and fatal messages, on stderr."""
     p = Printer(sys.stderr)
