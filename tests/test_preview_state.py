@@ -84,6 +84,7 @@ def test_review_and_promotion_modes_offer_only_what_they_can_do(tmp_path: Path) 
     assert promotion.can("apply") and promotion.can("undo") and not promotion.can("switch_target")
     assert promotion.heading() == "Promote x in m · commit-message-writer"
     assert "to v2.2" not in promotion.status_line(split=False)
+    assert (promotion.change_kind, review.change_kind) == ("promotion", "migration")  # in messages: undo, confirm
 
 
 def test_footer_keys_say_what_they_do_now() -> None:

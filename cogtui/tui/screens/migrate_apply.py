@@ -149,7 +149,7 @@ class ApplyFlow:
         screen = self.screen
         index, slot = screen.state.current, screen.state.slot
         if index is None or slot is None:
-            screen.notify("Choose a module (J/K) to undo its migration.", severity="warning")
+            screen.notify(f"Choose a module (J/K) to undo its {screen.state.change_kind}.", severity="warning")
             return
         if slot.busy:
             screen.notify(f"{slot.name} is still {slot.busy}; wait for it to finish.", severity="warning", markup=False)
@@ -159,13 +159,16 @@ class ApplyFlow:
             return
         backups = backups_for(slot.name)
         if not backups:
-            screen.notify(f"There is no migration of {slot.name} to undo.", severity="warning", markup=False)
+            kind = screen.state.change_kind
+            screen.notify(f"There is no {kind} of {slot.name} to undo.", severity="warning", markup=False)
             return
         from .modals import ConfirmModal
 
         body = f"Restore {slot.path} from the backup {backups[-1].name}? Files edited since are kept in the backup."
         screen.app.push_screen(
-            ConfirmModal(f"Undo the last migration of {slot.name}?", body, confirm="Undo", danger=True),
+            ConfirmModal(
+                f"Undo the last {screen.state.change_kind} of {slot.name}?", body, confirm="Undo", danger=True
+            ),
             lambda ok: self.start_undo(index) if ok else None,
         )
 

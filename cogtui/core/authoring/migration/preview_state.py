@@ -229,6 +229,11 @@ class PreviewState:
             return False
         return not (action == "switch_target" and self.promotion is not None)
 
+    @property
+    def change_kind(self) -> str:
+        """What an apply writes here, in words for messages: a promotion (from the insights) or a migration."""
+        return "promotion" if self.promotion is not None else "migration"
+
     def mode(self) -> str:
         if self.promotion is not None:
             return self.promotion
