@@ -89,3 +89,9 @@ async def test_ctrl_g_saves_the_run_as_a_golden_pair(monkeypatch: pytest.MonkeyP
             ),
             pilot,
         )
+        # And the run screen offers it as an input, leaving the text being edited alone.
+        await until(lambda: "golden saved-1" in [c.label for c in screen.choices], pilot)
+        editor = screen.query_one("#run-input", TextArea)
+        assert json.loads(editor.text) == {"diff": "typed after the run"}
+        screen.query_one("#run-golden", Select).value = [c.label for c in screen.choices].index("golden saved-1")
+        await until(lambda: json.loads(editor.text) == given, pilot)  # chosen from the picker: its input

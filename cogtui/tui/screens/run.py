@@ -138,13 +138,27 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.call_after_refresh(self.action_run)
 
     def _modules_changed(self, paths: list[Path] | None) -> None:
-        """The module changed on disk (the watcher validated it again): the input is checked against it now."""
+        """The module changed on disk (the watcher validated it again): the input is checked against it now,
+        and the inputs on offer are its goldens and examples now (a golden saved with ctrl+g among them)."""
         if self.module is None or (paths is not None and self.module_path not in paths):
             return
         report = self.bench.store.report(self.module_path)
         if report is not None and report.module is not None:
             self.module = report.module
+            self._offer_inputs(input_choices(self.module))
             self._check_input()
+
+    def _offer_inputs(self, choices: list[InputChoice]) -> None:
+        """New inputs on offer; the one chosen stays chosen, and the input being edited is left as it is."""
+        if [c.label for c in choices] == [c.label for c in self.choices]:
+            return
+        golden = self.query_one("#run-golden", Select)
+        chosen = golden.value
+        label = self.choices[chosen].label if isinstance(chosen, int) and 0 <= chosen < len(self.choices) else None
+        self.choices = choices
+        with self.prevent(Select.Changed):  # choosing an input replaces the text: not what a refresh may do
+            golden.set_options([(cell(c.label), i) for i, c in enumerate(choices)])
+            golden.value = next((i for i, c in enumerate(choices) if c.label == label), Select.BLANK)
 
     # ------------------------------------------------------------ input
 
