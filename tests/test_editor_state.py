@@ -96,6 +96,7 @@ def test_closing_a_tab_and_find(tmp_path: Path) -> None:
     assert state.find_open and (state.find_query, state.find_note) == ("tier", "1 match")
     state.find_closed()
     assert not state.find_open and state.find_query == "tier"  # f3 finds it again
+    assert state.find_note_for("tier") == "1 match" and state.find_note_for("deny") == ""  # reopened on another
     alone = EditorState("m", tmp_path)
     alone.add(manifest)
     assert not alone.can("next_file") and not alone.can("pick_tab") and alone.can("save")

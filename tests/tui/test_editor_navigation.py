@@ -21,7 +21,7 @@ from test_editor_kit import (
     until,
 )
 from textual.message import Message
-from textual.widgets import OptionList, TabbedContent
+from textual.widgets import Label, OptionList, TabbedContent
 
 from cogtui.core.diagnostics import Severity
 from cogtui.tui.screens.editor_picker import TabPickerModal
@@ -110,6 +110,16 @@ async def test_ctrl_f_finds_and_f3_finds_next(module_dir: Path) -> None:
         assert not bar.display and app.focused is yaml_area
         await pilot.press("f3")
         assert yaml_area.selection.start[0] == rows[2] and yaml_area.selected_text == "deny"
+
+        def status() -> str:
+            return str(bar.query_one("#find-status", Label).render())
+
+        await pilot.press("ctrl+f", "ctrl+a", *"zzz", "enter")
+        assert status() == "not found"
+        await pilot.press("escape", "ctrl+f")  # opens on the selected "deny": zzz's outcome is not deny's
+        assert bar.query_text == "deny" and status() == ""
+        await pilot.press("enter")
+        assert status().endswith("matches") or status().endswith("wrapped")
 
 
 async def test_module_md_and_every_file_of_the_folder_open(module_dir: Path) -> None:

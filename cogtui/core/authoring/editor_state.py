@@ -176,6 +176,11 @@ class EditorState:
     def found(self, query: str, note: str) -> None:
         self.find_query, self.find_note = query, note
 
+    def find_note_for(self, query: str) -> str:
+        """What the find bar says next to `query` as it opens: the last search's outcome only if it was this
+        query's (it opens on the selected text, which may be another)."""
+        return self.find_note if query == self.find_query else ""
+
     # ------------------------------------------------------------ what the screen shows
 
     def can(self, action: str) -> bool:

@@ -75,7 +75,9 @@ class Navigator:
         selected = editor.area(buf).selected_text if buf is not None else ""
         editor.state.find_opened()
         query = selected if selected and "\n" not in selected else editor.state.find_query
-        editor.screen.query_one(FindBar).open(query)
+        bar = editor.screen.query_one(FindBar)
+        bar.open(query)
+        bar.say(editor.state.find_note_for(query))
         editor.update_status()
 
     def find(self, query: str) -> None:
