@@ -2,7 +2,7 @@
 
 One small app (not cogtui's) drives it, so each behaviour is seen on its own: the keys of the focused widget
 and its screen, one per action, the palette's key on the right, keys not available now dimmed (and only
-ringing the bell when clicked), descriptions dropped before keys when the terminal is narrow.
+ringing the bell when clicked), descriptions dropped (the last keys' first) before keys when the terminal is narrow.
 """
 
 from __future__ import annotations
@@ -84,6 +84,9 @@ async def test_a_narrow_footer_drops_descriptions_before_keys_then_cuts() -> Non
     async with app.run_test(size=(60, 5)) as pilot:
         footer = app.query_one(KeyFooter)
         await until(lambda: bool(footer.items), pilot)
+        await pilot.resize_terminal(22, 5)
+        await pilot.pause()
+        assert footer.render().plain == " s Save  d ▏^p palette"  # the last key loses its description first
         await pilot.resize_terminal(20, 5)
         await pilot.pause()
         assert footer.render().plain == " s  d" + " " * 4 + "▏^p palette"

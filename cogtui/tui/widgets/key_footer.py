@@ -5,7 +5,7 @@ is on every focus change: that cost about 40 % of the CPU of a session driven fr
 the TUI tests). This footer works out the keys when the bindings change and repaints only if they differ.
 It looks like Textual's: a key, its description, the command palette's key on the right; a key that is
 not available now is dimmed; clicking a key presses it (or rings the bell when it is not available). When the keys do not fit, the descriptions go
-before the keys do, and what still does not fit is cut with `…`.
+before the keys do, the last keys' first, and what still does not fit is cut with `…`.
 """
 
 from __future__ import annotations
@@ -102,9 +102,12 @@ class KeyFooter(Widget, can_focus=False):
         width = self.size.width
         right = self._palette_content() if self._palette is not None else line("")
         room = max(0, width - right.cell_length)
-        left, spans = self._keys_content(described=True)
-        if left.cell_length > room:  # too narrow: keys without their descriptions, then cut
-            left, spans = self._keys_content(described=False)
+        # Too narrow for every description: the last keys lose theirs first (the screen's own keys come first,
+        # the app's help and quit last), then every key is bare, then cut.
+        for described in range(len(self._items), -1, -1):
+            left, spans = self._keys_content(described=described)
+            if left.cell_length <= room:
+                break
         if left.cell_length > room:
             left = left.truncate(room, ellipsis=True)
         start = width - right.cell_length
@@ -114,12 +117,13 @@ class KeyFooter(Widget, can_focus=False):
         gap = line(" " * max(0, start - left.cell_length))
         return assemble(left, gap, right)
 
-    def _keys_content(self, *, described: bool) -> tuple[Content, list[tuple[int, int, FooterItem]]]:
+    def _keys_content(self, *, described: int) -> tuple[Content, list[tuple[int, int, FooterItem]]]:
+        """The keys, the first `described` of them with their descriptions."""
         parts: list[Content] = []
         spans: list[tuple[int, int, FooterItem]] = []
         at = 0
-        for item in self._items:
-            part = self._item_content(item, described=described)
+        for index, item in enumerate(self._items):
+            part = self._item_content(item, described=index < described)
             parts.append(part)
             spans.append((at, at + part.cell_length, item))
             at += part.cell_length
