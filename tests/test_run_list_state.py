@@ -20,8 +20,13 @@ def test_loading_marking_comparing_and_failing() -> None:
     state.highlight(99)
     assert state.current is runs[2] and state.can("compare") and state.comparison() == (runs[0], runs[2])
     assert state.title() == "m — 3 runs · run #3 marked (d compares)"
+    assert not state.loaded(list(runs))  # read again, the same runs: nothing changes
+    assert state.current is runs[2] and state.marked == 3
     state.loaded(runs[1:])  # the marked run is no longer listed: nothing stays marked
-    assert state.marked is None and state.cursor == 0
+    assert state.marked is None and state.current is runs[2]  # the highlighted run stays highlighted
+    newer = replace(run(), id=4)
+    assert state.loaded([newer, *runs[1:]]) and state.current is runs[2]  # a run added on top (a re-run)
+    assert state.title() == "m — 3 runs"
     state.loaded([])
     assert state.phase is ListPhase.EMPTY and state.title() == "m — 0 runs" and state.current is None and NO_RUNS
     state.failed("disk on fire")

@@ -74,6 +74,9 @@ async def test_history_lists_compares_and_reruns(monkeypatch: pytest.MonkeyPatch
         await until(lambda: isinstance(app.screen, RunScreen) and list(app.screen.query(RunPane)), pilot)
         await until(lambda: app.screen.query_one(RunPane).result is not None, pilot)
         assert app.screen.query_one(RunPane).result.ok
+        await pilot.press("escape")  # back to the history: the re-run is listed
+        await until(lambda: app.screen is screen and screen.query_one(DataTable).row_count == 3, pilot)
+        assert screen.state.title().startswith("code-reviewer — 3 runs · run #2 marked")  # the mark is kept
 
 
 async def test_history_without_runs_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

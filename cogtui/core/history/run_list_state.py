@@ -2,8 +2,8 @@
 
 The screen feeds it the read's result (or why the history could not be read), the highlighted row and
 the marked run, and draws the title, the table's mark, the view pane and which keys the footer offers
-(`can`) from it alone. A failed read is final until the screen is opened again; a run that is marked
-stays marked only while it is listed.
+(`can`) from it alone. The screen reads again whenever it is shown (a failed read is tried again then);
+a run that is marked stays marked only while it is listed.
 """
 
 from __future__ import annotations
@@ -33,11 +33,19 @@ class RunListState:
     cursor: int = 0
     marked: int | None = None  # the id of the run `d` compares with
 
-    def loaded(self, runs: list[RunRecord]) -> None:
-        self.runs, self.error, self.cursor = list(runs), "", 0
+    def loaded(self, runs: list[RunRecord]) -> bool:
+        """A read's result; False (nothing changes) when it lists the runs already shown. The screen reads
+        again each time it is shown (a re-run from it adds a run): the highlighted run stays highlighted."""
+        shown = self.phase in (ListPhase.READY, ListPhase.EMPTY)
+        if shown and [r.id for r in runs] == [r.id for r in self.runs]:
+            return False
+        highlighted = self.current.id if self.current is not None else None
+        self.runs, self.error = list(runs), ""
+        self.cursor = next((i for i, r in enumerate(self.runs) if r.id == highlighted), 0)
         self.phase = ListPhase.READY if runs else ListPhase.EMPTY
         if self.marked is not None and self.find(self.marked) is None:
             self.marked = None
+        return True
 
     def failed(self, error: str) -> None:
         self.phase, self.error, self.runs, self.marked = ListPhase.FAILED, error, [], None

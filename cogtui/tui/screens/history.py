@@ -93,6 +93,9 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         table.add_columns(" ", "#", "when", "outcome", "conf", "time", "provider/model")
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._draw()
+
+    def on_screen_resume(self) -> None:
+        """Read the runs each time the screen is shown: a re-run started here, or a run elsewhere, is listed."""
         self.load()
 
     def _theme_changed(self, _theme: object) -> None:
@@ -116,8 +119,8 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     def _loaded(self, event: Loaded) -> None:
         if event.error:
             self.state.failed(event.error)
-        else:
-            self.state.loaded(event.runs)
+        elif not self.state.loaded(event.runs):
+            return  # the runs already shown
         table = self.query_one(DataTable)
         table.clear()
         for run in self.state.runs:
@@ -135,6 +138,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
                 key=key,
             )
         if self.state.runs:
+            table.move_cursor(row=self.state.cursor, animate=False)
             table.focus()
         self._draw()
 
