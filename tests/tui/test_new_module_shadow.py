@@ -96,3 +96,26 @@ async def test_a_name_discovery_skips_is_refused_with_the_reason(
             await pilot.pause()
             assert app.screen is form and not (root / name).exists()
         assert sorted(p.name for p in root.iterdir()) == ["code-reviewer"]
+
+
+async def test_the_buttons_stay_on_screen_at_80x24_with_a_long_problem(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A three-line reason under the fields must not push Create and Cancel out of the dialog."""
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+        await pilot.press("n")
+        await until(lambda: isinstance(app.screen, NewModuleModal) and bool(app.screen.query("#create")), pilot)
+        form = app.screen
+        await pilot.press(*"triage.bak")
+        problem = form.query_one("#problem", Static)
+        await until(lambda: "discovery skips it" in str(problem.render()), pilot)
+        await pilot.pause()
+        dialog = form.query_one("#new-module").content_region
+        for button in ("#create", "#cancel"):
+            region = form.query_one(button).region
+            assert region.height == 3 and dialog.contains_region(region), (button, region, dialog)
+        assert dialog.contains_region(problem.region) and problem.region.height >= 3
