@@ -29,6 +29,7 @@ from textual.widgets import Static
 
 from cogtui.core.files.merge3 import HunkKind, Side
 from cogtui.tui.app import CogtuiApp
+from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_merge import HunkView, MergeModal
 from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
@@ -98,6 +99,21 @@ async def test_a_deleted_file_keeps_its_text_and_save_writes_it_back(module_dir:
         await click(pilot, "#choice-recreate")
         await pilot.pause()
         assert schema.read_text() == original and not buffer(screen, "schema.json").deleted
+
+
+async def test_a_change_seen_as_the_editor_closes_says_nothing_to_the_browser(module_dir: Path) -> None:
+    """The watcher's message can reach the editor as escape closes it: its tabs are gone, so is the notice."""
+    schema = module_dir / "schema.json"
+    app = make_app(module_dir)
+    seen: list[Message] = []
+    async with app.run_test(size=SIZE, message_hook=seen.append) as pilot:
+        screen = await open_editor(app, pilot, module_dir, schema)
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, BrowserScreen), "the browser")
+        schema.unlink()
+        screen.disk.changed(frozenset({schema}))  # what a DiskChanged handled after the close does
+        await pilot.pause()
+        assert not any("deleted on disk" in n for n in notes(seen)), notes(seen)
 
 
 async def test_a_change_under_edits_keeps_them_and_marks_the_tab(module_dir: Path) -> None:

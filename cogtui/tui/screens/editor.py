@@ -1,12 +1,11 @@
 """The editor: a tab per module file, problems as you type, and saves that never lose either version.
 
-Everything shown (status line, tab labels, read-only reasons, problems and the
-one f8 moved to, the find bar, the footer's keys) is drawn from one
-`EditorState` (core/authoring/editor_state.py; one `FileBuffer` per tab); the
-rules live in the core (loading, validation, snapshots and atomic saves). Two
-workers feed the screen: validation in a thread (with the unsaved buffers
-overlaid on the disk) and a watchfiles watcher on the module folder. Both only
-post messages; the handlers below own every state change (AGENTS.md invariant 8).
+Everything shown (status line, tab labels, read-only reasons, problems and the one f8 moved to, the find
+bar, the footer's keys) is drawn from one `EditorState` (core/authoring/editor_state.py; one `FileBuffer`
+per tab); the rules live in the core (loading, validation, snapshots and atomic saves). Two workers feed
+the screen: validation in a thread (with the unsaved buffers overlaid on the disk) and a watchfiles
+watcher on the module folder. Both only post messages; the handlers below own every state change
+(AGENTS.md invariant 8).
 """
 
 from __future__ import annotations
@@ -61,8 +60,7 @@ keys.register(
     KeySpec("editor.tabs", "ctrl+tab,f2", "pick_tab", "Files", main=True, priority=True),
 )
 
-# Long enough to let a word be typed without a validation per key, short enough to feel live.
-VALIDATE_DELAY_S = 0.3
+VALIDATE_DELAY_S = 0.3  # long enough to type a word without a validation per key, short enough to feel live
 
 
 class EditorScreen(ReportsWorkerFailures, Screen[None]):
@@ -94,8 +92,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
         def __init__(self, report: ModuleReport, answers: int) -> None:
             super().__init__()
-            self.report = report
-            self.answers = answers  # the state's change count it was started at
+            self.report, self.answers = report, answers  # answers: the state's change count it was started at
 
     class DiskChanged(Message):
         """Files under the module folder changed on disk (any program, including our own saves)."""
@@ -120,8 +117,12 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     def bench(self) -> Workbench:
         return workbench(self.app)
 
+    @property
+    def is_open(self) -> bool:
+        return self in self.app.screen_stack
+
     def say(self, text: str, severity: SeverityLevel = "information", timeout: float = 3) -> None:
-        """Notify with the text as written: paths and messages may contain [brackets]."""
+        """Notify with the text as written (paths may hold [brackets])."""
         self.notify(text, severity=severity, timeout=timeout, markup=False)
 
     def _open_buffers(self) -> None:
@@ -131,8 +132,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
             self.state.open_problem = str(exc)
             return
         self.module, self.state.module, self.state.contract = module, module.name, True
-        # The loader's files first (the manifest leads), then every other file of the folder (MODULE.md, notes).
-        files = list(module_files(self.module_path, module.all_files).files)
+        files = list(module_files(self.module_path, module.all_files).files)  # the loader's first, then the rest
         if self.focus_file is not None and self.focus_file not in files and self.focus_file.is_file():
             files.append(self.focus_file)
         for index, path in enumerate(files):

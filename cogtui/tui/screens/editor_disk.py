@@ -27,6 +27,8 @@ class DiskFlow:
 
     def changed(self, paths: frozenset[Path]) -> None:
         editor = self.editor
+        if not editor.is_open:  # the watcher's message arrived as the editor closed: no tabs, nobody to tell
+            return
         touched = {buf.pane_id: buf for p in paths if (buf := editor.buffer_for(p)) is not None}
         reloaded: list[str] = []
         conflicted: list[str] = []
@@ -58,7 +60,7 @@ class DiskFlow:
         if deleted:
             editor.say(
                 f"{', '.join(deleted)} deleted on disk; the editor keeps the text. "
-                "Save (ctrl+s) to recreate it or close the tab.",
+                "Save (ctrl+s) to recreate it or to close its tab.",
                 severity="warning",
                 timeout=8,
             )

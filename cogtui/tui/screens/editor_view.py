@@ -30,6 +30,9 @@ class EditorView(Protocol):
     @property
     def screen(self) -> Screen[object]: ...  # the editor screen itself, for queries
 
+    @property
+    def is_open(self) -> bool: ...  # False once closed: a message still on its way finds no tabs
+
     def area(self, buf: FileBuffer) -> MarkedTextArea: ...
 
     def current(self) -> FileBuffer | None: ...
