@@ -150,3 +150,22 @@ def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
             [sys.executable, "-m", "cogtui.cli", "serve", "--help"], capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0 and "--port" in proc.stdout
+
+
+def test_the_ansi_theme_hard_codes_neither_black_nor_white_for_text_or_cursor() -> None:
+    """cogtui-ansi starts on every terminal without truecolor, light palettes too (macOS Terminal's default):
+    what a dark palette would hide (black) or a light one (white) is never a text, cursor or footer colour."""
+    import yaml
+
+    from cogtui.tui.themes import builtin_theme_dir
+
+    theme = yaml.safe_load((builtin_theme_dir() / "cogtui-ansi.yaml").read_text(encoding="utf-8"))
+    colours = {k: v for k, v in theme.items() if isinstance(v, str)} | theme["variables"]
+    readable = {
+        k: v
+        for k, v in colours.items()
+        if k.endswith(("foreground", "background")) and k != "input-selection-foreground"
+    }
+    hidden = {k: v for k, v in readable.items() if v in ("ansi_black", "ansi_white", "ansi_bright_white")}
+    assert hidden == {}, hidden
+    assert "reverse" in colours["block-cursor-text-style"] and "reverse" in colours["input-cursor-text-style"]
