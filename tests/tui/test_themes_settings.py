@@ -155,10 +155,6 @@ def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
 def test_the_ansi_theme_hard_codes_neither_black_nor_white_for_text_or_cursor() -> None:
     """cogtui-ansi starts on every terminal without truecolor, light palettes too (macOS Terminal's default):
     what a dark palette would hide (black) or a light one (white) is never a text, cursor or footer colour."""
-    import yaml
-
-    from cogtui.tui.themes import builtin_theme_dir
-
     theme = yaml.safe_load((builtin_theme_dir() / "cogtui-ansi.yaml").read_text(encoding="utf-8"))
     colours = {k: v for k, v in theme.items() if isinstance(v, str)} | theme["variables"]
     readable = {
@@ -169,3 +165,37 @@ def test_the_ansi_theme_hard_codes_neither_black_nor_white_for_text_or_cursor() 
     hidden = {k: v for k, v in readable.items() if v in ("ansi_black", "ansi_white", "ansi_bright_white")}
     assert hidden == {}, hidden
     assert "reverse" in colours["block-cursor-text-style"] and "reverse" in colours["input-cursor-text-style"]
+
+
+async def test_text_areas_follow_the_theme_with_ansi_syntax_colours_under_cogtui_ansi(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The editor's and the run screen's TextAreas: strings in green under cogtui-ansi (Textual's dark syntax
+    theme made them white, hidden on a light palette), Textual's light or dark syntax under the others."""
+    from textual.widgets import TextArea
+
+    from cogtui.tui import navigation as nav
+    from cogtui.tui.screens.editor import EditorScreen
+    from cogtui.tui.screens.run import RunScreen
+
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path, theme="cogtui-ansi")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        nav.open_module(app, module)
+        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query(TextArea)), pilot)
+        area = app.screen.query(TextArea).first()
+        assert area.theme == "cogtui-ansi" and "cogtui-ansi" in area.available_themes  # registered on the area
+        await pilot.pause()
+        drawn = [seg for y in range(area.size.height) for seg in area.render_line(y) if "code-reviewer" in seg.text]
+        assert drawn and all(seg.style is not None and seg.style.color is not None for seg in drawn)
+        assert {seg.style.color.name for seg in drawn if seg.style and seg.style.color} == {"green"}, drawn
+        app.theme = "cogtui-light"
+        await until(lambda: area.theme == "github_light", pilot)
+        app.theme = "cogtui-dark"
+        await until(lambda: area.theme == "css", pilot)
+        await pilot.press("escape")
+        nav.run_module(app, module)
+        await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
+        assert app.screen.query_one("#run-input", TextArea).theme == "css"

@@ -37,6 +37,7 @@ from .. import keys
 from ..keys import KeySpec, bindings
 from ..shown import block
 from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
+from ..widgets.area_theme import area_theme
 from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
@@ -159,7 +160,6 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
                         text,
                         language=language_for(buf.path) if buf.highlighted else None,
                         read_only=buf.read_only,
-                        theme=self._area_theme(),
                         tab_behavior="focus",
                         id=f"{buf.pane_id}-text",
                         classes="-start-file" if buf is start else None,
@@ -178,19 +178,16 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._theme_changed()
         self.update_status()
         if self.module is not None:
             self.query_one(ContractTree).show_map(contract_map(self.module))
         self.validate_now()
         self._watch_disk()
 
-    def _area_theme(self) -> str:
-        # "css" takes the app theme's colours; its syntax colours are for dark backgrounds.
-        return "css" if self.app.current_theme.dark else "github_light"
-
-    def _theme_changed(self, _theme: Theme) -> None:
+    def _theme_changed(self, _theme: Theme | None = None) -> None:
         for area in self.query(TextArea):
-            area.theme = self._area_theme()
+            area.theme = area_theme(self.app, area)
 
     # ------------------------------------------------------------ lookups
 

@@ -41,6 +41,7 @@ from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
 from ..store import load_now
+from ..widgets.area_theme import area_theme
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -134,8 +135,14 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
         self.query_one("#run-input", TextArea).focus()
         self.bench.modules_changed.subscribe(self, self._modules_changed)
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+        self._theme_changed()
         if self.autorun:
             self.call_after_refresh(self.action_run)
+
+    def _theme_changed(self, _theme: object = None) -> None:
+        area = self.query_one("#run-input", TextArea)
+        area.theme = area_theme(self.app, area)
 
     def _modules_changed(self, paths: list[Path] | None) -> None:
         """The module changed on disk (the watcher validated it again): the input is checked against it now,

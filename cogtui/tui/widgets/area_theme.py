@@ -1,0 +1,57 @@
+"""Syntax colours for the TextAreas (the editor, the run screen's input) that suit the app's theme.
+
+Textual's "css" theme is for dark backgrounds and "github_light" for light ones; with cogtui-ansi (every
+terminal without truecolor, on whatever palette the user chose) both fail one palette: their colours are
+mapped to the nearest of the 16, and strings came out white (hidden on a light terminal). The ANSI theme
+here uses only colours that read on a light and on a dark palette, and the terminal's default for the rest.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from textual.app import App
+from textual.widgets import TextArea
+from textual.widgets.text_area import TextAreaTheme
+
+ANSI = "cogtui-ansi"
+_FIELD = Style(bold=True)
+_VALUE = Style(color="green")
+_LITERAL = Style(color="blue")
+_KEYWORD = Style(color="magenta")
+_QUIET = Style(color="bright_black", italic=True)
+
+ANSI_AREA_THEME = TextAreaTheme(
+    name=ANSI,
+    syntax_styles={
+        "string": _VALUE,
+        "inline_code": _VALUE,
+        "comment": _QUIET,
+        "string.documentation": _QUIET,
+        "yaml.field": _FIELD,
+        "json.label": _FIELD,
+        "css.property": _FIELD,
+        "tag": _FIELD,
+        "number": _LITERAL,
+        "float": _LITERAL,
+        "boolean": _LITERAL,
+        "constant.builtin": _LITERAL,
+        "json.null": _LITERAL,
+        "link.uri": Style(color="blue", underline=True),
+        "keyword": _KEYWORD,
+        "list.marker": _KEYWORD,
+        "heading": Style(bold=True),
+        "heading.marker": _KEYWORD,
+        "bold": Style(bold=True),
+        "italic": Style(italic=True),
+    },
+)
+
+
+def area_theme(app: App[object], area: TextArea) -> str:
+    """The TextArea theme for `app`'s current theme (registering the ANSI one on `area` the first time)."""
+    theme = app.current_theme
+    if theme.ansi:
+        if ANSI not in area.available_themes:
+            area.register_theme(ANSI_AREA_THEME)
+        return ANSI
+    return "css" if theme.dark else "github_light"  # "css" takes the app theme's colours; its syntax is for dark
