@@ -2,8 +2,10 @@
 
 Each holds the rows of `History.insights()` it shows, so the screen asks the
 table for the highlighted row's document rather than keeping a parallel list.
-Column widths are fixed so both tables fit 80 columns without scrolling. A row whose mapping or
-value is already in its module's schema (promoted) is marked ✓.
+Column widths fit 80 columns without scrolling; a wider table gives its room to
+the columns of names and texts (`GROW`), and a text cut by its column ends in
+`…`. A row whose mapping or value is already in its module's schema (promoted)
+is marked ✓.
 Every cell is a `Text`: mappings, module names, enum values and reasons come
 from model output (via the history), and a str cell would be parsed as markup.
 """
@@ -51,29 +53,66 @@ def marked(cell: Text, promoted: bool) -> Text:
     return rich_assemble((PROMOTED_MARK, "bold green"), cell) if promoted else cell
 
 
+def _cut(value: Any) -> Any:
+    """A text cell that ends in `…` where its column cuts it."""
+    if isinstance(value, Text):
+        value.no_wrap, value.overflow = True, "ellipsis"
+    return value
+
+
 def _count(n: int) -> Text:
     return cell(f"{n:,}", justify="right")
+
+
+def column_widths(columns: tuple[tuple[str, int], ...], grow: tuple[int, ...], room: int) -> list[int]:
+    """The columns' widths in `room` cells (each column also takes 2 of padding): the given ones, and what is
+    left over shared by the columns in `grow` (the first of them takes the odd cells)."""
+    widths = [width for _label, width in columns]
+    spare = room - sum(widths) - 2 * len(widths)
+    if spare > 0 and grow:
+        share, odd = divmod(spare, len(grow))
+        for rank, index in enumerate(grow):
+            widths[index] += share + (1 if rank < odd else 0)
+    return widths
 
 
 class _RowsTable(DataTable[Any]):
     """A row-cursor table over a list of aggregate documents."""
 
     COLUMNS: tuple[tuple[str, int], ...] = ()
+    GROW: tuple[int, ...] = ()  # the columns that take a wider table's room
     BINDINGS = bindings("insights.open")  # enter: RowSelected, which the screen answers with the row's details
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.documents: list[dict[str, Any]] = []
+        self.widths: list[int] = []
+        self.promoted: Callable[[dict[str, Any]], bool] = lambda _d: False
 
     def on_mount(self) -> None:
-        for label, width in self.COLUMNS:
+        self._lay_out()
+
+    def on_resize(self) -> None:
+        if self._lay_out() and self.documents:  # new widths: the rows again, each cell cut to its column
+            self.fill(self.documents, self.promoted, self.cursor_row)
+
+    def _lay_out(self) -> bool:
+        """Columns for the table's width now; True when they changed."""
+        room = self.scrollable_content_region.width or sum(w for _l, w in self.COLUMNS) + 2 * len(self.COLUMNS)
+        widths = column_widths(self.COLUMNS, self.GROW, room - 1)  # a cell for the vertical scrollbar's edge
+        if widths == self.widths:
+            return False
+        self.widths = widths
+        self.clear(columns=True)
+        for (label, _width), width in zip(self.COLUMNS, widths, strict=True):
             self.add_column(label, width=width)
+        return True
 
     def fill(self, documents: list[dict[str, Any]], promoted: Callable[[dict[str, Any]], bool], row: int = 0) -> None:
         """Show `documents`, marking those `promoted` says are in their schema, the cursor on `row`."""
-        self.documents = documents
+        self.documents, self.promoted = documents, promoted
         self.clear()
-        self.add_rows(self.cells(d, promoted(d)) for d in documents)
+        self.add_rows(tuple(_cut(c) for c in self.cells(d, promoted(d))) for d in documents)
         if documents:
             self.move_cursor(row=row, animate=False)
 
@@ -89,6 +128,7 @@ class _RowsTable(DataTable[Any]):
 
 class InsightTable(_RowsTable):
     COLUMNS = (("Suggested mapping", 26), ("Count", 6), ("Modules", 16), ("First", 10), ("Last", 10))
+    GROW = (0, 2)
 
     def cells(self, document: dict[str, Any], promoted: bool) -> tuple[Any, ...]:
         mapping = document["suggested_mapping"]
@@ -97,7 +137,7 @@ class InsightTable(_RowsTable):
             if mapping is not None
             else cell(NO_MAPPING, style="italic"),
             _count(document["count"]),
-            cell(visible(module_list(document["modules"], 16), True)),
+            cell(visible(module_list(document["modules"], self.widths[2] if self.widths else 16), True)),
             cell(short_date(document["first_seen"])),
             cell(short_date(document["last_seen"])),
         )
@@ -105,6 +145,7 @@ class InsightTable(_RowsTable):
 
 class CustomEnumTable(_RowsTable):
     COLUMNS = (("Module", 16), ("Field", 20), ("Value", 16), ("Count", 6), ("Top reason", 10))
+    GROW = (4, 1, 2)
 
     def cells(self, document: dict[str, Any], promoted: bool) -> tuple[Any, ...]:
         reasons = document["reasons"]
