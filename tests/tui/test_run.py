@@ -182,3 +182,19 @@ async def test_cancel_closes_the_provider_request(monkeypatch: pytest.MonkeyPatc
         await until(lambda: _panes(screen)[0].result is not None, pilot)
         assert _panes(screen)[0].result.interrupted
         assert len(llm_server.requests) == 1  # cancelled, not retried
+
+
+async def test_a_long_input_verdict_ends_in_an_ellipsis_at_80_columns(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_run(app, pilot, module)
+        status = screen.query_one("#run-input-status", Static)
+        screen.query_one("#run-input", TextArea).text = "{ not json"
+        await until(lambda: "not JSON" in str(status.render()), pilot)
+        await pilot.pause()
+        shown = "".join(segment.text for segment in status.render_line(0)).rstrip()
+        assert shown.endswith("…") and "not JSON" in shown, shown
