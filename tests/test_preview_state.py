@@ -95,3 +95,11 @@ def test_footer_keys_say_what_they_do_now() -> None:
     assert live.key_description("close", split=False) is None  # the keymap's "Back"
     assert review.key_description("close", split=False) == "Quit"
     assert review.key_description("next_file", split=False) is None
+
+
+def test_a_plan_without_modules_offers_nothing_to_page_through() -> None:
+    empty = PreviewState()
+    empty.review_name = "PLAN.json"
+    empty.review_loaded([], None)
+    assert not any(empty.can(a) for a in ("next_file", "prev_file", "next_module", "prev_module", "toggle_layout"))
+    assert empty.can("close")

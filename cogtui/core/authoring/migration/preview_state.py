@@ -223,9 +223,11 @@ class PreviewState:
         return (done, len(self.slots)) if self.multi and done < len(self.slots) else None
 
     def can(self, action: str) -> bool:
-        """The keys the footer offers: nothing is applied, undone or re-targeted in a review, and a
-        promotion has no target version to switch."""
+        """The keys the footer offers: nothing is applied, undone or re-targeted in a review, a
+        promotion has no target version to switch, and a plan without modules has nothing to page through."""
         if action in ("apply", "undo", "switch_target") and self.review:
+            return False
+        if action in ("next_file", "prev_file", "next_module", "prev_module", "toggle_layout") and not self.slots:
             return False
         return not (action == "switch_target" and self.promotion is not None)
 
