@@ -140,3 +140,17 @@ async def test_the_response_cache_option_reuses_answers_and_is_remembered(
         await until(lambda: not isinstance(app.screen, EvalScreen), pilot)
         again = await open_eval(app, pilot)  # remembered for this module: cached again
         assert llm_server.request_count == 3 and all(cell.cached for cell in again.state.cells.values())
+
+
+async def test_under_the_ansi_theme_chosen_and_unchosen_targets_differ_in_more_than_colour(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
+    root = scripted_openai(monkeypatch, tmp_path, llm_server)
+    app = make_app(root, tmp_path, theme="cogtui-ansi")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_eval(app, pilot)
+        options = await open_options(app, pilot)
+        targets = options.query_one(SelectionList)
+        unchosen = targets.get_component_rich_style("selection-list--button")
+        chosen = targets.get_component_rich_style("selection-list--button-selected")
+        assert unchosen.dim and not unchosen.bold and chosen.bold and not chosen.dim
