@@ -147,6 +147,9 @@ class ParseCache:
                 pass
 
 
+THEME_FILE_LIMIT = 256 * 1024  # a theme is a few dozen lines
+
+
 def theme_cache_file() -> Path:
     return cache_dir() / "themes.json"
 
@@ -166,9 +169,14 @@ def _parse_yaml(path: Path, text: str) -> Any:
 
 def load_theme_file(path: Path, cache: ParseCache | None = None) -> Theme:
     """Raises ValueError with a message naming the file (and line for YAML errors)."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+    from cogtui.core.files.confined import read_confined
+    from cogtui.core.files.sourcemap import ParseFailure
+
+    try:  # a regular file, size-capped (a FIFO named *.yaml in the themes folder would block the start for good)
+        text = read_confined(path, limit=THEME_FILE_LIMIT).decode("utf-8-sig")
+    except ParseFailure as failure:
+        raise ValueError(f"{path.name}: cannot read: {failure.diagnostic.message}") from None
+    except UnicodeDecodeError as exc:
         raise ValueError(f"{path.name}: cannot read: {exc}") from None
     raw = cache.parsed(path, text) if cache is not None else _parse_yaml(path, text)
     try:

@@ -121,3 +121,25 @@ def test_warm_start_does_not_import_yaml(tmp_path: Path) -> None:
     assert warm == ["3", "False"]  # the second reads the cache
     assert (tmp_path / "cache" / "themes.json").is_file()
     assert theme_cache_file().name == "themes.json"
+
+
+def test_a_fifo_or_a_huge_file_in_the_themes_folder_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    """A theme file is read as a regular, size-capped file: a FIFO named *.yaml blocked the start for good."""
+    import os
+    import threading
+
+    from cogtui.tui.themes import THEME_FILE_LIMIT
+
+    folder = tmp_path / "themes"
+    folder.mkdir()
+    os.mkfifo(folder / "pipe.yaml")
+    (folder / "huge.yaml").write_text("name: huge\n" + "#" * (THEME_FILE_LIMIT + 1), encoding="utf-8")
+    loaded: list[object] = []
+    reader = threading.Thread(target=lambda: loaded.append(load_themes(folder)), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert not reader.is_alive(), "reading the themes folder blocked on a FIFO"
+    (result,) = loaded
+    problems = "\n".join(result.problems)  # type: ignore[attr-defined]
+    assert "pipe.yaml: cannot read" in problems and "FIFO" in problems and "huge.yaml: cannot read" in problems
+    assert result.themes == []  # type: ignore[attr-defined]
