@@ -54,6 +54,17 @@ def test_wrong_types_unknown_settings_and_keys_are_located_and_ignored(tmp_path:
     assert "sk-x" not in "".join(cfg.problems)
 
 
+def test_history_url_is_a_known_setting_and_its_mistakes_are_located(tmp_path: Path) -> None:
+    """docs/team-history.md documents `history: {url: ...}`: doctor and the TUI must not call it unknown."""
+    good = write(tmp_path, "history:\n  url: sqlite:////tmp/team.sqlite3\n")
+    assert load_config(good).problems == []
+    bad = write(tmp_path, "history:\n  url: 5\n  uri: x\n")
+    assert load_config(bad).problems == [
+        f"{bad}:2:8: history.url must be a location as text, not a number; ignored",
+        f"{bad}:3:3: unknown setting 'history.uri' ignored (known: url)",
+    ]
+
+
 def test_a_config_that_does_not_parse_is_reported_where_and_left_alone(tmp_path: Path) -> None:
     broken = "# mine\ntheme: cogtui-dark\nproviders: {openai: {model: x}\n"  # unclosed flow mapping
     path = write(tmp_path, broken)

@@ -51,6 +51,7 @@ SETTINGS: dict[str, str] = {
     "run_deadline": "a positive number of seconds or null",
     "media_roots": "a list of folders",
     "prices": "a mapping of model name (or glob pattern) to its prices",
+    "history": "a mapping with url: the run history's location (docs/team-history.md)",
 }
 
 
@@ -139,8 +140,17 @@ class _Reader:
                 cfg.media_roots = tuple(Path(p).expanduser() for p in value if p)
             elif key == "prices" and isinstance(value, dict):
                 cfg.prices = self.prices(value)
+            elif key == "history" and isinstance(value, dict):
+                self.history(value)  # read where it is used (history/location.py), from the raw mapping
             else:
                 self.problem((key,), f"{key} must be {SETTINGS[key]}, not {_kind(value)}; ignored")
+
+    def history(self, value: dict[Any, Any]) -> None:
+        for name, item in value.items():
+            if str(name) != "url":
+                self.problem(("history", str(name)), f"unknown setting 'history.{name}' ignored (known: url)", key=True)
+            elif not isinstance(item, str) or not item.strip():
+                self.problem(("history", "url"), f"history.url must be a location as text, not {_kind(item)}; ignored")
 
     def keymap(self, value: dict[Any, Any]) -> dict[str, str]:
         out: dict[str, str] = {}
