@@ -83,8 +83,10 @@ def test_export_filters(new_store: NewStore, monkeypatch: pytest.MonkeyPatch) ->
     assert [json.loads(x)["time"] for x in out.splitlines()] == [iso_utc(T0 + 1), iso_utc(T0 + 3.25)]
     _, out, _ = cli(monkeypatch, where, "history", "export", "--since", iso_utc(T0 + 2))
     assert [json.loads(x)["module"] for x in out.splitlines()] == ["b", "a"]
-    _, out, _ = cli(monkeypatch, where, "history", "export", "--since", str(T0 + 3), "--module", "b")
-    assert out == ""
+    code, out, _ = cli(monkeypatch, where, "history", "export", "--since", str(T0 + 3), "--module", "b")
+    assert code == 0 and out == ""  # epoch seconds, as --help says
+    code, out, _ = cli(monkeypatch, where, "history", "export", "--since", str(int(T0 + 2)))
+    assert code == 0 and [json.loads(x)["module"] for x in out.splitlines()] == ["b", "a"]
     code, _, errs = cli(monkeypatch, where, "history", "export", "--since", "yesterday")
     assert code == 2 and "--since" in errs and "ISO-8601" in errs
     code, _, errs = cli(monkeypatch, where, "history", "import")
@@ -150,6 +152,22 @@ def test_bad_lines_are_reported_by_number_and_the_rest_imported(
         assert h.insights()["insights"][0]["suggested_mapping"] == "p.q"
     code, out, _ = cli(monkeypatch, where, "history", "import", "-", stdin=text)  # again, from stdin
     assert code == 1 and "imported 0, skipped 2 already stored, 10 bad lines" in out
+
+
+def test_times_an_export_could_not_write_back_are_bad_lines(
+    new_store: NewStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = new_store()
+    dump = tmp_path / "times.ndjson"
+    dump.write_text("\n".join([line(time=1e20), line(time=-1e12), line(time="1e20"), line()]) + "\n", encoding="utf-8")
+    code, out, errs = cli(monkeypatch, where, "history", "import", str(dump))
+    assert code == 1 and "imported 1, skipped 0 already stored, 3 bad lines" in out
+    assert errs.count("between 1970 and the year 9999") == 3
+    code, exported, _ = cli(monkeypatch, where, "history", "export")
+    again = tmp_path / "again.ndjson"
+    again.write_text(exported, encoding="utf-8")
+    code, out, errs = cli(monkeypatch, new_store(), "history", "import", str(again))
+    assert code == 0 and "imported 1" in out, (out, errs)  # what export writes, import takes
 
 
 def test_module_provider_model_may_come_from_the_envelope(new_store: NewStore) -> None:

@@ -41,12 +41,18 @@ class BadLine(ValueError):
     """One line that cannot be imported; the message says why."""
 
 
+LATEST_EPOCH = 253_402_300_799  # 9999-12-31T23:59:59Z: the last time ISO-8601 (and the export) can write
+
+
 def parse_time(value: Any) -> float:
-    """ISO-8601 (a zone-less time is UTC; a date alone is its midnight UTC) or epoch seconds."""
+    """ISO-8601 (a zone-less time is UTC; a date alone is its midnight UTC) or epoch seconds (a number, or
+    text of one: `--since 1764000000`), from 1970 to the year 9999: what an export can write back."""
+    if isinstance(value, str) and _is_number(value.strip()):
+        value = float(value.strip())
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if math.isfinite(value):
+        if math.isfinite(value) and 0 <= value <= LATEST_EPOCH:
             return float(value)
-        raise BadLine("time must be a finite number of seconds")
+        raise BadLine(f"time {value!r} is not epoch seconds between 1970 and the year 9999")
     if not isinstance(value, str):
         raise BadLine("time must be an ISO-8601 string (2026-11-25T07:00:00Z) or epoch seconds")
     try:
@@ -58,7 +64,21 @@ def parse_time(value: Any) -> float:
     return parsed.timestamp()
 
 
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
 def to_line(run: RunRecord) -> dict[str, Any]:
+    line = _line_of(run)
+    if digest(run.input) != run.input_hash:  # imported with its digest only: the input was never stored
+        del line["input"]
+    return line
+
+
+def _line_of(run: RunRecord) -> dict[str, Any]:
     return {
         "module": run.module,
         "input_digest": run.input_hash,
