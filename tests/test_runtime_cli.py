@@ -61,6 +61,16 @@ def test_ok_run_prints_the_final_envelope(tmp_path: Path) -> None:
         assert h.runs()[0].envelope == env  # what was printed is what was recorded
 
 
+@pytest.mark.parametrize("command", ["run", "test", "eval"])
+def test_a_config_that_does_not_parse_is_said_not_silently_ignored(tmp_path: Path, command: str) -> None:
+    """The run still goes ahead (with the defaults), but not without a word about the configured provider."""
+    (tmp_path / "config.yaml").write_text("provider: openai\nkeymap: {browser.filter: [\n", encoding="utf-8")
+    extra = ["--input", case("code-reviewer")] if command == "run" else []
+    proc = cogn(tmp_path, command, "code-reviewer", *extra)
+    assert proc.returncode == 0, proc.stderr
+    assert f"cogn: warning: {tmp_path / 'config.yaml'}:" in proc.stderr and "YAML" in proc.stderr, proc.stderr
+
+
 def test_not_ok_run_exits_1(tmp_path: Path) -> None:
     proc = cogn(tmp_path, "run", "code-reviewer", "--input", case("code-reviewer", "case3"), "--json")
     assert proc.returncode == 1

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem
+from .output import Printer, config_warnings, deprecation_notice, err, nothing_found, open_workspace, target_problem
 
 
 class _TargetAction(argparse.Action):
@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("eval", args.target, args.all)) is not None:
         err(problem)
         return 2
+    config_warnings()
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2

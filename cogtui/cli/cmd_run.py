@@ -14,7 +14,7 @@ from typing import Any
 
 from cogtui.core.files.terminal_text import terminal_json
 
-from .output import Printer, deprecation_notice, err, open_workspace
+from .output import Printer, config_warnings, deprecation_notice, err, open_workspace
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.run.envelope_builder import failure
     from cogtui.core.run.providers import UnknownProvider, make_provider
 
+    config_warnings()
     if args.input_file is not None and args.input is not None:
         err("give the input once: either INPUT or --input")
         return 2

@@ -11,7 +11,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem
+from .output import Printer, config_warnings, deprecation_notice, err, nothing_found, open_workspace, target_problem
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("test", args.target, args.all)) is not None:
         err(problem)
         return 2
+    config_warnings()
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2

@@ -110,6 +110,15 @@ def target_problem(command: str, target: str | None, every: bool) -> str | None:
     return None
 
 
+def config_warnings() -> None:
+    """What config.yaml gets wrong, as warnings on stderr, for the commands that use it (run, test, eval): a
+    file that does not parse is otherwise ignored without a word, and the configured provider with it."""
+    from cogtui.core.settings.config import load_config
+
+    for problem in load_config().problems:
+        err(f"warning: {problem}")
+
+
 def err(message: str) -> None:
     """Usage errors and fatal messages, on stderr."""
     p = Printer(sys.stderr)
