@@ -138,3 +138,15 @@ def test_a_layout_that_cannot_be_edited_in_place_is_refused_not_rewritten(tmp_pa
     with pytest.raises(SettingNotSaved, match=r"cannot be changed in place.*set `provider: replay` there yourself"):
         save_setting("provider", "replay", path)
     assert path.read_text(encoding="utf-8") == "{theme: cogtui-light,\n  watch: true}\n"
+
+
+def test_saving_through_a_linked_config_writes_the_file_it_links_to(tmp_path: Path) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    target = dotfiles / "config.yaml"
+    target.write_text("# mine\ntheme: cogtui-dark\n", encoding="utf-8")
+    link = tmp_path / "config.yaml"
+    link.symlink_to(target)
+    save_setting("theme", "cogtui-light", link)
+    assert link.is_symlink() and link.resolve() == target.resolve()  # still the link: nothing put in its place
+    assert target.read_text(encoding="utf-8") == "# mine\ntheme: cogtui-light\n"

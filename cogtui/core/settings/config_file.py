@@ -10,6 +10,7 @@ untouched and the save is refused with a message saying where and why.
 from __future__ import annotations
 
 import codecs
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,9 @@ def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
     from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
 
     path = path or config_file()
+    # A config.yaml that is a link (to a dotfiles checkout) is written where it leads: the atomic write
+    # replaces the file it writes, and would put a plain file in the link's place.
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
