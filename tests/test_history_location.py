@@ -47,6 +47,14 @@ def test_a_server_that_refuses_is_a_clear_error_without_the_password() -> None:
     assert "s3cret" not in text and "ann:***@127.0.0.1:1/cog" in text and "server is running" in text
 
 
+def test_a_url_that_does_not_parse_says_so_not_a_bug() -> None:
+    with pytest.raises(HistoryError) as info:
+        History("postgresql://u:pw@[bad")
+    text = str(info.value)
+    assert "check the URL's form: postgresql://USER@HOST:PORT/DATABASE" in text and "bug" not in text
+    assert "pw" not in text and "\n" not in text
+
+
 def test_env_then_config_then_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COGTUI_DATA_DIR", str(tmp_path / "data"))
     config = tmp_path / "config.yaml"

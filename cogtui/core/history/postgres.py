@@ -87,6 +87,13 @@ def without_nul(value: Any) -> Any:
 TEXT_FIELDS = ("module", "module_version", "module_format", "provider", "model", "args", "session_id")
 
 
+# Raised while connecting, psycopg's plain ProgrammingError (no server's SQLSTATE subclass) is the URL itself:
+# it could not be parsed.
+BAD_URL_ADVICE = (
+    "check the URL's form: postgresql://USER@HOST:PORT/DATABASE (COGTUI_HISTORY_URL or history.url in config.yaml)"
+)
+
+
 def postgres_advice(exc: BaseException) -> str:
     if isinstance(exc, psycopg.errors.InsufficientPrivilege):
         return "the database user needs CREATE on its schema the first time (migrations), then SELECT and INSERT"
@@ -160,5 +167,6 @@ def open_postgres(url: str) -> PostgresBackend:
         return PostgresBackend(url)
     except (psycopg.Error, OSError) as exc:
         where = redact(url)
-        message = scrub(f"cannot open run history {where}: {exc}; ", url) + postgres_advice(exc)
+        advice = BAD_URL_ADVICE if type(exc) is psycopg.ProgrammingError else postgres_advice(exc)  # no SQLSTATE
+        message = scrub(f"cannot open run history {where}: {str(exc).strip()}; ", url) + advice
         raise HistoryError(where, message) from exc
