@@ -137,14 +137,22 @@ async def test_unreadable_search_path_entry_is_a_notification(monkeypatch: pytes
         await until(lambda: any("not a folder" in n for n in toasts(app)), pilot)
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
     try:
         import textual_serve  # noqa: F401
     except ImportError:
-        proc = subprocess.run(
-            [sys.executable, "-m", "cogtui.cli", "serve"], capture_output=True, text=True, cwd=tmp_path, timeout=60
-        )
-        assert proc.returncode == 2 and "textual-serve" in proc.stderr and "Traceback" not in proc.stderr
+        argv = [sys.executable, "-m", "cogtui.cli", "serve", "--port", str(free_port())]
+        proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        assert proc.returncode == 2 and "cogn serve needs textual-serve" in proc.stderr
+        assert "Traceback" not in proc.stderr
     else:  # installed: at least the command parses
         proc = subprocess.run(
             [sys.executable, "-m", "cogtui.cli", "serve", "--help"], capture_output=True, text=True, timeout=60
@@ -199,3 +207,25 @@ async def test_text_areas_follow_the_theme_with_ansi_syntax_colours_under_cogtui
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
         assert app.screen.query_one("#run-input", TextArea).theme == "css"
+
+
+def test_serve_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path: Path) -> None:
+    """A port in use, out of range or a host that does not resolve: said plainly, exit 2, never 'a cogtui bug'."""
+    import socket
+
+    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-m", "cogtui.cli", "serve", *args]
+        return subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = serve("--host", "127.0.0.1", "--port", str(taken.getsockname()[1]))
+    assert busy.returncode == 2 and "cannot listen on 127.0.0.1:" in busy.stderr, busy.stderr
+    for port in ("99999", "-5", "http"):
+        wrong = serve("--port", port)
+        assert wrong.returncode == 2 and "port" in wrong.stderr and "Traceback" not in wrong.stderr, wrong.stderr
+    nowhere = serve("--host", "no-such-host.invalid", "--port", str(free_port()))
+    assert nowhere.returncode == 2 and "cannot listen on no-such-host.invalid" in nowhere.stderr, nowhere.stderr
+    for proc in (busy, nowhere):
+        assert "bug" not in proc.stderr
