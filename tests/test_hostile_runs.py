@@ -118,6 +118,20 @@ def test_fifo_and_dev_zero_never_block_list_validate_or_run(tmp_path: Path) -> N
     assert proc.returncode == 1 and json.loads(proc.stdout)["error"]["code"] == "E4007"
 
 
+def test_a_refused_file_is_said_once_not_also_described_as_missing_or_incomplete(tmp_path: Path) -> None:
+    """A prompt linked outside is F001 only (no V005 about text never read); a FIFO golden is F002 only (no
+    T004 'does not exist': it exists, it is not a regular file)."""
+    module, tripwire = hostile_copy(tmp_path)
+    (module / "prompt.md").unlink()
+    (module / "prompt.md").symlink_to(tripwire)
+    (module / "tests" / "case2.expected.json").unlink()
+    os.mkfifo(module / "tests" / "case2.expected.json")
+    proc = cogn(tmp_path, "validate", str(module), "--json", path=None, timeout=30)
+    codes = [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
+    assert "F001" in codes and "F002" in codes, codes
+    assert "V005" not in codes and "T004" not in codes, codes
+
+
 def test_symlink_loop_is_a_diagnostic(tmp_path: Path) -> None:
     module, _ = hostile_copy(tmp_path)
     (module / "prompt.md").unlink()

@@ -109,7 +109,7 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
                         )
                     )
                     break
-                if not is_file(found[0]):
+                if not is_file(found[0]) and not lexists(found[0]):  # a FIFO or a device is F002, said where read
                     loader.diagnostics.append(diag("T004", f"test file {rel} does not exist", manifest_path, line, col))
                 paths.append(found[0])
                 resolved.append(found[1])

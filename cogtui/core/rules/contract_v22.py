@@ -74,8 +74,10 @@ class V22Checks(RuleBase):
 
     def check_prompt(self) -> None:
         prompt_file = self.m.files.prompt if self.m.files else None
-        if prompt_file is None:
-            return
+        if prompt_file is None or any(
+            d.file == prompt_file and (d.code.startswith("F") or d.code == "P003") for d in self.m.load_diagnostics
+        ):
+            return  # refused or unreadable (F001-F004, P003): nothing can be said of what it does not describe
         text = self.m.prompt.lower()
         missing = [w for w in ENVELOPE_WORDS if w not in text]
         if missing:
