@@ -67,3 +67,30 @@ def test_config_records_where_each_keymap_entry_is(tmp_path: Path) -> None:
     config = load_config(path)
     assert config.keymap == {"browser.run": "i", "app.quit": "x"}
     assert config.keymap_where == {"browser.run": f"{path}:3:3", "app.quit": f"{path}:5:3"}
+
+
+def test_a_key_no_key_press_has_is_named_with_the_form_keys_take() -> None:
+    def lowercase_only(key: str) -> bool:
+        return key == key.lower() and "ctlr" not in key
+
+    found = [
+        str(p)
+        for p in keymap_problems(
+            {"browser.filter": "Ctrl+F", "browser.run": "ctlr+r, r"}, BINDINGS, None, lowercase_only
+        )
+    ]
+    assert len(found) == 2
+    assert found[0].startswith("keymap.browser.filter: 'Ctrl+F' is no key a terminal sends")
+    assert "ctrl+f, shift+tab" in found[0] and found[1].startswith("keymap.browser.run: 'ctlr+r'")
+    assert keymap_problems({"browser.filter": "Ctrl+F"}, BINDINGS) == []  # no judge given: ids and clashes only
+
+
+def test_the_tuis_key_names_are_textuals() -> None:
+    """Every default key of every binding is a name Textual matches; typos and capitals are not."""
+    from cogtui.tui.keys import every_spec, is_key
+
+    assert all(is_key(k) for spec in every_spec() for k in split_keys(spec.keys))
+    for good in ("ctrl+f", "slash", "question_mark", "minus", "F", "f12", "shift+tab", "alt+right", "comma"):
+        assert is_key(good), good
+    for bad in ("Ctrl+F", "ctlr+h", "notakey+foo", "hyphen_minus", "ctrl+", "pg_down"):
+        assert not is_key(bad), bad

@@ -7,6 +7,7 @@ footer; the rest are listed by help (`?`).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 from textual.binding import Binding, BindingType
@@ -105,11 +106,38 @@ def every_spec() -> list[KeySpec]:
     return all_specs()
 
 
+MODIFIERS = frozenset({"ctrl", "shift", "alt", "meta", "super", "hyper"})
+
+
+def is_key(key: str) -> bool:
+    """Whether a key press can have this name in Textual: modifiers (lowercase) then one character, a named key
+    (escape, f2, pagedown, ...) or the name Textual gives a punctuation character (slash, question_mark)."""
+    *modifiers, name = key.split("+")
+    if not name or any(m not in MODIFIERS for m in modifiers):
+        return False
+    return len(name) == 1 or name in _key_names()
+
+
+@functools.cache
+def _key_names() -> frozenset[str]:
+    import string
+    import unicodedata
+
+    from textual.keys import KEY_NAME_REPLACEMENTS, Keys
+
+    named = {k.value.rsplit("+", 1)[-1] for k in Keys} | {"enter", "tab", "space"}
+    for char in string.punctuation:  # as Textual names them: the Unicode name, lowercase, with its replacements
+        unicode_name = unicodedata.name(char).lower().replace("-", "_").replace(" ", "_")
+        named.add(KEY_NAME_REPLACEMENTS.get(unicode_name, unicode_name))
+    return frozenset(named)
+
+
 def keymap_problems(config: Config) -> list[str]:
-    """config.yaml's keymap entries with unknown ids or keys two bindings now share, one located line each."""
+    """config.yaml's keymap entries with unknown ids, keys no key press has, or keys two bindings now share, one
+    located line each."""
     from cogtui.core.settings.keymap_check import keymap_problems as check
 
     if not config.keymap:
         return []
     specs = [(s.id, s.keys) for s in every_spec()]
-    return [str(p) for p in check(config.keymap, specs, config.keymap_where)]
+    return [str(p) for p in check(config.keymap, specs, config.keymap_where, is_key)]

@@ -14,7 +14,7 @@ binding of a clash win; reporting both is the point (issue 12, D96).
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 APP_SCOPE = "app"
@@ -43,9 +43,13 @@ def _share_a_screen(a: str, b: str) -> bool:
 
 
 def keymap_problems(
-    keymap: Mapping[str, str], bindings: Iterable[tuple[str, str]], where: Mapping[str, str] | None = None
+    keymap: Mapping[str, str],
+    bindings: Iterable[tuple[str, str]],
+    where: Mapping[str, str] | None = None,
+    is_key: Callable[[str], bool] | None = None,
 ) -> list[KeymapProblem]:
-    """Every problem of `keymap` (binding id -> keys) against `bindings` ((id, default keys) pairs)."""
+    """Every problem of `keymap` (binding id -> keys) against `bindings` ((id, default keys) pairs); with
+    `is_key` (the TUI's: which names a terminal key can have), keys no key press would ever match."""
     where = where or {}
     defaults = dict(bindings)
     problems: list[KeymapProblem] = []
@@ -58,6 +62,15 @@ def keymap_problems(
             )
         elif not split_keys(keys):
             problems.append(KeymapProblem(where.get(binding_id, ""), f"keymap.{binding_id}: no key given"))
+        elif is_key is not None:
+            for key in (k for k in split_keys(keys) if not is_key(k)):
+                problems.append(
+                    KeymapProblem(
+                        where.get(binding_id, ""),
+                        f"keymap.{binding_id}: {key!r} is no key a terminal sends, so the binding would never "
+                        "fire (key names are lowercase, modifiers first: ctrl+f, shift+tab, alt+right, f2, slash)",
+                    )
+                )
     effective = {b: split_keys(keymap[b]) if b in keymap else split_keys(k) for b, k in defaults.items()}
     reported: set[tuple[str, str, str]] = set()
     for remapped in (b for b in keymap if b in defaults):
