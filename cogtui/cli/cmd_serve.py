@@ -64,8 +64,15 @@ def run(args: argparse.Namespace) -> int:
             f"warning: serving on {args.host}: anyone who can reach it drives cogtui (your API keys, your files); "
             "textual-serve asks for no token"
         )
+    Server(shlex.join(served_command(args)), host=args.host, port=args.port, title="cogtui").serve()
+    return 0
+
+
+def served_command(args: argparse.Namespace) -> list[str]:
+    """The cogtui each browser session starts: the search path and the theme given to `cogn serve`."""
     command = [sys.executable, "-m", "cogtui"]
     for path in args.paths:
         command += ["--path", path]
-    Server(shlex.join(command), host=args.host, port=args.port, title="cogtui").serve()
-    return 0
+    if getattr(args, "theme", None):
+        command += ["--theme", args.theme]
+    return command
