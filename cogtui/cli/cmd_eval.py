@@ -77,11 +77,11 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("eval", args.target, args.all)) is not None:
         err(problem)
         return 2
-    config_warnings()
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2
     cfg = load_config()
+    config_warnings(cfg)
     ws = open_workspace(args.paths)
     if args.all and not ws.entries():
         return nothing_found(ws)

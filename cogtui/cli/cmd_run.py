@@ -10,11 +10,14 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cogtui.core.files.terminal_text import terminal_json
 
 from .output import Printer, config_warnings, deprecation_notice, err, open_workspace
+
+if TYPE_CHECKING:
+    from cogtui.core.settings.config import Config
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -135,8 +138,10 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.envelope_builder import failure
     from cogtui.core.run.providers import UnknownProvider, make_provider
+    from cogtui.core.settings.config import load_config
 
-    config_warnings()
+    cfg = load_config()  # once: the fixes, the provider and the run's options all come from it
+    config_warnings(cfg)
     if args.input_file is not None and args.input is not None:
         err("give the input once: either INPUT or --input")
         return 2
@@ -154,23 +159,22 @@ def run(args: argparse.Namespace) -> int:
             Printer().json(failure("E4006", str(exc)))
         return 2
     from cogtui.core.run.output_fixes import parse_fixes
-    from cogtui.core.settings.config import load_config
 
-    args.fixes, problems = parse_fixes([*load_config().output_fixes, *args.fix])
+    args.fixes, problems = parse_fixes([*cfg.output_fixes, *args.fix])
     if problems:
         for problem in problems:
             err(problem)
         return 2
     deprecation_notice(module)
     try:
-        provider = make_provider(args.provider, args.model)
+        provider = make_provider(args.provider, args.model, cfg)
     except UnknownProvider as exc:
         err(str(exc))
         return 2
-    return asyncio.run(_run(module, input_value, provider, ws, args))
+    return asyncio.run(_run(module, input_value, provider, ws, args, cfg))
 
 
-async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argparse.Namespace) -> int:
+async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argparse.Namespace, cfg: Config) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.envelope_builder import failure
     from cogtui.core.run.runner import RunOptions, RunSession
@@ -181,9 +185,6 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         except NotAModule:
             return None
 
-    from cogtui.core.settings.config import load_config
-
-    cfg = load_config()
     options = RunOptions(
         provider,
         args=args.args,

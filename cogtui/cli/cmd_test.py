@@ -34,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("test", args.target, args.all)) is not None:
         err(problem)
         return 2
-    config_warnings()
+    from cogtui.core.settings.config import load_config
+
+    cfg = load_config()
+    config_warnings(cfg)
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2
@@ -45,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         modules = (
             [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
         )
-        provider = make_provider(args.provider, args.model)
+        provider = make_provider(args.provider, args.model, cfg)
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2

@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 from cogtui.core.files.terminal_text import terminal_json, visible
 
 if TYPE_CHECKING:
+    from cogtui.core.settings.config import Config
     from cogtui.core.workspace import Workspace
 
 STYLES = {
@@ -110,12 +111,10 @@ def target_problem(command: str, target: str | None, every: bool) -> str | None:
     return None
 
 
-def config_warnings() -> None:
+def config_warnings(config: Config) -> None:
     """What config.yaml gets wrong, as warnings on stderr, for the commands that use it (run, test, eval): a
     file that does not parse is otherwise ignored without a word, and the configured provider with it."""
-    from cogtui.core.settings.config import load_config
-
-    for problem in load_config().problems:
+    for problem in config.problems:
         err(f"warning: {problem}")
 
 
