@@ -71,9 +71,12 @@ def _is_number(text: str) -> bool:
         return False
 
 
+NO_INPUT_DIGEST = digest(None)  # a run whose input really was null; any other digest with no input was imported
+
+
 def to_line(run: RunRecord) -> dict[str, Any]:
     line = _line_of(run)
-    if digest(run.input) != run.input_hash:  # imported with its digest only: the input was never stored
+    if run.input is None and run.input_hash != NO_INPUT_DIGEST:  # imported with its digest only: never stored
         del line["input"]
     return line
 
