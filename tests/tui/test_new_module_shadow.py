@@ -4,6 +4,7 @@ as the name is typed, and Create asks first; cancelling creates nothing."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input, Select, Static
@@ -16,6 +17,18 @@ from cogtui.tui.screens.modals import ConfirmModal, NewModuleModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 
 
+async def open_form(app: Any, pilot: Any, key: str | None = None) -> NewModuleModal:
+    """The new-module form over the browser, opened by `key` (as a user does) or through navigation."""
+    await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+    if key is not None:
+        await pilot.press(key)
+    else:
+        nav.new_module(app)
+    await until(lambda: isinstance(app.screen, NewModuleModal) and bool(app.screen.query("#create")), pilot)
+    assert isinstance(app.screen, NewModuleModal)
+    return app.screen
+
+
 async def test_a_new_module_that_would_be_shadowed_warns_and_asks(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -24,10 +37,7 @@ async def test_a_new_module_that_would_be_shadowed_warns_and_asks(
     app = make_app(root, tmp_path)
     user_root = tmp_path / "home" / ".cognitive" / "modules"
     async with app.run_test(size=(100, 30)) as pilot:
-        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
-        nav.new_module(app)
-        await until(lambda: isinstance(app.screen, NewModuleModal) and bool(app.screen.query("#create")), pilot)
-        form = app.screen
+        form = await open_form(app, pilot)
         form.query_one("#root", Select).value = str(user_root)
         form.query_one("#name", Input).focus()
         await pilot.press(*"code", "minus", *"reviewer")
@@ -81,10 +91,7 @@ async def test_a_name_discovery_skips_is_refused_with_the_reason(
     copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
-        await pilot.press("n")
-        await until(lambda: isinstance(app.screen, NewModuleModal) and bool(app.screen.query("#create")), pilot)
-        form = app.screen
+        form = await open_form(app, pilot, "n")
         problem = form.query_one("#problem", Static)
         for name, why in (("triage.bak", "'.bak' are backups or editor leftovers"), ("backups", "named 'backups'")):
             form.query_one("#name", Input).value = ""
@@ -106,10 +113,7 @@ async def test_the_buttons_stay_on_screen_at_80x24_with_a_long_problem(
     copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
-        await pilot.press("n")
-        await until(lambda: isinstance(app.screen, NewModuleModal) and bool(app.screen.query("#create")), pilot)
-        form = app.screen
+        form = await open_form(app, pilot, "n")
         await pilot.press(*"triage.bak")
         problem = form.query_one("#problem", Static)
         await until(lambda: "discovery skips it" in str(problem.render()), pilot)
