@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cogtui.core.diagnostics import Diagnostic, counts, diag
-from cogtui.core.files.module_folder import module_folder_at, written_as_path
+from cogtui.core.files.module_folder import folder_read_error, module_folder_at, written_as_path
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.rules.requirements import ProviderCaps
@@ -209,7 +209,14 @@ class Workspace:
         return load_module(path)
 
     def not_found(self, target: str) -> str:
-        """What every command says when `target` names no module: where it was looked for."""
+        """What every command says when `target` names no module: where it was looked for, or that the folder
+        it names (as a path, or as a folder on the search path) cannot be read."""
+        problem = folder_read_error(target)
+        if problem is not None:
+            return problem
+        for d in self.index.diagnostics:  # an unreadable folder of that name on the search path
+            if d.code == "P003" and d.file is not None and d.file.name == target:
+                return f"{d.message} (a module named {target!r} may be in it)"
         searched = ", ".join(str(r.path) for r in self.search_path.roots)
         return f"no module named {target!r} on the search path ({searched}), and no module folder at that path"
 

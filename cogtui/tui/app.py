@@ -23,7 +23,7 @@ from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
 from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings, keymap_problems
-from .messages import Navigate, ReportsReady, ThemesChanged
+from .messages import Navigate, ReportsReady, ThemesChanged, WatchState
 from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .terminal_guard import TerminalGuard
@@ -78,9 +78,12 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.review = review
         self.review_plans = review_plans  # `cogtui review -`: the plan read from stdin
         self.watching = self.config.watch if watch is None else watch
+        self.watch_note, self.watch_stopped = "", False
+        self.watch_changed: Signal[None] = Signal(self, "watch-changed")
         self.modules_changed: Signal[list[Path] | None] = Signal(self, "modules-changed")
         self.run_drafts = RunDrafts()  # what was typed on each module's run screen, until cogtui quits
         self._theme_before_preview: str | None = None
+        self._search_path_said: set[str] = set()
         self.animation_level = "full" if self.config.animations else "none"
         # Themes before the first stylesheet pass: switching theme after mount re-applies every rule.
         if detect_terminal:
@@ -212,8 +215,14 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
     def start_watching(self) -> None:
         from .watching import watch_search_path, watch_themes
 
+        self._watch_state(WatchState(""))
         watch_search_path(self)
         watch_themes(self)
+
+    @on(WatchState)
+    def _watch_state(self, message: WatchState) -> None:
+        self.watch_note, self.watch_stopped = message.note, message.stopped
+        self.watch_changed.publish(None)
 
     # ------------------------------------------------------------ modules
 
@@ -235,15 +244,13 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
             self.notify(problem, title="config.yaml keymap", severity="warning", timeout=10, markup=False)
 
     def report_search_path_problems(self) -> None:
-        """Unreadable roots and the like: a notification each, never a crash."""
-        for d in self.store.index.diagnostics:
-            self.notify(
-                f"{d.message}" + (f"\n{d.hint}" if d.hint else ""),
-                title="Search path",
-                severity="warning",
-                timeout=10,
-                markup=False,
-            )
+        """Unreadable roots and the like: a notification each, never a crash. A problem is said once, not again
+        at each rediscovery while it lasts (said again should it come back after it was gone)."""
+        problems = [d.message + (f"\n{d.hint}" if d.hint else "") for d in self.store.index.diagnostics]
+        for problem in problems:
+            if problem not in self._search_path_said:
+                self.notify(problem, title="Search path", severity="warning", timeout=10, markup=False)
+        self._search_path_said = set(problems)
 
     @on(ReportsReady)
     def _apply_reports(self, message: ReportsReady) -> None:

@@ -38,6 +38,16 @@ class ThemesChanged(Message):
     """A file in the user's theme folder changed: the app reloads the themes in its handler."""
 
 
+class WatchState(Message):
+    """What the module watcher can watch: `note` is what it leaves out ("" when nothing), or, when `stopped`,
+    why it stopped watching. The app keeps it for the browser's status (`Workbench.watch_note`)."""
+
+    def __init__(self, note: str, stopped: bool = False) -> None:
+        super().__init__()
+        self.note = note
+        self.stopped = stopped
+
+
 class Navigate(Message):
     """Go to a place: screens post it to the app (`self.app.post_message`), whose one handler pushes the screen
     (navigation.go). Posted straight to the app, it is queued ahead of the key pipeline's marker for the key

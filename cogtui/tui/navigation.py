@@ -124,6 +124,7 @@ def toggle_watching(app: App[Any]) -> None:
         bench.start_watching()
     else:
         app.workers.cancel_group(app, "fs-watch")
+        bench.watch_changed.publish(None)
     app.notify("Watching files" if bench.watching else "Not watching files")
     bench.persist("watch", bench.watching)
 

@@ -43,7 +43,10 @@ class Workbench(Protocol):
 
     config: Config
     store: ModuleStore
-    watching: bool  # whether the search path is watched for file changes
+    watching: bool  # whether the search path is watched for file changes (asked for: see watch_note)
+    watch_note: str  # what watching leaves out, or why it stopped ("" when everything is watched)
+    watch_stopped: bool  # watching was asked for, but the watcher gave up (watch_note says why)
+    watch_changed: Signal[None]  # watching, watch_note or watch_stopped changed
     modules_changed: Signal[list[Path] | None]  # None: modules appeared or vanished
     run_drafts: RunDrafts  # what was typed on each module's run screen, until cogtui quits
 

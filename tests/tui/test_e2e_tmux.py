@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from tuikit import copy_modules
+from unreadable import as_unprivileged
 
 pytestmark = pytest.mark.e2e
 
@@ -99,9 +100,10 @@ def label(status: str, name: str) -> re.Pattern[str]:
     return re.compile(rf"{status}\d*\s+{re.escape(name)} ")
 
 
-def cogtui_in_tmux(tmp_path: Path, root: Path) -> tuple[Tmux, list[str], Path]:
+def cogtui_in_tmux(tmp_path: Path, root: Path, unprivileged: bool = False) -> tuple[Tmux, list[str], Path]:
     """A tmux server for the real `cogtui --path ROOT` with its own HOME, config and data; the command runs in
-    a shell that writes its exit status to the returned file."""
+    a shell that writes its exit status to the returned file. `unprivileged`: file permissions bind the app
+    even when the tests run as root (tests/unreadable.py)."""
     tmux_binary = shutil.which("tmux")
     if tmux_binary is None:
         pytest.fail("tmux is not installed: the end-to-end test needs it (`apt-get install tmux`; .ci/run installs it)")
@@ -133,6 +135,8 @@ def cogtui_in_tmux(tmp_path: Path, root: Path) -> tuple[Tmux, list[str], Path]:
         "--path",
         str(root),
     ]
+    if unprivileged:
+        command = as_unprivileged(command)
     # A shell records the exit status: tmux 3.3 does not always reap a pane's process, so #{pane_dead_status}
     # can stay empty after the app has exited.
     status_file = tmp_path / "exit-status"

@@ -78,6 +78,20 @@ def module_folder_at(target: str, cwd: Path | None = None) -> Path | None:
     return None
 
 
+def folder_read_error(target: str, cwd: Path | None = None) -> str | None:
+    """When `target`, as a path, is a folder whose entries cannot be listed: what to say (else None)."""
+    candidate = Path(target)
+    if not candidate.is_absolute():
+        candidate = (cwd or Path.cwd()) / candidate
+    if not is_dir(candidate):
+        return None
+    try:
+        os.listdir(candidate)
+    except OSError as exc:
+        return f"cannot read {candidate}: {exc.strerror or exc}"
+    return None
+
+
 def written_as_path(target: str) -> bool:
     """`target` holds a path separator, so it is no module name (a name is a folder's name)."""
     return os.sep in target or (os.altsep is not None and os.altsep in target)

@@ -181,7 +181,19 @@ def scan_root(root: SearchRoot, diagnostics: list[Diagnostic]) -> list[ModuleEnt
                 continue
         except OSError:
             continue
-        kind = manifest_kind(folder_names(Path(child.path)))
+        try:
+            names = set(os.listdir(child.path))
+        except OSError as exc:  # a module in it could not be found: said, not silently missing from the list
+            diagnostics.append(
+                diag(
+                    "P003",
+                    f"cannot read {child.path}: {exc.strerror or exc}",
+                    Path(child.path),
+                    hint="Check the folder's permissions: a module in it cannot be found.",
+                )
+            )
+            continue
+        kind = manifest_kind(names)
         if kind is not None:
             found.append(ModuleEntry(child.name, Path(child.path), root, _manifest_name(kind)))
     return found

@@ -15,7 +15,7 @@ from textual.widgets import Input, Static, Tree
 
 from ..keys import bindings
 from ..messages import Navigate, ReportsReady
-from ..shown import block
+from ..shown import block, markup
 from ..widgets.key_footer import KeyFooter
 from ..widgets.module_detail import ModuleDetail
 from ..widgets.module_tree import ModuleItem, ModuleTree
@@ -79,6 +79,7 @@ class BrowserScreen(Screen[None]):
         tree.rebuild()
         tree.focus()
         self.bench.modules_changed.subscribe(self, self._modules_changed)
+        self.bench.watch_changed.subscribe(self, lambda _: self._update_status())
         self._update_status()
 
     # ------------------------------------------------------------ state from the app
@@ -103,8 +104,14 @@ class BrowserScreen(Screen[None]):
             parts.append(f"validating {done}/{total}")
         parts.append(f"[$error]✗ {errors}[/]" if errors else "[$success]0 errors[/]")
         parts.append(f"[$warning]⚠ {warnings}[/]" if warnings else "0 warnings")
-        parts.append("watching files" if self.bench.watching else "[$text-muted]not watching[/]")
-        self.query_one("#status", Static).update("  ·  ".join(parts))
+        bench = self.bench
+        if not bench.watching:
+            parts.append("[$text-muted]not watching[/]")
+        elif bench.watch_stopped:
+            parts.append("[$warning]not watching: $watch_note[/]")
+        else:
+            parts.append("watching files ($watch_note)" if bench.watch_note else "watching files")
+        self.query_one("#status", Static).update(markup("  ·  ".join(parts), watch_note=bench.watch_note))
 
     def _show(self, path: Path) -> None:
         store = self.bench.store
