@@ -240,15 +240,25 @@ def test_yaml_python_tags_are_refused(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["[" * 100_000, "- " * 50_000 + "x", "? " * 50_000 + "x", "a: " + "{x: " * 40_000],
-    ids=["flow-seq", "block-seq", "complex-key", "flow-map"],
+    ("text", "position"),
+    [
+        ("[" * 100_000, (1, 200)),
+        ("- " * 50_000 + "x", (1, 399)),
+        ("? " * 50_000 + "x", (1, 399)),
+        ("a: " + "{x: " * 40_000, (1, 800)),
+        ("# [[[[ a comment's brackets do not count\na: 1\nb:\n  c: " + "[" * 5000 + "]" * 5000 + "\n", (4, 204)),
+        ("a: '[[[[['\nb: " + "[" * 5000 + "]" * 5000 + "\n", (2, 203)),  # nor a quoted string's
+    ],
+    ids=["flow-seq", "block-seq", "complex-key", "flow-map", "after-a-comment", "after-a-string"],
 )
-def test_yaml_deep_nesting_is_a_diagnostic_not_a_crash(text: str) -> None:
-    # libyaml alone segfaults on these; the parser must turn them into P001.
+def test_yaml_deep_nesting_is_a_diagnostic_where_it_passes_200_levels(text: str, position: tuple[int, int]) -> None:
+    # libyaml alone segfaults on these; the parser must turn them into P001, located where the nesting passes
+    # 200 levels (the enclosing block lines count: `b:` at the top is one level, `c:` under it two).
     with pytest.raises(ParseFailure) as info:
         parse_yaml(text, P)
-    assert info.value.diagnostic.code == "P001"
+    d = info.value.diagnostic
+    assert (d.code, d.message) == ("P001", "YAML nested too deeply: over 200 levels here")
+    assert (d.line, d.column) == position
 
 
 @pytest.mark.parametrize("prefix", ["", "[" * 2500 + "]" * 2500 + "\n"], ids=["libyaml", "pure-python"])
@@ -280,10 +290,12 @@ def test_json_syntax_errors_use_the_parser_position(text: str) -> None:
     assert (d.line, d.column) == (expected.value.lineno, expected.value.colno)
 
 
-def test_json_deep_nesting_is_a_diagnostic() -> None:
+def test_json_deep_nesting_is_a_diagnostic_where_it_passes_200_levels() -> None:
+    text = '{\n  "a": "[[[[ a string\'s brackets do not count",\n  "b": ' + "[" * 100_000 + "]" * 100_000 + "}"
     with pytest.raises(ParseFailure) as info:
-        parse_json("[" * 100_000 + "]" * 100_000, P)
-    assert info.value.diagnostic.code == "P002"
+        parse_json(text, P)
+    d = info.value.diagnostic
+    assert (d.code, d.message, d.line, d.column) == ("P002", "JSON nested too deeply: over 200 levels here", 3, 207)
 
 
 # ---------------------------------------------------------------- bytes and files

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position
 from cogtui.core.files.yaml_as_json import json_shaped
 from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
@@ -196,7 +197,10 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
     except yaml.YAMLError as exc:
         raise ParseFailure(diag("P001", f"YAML error: {exc}", path, 1 + line_offset, 1)) from None
     except RecursionError:
-        raise ParseFailure(diag("P001", "YAML nested too deeply", path, 1 + line_offset, 1)) from None
+        line, col = too_deep_position(text, yaml=True)
+        raise ParseFailure(
+            diag("P001", too_deep_message("YAML"), path, line + line_offset, col, hint=TOO_DEEP_HINT)
+        ) from None
     except (ValueError, TypeError, OverflowError) as exc:
         # e.g. a timestamp out of range, or an unhashable mapping key
         raise ParseFailure(diag("P001", f"YAML value error: {exc}", path, 1 + line_offset, 1)) from None
@@ -249,7 +253,8 @@ def parse_json(text: str, path: Path) -> SourceFile:
             diag("P002", f"JSON syntax error: {exc.msg}", path, exc.lineno, exc.colno, hint=_json_hint(exc.msg))
         ) from None
     except RecursionError:
-        raise ParseFailure(diag("P002", "JSON nested too deeply", path, 1, 1)) from None
+        line, col = too_deep_position(text, yaml=False)
+        raise ParseFailure(diag("P002", too_deep_message("JSON"), path, line, col, hint=TOO_DEEP_HINT)) from None
     except ValueError as exc:
         # Python refuses integers of more than 4300 digits (sys.int_info.str_digits_check_threshold).
         long_run = _LONG_INT.search(text)
