@@ -121,10 +121,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         baseline = None
         if args.baseline:
-            from cogtui.core.eval.baseline import load_baseline
-
             try:
-                baseline = load_baseline(args.baseline, history)
+                baseline = _read_baseline(args.baseline, history)
             except BadReport as exc:
                 err(str(exc))
                 return 2
@@ -132,6 +130,23 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if history is not None:
             history.close()
+
+
+def _read_baseline(spec: str, history: Any) -> Any:
+    """The baseline: from a file, or by eval id from the history, which `--no-history` leaves unrecorded, not
+    unread: then the history is opened for this one read."""
+    from cogtui.core.eval.baseline import is_eval_id, load_baseline
+    from cogtui.core.eval.model import BadReport
+
+    if history is not None or not is_eval_id(spec):
+        return load_baseline(spec, history)
+    from cogtui.core.history.store import History, HistoryError
+
+    try:
+        with History.open_default() as reader:
+            return load_baseline(spec, reader)
+    except HistoryError as exc:
+        raise BadReport(f"baseline {spec} is an eval id, but the run history cannot be read: {exc}") from None
 
 
 def _open_history(args: argparse.Namespace) -> Any:
@@ -214,5 +229,5 @@ async def _eval(
     if not written:  # the matrix above is still shown: only the file is missing
         return 2
     if comparison is not None:
-        return 1 if comparison.regressed else 0
+        return 1 if comparison.fails else 0
     return 1 if report.failed else 0
