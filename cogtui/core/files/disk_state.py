@@ -10,7 +10,8 @@ exists only in the buffer or only on disk without the user's explicit choice:
 
 - a change under edits keeps the edits and marks the buffer stale;
 - saving over a changed file leads to a merge (yours, theirs, base), never a silent overwrite;
-- a deleted file is never "reloaded" to empty: the user recreates it from the buffer or closes it.
+- a deleted file is never "reloaded" to empty: the user recreates it from the buffer or closes it,
+  recreating only while its module folder exists (`can_recreate`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from cogtui.core.files.editor_snapshot import FileSnapshot, changed_on_disk
+from cogtui.core.files.module_folder import is_dir
 
 
 class Disk(StrEnum):
@@ -113,3 +115,9 @@ def on_reload(state: BufferState, disk: Disk) -> ReloadStep:
 def after_save() -> BufferState:
     """The buffer and the disk agree again."""
     return BufferState()
+
+
+def can_recreate(root: Path | None) -> bool:
+    """A deleted file may be written back from the editor's text while its module folder exists; once the folder
+    itself is gone (renamed, moved, deleted), writing it back would make a new folder holding that one file."""
+    return root is None or is_dir(root)

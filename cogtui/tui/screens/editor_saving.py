@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cogtui.core.files.disk_state import ReloadStep, SaveStep, observe, on_reload, on_save
+from cogtui.core.files.disk_state import ReloadStep, SaveStep, can_recreate, observe, on_reload, on_save
 from cogtui.core.files.editor_snapshot import FileSnapshot, changed_on_disk, save_text
 from cogtui.core.files.merge3 import merge3
 from cogtui.core.files.sourcemap import ParseFailure
@@ -126,6 +126,15 @@ class SaveFlow:
                 editor.close_buffer(buf)
                 editor.say(f"Closed {buf.rel} (deleted on disk).", timeout=3)
 
+        if not can_recreate(buf.root) and buf.root is not None:  # the module folder itself went
+            body = (
+                f"The module folder {buf.root} is gone: renamed, moved or deleted by another program. Recreating "
+                "this one file would make a folder holding only it, so that is not offered. The editor keeps the "
+                "text until you close the tab (copy what you need first); escape keeps it open."
+            )
+            choices = [c for c in DELETED_CHOICES if c[0] != "recreate"]
+            editor.app.push_screen(ChoiceModal(f"{buf.root.name} is gone", body, choices), decided)
+            return
         body = (
             "Another program deleted this file. The editor still holds its text: recreate the file from it, "
             "or close the tab (the text is then gone)."
