@@ -49,7 +49,7 @@ async def until(
     pilot: Pilot[None],
     predicate: Callable[[], bool],
     what: str,
-    timeout: float = 5.0,
+    timeout: float = 15.0,  # a bound for a loaded machine (the watcher is a thread): a pass never waits it out
     retry: Callable[[], None] | None = None,
 ) -> None:
     """Pause until `predicate()` holds; `retry` runs about once a second (e.g. to write a file again)."""
