@@ -26,7 +26,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.json_scan import KeyCounter, json_locate, offset_to_position
+from cogtui.core.files.json_scan import skip_json_value as skip_json_value  # re-exported: the migration walks JSON
 from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position
+from cogtui.core.files.repeated_keys import check_yaml_keys, repeated_json_key
 from cogtui.core.files.yaml_as_json import json_shaped
 from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
@@ -57,16 +60,10 @@ class SourceFile:
         elif self.kind == "yaml" and self._node is not None:
             line, col = _yaml_locate(self._node, parts, key)
         elif self.kind == "json":
-            line, col = offset_to_position(self.text, _json_locate(self.text, parts, key))
+            line, col = offset_to_position(self.text, json_locate(self.text, parts, key))
         else:
             line, col = 1, 1
         return line + self.line_offset, col
-
-
-def offset_to_position(text: str, offset: int) -> Position:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, col
 
 
 def decode_bytes(raw: bytes, path: Path) -> str:
@@ -171,6 +168,7 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
         node = loader.get_single_node()
         if node is not None:
             check_expansion(node, path, line_offset)
+            check_yaml_keys(node, path, line_offset)
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -246,8 +244,9 @@ def _yaml_locate(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> Posit
 
 
 def parse_json(text: str, path: Path) -> SourceFile:
+    keys = KeyCounter()
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=keys)
     except json.JSONDecodeError as exc:
         raise ParseFailure(
             diag("P002", f"JSON syntax error: {exc.msg}", path, exc.lineno, exc.colno, hint=_json_hint(exc.msg))
@@ -260,6 +259,10 @@ def parse_json(text: str, path: Path) -> SourceFile:
         long_run = _LONG_INT.search(text)
         line, col = offset_to_position(text, long_run.start()) if long_run else (1, 1)
         raise ParseFailure(diag("P002", f"JSON number too large: {exc}", path, line, col)) from None
+    if keys.repeated:
+        failure = repeated_json_key(text, path)
+        if failure is not None:
+            raise failure
     return SourceFile(path, text, "json", value)
 
 
@@ -274,86 +277,6 @@ def _json_hint(msg: str) -> str:
     if "delimiter" in msg:
         return "A comma or colon is missing, or a string is not closed."
     return "Check the JSON syntax near this position."
-
-
-_WS = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
-_STRUCT = re.compile(r'["\[\]{}]')
-
-
-def _skip_ws(text: str, i: int) -> int:
-    return _WS.match(text, i).end()  # type: ignore[union-attr]
-
-
-def skip_json_value(text: str, i: int) -> int:
-    """Index just past the JSON value starting at i, building nothing; ValueError on malformed text."""
-    ch = text[i : i + 1]
-    if ch == '"':
-        m = _STRING.match(text, i)
-        if m is None:
-            raise ValueError("unterminated string")
-        return m.end()
-    if ch in ("{", "["):
-        depth, pos = 0, i
-        while True:
-            m = _STRUCT.search(text, pos)
-            if m is None:
-                raise ValueError("unbalanced brackets")
-            c = m.group()
-            if c == '"':
-                s = _STRING.match(text, m.start())
-                if s is None:
-                    raise ValueError("unterminated string")
-                pos = s.end()
-                continue
-            depth += 1 if c in "[{" else -1
-            pos = m.end()
-            if depth == 0:
-                return pos
-    m = _SCALAR.match(text, i)
-    if m is None:
-        raise ValueError(f"unexpected character at {i}")
-    return m.end()
-
-
-def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
-    i = _skip_ws(text, 0)
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        ch = text[i : i + 1]
-        found = None
-        if ch == "{":
-            j = _skip_ws(text, i + 1)
-            while text[j : j + 1] == '"':
-                m = _STRING.match(text, j)
-                if m is None:
-                    break
-                name = json.loads(m.group())
-                k_start = j
-                j = _skip_ws(text, m.end())
-                j = _skip_ws(text, j + 1)  # past ':'
-                if name == str(part):
-                    # No break: json.loads keeps the last of duplicated keys, so point there.
-                    found = k_start if (last and key) else j
-                j = _skip_ws(text, skip_json_value(text, j))
-                if text[j : j + 1] == ",":
-                    j = _skip_ws(text, j + 1)
-        elif ch == "[" and isinstance(part, int):
-            j = _skip_ws(text, i + 1)
-            n = 0
-            while text[j : j + 1] not in ("]", ""):
-                if n == part:
-                    found = j
-                    break
-                j = _skip_ws(text, skip_json_value(text, j))
-                if text[j : j + 1] == ",":
-                    j = _skip_ws(text, j + 1)
-                n += 1
-        if found is None:
-            return i
-        i = found
-    return i
 
 
 # ---------------------------------------------------------------- files
