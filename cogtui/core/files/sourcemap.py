@@ -16,7 +16,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -31,13 +31,13 @@ from cogtui.core.files.json_scan import skip_json_value as skip_json_value  # re
 from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position
 from cogtui.core.files.repeated_keys import check_yaml_keys, repeated_json_key
 from cogtui.core.files.yaml_as_json import json_shaped
-from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block
+from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block, walk_block
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 
 if TYPE_CHECKING:
     import yaml
 
-PathPart = str | int
+PathPart = Hashable  # a mapping key as the parsed value has it (str, int, None, a date...) or a list index
 Position = tuple[int, int]
 Kind = Literal["yaml", "json", "text"]
 
@@ -58,12 +58,26 @@ class SourceFile:
         if self.kind == "yaml" and isinstance(self._node, BlockNode):
             line, col = locate_block(self._node, parts, key)
         elif self.kind == "yaml" and self._node is not None:
-            line, col = _yaml_locate(self._node, parts, key)
+            mark = _yaml_walk(self._node, parts, key)[0].start_mark
+            line, col = mark.line + 1, mark.column + 1
         elif self.kind == "json":
             line, col = offset_to_position(self.text, json_locate(self.text, parts, key))
         else:
             line, col = 1, 1
         return line + self.line_offset, col
+
+    def written(self, parts: Sequence[PathPart] = (), key: bool = False) -> str | None:
+        """The text of the YAML scalar at `parts` (or of its key) as the file has it (`2024-01-01`, `~`, `yes`);
+        None when no YAML scalar is there. Messages quote a value with it rather than with Python's repr."""
+        if self.kind != "yaml" or self._node is None:
+            return None
+        if isinstance(self._node, BlockNode):
+            block, found = walk_block(self._node, parts, key)
+            return str(block.value) if found and block.kind == "scalar" else None
+        import yaml
+
+        node, found = _yaml_walk(self._node, parts, key)
+        return str(node.value) if found and isinstance(node, yaml.ScalarNode) else None
 
 
 def decode_bytes(raw: bytes, path: Path) -> str:
@@ -173,7 +187,7 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or exc.context or "invalid YAML"
+        problem = _yaml_problem(exc, line_offset)
         raise ParseFailure(
             diag("P001", f"YAML syntax error: {problem}", path, line + line_offset, col, hint=_yaml_hint(problem))
         ) from None
@@ -208,7 +222,21 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
     return SourceFile(path, text, "yaml", value, line_offset, node)
 
 
+def _yaml_problem(exc: yaml.MarkedYAMLError, line_offset: int) -> str:
+    """The parser's context and problem both ("expected a single document in the stream, but found another
+    document"), with the context's line when it is not the problem's."""
+    problem = exc.problem or "invalid YAML"
+    if not exc.context:
+        return problem
+    context, at, here = exc.context, exc.context_mark, exc.problem_mark
+    if at is not None and here is not None and at.line != here.line:
+        context += f" (line {at.line + 1 + line_offset})"
+    return f"{context}, {problem}" if exc.problem else context
+
+
 def _yaml_hint(problem: str) -> str:
+    if "single document" in problem:
+        return "A YAML file holds one document: remove the second '---' and what follows it, or merge the two."
     if "tab" in problem:
         return "YAML indentation must use spaces, not tabs."
     if "mapping values" in problem:
@@ -216,28 +244,43 @@ def _yaml_hint(problem: str) -> str:
     return "Check indentation and quoting near this position."
 
 
-def _yaml_locate(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> Position:
+def _yaml_walk(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> tuple[yaml.Node, bool]:
+    """The node at `parts` (or its key's node) and True; else the deepest ancestor found and False."""
     import yaml
 
-    mark = node.start_mark
     for index, part in enumerate(parts):
-        last = index == len(parts) - 1
         nxt = None
         if isinstance(node, yaml.MappingNode):
-            # Reversed: with a duplicated key the last one holds the value in effect.
-            for k, v in reversed(node.value):
-                if isinstance(k, yaml.ScalarNode) and k.value == str(part):
-                    if last and key:
-                        return k.start_mark.line + 1, k.start_mark.column + 1
+            for k, v in node.value:
+                if _key_is(k, part):
+                    if key and index == len(parts) - 1:
+                        return k, True
                     nxt = v
                     break
         elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
             nxt = node.value[part]
         if nxt is None:
-            break
+            return node, False
         node = nxt
-        mark = node.start_mark
-    return mark.line + 1, mark.column + 1
+    return node, True
+
+
+def _key_is(key_node: yaml.Node, part: PathPart) -> bool:
+    """Whether a mapping key is `part`: a string part matches the key's text, any other the value PyYAML builds
+    (`null`, `~` and `NULL` are None, `0x7b` is 123)."""
+    import yaml
+
+    if not isinstance(key_node, yaml.ScalarNode):
+        return False
+    if isinstance(part, str):
+        return bool(key_node.value == part)
+    if isinstance(part, int) and not isinstance(part, bool) and key_node.value == str(part):
+        return True
+    try:
+        built = yaml.constructor.SafeConstructor().construct_object(key_node)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError):
+        return False
+    return type(built) is type(part) and bool(built == part)
 
 
 # ---------------------------------------------------------------- JSON
