@@ -173,3 +173,17 @@ def test_module_md_frontmatter_repetition_is_said(tmp_path: Path) -> None:
     files["MODULE.md"] = text.replace("version: 1.0.0\n", "version: 1.0.0\nversion: 2.0.0\n")
     module = load_module(make_module(tmp_path, files))
     assert [(d.code, d.line) for d in module.load_diagnostics if d.code == "P008"] == [("P008", 4)]
+
+
+def test_a_ref_target_file_with_a_repeated_key_is_said_and_never_runs(tmp_path: Path) -> None:
+    files = clean_v22()
+    schema: Any = files["schema.json"]
+    schema["input"]["properties"]["text"] = {"$ref": "defs.json#/text"}
+    files["defs.json"] = '{"text": {"type": "string", "type": "integer"}}'
+    root = make_module(tmp_path, files)
+    proc = run_cogn(["validate", str(root), "--json"], cwd=tmp_path)
+    errors = [d for d in json.loads(proc.stdout)["diagnostics"] if d["severity"] == "error"]
+    assert [d["code"] for d in errors] == ["S002"], errors
+    assert 'key "type" appears twice in this object (first at line 1)' in errors[0]["message"]
+    ran = run_cogn(["run", str(root), "--input", '{"text": "x"}', "--provider", "replay", "--json"], cwd=tmp_path)
+    assert ran.returncode != 0 and "appears twice" in ran.stdout

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.files.confined import ParseFailure, read_confined
 from cogtui.core.files.json_pointer import array_at, resolve_pointer
+from cogtui.core.files.sourcemap import ParseFailure, load_file
 from cogtui.core.module.model import ModuleFormat
 from cogtui.core.rules.contract_base import PathT
 from cogtui.core.rules.contract_v22 import ENVELOPE_WORDS, V22Checks
@@ -127,7 +126,7 @@ class ContractRules(V22Checks, GoldenChecks):
                         self.add_at("S007", f"$ref {ref!r} points outside the module", path, where)
                         continue
                     try:
-                        target_doc = json.loads(read_confined(file, self.m.path))
+                        target_doc = load_file(file, "json", self.m.path).value  # P002, P008 as for schema.json
                     except ParseFailure as refused:
                         ok = False
                         self.add_at("S002", f"$ref {ref!r}: {refused.diagnostic.message}", path, where)
