@@ -111,15 +111,12 @@ class KeyCounter:
         return built
 
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', re.S)
-
-
 def first_repeated_key(text: str) -> tuple[str, int, int] | None:
     """(key, offset of its first occurrence, offset of the repetition) for the repetition that comes first in
     `text` (valid JSON); None when every object's keys are unique. One pass, no recursion."""
     stack: list[dict[str, int] | None] = []  # per open container: an object's keys seen, None for an array
     expect_key = False
-    for m in _TOKEN.finditer(text):
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', text, re.S):  # compiled (and cached) when needed
         token = m.group()
         if token[0] == '"':
             if expect_key:

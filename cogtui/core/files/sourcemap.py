@@ -29,7 +29,6 @@ from cogtui.core.files.confined import read_confined
 from cogtui.core.files.json_scan import KeyCounter, json_locate, offset_to_position
 from cogtui.core.files.json_scan import skip_json_value as skip_json_value  # re-exported: the migration walks JSON
 from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position
-from cogtui.core.files.repeated_keys import check_yaml_keys, repeated_json_key
 from cogtui.core.files.yaml_as_json import json_shaped
 from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block, walk_block
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
@@ -182,6 +181,8 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
         node = loader.get_single_node()
         if node is not None:
             check_expansion(node, path, line_offset)
+            from cogtui.core.files.repeated_keys import check_yaml_keys  # with PyYAML only
+
             check_yaml_keys(node, path, line_offset)
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
@@ -303,6 +304,8 @@ def parse_json(text: str, path: Path) -> SourceFile:
         line, col = offset_to_position(text, long_run.start()) if long_run else (1, 1)
         raise ParseFailure(diag("P002", f"JSON number too large: {exc}", path, line, col)) from None
     if keys.repeated:
+        from cogtui.core.files.repeated_keys import repeated_json_key  # only a file with a repetition pays
+
         failure = repeated_json_key(text, path)
         if failure is not None:
             raise failure

@@ -8,8 +8,6 @@ JSON), as YAML writes it (`null`, `true`, `[a, 1]`).
 
 from __future__ import annotations
 
-import base64
-import datetime
 import json
 import math
 from collections.abc import Hashable, Sequence
@@ -41,11 +39,9 @@ def yaml_text(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float) and not math.isfinite(value):
         return ".nan" if math.isnan(value) else ("-.inf" if value < 0 else ".inf")
-    if isinstance(value, datetime.datetime):
-        return value.isoformat(sep=" ")
-    if isinstance(value, datetime.date):
-        return value.isoformat()
     if isinstance(value, bytes):
+        import base64  # only for a !!binary value: not on the start-up path
+
         return "!!binary " + base64.b64encode(value).decode("ascii")
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
@@ -53,6 +49,11 @@ def yaml_text(value: Any) -> str:
         return "[" + ", ".join(yaml_text(item) for item in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{yaml_text(k)}: {yaml_text(v)}" for k, v in value.items()) + "}"
+    date = _date_kind(value)
+    if date == "a timestamp":
+        return str(value.isoformat(sep=" "))
+    if date == "a date":
+        return str(value.isoformat())
     return str(value)
 
 
@@ -69,9 +70,18 @@ def yaml_kind(value: Any) -> str:
         return "a boolean"
     if isinstance(value, (int, float)):
         return "a number"
-    if isinstance(value, datetime.datetime):
-        return "a timestamp"
-    if isinstance(value, datetime.date):
-        return "a date"
     kinds = {str: "text", bytes: "binary data", list: "a list", dict: "a mapping"}
-    return next((name for kind, name in kinds.items() if isinstance(value, kind)), "a value")
+    return next((name for kind, name in kinds.items() if isinstance(value, kind)), None) or _date_kind(value)
+
+
+def _date_kind(value: Any) -> str:
+    """ "a timestamp", "a date" or "a value". `datetime` is imported only when loaded already (PyYAML built a
+    date), so quoting a value costs the start-up path no import."""
+    import sys
+
+    datetime = sys.modules.get("datetime")
+    if datetime is not None and isinstance(value, datetime.datetime):
+        return "a timestamp"
+    if datetime is not None and isinstance(value, datetime.date):
+        return "a date"
+    return "a value"
