@@ -63,7 +63,8 @@ def _failure(module: Module) -> list[Finding]:
     if "contract" in f and f["contract"] != "error_union":
         out.append(
             (
-                f"failure.contract {_shown(module, f['contract'], 'failure', 'contract')}: the only failure contract is error_union, which is what runs",
+                f"failure.contract {_shown(module, f['contract'], 'failure', 'contract')}: the only failure "
+                "contract is error_union, which is what runs",
                 ("failure", "contract"),
             )
         )
@@ -90,7 +91,8 @@ def _compat(module: Module) -> list[Finding]:
     if "schema_output_alias" in c and alias != "data":
         out.append(
             (
-                f"compat.schema_output_alias {_shown(module, alias, 'compat', 'schema_output_alias')}: the only alias is data; schema.json's output is read "
+                f"compat.schema_output_alias {_shown(module, alias, 'compat', 'schema_output_alias')}: the only "
+                "alias is data; schema.json's output is read "
                 "as data whenever data is absent (SPEC-v2.2 §3.1)",
                 ("compat", "schema_output_alias"),
             )

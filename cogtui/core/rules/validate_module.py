@@ -207,7 +207,8 @@ class ManifestRules:
             if "policy" in tools and tools["policy"] not in ("deny_by_default", "allow_by_default"):
                 self.add(
                     "M016",
-                    f"tools.policy {self.shown(tools['policy'], 'tools', 'policy')} is not deny_by_default or allow_by_default",
+                    f"tools.policy {self.shown(tools['policy'], 'tools', 'policy')} "
+                    "is not deny_by_default or allow_by_default",
                     "tools",
                     "policy",
                 )
@@ -246,7 +247,8 @@ class ManifestRules:
             if "chunk_type" in response and response["chunk_type"] not in CHUNK_TYPES:
                 self.add(
                     "M010",
-                    f"response.chunk_type {self.shown(response['chunk_type'], 'response', 'chunk_type')} is not delta or snapshot",
+                    f"response.chunk_type {self.shown(response['chunk_type'], 'response', 'chunk_type')} "
+                    "is not delta or snapshot",
                     "response",
                     "chunk_type",
                 )
@@ -319,7 +321,8 @@ class ManifestRules:
                 if not ok:
                     self.add(
                         "M016",
-                        f"policy {self.key_shown('policies', key)}: {self.shown(value, 'policies', key)} is not recognised",
+                        f"policy {self.key_shown('policies', key)}: {self.shown(value, 'policies', key)} "
+                        "is not recognised",
                         "policies",
                         key,
                         hint="Use allow or deny (v2.2), or true/false for *_allowed (v2.5).",
