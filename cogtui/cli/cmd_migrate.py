@@ -98,12 +98,20 @@ def run(args: argparse.Namespace) -> int:
     return _run_one(path, args)
 
 
+PENDING_IN_DRY_RUN = (
+    "an interrupted migration or undo is pending in this folder (.cogtui-journal.json); a dry run writes "
+    "nothing: `cogn migrate` without --dry-run finishes or rolls it back first"
+)
+
+
 def migrate_path(path: Path, to: str, dry_run: bool, backup: bool) -> Outcome:
     """Plan (and unless dry_run, apply) one module; never raises, so one module cannot stop --all."""
     from cogtui.core.authoring.migration import MigrationError, apply_plan, plan_migration
-    from cogtui.core.files.journal import recover
+    from cogtui.core.files.journal import pending, recover
     from cogtui.core.module.loader import NotAModule, load_module
 
+    if dry_run and path.is_dir() and pending(path):  # finishing or rolling it back writes: not in a dry run
+        return Outcome(path, path.name, "failed", PENDING_IN_DRY_RUN)
     try:
         recovered = recover(path) if path.is_dir() else None
     except OSError as exc:

@@ -29,11 +29,27 @@ from pathlib import Path
 
 from cogtui.core.files.journal import Journal, fault_point, fsync_dir, is_plain_empty_dir, write_durable
 
-__all__ = ["FileTransaction", "OutsideRootError", "fsync_dir", "is_plain_empty_dir", "write_durable"]
+__all__ = [
+    "FileTransaction",
+    "OutsideRootError",
+    "RollbackIncomplete",
+    "fsync_dir",
+    "is_plain_empty_dir",
+    "write_durable",
+]
 
 
 class OutsideRootError(OSError):
     """A path of the transaction lies outside its root folder once symlinks are followed."""
+
+
+class RollbackIncomplete(OSError):
+    """A rollback could not put back every path (`failed`: path and why); it put back all the others."""
+
+    def __init__(self, failed: list[tuple[Path, OSError]]) -> None:
+        shown = "; ".join(f"{path.name}: {exc.strerror or exc}" for path, exc in failed)
+        super().__init__(errno.EIO, f"could not put back {shown}")
+        self.failed = failed
 
 
 @dataclass
@@ -101,15 +117,15 @@ class FileTransaction:
             journal.advance("renaming")
             for n, staged in enumerate(self._writes, 1):
                 mode = _mode(staged.target)
-                self._touched.append(staged.target)
                 os.replace(staged.temp, staged.target)  # type: ignore[arg-type]
+                self._touched.append(staged.target)  # after: a rename that failed left the target as it was
                 staged.temp = None
                 if mode is not None:
                     os.chmod(staged.target, mode)
                 fault_point(f"renamed-{n}")
             for n, path in enumerate(self._deletes, 1):
-                self._touched.append(path)
                 path.unlink()
+                self._touched.append(path)
                 fault_point(f"deleted-{n}")
             self._prune_empty_dirs()
             for folder in {s.target.parent for s in self._writes} | {self.root}:
@@ -117,8 +133,10 @@ class FileTransaction:
             fault_point("before-journal-removed")
             journal.remove()
         except BaseException:
-            self.rollback()
-            journal.remove()
+            try:
+                self.rollback()  # RollbackIncomplete, if raised, names what is left and carries this error
+            finally:
+                journal.remove()
             raise
 
     def _stage(self, staged: _Staged) -> None:
@@ -141,28 +159,46 @@ class FileTransaction:
                 self._removed_dirs.append(folder)
 
     def rollback(self) -> None:
-        """Restore every path this transaction touched; plain writes, so a failing rename cannot block it."""
+        """Restore every path this transaction touched; plain writes, so a failing rename cannot block it.
+
+        A path that cannot be put back (its file made read-only or immutable meanwhile) does not stop the
+        others: every other path is restored, the temp files go, then RollbackIncomplete names what is left
+        (a second rollback tries those again). A path already holding its old bytes is not written."""
+        failed: list[tuple[Path, OSError]] = []
         for folder in reversed(self._removed_dirs):
-            folder.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(OSError):
+                folder.mkdir(parents=True, exist_ok=True)
         for path in reversed(self._touched):
-            before = self._before.get(path)
-            if before is None:
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()
-            else:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                write_durable(path, before)
+            try:
+                _put_back(path, self._before.get(path))
+            except OSError as exc:
+                failed.append((path, exc))
         for staged in self._writes:
             if staged.temp is not None:
-                with contextlib.suppress(FileNotFoundError):
+                with contextlib.suppress(OSError):
                     staged.temp.unlink()
                 staged.temp = None
         for folder in reversed(self._made_dirs):
             with contextlib.suppress(OSError):
                 folder.rmdir()
-        self._touched.clear()
+        self._touched = [path for path, _ in reversed(failed)]
         self._made_dirs.clear()
         self._removed_dirs.clear()
+        if failed:
+            raise RollbackIncomplete(failed)
+
+
+def _put_back(path: Path, before: bytes | None) -> None:
+    """`path` as it was: gone when it did not exist, else its old bytes (not written again if it holds them)."""
+    if before is None:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        return
+    with contextlib.suppress(OSError):
+        if path.read_bytes() == before:
+            return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_durable(path, before)
 
 
 def _missing_dirs(folders: list[Path]) -> list[Path]:

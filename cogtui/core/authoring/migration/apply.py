@@ -22,7 +22,13 @@ from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.diagnostics import Severity
 from cogtui.core.files.journal import pending, recover
 from cogtui.core.files.text_codec import sha256
-from cogtui.core.files.transaction import FileTransaction, fsync_dir, is_plain_empty_dir, write_durable
+from cogtui.core.files.transaction import (
+    FileTransaction,
+    RollbackIncomplete,
+    fsync_dir,
+    is_plain_empty_dir,
+    write_durable,
+)
 from cogtui.core.settings.locations import backups_dir
 
 MANIFEST = "backup.json"
@@ -150,7 +156,19 @@ def apply_plan(plan: MigrationPlan, backup: bool = True, verify: bool = True) ->
         if verify:
             _verify(plan)
     except BaseException as exc:
-        tx.rollback()  # idempotent when commit already rolled back
+        left = exc if isinstance(exc, RollbackIncomplete) else None
+        if left is None:
+            try:
+                tx.rollback()  # nothing to do when commit already rolled back
+            except RollbackIncomplete as incomplete:
+                left = incomplete
+        if left is not None:  # the backup is the only full copy of what was there: it stays, and is said
+            cause = left.__context__ if left is exc else exc
+            raise MigrationError(
+                f"{plan.module}: {_what_failed(cause, plan.path)}; the change could not be fully rolled back "
+                f"({left.strerror}); every file as it was is in the backup {backup_folder}: "
+                f"`cogn migrate --undo {plan.module}` puts them back"
+            ) from exc
         if backup_folder is not None:
             shutil.rmtree(backup_folder, ignore_errors=True)
             with contextlib.suppress(OSError):  # the module's folder, if this was its only backup
@@ -159,13 +177,19 @@ def apply_plan(plan: MigrationPlan, backup: bool = True, verify: bool = True) ->
             raise
         if isinstance(exc, OSError):
             raise MigrationError(
-                f"{plan.module}: {exc.strerror or exc} ({exc.filename or plan.path}); every change was rolled back"
+                f"{plan.module}: {_what_failed(exc, plan.path)}; every change was rolled back"
             ) from exc
         raise
     by_action = {a: tuple(f.path for f in plan.files if f.action == a) for a in ("create", "modify", "delete")}
     return ApplyResult(
         plan.module, plan.path, backup_folder, by_action["create"], by_action["modify"], by_action["delete"]
     )
+
+
+def _what_failed(exc: BaseException | None, folder: Path) -> str:
+    if isinstance(exc, OSError):  # a refused rename names its target second: the file that refused it
+        return f"{exc.strerror or exc} ({exc.filename2 or exc.filename or folder})"
+    return f"{type(exc).__name__}: {exc}" if exc is not None else "the change failed"
 
 
 def _verify(plan: MigrationPlan) -> None:
