@@ -29,6 +29,8 @@ from .places import (
 from .workbench import workbench
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.app import App
     from textual.screen import Screen
 
@@ -53,8 +55,8 @@ def go(app: App[Any], place: Place) -> None:
             insights(app, module)
         case Migration(paths):
             migrate(app, list(paths))
-        case PlanPreview(plan, title):
-            preview_plan(app, plan, title)
+        case PlanPreview(plan, title, remake):
+            preview_plan(app, plan, title, remake)
         case NewModule():
             new_module(app)
 
@@ -184,8 +186,15 @@ def toggle_watching(app: App[Any]) -> None:
     bench.persist("watch", bench.watching)
 
 
-def preview_plan(app: App[Any], plan: MigrationPlan, title: str = "Review the change") -> None:
-    """Show any MigrationPlan in the migration preview; applying it uses the same confirm/apply/undo flow."""
+def preview_plan(
+    app: App[Any],
+    plan: MigrationPlan,
+    title: str = "Review the change",
+    remake: Callable[[], MigrationPlan | str] | None = None,
+) -> None:
+    """Show any MigrationPlan in the migration preview; applying it uses the same confirm/apply/undo flow.
+    `remake` makes the plan again from the files as they are (when they change under it); without it, a plan
+    whose files changed can only be refused."""
     from .screens.migrate import MigrationScreen
 
-    app.push_screen(MigrationScreen.for_plan(plan, title=title))
+    app.push_screen(MigrationScreen.for_plan(plan, title=title, remake=remake))
