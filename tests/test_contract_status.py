@@ -250,3 +250,21 @@ def test_run_refusal_is_the_blocked_runs_error_or_none(tmp_path: Path) -> None:
     (folder / "schema.json").write_text("{ broken", encoding="utf-8")
     error = run_refusal(load_module(folder))
     assert error is not None and error["code"] == "E4000" and "cogn validate m" in error["suggestion"]
+
+
+@pytest.mark.parametrize("broken", ["schema.json", "prompt.md"])
+def test_a_file_that_cannot_be_read_draws_no_rule_about_what_it_holds(tmp_path: Path, broken: str) -> None:
+    """QA: a schema.json that did not parse also drew M020 "has no error schema" (it has one), and a prompt.md
+    that is not UTF-8 drew V005 "does not describe the envelope" (it does). Only the file's own error is said."""
+    from cogtui.core.rules.validate_module import validate_module
+
+    files = clean_v22()
+    manifest: Any = files["module.yaml"]
+    manifest["failure"] = {"contract": "error_union", "must_return_error_schema": True}
+    if broken == "schema.json":
+        files["schema.json"] = json.dumps(files["schema.json"], indent=2).replace('"type"', '"type",', 1)
+    else:
+        files["prompt.md"] = "Caf\xe9: meta, confidence, risk, explain and rationale.\n".encode("latin-1")
+    module = load_module(make_module(tmp_path, files))
+    said = [(d.code, d.file.name if d.file else None) for d in validate_module(module)]
+    assert said == [("P002" if broken == "schema.json" else "P005", broken)]

@@ -78,6 +78,28 @@ def test_baseline_by_file_and_by_id_fails_only_on_regression(tmp_path: Path, llm
     assert "regression" in (failure.find("failure").text or "")  # type: ignore[union-attr]
 
 
+def test_a_baseline_by_id_is_read_with_no_history_and_new_failing_cells_fail(
+    tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
+    """--no-history records nothing but still reads the baseline by id; a case the baseline does not have that
+    fails now is no known failure: exit 1 (D151). A baseline sharing no cell is said."""
+    mods = tmp_path / "mods"
+    eval_module(mods, n=2)
+    env = env_for(tmp_path, llm_server)
+    llm_server.respond_with(responder())
+    assert cogn(tmp_path, "eval", "ticket", "--provider", "openai", env=env, path=mods).returncode == 0  # eval 1
+    eval_module(mods, n=3)  # a third case, added since
+    llm_server.respond_with(responder(wrong=frozenset({2})))
+    args = ("eval", "ticket", "--provider", "openai", "--no-history", "--baseline", "1")
+    grown = cogn(tmp_path, *args, env=env, path=mods)
+    assert grown.returncode == 1, grown.stderr
+    assert "0 regressed, 0 improved, 1 new (1 failing)" in grown.stdout
+    assert "✗ ticket/case-002 on openai/gpt-4o-mini: new, mismatch" in grown.stdout
+    other = cogn(tmp_path, "eval", "code-reviewer", "--no-history", "--baseline", "1", env=env)
+    assert other.returncode == 0, other.stderr
+    assert "the baseline shares no cell with this eval: is eval 1 of other modules, cases or targets?" in other.stdout
+
+
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert cogn(tmp_path, "eval").returncode == 2
     assert cogn(tmp_path, "eval", "no-such-module").returncode == 2

@@ -66,6 +66,16 @@ def test_compare_marks_each_cell() -> None:
     assert next(ch for ch in c.changes if ch.case == "breaks").after == "mismatch"
     assert not compare(before, before, "same").regressed
     assert c.to_json()["regressions"] == 1 and all(ch["status"] != SAME for ch in c.to_json()["changes"])
+    assert [ch.case for ch in c.new_failing] == ["added"] and c.fails  # D151: a new cell failing fails CI
+    assert (c.to_json()["new"], c.to_json()["new_failing"], c.to_json()["gone"], c.shared) == (1, 1, 1, 3)
+
+
+def test_a_new_cell_that_passes_does_not_fail_and_no_shared_cell_is_counted() -> None:
+    before = report(("a", True, None))
+    grown = compare(report(("a", True, None), ("b", True, None)), before, "base.json")
+    assert not grown.fails and grown.shared == 1
+    other = compare(report(("x", True, None)), before, "base.json")  # another module's eval, say
+    assert other.shared == 0 and not other.fails
 
 
 def test_junit_parses_whatever_the_text() -> None:

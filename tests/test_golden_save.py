@@ -100,3 +100,43 @@ async def test_a_saved_replay_run_passes_as_a_golden(tmp_path: Path) -> None:
     [test] = [t for t in load_module(folder).tests if t.name == saved.name]
     case = await run_case(load_module(folder), test, RunOptions(ReplayProvider(interval=0)))
     assert case.passed, case.reasons
+
+
+def failure(code: str, message: str) -> dict[str, object]:
+    return {
+        "ok": False,
+        "meta": {"confidence": 0.0, "risk": "high", "explain": message},
+        "error": {"code": code, "message": message},
+    }
+
+
+@pytest.mark.parametrize(
+    ("envelope", "interrupted", "said"),
+    [
+        (failure("E2010", "the run was cancelled"), True, "this run was stopped before it finished (the run was"),
+        (failure("E4001", "ANTHROPIC_API_KEY is not set"), False, "failed with E4001 (ANTHROPIC_API_KEY is not set)"),
+        (failure("E3001", "data.verdict: 'maybe' is not one of"), False, "failed with E3001"),
+        (failure("SCHEMA_VALIDATION_FAILED", "bad"), False, "failed with E3001"),  # a legacy spelling of it
+        (failure("E2011", "no chunk for 30 s"), False, "failed with E2011"),
+        (ENVELOPE, True, "this run was stopped before it finished"),  # cancelled between its answer and its end
+    ],
+    ids=["cancelled", "provider", "contract", "legacy-contract", "stream-timeout", "interrupted-ok"],
+)
+def test_a_failure_of_the_runtime_is_no_golden(
+    envelope: dict[str, object], interrupted: bool, said: str, tmp_path: Path
+) -> None:
+    """D150: what the runtime made of a failed run would be expected of every later run."""
+    folder = copy(tmp_path)
+    manifest = (folder / "module.yaml").read_bytes()
+    with pytest.raises(GoldenSaveError) as info:
+        save_golden(load_module(folder), {"diff": "+ x"}, envelope, interrupted=interrupted)
+    assert said in str(info.value) and "Run it again" in str(info.value)
+    assert not (folder / "tests" / "saved-1.expected.json").exists()
+    assert (folder / "module.yaml").read_bytes() == manifest
+
+
+@pytest.mark.parametrize("code", ["E1001", "E2004", "E5001"])
+def test_an_error_the_module_answers_with_is_a_golden(code: str, tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    saved = save_golden(load_module(folder), {"diff": ""}, failure(code, "nothing to review"))
+    assert json.loads(saved.expected_path.read_text(encoding="utf-8"))["error"]["code"] == code

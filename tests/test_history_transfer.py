@@ -92,7 +92,24 @@ def test_export_filters(new_store: NewStore, monkeypatch: pytest.MonkeyPatch) ->
     code, _, errs = cli(monkeypatch, where, "history", "import")
     assert code == 2 and "needs a file" in errs
     code, _, errs = cli(monkeypatch, where, "history", "a", "--since", "2026-01-01")
-    assert code == 2 and "go with export" in errs
+    assert code == 2 and "--since goes with export" in errs
+    code, _, errs = cli(monkeypatch, where, "history", "a", "--module", "b")
+    assert code == 2 and "give the module once" in errs
+    code, _, errs = cli(monkeypatch, where, "history", "import", "runs.ndjson", "--module", "b")
+    assert code == 2 and "--module goes with listing or export" in errs
+
+
+def test_a_module_named_export_or_import_is_listed_with_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA: `cogn history export` exports (a module called export cannot be named that way), and `--module`
+    went only with export; now `cogn history --module export` lists that module's runs."""
+    where = str(tmp_path / "history.sqlite3")
+    with History(where) as h:
+        for n, name in enumerate(("export", "import", "other")):
+            h.record(run(name, ok_env({"n": n}), T0 + n))
+    for name in ("export", "import"):
+        code, out, errs = cli(monkeypatch, where, "history", "--module", name, "--json")
+        assert code == 0, errs
+        assert {r["module"] for r in json.loads(out)["runs"]} == {name}
 
 
 GOOD = {

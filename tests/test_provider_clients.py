@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 from evalkit import eval_module, responder
-from llmserver import ScriptedLLMServer
+from llmserver import ScriptedLLMServer, Text
 from rtkit import FAST_RETRY, provider, set_keys
 from tlskit import make_cert
 
@@ -175,3 +175,39 @@ def test_the_unhonoured_field_warnings_are_worked_out_once_per_loaded_module(tmp
     edited = load_module(make_module(tmp_path, files))  # the module changed on disk: a new load, its own answer
     assert unhonoured_messages(edited) == [message for message, _ in unhonoured(edited)]
     assert not any("tools.allowed" in m for m in unhonoured_messages(edited))
+
+
+@pytest.mark.parametrize("base_url", [None, "https://API.openai.com/v1/"], ids=["default", "written-out"])
+async def test_openai_without_a_key_fails_at_once_against_its_own_api(
+    base_url: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenAI's API answers 401 without a key: E4001 naming the variable, no connection tried (before: a DNS or
+    connection failure, retried three times)."""
+    from cogtui.core.run.providers.openai import OpenAIProvider
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    prov = OpenAIProvider(base_url=base_url)
+    clients = Counted(prov)
+    request = ModelRequest(system="s", messages=[Message("user", "hi")], max_tokens=16, timeout=5.0)
+    with pytest.raises(ProviderError) as info:
+        async for _ in prov.stream(request):
+            pass
+    assert (info.value.code, str(info.value)) == ("E4001", "OPENAI_API_KEY is not set")
+    assert "OPENAI_BASE_URL" in (info.value.suggestion or "")
+    assert clients.made == []  # no client, so no connection
+
+
+async def test_a_local_openai_compatible_server_needs_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cogtui.core.run.providers.openai import OpenAIProvider
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with ScriptedLLMServer() as server:
+        server.respond_with(lambda _req: Text("hello"))
+        prov = OpenAIProvider(base_url=server.openai_base_url)
+        request = ModelRequest(system="s", messages=[Message("user", "hi")], max_tokens=16, timeout=5.0)
+        try:
+            events = [e async for e in prov.stream(request)]
+        finally:
+            await prov.aclose()
+        assert events and "authorization" not in server.requests[0].headers

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from history_kit import run
 
-from cogtui.core.history.run_list_state import NO_RUNS, ListPhase, RunListState
+from cogtui.core.history.run_list_state import NO_RUNS, RUNS_LISTED, ListPhase, RunListState
 
 
 def test_loading_marking_comparing_and_failing() -> None:
@@ -32,3 +32,16 @@ def test_loading_marking_comparing_and_failing() -> None:
     state.failed("disk on fire")
     assert state.phase is ListPhase.FAILED and state.title() == "m — the run history could not be read"
     assert not state.can("rerun")
+
+
+def test_a_module_with_more_runs_than_are_listed_says_which_it_lists() -> None:
+    """QA: 5,059 runs read as "500 runs"; the screen lists the newest RUNS_LISTED and says of how many."""
+    state = RunListState("m")
+    runs = [replace(run(), id=i) for i in range(RUNS_LISTED, 0, -1)]
+    state.loaded(runs, total=5_059)
+    assert state.title() == f"m — the newest {RUNS_LISTED} of 5,059 runs"
+    assert state.loaded(runs, total=5_060)  # a run added beyond the list: the count changes, so the title
+    assert state.title() == f"m — the newest {RUNS_LISTED} of 5,060 runs"
+    assert not state.loaded(runs, total=5_060)
+    state.loaded(runs[:2], total=2)
+    assert state.title() == "m — 2 runs"

@@ -12,10 +12,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from pathlib import Path
 from typing import Any
 
-from .output import Printer, config_warnings, deprecation_notice, err, nothing_found, open_workspace, target_problem
+from .output import (
+    Printer,
+    config_warnings,
+    deprecation_notice,
+    err,
+    nothing_found,
+    open_workspace,
+    output_file_problem,
+    target_problem,
+    write_output_file,
+)
 
 
 class _TargetAction(argparse.Action):
@@ -80,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2
+    for target in (args.json if args.json != "-" else None, args.junit):  # before the model is paid
+        if target and (problem := output_file_problem(target)) is not None:
+            err(problem)
+            return 2
     cfg = load_config()
     config_warnings(cfg)
     ws = open_workspace(args.paths)
@@ -108,10 +121,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         baseline = None
         if args.baseline:
-            from cogtui.core.eval.baseline import load_baseline
-
             try:
-                baseline = load_baseline(args.baseline, history)
+                baseline = _read_baseline(args.baseline, history)
             except BadReport as exc:
                 err(str(exc))
                 return 2
@@ -119,6 +130,23 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if history is not None:
             history.close()
+
+
+def _read_baseline(spec: str, history: Any) -> Any:
+    """The baseline: from a file, or by eval id from the history, which `--no-history` leaves unrecorded, not
+    unread: then the history is opened for this one read."""
+    from cogtui.core.eval.baseline import is_eval_id, load_baseline
+    from cogtui.core.eval.model import BadReport
+
+    if history is not None or not is_eval_id(spec):
+        return load_baseline(spec, history)
+    from cogtui.core.history.store import History, HistoryError
+
+    try:
+        with History.open_default() as reader:
+            return load_baseline(spec, reader)
+    except HistoryError as exc:
+        raise BadReport(f"baseline {spec} is an eval id, but the run history cannot be read: {exc}") from None
 
 
 def _open_history(args: argparse.Namespace) -> Any:
@@ -186,13 +214,11 @@ async def _eval(
     doc = report.to_json()
     if comparison is not None:
         doc["baseline"] = comparison.to_json()
-    if args.json and not to_stdout and not _write(Path(args.json), json.dumps(doc, ensure_ascii=False, indent=2)):
-        return 2
+    written = not args.json or to_stdout or write_output_file(args.json, json.dumps(doc, ensure_ascii=False, indent=2))
     if args.junit:
         from cogtui.core.eval.junit import junit_xml
 
-        if not _write(Path(args.junit), junit_xml(report, comparison)):
-            return 2
+        written = write_output_file(args.junit, junit_xml(report, comparison)) and written
     for note in outcome.notes:
         err(f"note: {note}")
     if to_stdout:
@@ -200,18 +226,8 @@ async def _eval(
     else:
         untested = [m.name for m in modules if not m.tests]
         print_report(p, report, comparison, untested)
+    if not written:  # the matrix above is still shown: only the file is missing
+        return 2
     if comparison is not None:
-        return 1 if comparison.regressed else 0
+        return 1 if comparison.fails else 0
     return 1 if report.failed else 0
-
-
-def _write(path: Path, text: str) -> bool:
-    from cogtui.core.files.editor_snapshot import atomic_write
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, text.encode("utf-8", "surrogatepass"))
-    except OSError as exc:
-        err(f"cannot write {path}: {exc.strerror or exc}")
-        return False
-    return True

@@ -33,7 +33,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("module", nargs="?", metavar="NAME", help="only this module's runs; or export / import")
     p.add_argument("file", nargs="?", metavar="FILE", help="import: the NDJSON file (- for stdin)")
     p.add_argument("--limit", type=run_limit, default=50, metavar="N", help="how many runs (default 50)")
-    p.add_argument("--module", dest="module_filter", metavar="M", help="export: only this module's runs")
+    p.add_argument(
+        "--module",
+        dest="module_filter",
+        metavar="M",
+        help="only this module's runs (listing or export); names a module called export or import",
+    )
     p.add_argument("--since", metavar="T", help="export: runs started at or after T (ISO-8601 or epoch seconds)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -44,8 +49,12 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "cogn history import needs a file: cogn history import runs.ndjson (or - for stdin)"
     if action != "import" and args.file:
         return f"unexpected argument {args.file!r}"
-    if action != "export" and (args.module_filter is not None or args.since is not None):
-        return "--module and --since go with export: cogn history export --module M --since T"
+    if action != "export" and args.since is not None:
+        return "--since goes with export: cogn history export --since T"
+    if action == "import" and args.module_filter is not None:
+        return "--module goes with listing or export: cogn history --module M, cogn history export --module M"
+    if action is None and args.module and args.module_filter is not None:
+        return "give the module once: cogn history NAME, or cogn history --module NAME"
     return None
 
 
@@ -77,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with History.open_default() as history:
-            runs = history.runs(args.module, limit=args.limit)
+            runs = history.runs(args.module_filter or args.module, limit=args.limit)
             skipped = list(history.skipped)
     except HistoryError as exc:
         err(str(exc))
@@ -111,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     if not runs:
-        p.line(f"No runs of {args.module} recorded." if args.module else "No runs recorded yet.", "dim")
+        name = args.module_filter or args.module
+        p.line(f"No runs of {name} recorded." if name else "No runs recorded yet.", "dim")
         return 0
     rows = [
         [

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from cogtui.core.files.terminal_text import terminal_json
 
-from .output import Printer, config_warnings, deprecation_notice, err, open_workspace
+from .output import (
+    Printer,
+    config_warnings,
+    deprecation_notice,
+    err,
+    open_workspace,
+    output_file_problem,
+    write_output_file,
+)
 
 if TYPE_CHECKING:
     from cogtui.core.settings.config import Config
@@ -145,6 +153,9 @@ def run(args: argparse.Namespace) -> int:
     if args.input_file is not None and args.input is not None:
         err("give the input once: either INPUT or --input")
         return 2
+    if args.output and (problem := output_file_problem(args.output)) is not None:  # before the model is paid
+        err(problem)
+        return 2
     try:
         input_value = read_input(args.input if args.input is not None else args.input_file)
     except ValueError as exc:
@@ -233,9 +244,8 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
     result = session.result
     assert result is not None
     _record(module, input_value, args, session)
-    if args.output and not _write_output(args.output, result.envelope):
-        return 2
-    if args.json:
+    written = not args.output or _write_output(args.output, result.envelope)
+    if args.json or not written:  # a file that could not be written after all: the envelope is not lost
         Printer().json(result.envelope)
     elif not args.stream:
         from .runview import print_result
@@ -244,6 +254,8 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
     if args.json or args.stream:  # stdout is machine output: warnings go to stderr
         for warning in result.warnings:
             err(f"warning: {warning}")
+    if not written:
+        return 2
     return 0 if result.ok else 1
 
 
@@ -261,14 +273,4 @@ def _record(module: Any, input_value: Any, args: argparse.Namespace, session: An
 
 
 def _write_output(target: str, envelope: dict[str, Any]) -> bool:
-    """`-o FILE`: the envelope as JSON, written atomically; a message (not a traceback) when it cannot be."""
-    from cogtui.core.files.editor_snapshot import atomic_write
-
-    try:
-        path = Path(target)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, (json.dumps(envelope, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
-    except OSError as exc:
-        err(f"cannot write {target}: {exc.strerror or exc}")
-        return False
-    return True
+    return write_output_file(target, json.dumps(envelope, ensure_ascii=False, indent=2) + "\n")

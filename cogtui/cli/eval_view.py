@@ -57,14 +57,31 @@ def print_report(p: Printer, report: Any, comparison: Any, untested: list[str]) 
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
     if comparison is not None:
-        reg, imp = comparison.of("regression"), comparison.of("improvement")
-        p.parts(
-            (f"against {comparison.baseline}: ", None),
-            (f"{len(reg)} regressed", "error" if reg else "ok"),
-            (", ", None),
-            (f"{len(imp)} improved", "ok" if imp else None),
-        )
-        for change in reg:
-            p.line(f"  ↓ {change.module}/{change.case} on {change.target}: {change.before} → {change.after}", "error")
+        print_comparison(p, comparison)
     if report.id is not None:
         p.line(f"eval {report.id} recorded (use --baseline {report.id} to compare with it)", "dim")
+
+
+def print_comparison(p: Printer, comparison: Any) -> None:
+    """The line against the baseline, then every cell that fails CI: regressions and new cells failing."""
+    reg, imp = comparison.of("regression"), comparison.of("improvement")
+    new, gone, new_failing = comparison.of("new"), comparison.of("gone"), comparison.new_failing
+    p.parts(
+        (f"against {comparison.baseline}: ", None),
+        (f"{len(reg)} regressed", "error" if reg else "ok"),
+        (", ", None),
+        (f"{len(imp)} improved", "ok" if imp else None),
+        (f", {len(new)} new" if new else "", None),
+        (f" ({len(new_failing)} failing)" if new_failing else "", "error"),
+        (f", {len(gone)} gone" if gone else "", None),
+    )
+    for change in reg:
+        p.line(f"  ↓ {change.module}/{change.case} on {change.target}: {change.before} → {change.after}", "error")
+    for change in new_failing:
+        p.line(f"  ✗ {change.module}/{change.case} on {change.target}: new, {change.after}", "error")
+    if not comparison.shared and comparison.changes:
+        p.line(
+            f"  the baseline shares no cell with this eval: is {comparison.baseline} of other modules, cases or "
+            "targets?",
+            "warning",
+        )

@@ -111,6 +111,44 @@ def target_problem(command: str, target: str | None, every: bool) -> str | None:
     return None
 
 
+def output_file_problem(target: str) -> str | None:
+    """Why `target` (`-o`, `--json FILE`, `--junit FILE`) cannot be written, said before any model call is
+    paid for; None when it can (folders missing on the way are made when it is written)."""
+    from pathlib import Path
+
+    path = Path(target).absolute()
+    try:
+        if path.is_dir():
+            return f"cannot write {target}: it is a folder"
+        folder = path.parent
+        while not folder.exists():
+            folder = folder.parent
+        if not folder.is_dir():
+            return f"cannot write {target}: {folder} is a file, not a folder"
+        if not os.access(folder, os.W_OK | os.X_OK):
+            return f"cannot write {target}: {folder} is not writable"
+    except (OSError, ValueError) as exc:
+        return f"cannot write {target}: {getattr(exc, 'strerror', None) or exc}"
+    return None
+
+
+def write_output_file(target: str, text: str) -> bool:
+    """`-o`, `--json FILE`, `--junit FILE`: `text` written atomically (missing folders made); False, with a
+    message and not a traceback, when it cannot be (the caller still shows the result on stdout)."""
+    from pathlib import Path
+
+    from cogtui.core.files.editor_snapshot import atomic_write
+
+    try:
+        path = Path(target)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text.encode("utf-8", "surrogatepass"))
+    except OSError as exc:  # the path's problem, when one shows now ("File exists" would say nothing)
+        err(output_file_problem(target) or f"cannot write {target}: {exc.strerror or exc}")
+        return False
+    return True
+
+
 def config_warnings(config: Config) -> None:
     """What config.yaml gets wrong, as warnings on stderr, for the commands that use it (run, test, eval): a
     file that does not parse is otherwise ignored without a word, and the configured provider with it."""

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import DataTable, Static
 from tuikit import copy_modules, isolate, make_app, until
 
-from cogtui.core.history.run_list_state import ListPhase
+from cogtui.core.history.run_list_state import RUNS_LISTED, ListPhase
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.history import HistoryScreen
@@ -82,3 +82,19 @@ async def test_a_history_that_cannot_be_read_is_shown_as_failed(
         check_agrees(screen)
         assert screen.query_one(CodeView).text == "cannot open the history: disk on fire"
         assert not any(screen.state.can(a) for a in ("rerun", "mark", "compare", "copy"))
+
+
+async def test_more_runs_than_are_listed_are_counted_in_the_title(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    with History.open_default() as history:
+        history.record_many([record(n) for n in range(RUNS_LISTED + 7)])
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 24)) as pilot:
+        nav.history(app, module)
+        await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.READY, pilot)
+        title = str(app.screen.query_one("#history-title", Static).render())
+        assert title == f"code-reviewer — the newest {RUNS_LISTED} of {RUNS_LISTED + 7} runs"
+        assert app.screen.query_one(DataTable).row_count == RUNS_LISTED

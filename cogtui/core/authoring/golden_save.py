@@ -21,6 +21,7 @@ from cogtui.core.files.module_folder import lexists
 from cogtui.core.files.sourcemap import ParseFailure, parse_yaml
 from cogtui.core.files.transaction import FileTransaction
 from cogtui.core.module.model import Module
+from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.run.manifest_policy import RUNTIME_META
 
 TESTS = "tests"
@@ -45,6 +46,29 @@ def expected_envelope(envelope: dict[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("meta"), dict):
         out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
     return out
+
+
+# Failures the runtime makes, not answers of the module (D150): the run was stopped or timed out (E2002,
+# E2003, E2010, E2011), the runtime judged the model's answer to break the contract (E3xxx), or the
+# runtime or provider failed (E4xxx). A golden holding one would expect that failure of every later run.
+RUNTIME_FAILURES = ("E2002", "E2003", "E2010", "E2011")
+
+
+def save_refusal(envelope: dict[str, Any], interrupted: bool = False) -> str | None:
+    """Why this run's envelope is no golden's expected answer, or None when it is one (an ok envelope, or an
+    error the module itself answered with: an input error, E2004, a module's own code)."""
+    error = envelope.get("error") if envelope.get("ok") is False else None
+    code = normalize_code(str(error.get("code", ""))) if isinstance(error, dict) else ""
+    runtime_made = code in RUNTIME_FAILURES or code[:2] in ("E3", "E4")
+    if not interrupted and not runtime_made:
+        return None
+    what = "was stopped before it finished" if interrupted or code in ("E2010",) else f"failed with {code}"
+    message = str(error.get("message", "")) if isinstance(error, dict) else ""
+    return (
+        f"this run {what}{f' ({message})' if message else ''}: that is not an answer the module should give, "
+        "so it is no golden. Run it again; an expected error of the module's own is saved from a run that "
+        "answered with it."
+    )
 
 
 def free_name(module: Module, stem: str = STEM) -> str:
@@ -96,11 +120,17 @@ def manifest_with_test(text: str, path: Path, entry: str) -> str | None:
 
 
 def save_golden(
-    module: Module, input_value: Any, envelope: dict[str, Any] | None, name: str | None = None
+    module: Module,
+    input_value: Any,
+    envelope: dict[str, Any] | None,
+    name: str | None = None,
+    interrupted: bool = False,
 ) -> SavedGolden:
     """Write the pair (and the manifest's new entry) atomically; GoldenSaveError says why not."""
     if not isinstance(envelope, dict):
         raise GoldenSaveError("no envelope to save yet: run the module first")
+    if (refusal := save_refusal(envelope, interrupted)) is not None:
+        raise GoldenSaveError(refusal)
     name = name or free_name(module)
     input_rel, expected_rel = f"{TESTS}/{name}.input.json", f"{TESTS}/{name}.expected.json"
     tx = FileTransaction(module.path)

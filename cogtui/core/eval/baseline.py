@@ -60,6 +60,22 @@ class Comparison:
     def regressed(self) -> bool:
         return any(c.status == REGRESSION for c in self.changes)
 
+    @property
+    def new_failing(self) -> list[Change]:
+        """Cells the baseline does not have that fail now: no known failure, so they fail CI as a regression
+        does (D151)."""
+        return [c for c in self.of(NEW) if c.after != "pass"]
+
+    @property
+    def fails(self) -> bool:
+        """What `cogn eval --baseline` exits 1 on: a regression, or a new cell that fails (D151)."""
+        return self.regressed or bool(self.new_failing)
+
+    @property
+    def shared(self) -> int:
+        """Cells both evals have: none means the baseline is of other modules, cases or targets."""
+        return sum(c.status not in (NEW, GONE) for c in self.changes)
+
     def status_of(self, module: str, case: str, target: str) -> str | None:
         return next((c.status for c in self.changes if (c.module, c.case, c.target) == (module, case, target)), None)
 
@@ -68,6 +84,10 @@ class Comparison:
             "baseline": self.baseline,
             "regressions": len(self.of(REGRESSION)),
             "improvements": len(self.of(IMPROVEMENT)),
+            "new": len(self.of(NEW)),
+            "new_failing": len(self.new_failing),
+            "gone": len(self.of(GONE)),
+            "shared": self.shared,
             "pass_rates": {t: {"before": b, "now": n} for t, (b, n) in self.pass_rates.items()},
             "changes": [c.to_json() for c in self.changes if c.status != SAME],
         }
@@ -107,10 +127,15 @@ def _rate(report: EvalReport, target: str) -> float | None:
     return round(sum(c.passed for c in cells) / len(cells), 4) if cells else None
 
 
+def is_eval_id(spec: str) -> bool:
+    """`--baseline` names an eval in the history (digits, and no file of that name), not a `--json` file."""
+    return spec.isdigit() and not Path(spec).exists()
+
+
 def load_baseline(spec: str, history: HistoryReader | None) -> tuple[EvalReport, str]:
     """(the report, its name) from a `--json` file, or from history when `spec` is an eval id; BadReport otherwise."""
     path = Path(spec)
-    if spec.isdigit() and not path.exists():
+    if is_eval_id(spec):
         if history is None:
             raise BadReport(f"baseline {spec} is an eval id, but the run history is off")
         doc = history.eval_report(int(spec))

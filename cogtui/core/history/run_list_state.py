@@ -21,6 +21,7 @@ class ListPhase(StrEnum):
     FAILED = "failed"
 
 
+RUNS_LISTED = 500  # the newest runs of a module the history screen lists
 NO_RUNS = "No runs of this module yet. Press r on it in the browser to run it."
 
 
@@ -32,13 +33,17 @@ class RunListState:
     error: str = ""
     cursor: int = 0
     marked: int | None = None  # the id of the run `d` compares with
+    total: int = 0  # the module's runs in the history: more than are listed when over RUNS_LISTED
 
-    def loaded(self, runs: list[RunRecord]) -> bool:
-        """A read's result; False (nothing changes) when it lists the runs already shown. The screen reads
-        again each time it is shown (a re-run from it adds a run): the highlighted run stays highlighted."""
+    def loaded(self, runs: list[RunRecord], total: int | None = None) -> bool:
+        """A read's result (the newest runs, and how many the module has in all); False (nothing changes) when
+        it lists the runs already shown. The screen reads again each time it is shown (a re-run from it adds
+        a run): the highlighted run stays highlighted."""
         shown = self.phase in (ListPhase.READY, ListPhase.EMPTY)
-        if shown and [r.id for r in runs] == [r.id for r in self.runs]:
+        total = max(total or 0, len(runs))
+        if shown and [r.id for r in runs] == [r.id for r in self.runs] and total == self.total:
             return False
+        self.total = total
         highlighted = self.current.id if self.current is not None else None
         self.runs, self.error = list(runs), ""
         self.cursor = next((i for i, r in enumerate(self.runs) if r.id == highlighted), 0)
@@ -88,4 +93,6 @@ class RunListState:
             return f"{self.module} — the run history could not be read"
         n = len(self.runs)
         marked = f" · run #{self.marked} marked (d compares)" if self.marked is not None else ""
-        return f"{self.module} — {n} run{'s' * (n != 1)}{marked}"
+        if self.total > n:  # not all of them: said, never a count that reads as the whole
+            return f"{self.module} — the newest {n:,} of {self.total:,} runs{marked}"
+        return f"{self.module} — {n:,} run{'s' * (n != 1)}{marked}"

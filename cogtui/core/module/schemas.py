@@ -227,7 +227,7 @@ class ModuleSchemas:
         if base in docs:
             return docs[base]
         parsed = urlparse(base)
-        if parsed.scheme != "file":
+        if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):  # another host's file is remote
             raise LookupError(f"{uri} is outside the module: remote references are never fetched")
         root = self.path.resolve()
         target = safe_resolve(Path(unquote(parsed.path)))

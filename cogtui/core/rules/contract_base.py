@@ -11,6 +11,18 @@ from cogtui.core.module.model import Module
 PathT = tuple[str | int, ...]
 
 
+def file_unusable(module: Module, path: Path | None) -> bool:
+    """`path` could not be read: missing (P003), refused (F001-F004), or not parsed or decoded (a P error).
+    Its one diagnostic says so; a rule about what the file holds would only restate it, wrongly (D144)."""
+    return path is not None and any(d.file == path and d.code[:1] in ("P", "F") for d in module.load_diagnostics)
+
+
+def schema_file_unusable(module: Module) -> bool:
+    """schema.json is missing (S010) or could not be read."""
+    schema = module.files.schema if module.files else None
+    return any(d.code == "S010" for d in module.load_diagnostics) or file_unusable(module, schema)
+
+
 class RuleBase:
     def __init__(self, module: Module, out: list[Diagnostic], v22: bool, strict: bool = False) -> None:
         self.m = module
@@ -22,11 +34,7 @@ class RuleBase:
     def schema_file_unusable(self) -> bool:
         """schema.json is missing (S010) or could not be read (a P or F error in it): that one diagnostic says so,
         and the rules about its parts (S004, S005, V001) would only restate it (D144)."""
-        schema = self.m.files.schema if self.m.files else None
-        return any(
-            d.code == "S010" or (d.file == schema and schema is not None and d.code[:1] in ("P", "F"))
-            for d in self.m.load_diagnostics
-        )
+        return schema_file_unusable(self.m)
 
     # ------------------------------------------------------------ locating
 

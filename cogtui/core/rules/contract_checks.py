@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
-from cogtui.core.files.confined import ParseFailure, read_confined
-from cogtui.core.files.json_pointer import array_at, resolve_pointer
+from cogtui.core.files.json_pointer import array_at
 from cogtui.core.module.model import ModuleFormat
-from cogtui.core.rules.contract_base import PathT
 from cogtui.core.rules.contract_v22 import ENVELOPE_WORDS, V22Checks
 from cogtui.core.rules.golden_checks import GoldenChecks
+from cogtui.core.rules.ref_checks import ref_cycle, ref_problems, walk_refs
 from cogtui.core.rules.schema_checks import check_schema_documents
-
-_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-
-
-def walk_refs(node: Any, path: PathT = ()) -> Iterator[tuple[PathT, str]]:
-    # Only containers are walked into (a scalar holds no $ref): a call per leaf was most of the walk's time.
-    if isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            yield (*path, "$ref"), ref
-        for k, v in node.items():
-            if k != "$ref" and isinstance(v, (dict, list)):
-                yield from walk_refs(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            if isinstance(v, (dict, list)):
-                yield from walk_refs(v, (*path, i))
 
 
 class ContractRules(V22Checks, GoldenChecks):
@@ -87,78 +63,10 @@ class ContractRules(V22Checks, GoldenChecks):
         return self.check_refs() and ok
 
     def check_refs(self) -> bool:
-        ok = True
-        docs: dict[Path, Any] = {}
-        for path, _ in self.m.schemas.locations.values():
-            src = self.m.sources.get(path)
-            if src is not None and path not in docs:
-                docs[path] = src.value
-        for path, doc in docs.items():
-            own_id = doc.get("$id") if isinstance(doc, dict) else None
-            for where, ref in walk_refs(doc):
-                target, _, fragment = ref.partition("#")
-                if own_id and target == str(own_id).split("#")[0]:
-                    target = ""
-                if _SCHEME.match(target) and not target.startswith("file:"):
-                    ok = False
-                    self.add_at(
-                        "S007",
-                        f"$ref {ref!r} is remote; remote references are never fetched",
-                        path,
-                        where,
-                        hint="Copy the definition into $defs and refer to it as #/$defs/NAME.",
-                    )
-                    continue
-                if target:
-                    try:
-                        file = (path.parent / target).resolve()
-                    except (
-                        OSError,
-                        ValueError,
-                        RuntimeError,
-                    ):  # RuntimeError: a symlink loop  # e.g. a NUL byte: no file can have that name
-                        ok = False
-                        self.add_at("S002", f"$ref {ref!r} is not a usable file name", path, where)
-                        continue
-                    try:
-                        file.relative_to(self.m.path.resolve())
-                    except ValueError:
-                        ok = False
-                        self.add_at("S007", f"$ref {ref!r} points outside the module", path, where)
-                        continue
-                    try:
-                        target_doc = json.loads(read_confined(file, self.m.path))
-                    except ParseFailure as refused:
-                        ok = False
-                        self.add_at("S002", f"$ref {ref!r}: {refused.diagnostic.message}", path, where)
-                        continue
-                    except (OSError, ValueError, RecursionError):
-                        ok = False
-                        self.add_at("S002", f"$ref {ref!r}: {target} cannot be read as JSON", path, where)
-                        continue
-                else:
-                    target_doc = doc
-                found, _ = resolve_pointer(target_doc, fragment)
-                chain = ref_cycle(target_doc, fragment) if found and not target else None
-                if chain:
-                    ok = False
-                    self.add_at(
-                        "S002",
-                        f"$ref {ref!r} never reaches a schema: {' → '.join(chain)}",
-                        path,
-                        where,
-                        hint="Each $ref in the loop only points at the next: give one of them the schema itself.",
-                    )
-                elif not found:
-                    ok = False
-                    self.add_at(
-                        "S002",
-                        f"$ref {ref!r} does not resolve",
-                        path,
-                        where,
-                        hint="Root $defs are reachable from every part as #/$defs/NAME.",
-                    )
-        return ok
+        """S001 (nested too deeply), S002, S007 for the module's `$ref`s (ref_checks.py, D146)."""
+        found = ref_problems(self.m).diagnostics
+        self.out.extend(found)
+        return not found
 
     # ------------------------------------------------------------ v1 / v0
 
@@ -176,28 +84,6 @@ class ContractRules(V22Checks, GoldenChecks):
                     ("required",) if "required" in s.data else (),
                     hint=f"v1 outputs should carry {name}; add it to output.required.",
                 )
-
-
-# Keywords that constrain nothing: a schema holding only these besides `$ref` is the `$ref`'s schema.
-_ANNOTATIONS = frozenset({"$ref", "$comment", "title", "description", "default", "examples", "deprecated"})
-
-
-def ref_cycle(doc: Any, fragment: str, limit: int = 64) -> list[str] | None:
-    """The loop of local `$ref`s starting at `#fragment`, when each schema on it is nothing but a `$ref` to the
-    next (so no schema is ever reached and every value validates); None when the chain reaches a schema."""
-    seen: list[str] = []
-    while len(seen) < limit:
-        pointer = "#" + fragment
-        if pointer in seen:
-            return [*seen, pointer]
-        seen.append(pointer)
-        found, node = resolve_pointer(doc, fragment)
-        if not found or not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
-            return None
-        if not set(node) <= _ANNOTATIONS or not node["$ref"].startswith("#"):
-            return None
-        fragment = node["$ref"][1:]
-    return None
 
 
 __all__ = ["ENVELOPE_WORDS", "ContractRules", "ref_cycle", "walk_refs"]

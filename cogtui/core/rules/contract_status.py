@@ -2,8 +2,10 @@
 
 A module's contract is its schemas. When schema.json (or a schema file `io`
 points at) is missing, unreadable, not an object, or not a valid JSON Schema,
-or an `io` reference does not resolve, the contract cannot be known: nothing
-the module takes or returns can be judged, so nothing may pass. `cogn check
+or an `io` reference does not resolve, or a `$ref` loops without reaching a
+schema or leaves the module, or a schema is nested too deeply (D146), the
+contract cannot be known: nothing the module takes or returns can be judged,
+so nothing may pass. `cogn check
 --module` refuses to judge a document against such a module (exit 2), and the
 runner refuses to run it (E4000), with the located diagnostic `cogn validate`
 also gives. A manifest field declared with an illegal value blocks a run too
@@ -21,6 +23,7 @@ from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.module.schema_engine import SchemaUnusable, draft_label, metaschema_errors
 from cogtui.core.module.schemas import PARTS, schemas_for
+from cogtui.core.rules.ref_checks import ref_problems
 
 __all__ = ["contract_problems", "manifest_value_errors", "run_blockers"]
 
@@ -42,6 +45,9 @@ def _contract_problems(module: Module) -> list[Diagnostic]:
     ]
     if out:
         return out
+    blockers = ref_problems(module).blockers  # a $ref loop, one out of the module, a schema nested too deeply
+    if blockers:
+        return list(blockers)
     compiled = schemas_for(module)
     for part in PARTS:
         schema = getattr(module.schemas, part)

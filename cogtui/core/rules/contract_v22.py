@@ -7,7 +7,7 @@ from typing import Any
 
 from cogtui.core.files.json_pointer import array_at, deref
 from cogtui.core.module.tiers import EXPLAIN_MAX
-from cogtui.core.rules.contract_base import PathT, RuleBase
+from cogtui.core.rules.contract_base import PathT, RuleBase, file_unusable
 
 EXPECTED_STRICTNESS = {"exec": "high", "decision": "medium", "exploration": "low"}
 ENVELOPE_WORDS = ("meta", "confidence", "risk", "explain", "rationale")
@@ -74,10 +74,8 @@ class V22Checks(RuleBase):
 
     def check_prompt(self) -> None:
         prompt_file = self.m.files.prompt if self.m.files else None
-        if prompt_file is None or any(
-            d.file == prompt_file and (d.code.startswith("F") or d.code == "P003") for d in self.m.load_diagnostics
-        ):
-            return  # refused or unreadable (F001-F004, P003): nothing can be said of what it does not describe
+        if prompt_file is None or file_unusable(self.m, prompt_file):
+            return  # refused, missing or not decoded (F001-F004, P003, P005): nothing can be said of what it says
         text = self.m.prompt.lower()
         missing = [w for w in ENVELOPE_WORDS if w not in text]
         if missing:

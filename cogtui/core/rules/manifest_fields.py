@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
+from cogtui.core.rules.contract_base import schema_file_unusable
 
 # Keys the spec defines inside each section; anything else there is kept and ignored, so it is said.
 SECTION_KEYS: dict[str, frozenset[str]] = {
@@ -56,7 +57,12 @@ def _failure(module: Module) -> list[Finding]:
                 ("failure", "contract"),
             )
         )
-    if f.get("must_return_error_schema") is True and module.schemas.error is None and module.format.is_v2:
+    if (
+        f.get("must_return_error_schema") is True
+        and module.schemas.error is None
+        and module.format.is_v2
+        and not schema_file_unusable(module)  # its own diagnostic says it; "has no error schema" would be wrong
+    ):
         out.append(
             (
                 "failure.must_return_error_schema: schema.json has no error schema, so a model's error is held "

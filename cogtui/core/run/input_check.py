@@ -16,8 +16,12 @@ def input_failure(module: Module, value: Any, args: str | None) -> dict[str, Any
     if module.schemas.input is not None:
         try:
             errors = list(schemas_for(module).iter_errors("input", value))
-        except RefError as exc:
-            return failure("E1006", str(exc))
+        except RefError as exc:  # the schema is at fault, not the input (D146)
+            return failure(
+                "E1006",
+                f"the input schema of {module.name} cannot be used: {exc}",
+                suggestion=f"Fix the input schema, not the input: `cogn validate {module.name}` locates the problem.",
+            )
         if errors:
             violations = [input_violation(e) for e in errors]
             first = violations[0]

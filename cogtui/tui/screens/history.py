@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Static
 
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.terminal_text import visible
-from cogtui.core.history.run_list_state import NO_RUNS, ListPhase, RunListState
+from cogtui.core.history.run_list_state import NO_RUNS, RUNS_LISTED, ListPhase, RunListState
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
 
@@ -63,10 +63,11 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     HELP = "Past runs of this module. Space marks one run; d diffs it with the highlighted run."
 
     class Loaded(Message):
-        def __init__(self, runs: list[RunRecord], error: str | None = None) -> None:
+        def __init__(self, runs: list[RunRecord], error: str | None = None, total: int = 0) -> None:
             super().__init__()
             self.runs = runs
             self.error = error
+            self.total = total
 
     def __init__(self, module_path: Path) -> None:
         super().__init__()
@@ -109,17 +110,18 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     def load(self) -> None:
         try:
             with History.open_default() as history:
-                runs = history.runs(self.module_name, limit=500)
+                runs = history.runs(self.module_name, limit=RUNS_LISTED)
+                total = history.count(self.module_name) if len(runs) == RUNS_LISTED else len(runs)
         except HistoryError as exc:
             self.post_message(self.Loaded([], str(exc)))
             return
-        self.post_message(self.Loaded(runs))
+        self.post_message(self.Loaded(runs, total=total))
 
     @on(Loaded)
     def _loaded(self, event: Loaded) -> None:
         if event.error:
             self.state.failed(event.error)
-        elif not self.state.loaded(event.runs):
+        elif not self.state.loaded(event.runs, event.total):
             return  # the runs already shown
         table = self.query_one(DataTable)
         table.clear()

@@ -9,6 +9,7 @@ the new test.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.message import Message
@@ -60,10 +61,10 @@ class GoldenSaveFlow:
         if pane is None or pane.result is None:
             screen.notify("No finished run in this tab: ctrl+r runs the module first.", severity="warning")
             return
-        path, given, envelope = screen.module_path, pane.request.input, pane.result.envelope
+        path, given, result = screen.module_path, pane.request.input, pane.result
 
         def work() -> None:
-            node.post_message(save(path, given, envelope))
+            node.post_message(save(path, given, result.envelope, result.interrupted))
 
         node = screen.screen
         node.run_worker(work, thread=True, group="save-golden", exit_on_error=False, name="save as golden")
@@ -84,12 +85,19 @@ class GoldenSaveFlow:
         validate_entries(screen.app, [screen.module_path], group="revalidate")
 
 
-def save(path: Path, given: Any, envelope: dict[str, Any] | None) -> GoldenSaved:
-    try:
-        module = load_module(path)
-    except (NotAModule, OSError) as exc:
-        return GoldenSaved(None, f"cannot load {path}: {exc}")
-    try:
-        return GoldenSaved(save_golden(module, given, envelope), None)
-    except GoldenSaveError as exc:
-        return GoldenSaved(None, str(exc))
+# One save at a time: each loads the module, picks the first free name and rewrites module.yaml, so two at
+# once (ctrl+g pressed twice) would pick the same name, or the second would write module.yaml without the
+# first's entry. Held from the load to the commit, the next save sees what the one before wrote.
+_saving = threading.Lock()
+
+
+def save(path: Path, given: Any, envelope: dict[str, Any] | None, interrupted: bool = False) -> GoldenSaved:
+    with _saving:
+        try:
+            module = load_module(path)
+        except (NotAModule, OSError) as exc:
+            return GoldenSaved(None, f"cannot load {path}: {exc}")
+        try:
+            return GoldenSaved(save_golden(module, given, envelope, interrupted=interrupted), None)
+        except GoldenSaveError as exc:
+            return GoldenSaved(None, str(exc))

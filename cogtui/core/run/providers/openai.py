@@ -39,6 +39,13 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
 
 
+def needs_key(base_url: str) -> bool:
+    """OpenAI's own API needs a key; an OpenAI-compatible server elsewhere (a local one) may not."""
+    from urllib.parse import urlsplit
+
+    return (urlsplit(base_url).hostname or "").lower() == "api.openai.com"
+
+
 class OpenAIProvider:
     name = "openai"
 
@@ -92,6 +99,12 @@ class OpenAIProvider:
         key = api_key("OPENAI_API_KEY")  # optional: local servers need none
         if key:
             headers["Authorization"] = f"Bearer {key}"
+        elif needs_key(self.base_url):  # OpenAI's own API answers 401 without one: said now, not after retries
+            raise ProviderError(
+                "E4001",
+                "OPENAI_API_KEY is not set",
+                suggestion="Set OPENAI_API_KEY, or set OPENAI_BASE_URL to a server that needs no key (a local one).",
+            )
         timeout = httpx.Timeout(connect=10.0, read=request.timeout + 5, write=30.0, pool=10.0)
         received = False
         finished = False
