@@ -1,8 +1,8 @@
 """`check_document`: every rule id in the checker's sources has a trigger with its E-code.
 
 TRIGGERS lists (rule, E-code, kind, document, module); a meta-test reads the
-rule ids from envelope_rules.py, chunk_rules.py and checker.py and checks that
-each is triggered by some entry.
+rule ids from envelope_rules.py, chunk_rules.py, document_checker.py and
+stream_text.py and checks that each is triggered by some entry.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from modkit import MANIFEST_V22, SCHEMA_V22, clean_v22, make_module
 import cogtui.core.rules.chunk_rules as chunk_mod
 import cogtui.core.rules.document_checker as checker_mod
 import cogtui.core.rules.envelope_rules as envelope_mod
+import cogtui.core.rules.stream_text as stream_text_mod
 from cogtui.core.module.loader import load_module
 from cogtui.core.module.model import Module
 from cogtui.core.rules import media_rules as media
@@ -28,6 +29,7 @@ from cogtui.core.rules.document_checker import (
     CheckResult,
     UnusableDocument,
     check_document,
+    check_input,
     detect_kind,
     parse_document,
 )
@@ -314,6 +316,15 @@ TRIGGERS: list[Trigger] = [
     ),
     T("stream.delta.mismatch", "E3001", "stream", [META_CHUNK, delta(1, "a"), delta(2, "bc"), FINAL]),
     T("document.ndjson", "E3001", "envelope", checker_mod.parse_document(json.dumps(OK) + "\n" + json.dumps(OK))),
+    T("document.sse", "E3001", "chunk", checker_mod.parse_document(f"event: meta\ndata: {json.dumps(META_CHUNK)}\n")),
+    T(
+        "stream.sse.event",
+        "E3001",
+        None,
+        checker_mod.parse_document(
+            "".join(f"event: {e}\ndata: {json.dumps(c)}\n\n" for e, c in [("meta", META_CHUNK), ("chunk", FINAL)])
+        ),
+    ),
     # inputs
     T("input.schema.missing", "E1001", "input", {"text": "x"}, "no-input"),
     T("input.required", "E1002", "input", {}, "decision"),
@@ -367,7 +378,7 @@ _RULE_VAR = re.compile(r"\brule\s*=\s*(.+)")
 def source_rules() -> list[tuple[str, str | None]]:
     """(rule template, E-code or None when computed) for every Violation built in the checker's sources."""
     out: list[tuple[str, str | None]] = []
-    for mod in (envelope_mod, chunk_mod, checker_mod):
+    for mod in (envelope_mod, chunk_mod, checker_mod, stream_text_mod):
         text = Path(mod.__file__ or "").read_text(encoding="utf-8")
         out.extend((rule, code or None) for code, rule in _VIOLATION.findall(text))
         for line in _RULE_VAR.findall(text):
@@ -451,8 +462,7 @@ VALID_STREAM = [
         ({"text": "hello"}, "input", "decision"),
         (image(PNG, "image/png"), "input", "image"),
         (image(JPEG, "image/jpg"), "input", "image"),  # alias of image/jpeg
-        ({"image": {"type": "url", "url": "https://example.com/a.png", "media_type": "image/png"}}, "input", None),
-        ({"doc": {"type": "file", "path": "/data/report.pdf"}}, "input", None),
+        ({"text": "x", "image": {"type": "url", "url": "https://example.com/a.png"}}, "input", "image"),
     ],
 )
 def test_valid_documents(doc: Any, kind: str | None, module: str | None, modules: dict[str, Module]) -> None:
@@ -579,7 +589,7 @@ def test_nested_missing_field_path(tmp_path: Path) -> None:
 
 def test_media_size_limit_is_the_category_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(media.SIZE_LIMITS, "image", len(PNG))
-    assert check_document(image(PNG, "image/png"), "input").valid  # exactly at the limit
+    assert check_input(image(PNG, "image/png"), None) == []  # exactly at the limit
     monkeypatch.setitem(media.SIZE_LIMITS, "image", len(PNG) - 1)
     assert check_document(image(PNG, "image/png"), "input").codes == ["E1011"]
 

@@ -65,3 +65,27 @@ def test_vector_cli(name: str, tmp_path: Path) -> None:
     out = json.loads(proc.stdout)
     assert out["kind"] == "envelope" and out["valid"] is (expected_rc == 0)
     assert set(spec.get("error_codes", [])) <= set(out["codes"])
+
+
+@pytest.mark.parametrize("name", PARAMS)
+def test_vector_file_cli(name: str, tmp_path: Path) -> None:
+    """`cogn check VECTOR.json` judges the vector's envelope (detected, or with --kind envelope) and says whether
+    the verdict is the one its `$test` expects (D145)."""
+    spec = load_vector(name)["$test"]
+    expected_rc = 0 if spec["expects"] == "accept" else 1
+    for kind in ([], ["--kind", "envelope"]):
+        proc = run_cogn(["check", "--json", *kind, str(VECTORS / name)], cwd=tmp_path)
+        assert proc.returncode == expected_rc, proc.stdout + proc.stderr
+        out = json.loads(proc.stdout)
+        assert out["kind"] == "envelope" and out["valid"] is (expected_rc == 0)
+        assert out["vector"] == {
+            "name": spec["name"],
+            "expects": spec["expects"],
+            "error_codes": spec.get("error_codes", []),
+            "agrees": True,
+        }
+    proc = run_cogn(["check", str(VECTORS / name)], cwd=tmp_path)
+    assert proc.returncode == expected_rc
+    verdict = "✓ valid envelope" if expected_rc == 0 else "✗ invalid envelope"
+    assert verdict in proc.stdout and f"conformance vector {spec['name']} expects" in proc.stdout
+    assert "the verdict agrees" in proc.stdout

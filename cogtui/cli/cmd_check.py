@@ -10,18 +10,28 @@ from .output import Printer, err
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", metavar="FILE|-", help="the JSON document to check; - reads standard input")
+    p.add_argument("file", metavar="FILE|-", help="the document to check (JSON, NDJSON or SSE); - reads standard input")
     p.add_argument(
         "--kind", choices=("envelope", "chunk", "stream", "input"), help="what the document is (detected when omitted)"
     )
-    p.add_argument("--module", metavar="NAME|PATH", help="also apply this module's schemas and contract")
+    p.add_argument(
+        "--module",
+        metavar="NAME|PATH",
+        help="also apply this module's schemas and contract (an input is judged only against one)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
     from cogtui.core.module.loader import NotAModule
-    from cogtui.core.rules.document_checker import UnusableDocument, UnusableModule, check_document, parse_document
+    from cogtui.core.rules.document_checker import (
+        UnjudgedInput,
+        UnusableDocument,
+        UnusableModule,
+        check_document,
+        parse_document,
+    )
     from cogtui.core.rules.envelope_rules import dotted
 
     try:
@@ -50,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
     except UnusableModule as exc:
         err(f"{exc}\n  hint: Run `cogn validate {exc.module.name}` and fix the errors first; nothing is checked.")
         return 2
+    except UnjudgedInput as exc:  # no verdict without a module's input schema (D145)
+        err(f"{args.file}: {exc}")
+        return 2
     p = Printer()
     if args.json:
         p.json(result.to_json())
@@ -58,12 +71,17 @@ def run(args: argparse.Namespace) -> int:
         p.parts(("  ", None), ("warning", "warning"), (f" {dotted(w.path)}", "bold"), (f"  {w.message}", None))
     if result.valid:
         p.parts(("✓ ", "ok"), (f"valid {result.kind}", "ok"), (f" ({args.file})", "dim"))
-        return 0
-    p.parts(
-        ("✗ ", "error"),
-        (f"invalid {result.kind}", "error"),
-        (f": {len(result.violations)} violation{'s' * (len(result.violations) != 1)} ({args.file})", None),
-    )
+    else:
+        p.parts(
+            ("✗ ", "error"),
+            (f"invalid {result.kind}", "error"),
+            (f": {len(result.violations)} violation{'s' * (len(result.violations) != 1)} ({args.file})", None),
+        )
     for v in result.violations:
-        p.parts(("  ", None), (v.code, "error"), (f" {v.rule}", "bold"), (f"  {v.message}", None))
-    return 1
+        line = result.line_of(v)
+        where = f" (line {line})" if line is not None else ""
+        p.parts(("  ", None), (v.code, "error"), (f" {v.rule}", "bold"), (f"{where}  {v.message}", None))
+    if result.vector is not None:  # a conformance vector: does the verdict meet its $test? (D145)
+        style = {True: "ok", False: "error", None: "warning"}[result.vector.agrees]
+        p.parts(("  ", None), (result.vector.summary(), style))
+    return 0 if result.valid else 1

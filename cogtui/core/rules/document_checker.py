@@ -1,23 +1,26 @@
 """`cogn check`: judge one JSON document against the spec, offline.
 
-Kinds: envelope, chunk, stream (JSON array or NDJSON of chunks) and input (a
-module's input, with the multimodal rules). Without an explicit kind the
-document's shape decides.
+Kinds: envelope, chunk, stream (JSON array, NDJSON or SSE of chunks) and input
+(a module's input, with the multimodal rules). Without an explicit kind the
+document's shape decides. A conformance vector (`{"$test", "envelope"}`) is
+judged as its envelope, and the verdict compared with its `$test` (D145).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cogtui.core.files.json_extract import loads_finite
 from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_chunk
+from cogtui.core.rules.conformance_vector import VectorOutcome, split_vector
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
 from cogtui.core.rules.envelope_shape import shape_notes
 from cogtui.core.rules.media_address import refused_without_lookup
 from cogtui.core.rules.media_rules import check_media
 from cogtui.core.rules.media_walk import find_media
+from cogtui.core.rules.stream_text import StreamText, check_sse_events
+from cogtui.core.rules.stream_text import UnusableDocument as UnusableDocument  # re-exported: callers' one import
+from cogtui.core.rules.stream_text import parse_document as parse_document
 
 if TYPE_CHECKING:
     from cogtui.core.diagnostics import Diagnostic
@@ -27,8 +30,20 @@ if TYPE_CHECKING:
 KINDS = ("envelope", "chunk", "stream", "input")  # what a document checked by `cogn check` can be
 
 
-class UnusableDocument(Exception):
-    """The text is not JSON (nor NDJSON): exit code 2 territory."""
+class UnjudgedInput(Exception):
+    """An input with no module to judge it against, in which the module-free (media) rules found nothing (D145):
+    no verdict, exit code 2 territory. `detected` is True when no kind was given and the shape said input."""
+
+    def __init__(self, detected: bool) -> None:
+        if detected:
+            what = (
+                "it is not an envelope (no `ok`, nor `meta` with `data` or `error`), a stream chunk, a stream or a"
+                " conformance vector (`$test` and `envelope`), and as an input it needs"
+            )
+        else:
+            what = "an input needs"
+        super().__init__(f"cannot be judged: {what} a module's input schema: add --module NAME")
+        self.detected = detected
 
 
 class UnusableModule(Exception):
@@ -50,6 +65,8 @@ class CheckResult:
     kind: str
     violations: list[Violation] = field(default_factory=list)
     warnings: list[Violation] = field(default_factory=list)  # tolerated shapes (D39, D41): valid, but noted
+    vector: VectorOutcome | None = None  # a conformance vector's expectation, met or not (D145)
+    lines: list[int] | None = None  # a stream read from NDJSON or SSE text: the line each chunk began on
 
     @property
     def valid(self) -> bool:
@@ -66,39 +83,22 @@ class CheckResult:
             "codes": self.codes,
             "violations": [v.to_json() for v in self.violations],
         }
+        if self.lines is not None:
+            for v, entry in zip(self.violations, out["violations"], strict=True):
+                if (line := self.line_of(v)) is not None:
+                    entry["line"] = line
         if self.warnings:  # tolerated shapes only; absent otherwise, so the output keeps its old shape
             out["warnings"] = [w.to_json() for w in self.warnings]
+        if self.vector is not None:
+            out["vector"] = self.vector.to_json()
         return out
 
-
-def parse_document(text: str) -> Any:
-    """A JSON value, or a list for NDJSON (several JSON lines)."""
-    stripped = text.strip()
-    if not stripped:
-        raise UnusableDocument("the document is empty")
-    try:
-        return loads_finite(stripped)  # NaN and Infinity are not JSON (D33), here as in the runtime
-    except json.JSONDecodeError as first:
-        lines = [ln for ln in stripped.splitlines() if ln.strip()]
-        if len(lines) > 1:
-            items = []
-            for n, line in enumerate(lines, start=1):
-                try:
-                    items.append(loads_finite(line))
-                except json.JSONDecodeError as exc:
-                    raise UnusableDocument(f"line {n} is not JSON: {exc.msg} (column {exc.colno})") from None
-                except (ValueError, RecursionError) as exc:
-                    raise UnusableDocument(f"line {n} is not usable JSON: {exc}") from None
-            return _Ndjson(items)
-        raise UnusableDocument(f"not JSON: {first.msg} at line {first.lineno}, column {first.colno}") from None
-    except RecursionError:
-        raise UnusableDocument("JSON nested too deeply") from None
-    except ValueError as exc:  # an integer over Python's 4300-digit conversion limit
-        raise UnusableDocument(f"not usable JSON: {exc}") from None
-
-
-class _Ndjson(list):  # type: ignore[type-arg]
-    """A list that came from NDJSON: always a stream."""
+    def line_of(self, violation: Violation) -> int | None:
+        """The line of the stream text where the chunk a violation is about began, when known."""
+        index = violation.path[0] if violation.path else None
+        if self.lines is None or not isinstance(index, int) or not 0 <= index < len(self.lines):
+            return None
+        return self.lines[index]
 
 
 def detect_kind(doc: Any) -> str:
@@ -107,8 +107,8 @@ def detect_kind(doc: Any) -> str:
     if isinstance(doc, dict):
         if looks_like_chunk(doc):
             return "chunk"
-        if "ok" in doc or ("meta" in doc and ("data" in doc or "error" in doc)):
-            return "envelope"
+        if "ok" in doc or ("meta" in doc and ("data" in doc or "error" in doc)) or split_vector(doc) is not None:
+            return "envelope"  # a conformance vector is judged as its envelope
         return "input"
     return "envelope"
 
@@ -161,29 +161,55 @@ def input_violation(err: SchemaError) -> Violation:
 
 
 def check_document(doc: Any, kind: str | None = None, module: Module | None = None) -> CheckResult:
-    """The verdict on `doc`; raises UnusableModule when `module`'s contract cannot be known (never a pass)."""
+    """The verdict on `doc`; raises UnusableModule when `module`'s contract cannot be known (never a pass), and
+    UnjudgedInput for an input without a module in which nothing was found (no verdict either, D145)."""
     if module is not None:
         from cogtui.core.rules.contract_status import contract_problems
 
         problems = contract_problems(module)
         if problems:
             raise UnusableModule(module, problems)
+    vector = split_vector(doc) if kind in (None, "envelope") else None
+    if vector is not None:  # a conformance vector: its envelope is judged, then compared with its $test
+        expectation, envelope = vector
+        result = _check_envelope(envelope, module)
+        result.vector = expectation.compare(result.valid, result.codes)
+        return result
+    detected = kind is None
     if kind is None:
         kind = detect_kind(doc)
     if kind == "stream":
         if not isinstance(doc, list):
             return CheckResult(
-                kind, [Violation("E3001", "stream.array", (), "a stream is a JSON array or NDJSON of chunks")]
+                kind, [Violation("E3001", "stream.array", (), "a stream is a JSON array, NDJSON or SSE of chunks")]
             )
-        return CheckResult(kind, check_stream(list(doc), module))
-    if isinstance(doc, _Ndjson):
+        if not isinstance(doc, StreamText):
+            return CheckResult(kind, check_stream(list(doc), module))
+        found = check_stream(list(doc), module) + check_sse_events(doc)
+        return CheckResult(kind, found, lines=doc.lines)
+    if isinstance(doc, StreamText):
         return CheckResult(
-            kind, [Violation("E3001", "document.ndjson", (), "NDJSON holds several documents; use --kind stream")]
+            kind,
+            [
+                Violation(
+                    "E3001",
+                    f"document.{doc.transport}",
+                    (),
+                    f"{doc.transport.upper()} holds several documents; use --kind stream",
+                )
+            ],
         )
     if kind == "chunk":
         return CheckResult(kind, check_chunk(doc, module))
     if kind == "input":
-        return CheckResult(kind, check_input(doc, module))
+        found = check_input(doc, module)
+        if module is None and not found:
+            raise UnjudgedInput(detected)
+        return CheckResult(kind, found)
+    return _check_envelope(doc, module)
+
+
+def _check_envelope(doc: Any, module: Module | None) -> CheckResult:
     notes = [Violation(_note_code(p), "envelope.shape", p, message) for p, message in shape_notes(doc, module)]
     return CheckResult("envelope", check_envelope(doc, module), notes)
 
