@@ -83,14 +83,6 @@ def test_yaml_unicode_columns_count_characters() -> None:
     assert src.locate(("list", 2)) == pos(text, "target")
 
 
-def test_yaml_duplicate_key_points_at_the_value_in_effect() -> None:
-    text = "a: 1\nb: 2\na: [5, 6]\n"
-    src = parse_yaml(text, P)
-    assert src.value["a"] == [5, 6]
-    assert src.locate(("a", 1)) == pos(text, "6")
-    assert src.locate(("a",), key=True) == (3, 1)
-
-
 def test_yaml_crlf_positions() -> None:
     text = "a: 1\r\nb:\r\n  c: here\r\n"
     assert parse_yaml(text, P).locate(("b", "c")) == (3, 6)
@@ -138,14 +130,6 @@ def test_json_missing_path_falls_back_to_deepest_ancestor() -> None:
     assert src.locate(("f", "g", "h")) == pos(JSON_DOC, "{}")
     assert src.locate(("b", 7)) == pos(JSON_DOC, "[", '"b": ')
     assert src.locate(("nope", "x")) == (1, 1)
-
-
-def test_json_duplicate_key_points_at_the_value_in_effect() -> None:
-    text = '{"a": 1, "b": {"a": 3}, "a": [5, 6]}'
-    src = parse_json(text, P)
-    assert src.value["a"] == [5, 6]
-    assert src.locate(("a", 1)) == pos(text, "6")
-    assert src.locate(("a",), key=True) == pos(text, '"a": [')
 
 
 def test_json_crlf_and_scalar_root() -> None:

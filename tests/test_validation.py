@@ -137,6 +137,16 @@ def p007_frontmatter(tmp: Path) -> Case:
     return Case(build(tmp, {"MODULE.md": text}, clean_v1), "P007", "MODULE.md", *pos(text, "&l4"))
 
 
+def p008(tmp: Path) -> Case:
+    text = manifest(extra="tier: exec\n")  # a second tier: the repetition is located, not the first
+    return Case(build(tmp, {"module.yaml": text}), "P008", "module.yaml", *pos(text, "tier: exec"))
+
+
+def p008_schema(tmp: Path) -> Case:
+    text = '{\n  "input": {"type": "object", "required": ["text"],\n    "required": []},\n  "data": {}\n}\n'
+    return Case(build(tmp, {"schema.json": text}), "P008", "schema.json", *pos(text, '"required": []'))
+
+
 # ---------------------------------------------------------------- confined files (docs/security.md)
 
 
@@ -574,6 +584,8 @@ BUILDERS: list[Callable[[Path], Case]] = [
     p006,
     p007,
     p007_frontmatter,
+    p008,
+    p008_schema,
     f001,
     f001_golden,
     f002,

@@ -158,6 +158,7 @@ P004 | error | a file has the wrong top-level shape (for example a list where a 
 P005 | error | a file is not valid UTF-8
 P006 | error | MODULE.md or module.md has no YAML frontmatter
 P007 | error | a YAML document is over the size or alias-expansion limit
+P008 | error | a key appears twice in one YAML mapping or JSON object
 F001 | error | a module file leads outside the module folder (symlink or path)
 F002 | error | a module file is not a regular file (FIFO, socket, device)
 F003 | error | a module file is over the size limit

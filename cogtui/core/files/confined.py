@@ -165,7 +165,14 @@ def read_confined(
 
 def _check_stat(path: Path, mode: int, size: int, limit: int) -> None:
     if stat.S_ISDIR(mode):
-        raise ParseFailure(diag("P003", f"{path.name} is a directory, not a file", path))
+        raise ParseFailure(
+            diag(
+                "P003",
+                f"{path.name} is a directory, not a file",
+                path,
+                hint=f"Move the folder's contents elsewhere and write {path.name} as a file in its place.",
+            )
+        )
     if not stat.S_ISREG(mode):
         raise ConfinementError(
             diag(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -26,15 +26,17 @@ from typing import TYPE_CHECKING, Any, Literal
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.json_scan import KeyCounter, json_locate, offset_to_position
+from cogtui.core.files.json_scan import skip_json_value as skip_json_value  # re-exported: the migration walks JSON
 from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position
 from cogtui.core.files.yaml_as_json import json_shaped
-from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block
+from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block, walk_block
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 
 if TYPE_CHECKING:
     import yaml
 
-PathPart = str | int
+PathPart = Hashable  # a mapping key as the parsed value has it (str, int, None, a date...) or a list index
 Position = tuple[int, int]
 Kind = Literal["yaml", "json", "text"]
 
@@ -55,18 +57,26 @@ class SourceFile:
         if self.kind == "yaml" and isinstance(self._node, BlockNode):
             line, col = locate_block(self._node, parts, key)
         elif self.kind == "yaml" and self._node is not None:
-            line, col = _yaml_locate(self._node, parts, key)
+            mark = _yaml_walk(self._node, parts, key)[0].start_mark
+            line, col = mark.line + 1, mark.column + 1
         elif self.kind == "json":
-            line, col = offset_to_position(self.text, _json_locate(self.text, parts, key))
+            line, col = offset_to_position(self.text, json_locate(self.text, parts, key))
         else:
             line, col = 1, 1
         return line + self.line_offset, col
 
+    def written(self, parts: Sequence[PathPart] = (), key: bool = False) -> str | None:
+        """The text of the YAML scalar at `parts` (or of its key) as the file has it (`2024-01-01`, `~`, `yes`);
+        None when no YAML scalar is there. Messages quote a value with it rather than with Python's repr."""
+        if self.kind != "yaml" or self._node is None:
+            return None
+        if isinstance(self._node, BlockNode):
+            block, found = walk_block(self._node, parts, key)
+            return str(block.value) if found and block.kind == "scalar" else None
+        import yaml
 
-def offset_to_position(text: str, offset: int) -> Position:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, col
+        node, found = _yaml_walk(self._node, parts, key)
+        return str(node.value) if found and isinstance(node, yaml.ScalarNode) else None
 
 
 def decode_bytes(raw: bytes, path: Path) -> str:
@@ -171,11 +181,14 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
         node = loader.get_single_node()
         if node is not None:
             check_expansion(node, path, line_offset)
+            from cogtui.core.files.repeated_keys import check_yaml_keys  # with PyYAML only
+
+            check_yaml_keys(node, path, line_offset)
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = exc.problem or exc.context or "invalid YAML"
+        problem = _yaml_problem(exc, line_offset)
         raise ParseFailure(
             diag("P001", f"YAML syntax error: {problem}", path, line + line_offset, col, hint=_yaml_hint(problem))
         ) from None
@@ -210,7 +223,21 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
     return SourceFile(path, text, "yaml", value, line_offset, node)
 
 
+def _yaml_problem(exc: yaml.MarkedYAMLError, line_offset: int) -> str:
+    """The parser's context and problem both ("expected a single document in the stream, but found another
+    document"), with the context's line when it is not the problem's."""
+    problem = exc.problem or "invalid YAML"
+    if not exc.context:
+        return problem
+    context, at, here = exc.context, exc.context_mark, exc.problem_mark
+    if at is not None and here is not None and at.line != here.line:
+        context += f" (line {at.line + 1 + line_offset})"
+    return f"{context}, {problem}" if exc.problem else context
+
+
 def _yaml_hint(problem: str) -> str:
+    if "single document" in problem:
+        return "A YAML file holds one document: remove the second '---' and what follows it, or merge the two."
     if "tab" in problem:
         return "YAML indentation must use spaces, not tabs."
     if "mapping values" in problem:
@@ -218,36 +245,52 @@ def _yaml_hint(problem: str) -> str:
     return "Check indentation and quoting near this position."
 
 
-def _yaml_locate(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> Position:
+def _yaml_walk(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> tuple[yaml.Node, bool]:
+    """The node at `parts` (or its key's node) and True; else the deepest ancestor found and False."""
     import yaml
 
-    mark = node.start_mark
     for index, part in enumerate(parts):
-        last = index == len(parts) - 1
         nxt = None
         if isinstance(node, yaml.MappingNode):
-            # Reversed: with a duplicated key the last one holds the value in effect.
-            for k, v in reversed(node.value):
-                if isinstance(k, yaml.ScalarNode) and k.value == str(part):
-                    if last and key:
-                        return k.start_mark.line + 1, k.start_mark.column + 1
+            for k, v in node.value:
+                if _key_is(k, part):
+                    if key and index == len(parts) - 1:
+                        return k, True
                     nxt = v
                     break
         elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
             nxt = node.value[part]
         if nxt is None:
-            break
+            return node, False
         node = nxt
-        mark = node.start_mark
-    return mark.line + 1, mark.column + 1
+    return node, True
+
+
+def _key_is(key_node: yaml.Node, part: PathPart) -> bool:
+    """Whether a mapping key is `part`: a string part matches the key's text, any other the value PyYAML builds
+    (`null`, `~` and `NULL` are None, `0x7b` is 123)."""
+    import yaml
+
+    if not isinstance(key_node, yaml.ScalarNode):
+        return False
+    if isinstance(part, str):
+        return bool(key_node.value == part)
+    if isinstance(part, int) and not isinstance(part, bool) and key_node.value == str(part):
+        return True
+    try:
+        built = yaml.constructor.SafeConstructor().construct_object(key_node)
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError):
+        return False
+    return type(built) is type(part) and bool(built == part)
 
 
 # ---------------------------------------------------------------- JSON
 
 
 def parse_json(text: str, path: Path) -> SourceFile:
+    keys = KeyCounter()
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=keys)
     except json.JSONDecodeError as exc:
         raise ParseFailure(
             diag("P002", f"JSON syntax error: {exc.msg}", path, exc.lineno, exc.colno, hint=_json_hint(exc.msg))
@@ -260,6 +303,12 @@ def parse_json(text: str, path: Path) -> SourceFile:
         long_run = _LONG_INT.search(text)
         line, col = offset_to_position(text, long_run.start()) if long_run else (1, 1)
         raise ParseFailure(diag("P002", f"JSON number too large: {exc}", path, line, col)) from None
+    if keys.repeated:
+        from cogtui.core.files.repeated_keys import repeated_json_key  # only a file with a repetition pays
+
+        failure = repeated_json_key(text, path)
+        if failure is not None:
+            raise failure
     return SourceFile(path, text, "json", value)
 
 
@@ -274,86 +323,6 @@ def _json_hint(msg: str) -> str:
     if "delimiter" in msg:
         return "A comma or colon is missing, or a string is not closed."
     return "Check the JSON syntax near this position."
-
-
-_WS = re.compile(r"[ \t\n\r]*")
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
-_STRUCT = re.compile(r'["\[\]{}]')
-
-
-def _skip_ws(text: str, i: int) -> int:
-    return _WS.match(text, i).end()  # type: ignore[union-attr]
-
-
-def skip_json_value(text: str, i: int) -> int:
-    """Index just past the JSON value starting at i, building nothing; ValueError on malformed text."""
-    ch = text[i : i + 1]
-    if ch == '"':
-        m = _STRING.match(text, i)
-        if m is None:
-            raise ValueError("unterminated string")
-        return m.end()
-    if ch in ("{", "["):
-        depth, pos = 0, i
-        while True:
-            m = _STRUCT.search(text, pos)
-            if m is None:
-                raise ValueError("unbalanced brackets")
-            c = m.group()
-            if c == '"':
-                s = _STRING.match(text, m.start())
-                if s is None:
-                    raise ValueError("unterminated string")
-                pos = s.end()
-                continue
-            depth += 1 if c in "[{" else -1
-            pos = m.end()
-            if depth == 0:
-                return pos
-    m = _SCALAR.match(text, i)
-    if m is None:
-        raise ValueError(f"unexpected character at {i}")
-    return m.end()
-
-
-def _json_locate(text: str, parts: Sequence[PathPart], key: bool) -> int:
-    i = _skip_ws(text, 0)
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        ch = text[i : i + 1]
-        found = None
-        if ch == "{":
-            j = _skip_ws(text, i + 1)
-            while text[j : j + 1] == '"':
-                m = _STRING.match(text, j)
-                if m is None:
-                    break
-                name = json.loads(m.group())
-                k_start = j
-                j = _skip_ws(text, m.end())
-                j = _skip_ws(text, j + 1)  # past ':'
-                if name == str(part):
-                    # No break: json.loads keeps the last of duplicated keys, so point there.
-                    found = k_start if (last and key) else j
-                j = _skip_ws(text, skip_json_value(text, j))
-                if text[j : j + 1] == ",":
-                    j = _skip_ws(text, j + 1)
-        elif ch == "[" and isinstance(part, int):
-            j = _skip_ws(text, i + 1)
-            n = 0
-            while text[j : j + 1] not in ("]", ""):
-                if n == part:
-                    found = j
-                    break
-                j = _skip_ws(text, skip_json_value(text, j))
-                if text[j : j + 1] == ",":
-                    j = _skip_ws(text, j + 1)
-                n += 1
-        if found is None:
-            return i
-        i = found
-    return i
 
 
 # ---------------------------------------------------------------- files

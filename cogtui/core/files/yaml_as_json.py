@@ -33,7 +33,10 @@ def _plain_float(literal: str) -> float:
 def _checked_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if any(len(k) > _YAML_KEY_LIMIT for k, _ in pairs):
         raise ValueError("key too long for YAML")
-    return dict(pairs)
+    built = dict(pairs)
+    if len(built) < len(pairs):
+        raise ValueError("a repeated key")  # PyYAML's reading says P008 (D147)
+    return built
 
 
 def json_shaped(text: str) -> tuple[bool, Any]:

@@ -16,7 +16,7 @@ PyYAML's.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 # The implicit types of YAML 1.1 (PyYAML's resolver): a plain scalar matching one is not a string.
@@ -79,23 +79,29 @@ def block_yaml(text: str) -> tuple[Any, BlockNode] | None:
     return value, node
 
 
-def locate_block(node: BlockNode, parts: Sequence[str | int], key: bool) -> tuple[int, int]:
+def locate_block(node: BlockNode, parts: Sequence[Hashable], key: bool) -> tuple[int, int]:
     """1-based (line, column) of the value at `parts` (or of its key), else of the deepest ancestor found."""
+    found = walk_block(node, parts, key)[0]
+    return found.line + 1, found.column + 1
+
+
+def walk_block(node: BlockNode, parts: Sequence[Hashable], key: bool) -> tuple[BlockNode, bool]:
+    """The node at `parts` (or its key's node) and True; else the deepest ancestor found and False."""
     for index, part in enumerate(parts):
         nxt = None
         if node.kind == "map":
-            for k, v in reversed(node.value):  # a duplicated key: the last one holds the value in effect
-                if k.value == str(part):
+            for k, v in node.value:  # every key here is a plain string (no repeats: those are PyYAML's)
+                if k.value == part:
                     if key and index == len(parts) - 1:
-                        return k.line + 1, k.column + 1
+                        return k, True
                     nxt = v
                     break
         elif node.kind == "seq" and isinstance(part, int) and 0 <= part < len(node.value):
             nxt = node.value[part]
         if nxt is None:
-            break
+            return node, False
         node = nxt
-    return node.line + 1, node.column + 1
+    return node, True
 
 
 class _Reader:
@@ -131,6 +137,8 @@ class _Reader:
             key_text = content[:sep].rstrip(" ")
             if not key_text or len(key_text) > _KEY_LIMIT or not isinstance(_plain(key_text), str):
                 raise Unsupported
+            if key_text in value:
+                raise Unsupported  # a repeated key: PyYAML's reading says P008 (D147)
             key_node = BlockNode("scalar", key_text, n, column)
             rest = content[sep + 1 :]
             self.pos += 1

@@ -22,6 +22,7 @@ from cogtui.core.files.sourcemap import (
     read_text,
     split_frontmatter,
 )
+from cogtui.core.files.written import yaml_kind
 
 
 class ReadContext:
@@ -50,7 +51,7 @@ class ReadContext:
         if not isinstance(src.value, dict):
             line, col = src.locate()
             self.diagnostics.append(
-                diag("P004", f"{what} must be a mapping, found {type(src.value).__name__}", src.path, line, col)
+                diag("P004", f"{what} must be a mapping, found {yaml_kind(src.value)}", src.path, line, col)
             )
             return {}
         return src.value

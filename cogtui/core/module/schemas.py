@@ -233,12 +233,10 @@ class ModuleSchemas:
         target = safe_resolve(Path(unquote(parsed.path)))
         if not target.is_relative_to(root):
             raise LookupError(f"{uri} is not a file inside the module")
-        import json
+        from cogtui.core.files.sourcemap import ParseFailure, load_file
 
-        from cogtui.core.files.confined import ParseFailure, read_confined
-
-        try:
-            return json.loads(read_confined(target, root))  # a FIFO, device or loop is refused, never read
+        try:  # confined: a FIFO, device or loop is refused, never read; a repeated key is P008 (D147a)
+            return load_file(target, "json", root).value
         except ParseFailure as refused:
             raise LookupError(f"{uri}: {refused.diagnostic.message}") from None
         except RecursionError:

@@ -9,6 +9,10 @@ details pane say here why it does not. Checks that need the chosen provider
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import Any
+
+from cogtui.core.files.written import as_written
 from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.rules.contract_base import schema_file_unusable
@@ -28,7 +32,14 @@ SECTION_KEYS: dict[str, frozenset[str]] = {
 # What cogtui's providers can be asked for (providers.declarations.KNOWN_FEATURES; the rules layer cannot import it).
 KNOWN_CAPABILITIES = ("json_mode", "long_context", "streaming", "vision", "documents")
 
-Finding = tuple[str, tuple[str | int, ...]]  # (message, manifest path)
+Finding = tuple[str, tuple[Hashable, ...]]  # (message, manifest path)
+
+
+def _shown(module: Module, value: Any, *parts: Hashable, key: bool = False, quote: bool = True) -> str:
+    """A manifest value as its author wrote it (D147b)."""
+    manifest = module.files.manifest if module.files else None
+    src = module.sources.get(manifest) if manifest else None
+    return as_written(value, src, parts, key=key, quote=quote)
 
 
 def unhonoured(module: Module) -> list[Finding]:
@@ -40,9 +51,8 @@ def unhonoured(module: Module) -> list[Finding]:
         if isinstance(value, dict):
             for key in value:
                 if str(key) not in keys:
-                    out.append(
-                        (f"{section}.{key} is not a field the spec defines; it has no effect", (section, str(key)))
-                    )
+                    shown = _shown(module, key, section, key, key=True, quote=False)
+                    out.append((f"{section}.{shown} is not a field the spec defines; it has no effect", (section, key)))
     out += _failure(module) + _compat(module) + _enums(module) + _runtime(module) + _tools(module)
     return out
 
@@ -53,7 +63,8 @@ def _failure(module: Module) -> list[Finding]:
     if "contract" in f and f["contract"] != "error_union":
         out.append(
             (
-                f"failure.contract {f['contract']!r}: the only failure contract is error_union, which is what runs",
+                f"failure.contract {_shown(module, f['contract'], 'failure', 'contract')}: the only failure "
+                "contract is error_union, which is what runs",
                 ("failure", "contract"),
             )
         )
@@ -80,7 +91,8 @@ def _compat(module: Module) -> list[Finding]:
     if "schema_output_alias" in c and alias != "data":
         out.append(
             (
-                f"compat.schema_output_alias {alias!r}: the only alias is data; schema.json's output is read "
+                f"compat.schema_output_alias {_shown(module, alias, 'compat', 'schema_output_alias')}: the only "
+                "alias is data; schema.json's output is read "
                 "as data whenever data is absent (SPEC-v2.2 §3.1)",
                 ("compat", "schema_output_alias"),
             )
@@ -126,14 +138,15 @@ def _runtime(module: Module) -> list[Finding]:
             if str(name) not in KNOWN_CAPABILITIES:
                 out.append(
                     (
-                        f"runtime_requirements.preferred_capabilities: no provider declares {name!r} "
+                        "runtime_requirements.preferred_capabilities: no provider declares "
+                        f"{_shown(module, name, 'runtime_requirements', 'preferred_capabilities', i)} "
                         f"(known: {', '.join(KNOWN_CAPABILITIES)})",
                         ("runtime_requirements", "preferred_capabilities", i),
                     )
                 )
     output = module.modalities.get("output")
     if isinstance(output, list):
-        media = [str(m) for m in output if m != "text"]
+        media = [_shown(module, m, "modalities", "output", i, quote=False) for i, m in enumerate(output) if m != "text"]
         if media:
             out.append(
                 (

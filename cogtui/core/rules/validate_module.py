@@ -7,10 +7,12 @@ validation_contract.py. `validate_module` never raises on bad content.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 from cogtui.core.diagnostics import Diagnostic, Severity, diag
+from cogtui.core.files.written import as_written, key_as_written, yaml_kind
 from cogtui.core.module.model import Module, ModuleFormat
 from cogtui.core.module.tiers import CHUNK_TYPES, ENUM_STRATEGIES, MODALITIES, RESPONSE_MODES, STRICTNESS, TIERS
 from cogtui.core.rules.error_codes import is_module_code
@@ -82,7 +84,7 @@ class ManifestRules:
         self.file = module.files.manifest if module.files else None
         self.src = module.sources.get(self.file) if self.file else None
 
-    def at(self, *parts: str | int, key: bool = False) -> tuple[int, int]:
+    def at(self, *parts: Hashable, key: bool = False) -> tuple[int, int]:
         if self.src is not None:
             return self.src.locate(parts, key=key)
         return (1, 1)
@@ -91,13 +93,21 @@ class ManifestRules:
         self,
         code: str,
         message: str,
-        *parts: str | int,
+        *parts: Hashable,
         hint: str = "",
         key: bool = False,
         severity: Severity | None = None,
     ) -> None:
         line, col = self.at(*parts, key=key)
         self.out.append(diag(code, message, self.file, line, col, hint, severity))
+
+    def shown(self, value: Any, *parts: Hashable) -> str:
+        """The value at `parts` as the author wrote it (D147b)."""
+        return as_written(value, self.src, parts)
+
+    def key_shown(self, *parts: Hashable) -> str:
+        """The last key of `parts` as the author wrote it, unquoted when a string (D147b)."""
+        return key_as_written(parts[-1], self.src, parts)
 
     def run(self) -> None:
         if self.src is None or not self.m.contract.known:  # missing, unparseable or not a mapping: already said
@@ -123,8 +133,8 @@ class ManifestRules:
             if str(key) not in KNOWN_FIELDS:
                 self.add(
                     "M008",
-                    f"{key!r} is not a field the spec defines",
-                    str(key),
+                    f"{as_written(key, self.src, (key,), key=True)} is not a field the spec defines",
+                    key,
                     key=True,
                     hint="Unknown fields are kept but ignored by the runtime.",
                 )
@@ -147,7 +157,9 @@ class ManifestRules:
                 if not isinstance(version, str)
                 else "Use MAJOR.MINOR.PATCH, e.g. 2.2.0."
             )
-            self.add("M002", f"version {version!r} is not a semantic version", "version", hint=hint)
+            self.add(
+                "M002", f"version {self.shown(version, 'version')} is not a semantic version", "version", hint=hint
+            )
         resp = man.get("responsibility")
         if resp is not None and (not isinstance(resp, str) or not resp.strip()):
             self.add("M007", "responsibility must be a non-empty string", "responsibility")
@@ -156,10 +168,15 @@ class ManifestRules:
         checks = (("tier", TIERS, "M003"), ("schema_strictness", STRICTNESS, "M004"))
         for name, legal, code in checks:
             if name in man and man[name] not in legal:
-                self.add(code, f"{name} {man[name]!r} is not one of {', '.join(legal)}", name)
+                self.add(code, f"{name} {self.shown(man[name], name)} is not one of {', '.join(legal)}", name)
         enums = man.get("enums")
         if isinstance(enums, dict) and "strategy" in enums and enums["strategy"] not in ENUM_STRATEGIES:
-            self.add("M005", f"enums.strategy {enums['strategy']!r} is not strict or extensible", "enums", "strategy")
+            self.add(
+                "M005",
+                f"enums.strategy {self.shown(enums['strategy'], 'enums', 'strategy')} is not strict or extensible",
+                "enums",
+                "strategy",
+            )
         if isinstance(enums, dict) and "unknown_tag" in enums and not isinstance(enums["unknown_tag"], str):
             self.add("M007", "enums.unknown_tag must be a string", "enums", "unknown_tag")
         excludes = man.get("excludes")
@@ -181,7 +198,7 @@ class ManifestRules:
     def check_types(self, man: dict[str, Any]) -> None:
         for name in MAPPING_FIELDS:
             if name in man and man[name] is not None and not isinstance(man[name], dict):
-                self.add("M007", f"{name} must be a mapping, not {type(man[name]).__name__}", name)
+                self.add("M007", f"{name} must be a mapping, not {yaml_kind(man[name])}", name)
         tools = man.get("tools")
         if isinstance(tools, dict):
             for key in ("allowed", "denied"):
@@ -190,7 +207,8 @@ class ManifestRules:
             if "policy" in tools and tools["policy"] not in ("deny_by_default", "allow_by_default"):
                 self.add(
                     "M016",
-                    f"tools.policy {tools['policy']!r} is not deny_by_default or allow_by_default",
+                    f"tools.policy {self.shown(tools['policy'], 'tools', 'policy')} "
+                    "is not deny_by_default or allow_by_default",
                     "tools",
                     "policy",
                 )
@@ -221,12 +239,16 @@ class ManifestRules:
         if isinstance(response, dict):
             if "mode" in response and response["mode"] not in RESPONSE_MODES:
                 self.add(
-                    "M010", f"response.mode {response['mode']!r} is not sync, streaming or both", "response", "mode"
+                    "M010",
+                    f"response.mode {self.shown(response['mode'], 'response', 'mode')} is not sync, streaming or both",
+                    "response",
+                    "mode",
                 )
             if "chunk_type" in response and response["chunk_type"] not in CHUNK_TYPES:
                 self.add(
                     "M010",
-                    f"response.chunk_type {response['chunk_type']!r} is not delta or snapshot",
+                    f"response.chunk_type {self.shown(response['chunk_type'], 'response', 'chunk_type')} "
+                    "is not delta or snapshot",
                     "response",
                     "chunk_type",
                 )
@@ -246,7 +268,7 @@ class ManifestRules:
                     if item not in MODALITIES:
                         self.add(
                             "M011",
-                            f"unknown modality {item!r}",
+                            f"unknown modality {self.shown(item, 'modalities', direction, i)}",
                             "modalities",
                             direction,
                             i,
@@ -261,7 +283,7 @@ class ManifestRules:
         if mode not in ("fork", "main"):
             self.add(
                 "M012",
-                f"context {ctx!r} is not fork or main",
+                f"context {self.shown(ctx, 'context')} is not fork or main",
                 "context",
                 hint="context: fork isolates a subagent; main (the default) shares the parent's input.",
             )
@@ -269,21 +291,23 @@ class ManifestRules:
     def check_error_codes(self, codes: Any) -> None:
         if codes is None:
             return
-        items: list[tuple[str, tuple[str | int, ...]]]
+        items: list[tuple[Any, tuple[Hashable, ...]]]  # (code, where it is)
         if isinstance(codes, dict):
-            items = [(str(k), ("error_codes", str(k))) for k in codes]
+            items = [(k, ("error_codes", k)) for k in codes]
         elif isinstance(codes, list):
             items = [
-                (str(c.get("code") if isinstance(c, dict) else c), ("error_codes", i)) for i, c in enumerate(codes)
+                (c.get("code"), ("error_codes", i, "code")) if isinstance(c, dict) else (c, ("error_codes", i))
+                for i, c in enumerate(codes)
             ]
         else:
             self.add("M007", "error_codes must be a mapping or a list", "error_codes")
             return
         for code, where in items:
-            if not is_module_code(code):
+            if not is_module_code(str(code)):
+                shown = as_written(code, self.src, where, key=isinstance(codes, dict), quote=False)
                 self.add(
                     "M013",
-                    f"{code} is not a module error code (E5000-E9999)",
+                    f"{shown} is not a module error code (E5000-E9999)",
                     *where,
                     key=isinstance(codes, dict),
                     hint="E1xxx-E4xxx belong to the spec; declare your own codes from E5000.",
@@ -297,9 +321,10 @@ class ManifestRules:
                 if not ok:
                     self.add(
                         "M016",
-                        f"policy {key}: {value!r} is not recognised",
+                        f"policy {self.key_shown('policies', key)}: {self.shown(value, 'policies', key)} "
+                        "is not recognised",
                         "policies",
-                        str(key),
+                        key,
                         hint="Use allow or deny (v2.2), or true/false for *_allowed (v2.5).",
                     )
         constraints = man.get("constraints")
@@ -308,9 +333,10 @@ class ManifestRules:
                 if str(key) not in KNOWN_CONSTRAINTS or not isinstance(value, (bool, int, float)):
                     self.add(
                         "M016",
-                        f"constraint {key}: {value!r} is not recognised",
+                        f"constraint {self.key_shown('constraints', key)}: {self.shown(value, 'constraints', key)} "
+                        "is not recognised",
                         "constraints",
-                        str(key),
+                        key,
                         severity=Severity.INFO if isinstance(value, bool) else None,
                     )
 

@@ -23,6 +23,7 @@ rewritten: saving a setting edits the file in place (settings/config_file.py).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -110,7 +111,7 @@ class _Reader:
     def __init__(self, cfg: Config, src: SourceFile) -> None:
         self.cfg, self.src = cfg, src
 
-    def problem(self, parts: tuple[str, ...], message: str, key: bool = False) -> None:
+    def problem(self, parts: tuple[Hashable, ...], message: str, key: bool = False) -> None:
         line, col = self.src.locate(parts, key=key)
         self.cfg.problems.append(f"{self.src.path}:{line}:{col}: {message}")
 
@@ -119,7 +120,10 @@ class _Reader:
         for name, value in raw.items():
             key = str(name)
             if key not in SETTINGS:
-                self.problem((key,), f"unknown setting {key!r} ignored (known: {', '.join(SETTINGS)})", key=True)
+                from cogtui.core.files.written import as_written  # the file is parsed: sourcemap is loaded
+
+                shown = as_written(name, self.src, (name,), key=True)  # `null:`, not None (D147b)
+                self.problem((name,), f"unknown setting {shown} ignored (known: {', '.join(SETTINGS)})", key=True)
             elif key in ("theme", "provider") and isinstance(value, str):
                 setattr(cfg, key, value)
             elif key == "model" and (value is None or isinstance(value, str)):

@@ -1,0 +1,142 @@
+"""Walking JSON text without building it: skip a value, find where a path's value (or key) starts, find a
+repeated key. `json` parses; these only locate, so a file without diagnostics pays nothing for them."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+
+def offset_to_position(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of a character offset."""
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+_STRUCT = re.compile(r'["\[\]{}]')
+
+
+def _skip_ws(text: str, i: int) -> int:
+    return _WS.match(text, i).end()  # type: ignore[union-attr]
+
+
+def skip_json_value(text: str, i: int) -> int:
+    """Index just past the JSON value starting at i, building nothing; ValueError on malformed text."""
+    ch = text[i : i + 1]
+    if ch == '"':
+        m = _STRING.match(text, i)
+        if m is None:
+            raise ValueError("unterminated string")
+        return m.end()
+    if ch in ("{", "["):
+        depth, pos = 0, i
+        while True:
+            m = _STRUCT.search(text, pos)
+            if m is None:
+                raise ValueError("unbalanced brackets")
+            c = m.group()
+            if c == '"':
+                s = _STRING.match(text, m.start())
+                if s is None:
+                    raise ValueError("unterminated string")
+                pos = s.end()
+                continue
+            depth += 1 if c in "[{" else -1
+            pos = m.end()
+            if depth == 0:
+                return pos
+    m = _SCALAR.match(text, i)
+    if m is None:
+        raise ValueError(f"unexpected character at {i}")
+    return m.end()
+
+
+def json_locate(text: str, parts: Sequence[Any], key: bool) -> int:
+    i = _skip_ws(text, 0)
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        ch = text[i : i + 1]
+        found = None
+        if ch == "{":
+            j = _skip_ws(text, i + 1)
+            while text[j : j + 1] == '"':
+                m = _STRING.match(text, j)
+                if m is None:
+                    break
+                name = json.loads(m.group())
+                k_start = j
+                j = _skip_ws(text, m.end())
+                j = _skip_ws(text, j + 1)  # past ':'
+                if name == str(part):
+                    # No break: json.loads keeps the last of duplicated keys, so point there.
+                    found = k_start if (last and key) else j
+                j = _skip_ws(text, skip_json_value(text, j))
+                if text[j : j + 1] == ",":
+                    j = _skip_ws(text, j + 1)
+        elif ch == "[" and isinstance(part, int):
+            j = _skip_ws(text, i + 1)
+            n = 0
+            while text[j : j + 1] not in ("]", ""):
+                if n == part:
+                    found = j
+                    break
+                j = _skip_ws(text, skip_json_value(text, j))
+                if text[j : j + 1] == ",":
+                    j = _skip_ws(text, j + 1)
+                n += 1
+        if found is None:
+            return i
+        i = found
+    return i
+
+
+class KeyCounter:
+    """`object_pairs_hook` that builds the dict `json` would, noting whether an object repeated a key."""
+
+    __slots__ = ("repeated",)
+
+    def __init__(self) -> None:
+        self.repeated = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        built = dict(pairs)
+        if len(built) < len(pairs):
+            self.repeated = True
+        return built
+
+
+def first_repeated_key(text: str) -> tuple[str, int, int] | None:
+    """(key, offset of its first occurrence, offset of the repetition) for the repetition that comes first in
+    `text` (valid JSON); None when every object's keys are unique. One pass, no recursion."""
+    stack: list[dict[str, int] | None] = []  # per open container: an object's keys seen, None for an array
+    expect_key = False
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]', text, re.S):  # compiled (and cached) when needed
+        token = m.group()
+        if token[0] == '"':
+            if expect_key:
+                seen = stack[-1]
+                assert seen is not None
+                name = json.loads(token)
+                if name in seen:
+                    return name, seen[name], m.start()
+                seen[name] = m.start()
+            expect_key = False
+        elif token == "{":
+            stack.append({})
+            expect_key = True
+        elif token == "[":
+            stack.append(None)
+            expect_key = False
+        elif token == ",":
+            expect_key = bool(stack) and stack[-1] is not None
+        else:  # } ] :
+            if token != ":":
+                stack.pop()
+            expect_key = False
+    return None
