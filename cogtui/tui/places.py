@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from cogtui.core.authoring.migration.plan import MigrationPlan
@@ -60,6 +61,7 @@ class PlanPreview:
 
     plan: MigrationPlan
     title: str = "Review the change"
+    remake: Callable[[], MigrationPlan | str] | None = None  # the plan made again when its files change (D148b)
 
 
 @dataclass(frozen=True)

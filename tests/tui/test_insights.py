@@ -141,7 +141,7 @@ async def until(pilot: Pilot[None], condition: Any, timeout: float = 10.0) -> No
 
 def capture_previews(monkeypatch: pytest.MonkeyPatch) -> list[tuple[MigrationPlan, str]]:
     seen: list[tuple[MigrationPlan, str]] = []
-    monkeypatch.setattr(navigation, "preview_plan", lambda app, plan, title="": seen.append((plan, title)))
+    monkeypatch.setattr(navigation, "preview_plan", lambda app, plan, title="", remake=None: seen.append((plan, title)))
     return seen
 
 
@@ -349,3 +349,33 @@ async def test_the_migration_preview_shows_a_promotion(
         await pilot.press("u")  # nothing left to undo: said as a promotion too
         await until(pilot, lambda: any("There is no promotion of code-reviewer to undo" in t for t in titles))
         assert not any("Migrated" in t or "the migration" in t or "no migration" in t for t in titles), titles
+
+
+async def test_a_promotion_whose_schema_changed_on_disk_is_planned_again(
+    history: Path, env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """schema.json edited elsewhere under the preview (D148b): `a` writes nothing, the promotion is made again from
+    the schema as it is now (keeping the edit), said so, and the next `a` applies it."""
+    schema = env / "code-reviewer" / "schema.json"
+    app = make_app(env)
+    messages = record_notifications(app, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await dashboard(pilot, "code-reviewer")
+        await pilot.press("t", "p")
+        await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None)
+        preview, slot = app.screen, app.screen.slots[0]
+        first = slot.plan
+        edited = schema.read_bytes().rstrip() + b"\n\n"  # another program's edit: a blank line at the end
+        schema.write_bytes(edited)
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.click("#confirm")
+        await until(pilot, lambda: slot.plan is not first and slot.busy is None)
+        assert schema.read_bytes() == edited and slot.failure is None and slot.can_apply
+        assert any("Nothing was written; the plan was made again" in m for m in messages), messages
+        assert "planned again" in str(preview.query_one("#migrate-summary-text", Static).render())
+        await pilot.press("a")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await pilot.click("#confirm")
+        await until(pilot, lambda: slot.applied is not None and slot.busy is None)
+        assert b'"concurrency"' in schema.read_bytes() and schema.read_bytes().endswith(b"}\n\n")

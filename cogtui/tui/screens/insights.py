@@ -370,7 +370,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
     def _preview(self, message: promotions.PlanReady) -> None:
         self.state.finish()
         self._draw_selection()
-        self.app.post_message(Navigate(PlanPreview(message.plan, message.title)))
+        self.app.post_message(Navigate(PlanPreview(message.plan, message.title, message.remake)))
 
     @on(promotions.PromotionFailed)
     def _promotion_failed(self, message: promotions.PromotionFailed) -> None:

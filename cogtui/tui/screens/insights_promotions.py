@@ -7,6 +7,7 @@ core's (`core.authoring.promotion_target`); this file only runs them in threads.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from textual.message import Message
@@ -40,9 +41,10 @@ class PromotionsRead(Message):
 
 
 class PlanReady(Message):
-    def __init__(self, plan: MigrationPlan, title: str) -> None:
+    def __init__(self, plan: MigrationPlan, title: str, remake: Callable[[], MigrationPlan | str]) -> None:
         super().__init__()
         self.plan, self.title = plan, title
+        self.remake = remake  # the same promotion planned again, from the module as it is then (D148b)
 
 
 class PromotionFailed(Message):
@@ -99,9 +101,15 @@ def build_plan(request: PromotionRequest, load: Load) -> PlanReady | PromotionFa
     if module is None:
         return PromotionFailed(not_on_path(request.module), request.title)
     try:
-        return PlanReady(plan_promotion(request, module), request.title)
+        return PlanReady(plan_promotion(request, module), request.title, partial(remake_plan, request, load))
     except PromotionError as exc:
         return PromotionFailed(str(exc), request.title)
+
+
+def remake_plan(request: PromotionRequest, load: Load) -> MigrationPlan | str:
+    """The promotion planned again from the module as it is now (its files changed under the preview), or why not."""
+    made = build_plan(request, load)
+    return made.plan if isinstance(made, PlanReady) else made.error
 
 
 def undo(request: PromotionRequest, load: Load) -> PromotionUndone | PromotionFailed:

@@ -15,6 +15,7 @@ escape quits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import on
@@ -39,6 +40,7 @@ from . import migrate_model as view
 from . import migrate_work as workers
 from .migrate_apply import ApplyFlow
 from .migrate_pages import DiffPane, SummaryPane
+from .migrate_replan import ReplanFlow
 from .migrate_target import switch_target
 
 SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` overrides it
@@ -72,6 +74,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         preset: MigrationPlan | None = None,
         title: str | None = None,
         review_plans: list[ReviewPlan] | None = None,
+        remake: Callable[[], MigrationPlan | str] | None = None,
     ) -> None:
         super().__init__()
         self.review_file = review_file
@@ -88,7 +91,8 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.split_choice: bool | None = None  # None: by terminal width
         self._files_for: tuple[object, ...] | None = None  # what the file list was filled for
         self._modules_listed = 0  # how many of state.listed the module list shows
-        self.applying = ApplyFlow(self)
+        self.replanning = ReplanFlow(self, remake)  # a preset is made again by `remake` when its files change
+        self.applying = ApplyFlow(self, self.replanning.after_stale_apply)
 
     # The state's parts, by the names the flows and tests use.
     @property
@@ -124,8 +128,13 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         return cls(review_file=Path(path), review_plans=plans)
 
     @classmethod
-    def for_plan(cls, plan: MigrationPlan, title: str = "Review the change") -> MigrationScreen:
-        return cls(preset=plan, title=title)
+    def for_plan(
+        cls,
+        plan: MigrationPlan,
+        title: str = "Review the change",
+        remake: Callable[[], MigrationPlan | str] | None = None,
+    ) -> MigrationScreen:
+        return cls(preset=plan, title=title, remake=remake)
 
     @property
     def bench(self) -> Workbench:
@@ -161,6 +170,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
                 workers.read_plan_file(self, self.review_file)
             return
         self.show_module_list()
+        self.bench.modules_changed.subscribe(self, self.replanning.modules_changed)
         if self.preset is not None:
             self.post_message(workers.Planned(0, ReviewPlan.from_plan(self.preset), self.preset))
             return
@@ -234,6 +244,10 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     @on(workers.Applied)
     def _applied(self, message: workers.Applied) -> None:
         self.applying.applied(message)
+
+    @on(workers.ReplanFailed)
+    def _replan_failed(self, message: workers.ReplanFailed) -> None:
+        self.replanning.failed(message)
 
     @on(workers.Undone)
     def _undone(self, message: workers.Undone) -> None:

@@ -7,6 +7,7 @@ undone), through the screen's one handler per message, then has it redrawn.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -46,16 +47,18 @@ class MigrationView(Notifies, Protocol):
 
 
 class ApplyFlow:
-    def __init__(self, screen: MigrationView) -> None:
+    def __init__(self, screen: MigrationView, on_stale: Callable[[int, str], object]) -> None:
         self.screen = screen
+        self.on_stale = on_stale  # an apply found the files changed since the plan: plan again (migrate_replan.py)
 
     def applied(self, message: workers.Applied) -> None:
         screen = self.screen
         migrated: list[ModuleSlot] = []
         for outcome in message.outcomes:
             slot = screen.state.slots[outcome.index]
-            screen.state.applied(outcome.index, outcome.result, outcome.error)
-            if outcome.result is not None:
+            if screen.state.applied(outcome.index, outcome.result, outcome.error, outcome.stale):
+                self.on_stale(outcome.index, outcome.error or "the files changed on disk")
+            elif outcome.result is not None:
                 migrated.append(slot)
                 if outcome.note:
                     screen.notify(

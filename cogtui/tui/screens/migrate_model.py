@@ -144,6 +144,8 @@ def module_summary(slot: ModuleSlot, review: bool) -> SummaryPage:
     if plan.path:
         out.append(styled(plan.path, "$text-muted"))
     out += ["", _status(slot, review)]
+    if slot.replanned and not slot.busy:
+        out.append(assemble(("↻ ", "bold $text-warning"), slot.replanned))
     if slot.failure:
         out.append(assemble(("✗ last attempt failed: ", "bold $text-error"), slot.failure))
     if plan.reason and plan.result == "failed" and not plan.errors:
@@ -206,6 +208,8 @@ def _status(slot: ModuleSlot, review: bool) -> Content:
     if plan.already_current:
         note = plan.notes[0] if plan.notes else "already current"
         return assemble(("✓ ", "$text-success"), note, ("  (nothing to apply)", "$text-muted"))
+    if slot.live is None and slot.failure and not review:
+        return styled("✗ nothing can be applied until the plan can be made again (see below)", "bold $text-error")
     undone = Content("")
     if slot.undone is not None:
         undone = assemble(("↶ undone", "bold"), f": restored from {slot.undone.backup_dir}\n")

@@ -9,6 +9,7 @@ screen reports it once from `Worker.StateChanged`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from cogtui.core.authoring.migration import (
     ApplyResult,
     MigrationError,
     MigrationPlan,
+    StalePlan,
     UndoResult,
     apply_plan,
     undo_latest,
@@ -40,6 +42,7 @@ class ApplyOutcome:
     error: str | None
     note: str | None = None  # e.g. the validation result after a promotion
     note_is_problem: bool = False  # the note reports errors or warnings
+    stale: bool = False  # the files changed on disk since the plan was made: nothing was written, plan again
 
 
 class Planned(Message):
@@ -63,6 +66,14 @@ class Applied(Message):
     def __init__(self, outcomes: list[ApplyOutcome]) -> None:
         super().__init__()
         self.outcomes = outcomes
+
+
+class ReplanFailed(Message):
+    """A plan made elsewhere (a promotion) could not be made again after its files changed on disk."""
+
+    def __init__(self, index: int, error: str) -> None:
+        super().__init__()
+        self.index, self.error = index, error
 
 
 class Undone(Message):
@@ -116,6 +127,8 @@ def apply_plans(screen: Screen[Any], jobs: list[tuple[int, MigrationPlan]], prom
                     outcomes.append(ApplyOutcome(index, result, None, note, note_is_problem=not clean))
                     continue
                 outcomes.append(ApplyOutcome(index, apply_plan(plan, backup=True), None))
+            except StalePlan as exc:
+                outcomes.append(ApplyOutcome(index, None, str(exc), stale=True))
             except MigrationError as exc:
                 outcomes.append(ApplyOutcome(index, None, str(exc)))
             except Exception as exc:  # noqa: BLE001 - apply_plan rolled back; report it with the others
@@ -133,3 +146,16 @@ def undo_module(screen: Screen[Any], index: int, name: str, path: Path) -> None:
             screen.post_message(Undone(index, None, str(exc)))
 
     screen.run_worker(work, thread=True, group="migrate-undo", exit_on_error=False, name="undo migration")
+
+
+def remake_plan(screen: Screen[Any], index: int, remake: Callable[[], MigrationPlan | str]) -> None:
+    """Make a plan from elsewhere (a promotion) again, from the files as they are now: `Planned` or `ReplanFailed`."""
+
+    def work() -> None:
+        made = remake()
+        if isinstance(made, str):
+            screen.post_message(ReplanFailed(index, made))
+        else:
+            screen.post_message(Planned(index, ReviewPlan.from_plan(made), made))
+
+    screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan the change again")

@@ -18,9 +18,11 @@ from __future__ import annotations
 from cogtui.core.authoring.migration.apply import (
     ApplyResult,
     MigrationError,
+    StalePlan,
     UndoResult,
     apply_plan,
     backups_for,
+    staleness,
     undo_latest,
 )
 from cogtui.core.authoring.migration.plan import FileChange, MigrationIssue, MigrationPlan
@@ -33,6 +35,7 @@ __all__ = [
     "MigrationError",
     "MigrationIssue",
     "MigrationPlan",
+    "StalePlan",
     "UndoResult",
     "apply_plan",
     "backups_for",
@@ -42,5 +45,6 @@ __all__ = [
     "plan_migration",
     "render_plan",
     "render_plan_text",
+    "staleness",
     "undo_latest",
 ]

@@ -39,6 +39,10 @@ class MigrationError(Exception):
     """Applying or undoing failed; nothing was changed (or everything was put back)."""
 
 
+class StalePlan(MigrationError):
+    """The files are no longer what the plan was made from: nothing was written; plan again (D148b)."""
+
+
 @dataclass(frozen=True)
 class ApplyResult:
     module: str
@@ -73,15 +77,26 @@ def _timestamp() -> str:
     return datetime.now(UTC).strftime("%Y%m%dT%H%M%S_%fZ")
 
 
-def _check_fresh(plan: MigrationPlan) -> None:
-    """The files must still be what the plan was computed from."""
+def staleness(plan: MigrationPlan) -> str | None:
+    """Why the files are no longer what the plan was computed from (a file it changes was edited, deleted or
+    appeared), or None while the plan still holds. A file that cannot be read counts as changed."""
     for f in plan.files:
         path = plan.path / f.path
-        current = path.read_bytes() if path.exists() else None
+        try:
+            current = path.read_bytes() if path.exists() else None
+        except OSError:
+            return f"{path} can no longer be read"
         if f.action == "create" and current is not None:
-            raise MigrationError(f"{path} appeared after the plan was made; plan again")
+            return f"{path} appeared after the plan was made"
         if f.action != "create" and current != f.old_bytes:
-            raise MigrationError(f"{path} changed after the plan was made; plan again")
+            return f"{path} changed after the plan was made"
+    return None
+
+
+def _check_fresh(plan: MigrationPlan) -> None:
+    """The files must still be what the plan was computed from."""
+    if (reason := staleness(plan)) is not None:
+        raise StalePlan(f"{reason}; plan again")
 
 
 def _write_backup(plan: MigrationPlan, folder: Path) -> None:
@@ -125,7 +140,7 @@ def apply_plan(plan: MigrationPlan, backup: bool = True, verify: bool = True) ->
         return ApplyResult(plan.module, plan.path, None)
     if pending(plan.path):  # the plan was made from a half-applied folder
         outcome = recover(plan.path)
-        raise MigrationError(f"{plan.module}: an interrupted migration was found and {outcome}; plan again")
+        raise StalePlan(f"{plan.module}: an interrupted migration was found and {outcome}; plan again")
     _check_fresh(plan)
     tx = FileTransaction(plan.path, journal=True)
     for f in plan.files:

@@ -17,12 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cogtui.core.authoring.migration.apply import ApplyResult, UndoResult
+from cogtui.core.authoring.migration.apply import ApplyResult, UndoResult, staleness
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.authoring.migration.review import ReviewPlan
 from cogtui.core.diagnostics import plural
 
 WRITING = ("applying", "undoing")
+# Said of a module whose files changed on disk under its plan (D148b): the preview made a new one itself.
+REPLANNED = "the files changed on disk after the plan was made: planned again"
 
 
 @dataclass
@@ -37,6 +39,7 @@ class ModuleSlot:
     applied: ApplyResult | None = None
     undone: UndoResult | None = None
     failure: str | None = None  # the last apply or undo that failed
+    replanned: str | None = None  # why the plan shown was made again by itself (REPLANNED), until the next apply
 
     @property
     def can_apply(self) -> bool:
@@ -62,7 +65,7 @@ class ModuleSlot:
         if self.plan.already_current or not self.plan.files:
             return f"{self.name} is already current: there is nothing to apply."
         if self.live is None:
-            return f"{self.name}: this plan cannot be applied here."
+            return f"{self.name}: {self.failure or 'this plan cannot be applied here'}."
         return None
 
     def phase(self) -> str:
@@ -174,13 +177,49 @@ class PreviewState:
             self.slots[i].busy = "applying"
         return jobs
 
-    def applied(self, index: int, result: ApplyResult | None, error: str | None) -> None:
+    def applied(self, index: int, result: ApplyResult | None, error: str | None, stale: bool = False) -> bool:
+        """An apply's outcome; True when the module must be planned again: the apply found the files changed
+        on disk since the plan was made (`stale`, nothing was written), so the plan shown is no longer what
+        `a` would write, and a new one replaces it rather than a failure that `a` would repeat."""
         slot = self.slots[index]
         slot.busy = None
         if result is not None:
-            slot.applied, slot.undone, slot.failure = result, None, None
-        else:
-            slot.failure = error or "failed"
+            slot.applied, slot.undone, slot.failure, slot.replanned = result, None, None, None
+            return False
+        if stale and slot.path is not None:
+            return self.files_changed(index)
+        slot.failure = error or "failed"
+        return False
+
+    def files_changed(self, index: int) -> bool:
+        """The files under a module's plan changed on disk (an apply found it, or the module's watched files
+        changed and the plan no longer matches them): True when the module is now being planned again. A
+        module being written, already applied, under review or never planned is left as it is."""
+        slot = self.slots[index]
+        if self.review or slot.path is None or slot.busy or slot.applied is not None or slot.plan is None:
+            return False
+        slot.busy, slot.failure, slot.replanned = "planning", None, REPLANNED
+        return True
+
+    def stale_slots(self, paths: list[Path] | None) -> list[int]:
+        """Among the modules at `paths` (None: every one), those with a plan `a` could apply whose files on disk
+        are no longer what it was made from (reads them: `apply.staleness`)."""
+        changed = None if paths is None else {p.resolve() for p in paths}
+        return [
+            i
+            for i, s in enumerate(self.slots)
+            if s.path is not None
+            and (changed is None or s.path.resolve() in changed)
+            and s.can_apply
+            and s.live is not None
+            and staleness(s.live) is not None
+        ]
+
+    def replan_failed(self, index: int, error: str) -> None:
+        """The plan could not be made again: nothing can be applied until it can (esc, then plan again)."""
+        slot = self.slots[index]
+        slot.busy, slot.live, slot.replanned = None, None, None
+        slot.failure = f"the files changed on disk and the plan could not be made again: {error}"
 
     def start_undo(self, index: int) -> bool:
         slot = self.slots[index]
