@@ -122,9 +122,10 @@ def watch_search_path(app: App[Any]) -> None:
                     if failures > MAX_PLANS:
                         raise errors.exceptions[0] from None
                 plan = plan_watch(roots)
-                app.post_message(WatchState(watch_note(plan)))
-                if not plan.recursive and not plan.shallow:
+                if not plan.recursive and not plan.shallow:  # every root unreadable: nothing is watched at all
+                    app.post_message(WatchState("no folder on the search path can be read", stopped=True))
                     return
+                app.post_message(WatchState(watch_note(plan)))
         except Exception as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
             app.post_message(WatchState(reason, stopped=True))

@@ -52,3 +52,22 @@ def test_an_unreadable_folder_is_left_out_of_watching_and_watched_once_readable(
     finally:
         notes.chmod(0o755)
         tmux.kill()
+
+
+def test_a_search_path_with_nothing_readable_says_it_is_not_watched(tmp_path: Path) -> None:
+    root = tmp_path / "modules"
+    root.mkdir()
+    copy_modules(root, "code-reviewer")
+    root.chmod(0)
+    tmux, command, _status_file = cogtui_in_tmux(tmp_path, root, unprivileged=True)
+    try:
+        tmux.start(command, cwd=tmp_path)
+        screen = wait_for(
+            tmux,
+            lambda s: "not watching: no folder on the search path can be read" in s,
+            "the status saying nothing is watched",
+        )
+        assert "watching files" not in screen and "Traceback" not in screen
+    finally:
+        root.chmod(0o755)
+        tmux.kill()
