@@ -45,7 +45,12 @@ class ReplanFlow:
         self.start([index])
 
     def modules_changed(self, paths: list[Path] | None) -> None:
-        """Modules were validated again after a change on disk: plan again those whose plan no longer holds."""
+        """Modules were validated again after a change on disk: plan again those whose plan no longer holds.
+
+        `None` (modules appeared or vanished) is passed over: the changed modules are validated next and named
+        then, and reading every planned module's files on the event loop for it would stall a large preview."""
+        if paths is None:
+            return
         state = self.screen.state
         again = [i for i in state.stale_slots(paths) if state.files_changed(i)]
         if not again:
