@@ -99,11 +99,16 @@ async def test_a_chain_across_files_that_reaches_a_schema_is_no_loop_and_is_enfo
 # ---------------------------------------------------------------- file:// URIs and escapes
 
 
-@pytest.mark.parametrize("form", ["file-uri", "absolute-path", "escaped-name"])
+@pytest.mark.parametrize("form", ["file-uri", "upper-case-scheme", "absolute-path", "escaped-name"])
 async def test_a_file_inside_the_module_is_used_however_it_is_named(tmp_path: Path, form: str) -> None:
     name = "my lang.json" if form == "escaped-name" else "lang.json"
     target = (tmp_path / "mod" / name).absolute()
-    ref = {"file-uri": target.as_uri(), "absolute-path": str(target), "escaped-name": "my%20lang.json"}[form]
+    ref = {
+        "file-uri": target.as_uri(),
+        "upper-case-scheme": "FILE" + target.as_uri()[4:],  # schemes are case-insensitive: both readers agree
+        "absolute-path": str(target),
+        "escaped-name": "my%20lang.json",
+    }[form]
     root = module_with(tmp_path, ref, {name: {"type": "string"}})
     assert errors(root) == []  # validate agrees with the run: the file exists, and is used
     module = load_module(root)

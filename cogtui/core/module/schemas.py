@@ -51,6 +51,15 @@ __all__ = [
 ]
 
 
+def local_file_of(uri: str) -> Path | None:
+    """The path a `file:` URI of this host names, or None for a remote one (another scheme, another host's
+    file). The run (`_retrieve`) and `validate` (rules/ref_checks.py) read a `$ref` by this one rule (D146)."""
+    parsed = urlparse(uri)
+    if parsed.scheme.lower() != "file" or parsed.netloc not in ("", "localhost"):
+        return None
+    return Path(unquote(parsed.path))
+
+
 def file_uri(path: Path) -> str:
     return path.absolute().as_uri()
 
@@ -226,11 +235,11 @@ class ModuleSchemas:
         base = uri.split("#", 1)[0]
         if base in docs:
             return docs[base]
-        parsed = urlparse(base)
-        if parsed.scheme != "file" or parsed.netloc not in ("", "localhost"):  # another host's file is remote
+        local = local_file_of(base)
+        if local is None:
             raise LookupError(f"{uri} is outside the module: remote references are never fetched")
         root = self.path.resolve()
-        target = safe_resolve(Path(unquote(parsed.path)))
+        target = safe_resolve(local)
         if not target.is_relative_to(root):
             raise LookupError(f"{uri} is not a file inside the module")
         from cogtui.core.files.sourcemap import ParseFailure, load_file

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlparse
+from urllib.parse import unquote
 
 from cogtui.core.diagnostics import Diagnostic, diag
 from cogtui.core.files.confined import ParseFailure
@@ -34,6 +34,7 @@ from cogtui.core.files.nesting import NESTING_SHOWN, TOO_DEEP_HINT, too_deep_mes
 from cogtui.core.files.sourcemap import SourceFile, parse_json, read_text
 from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
+from cogtui.core.module.schemas import local_file_of
 
 PathT = tuple[str | int, ...]
 Node = tuple[Path, str]  # a schema file and a JSON pointer (without '#') into it
@@ -100,10 +101,10 @@ def ref_target(ref: str, file: Path, own_id: Any, root: Path) -> Target:
     if not target.partition("?")[0] or (isinstance(own_id, str) and target == own_id.split("#")[0]):
         return Target(file, fragment)  # the same document (a bare `?query` keeps the path, as URIs resolve)
     if _SCHEME.match(target):
-        uri = urlparse(target)
-        if uri.scheme.lower() != "file" or uri.netloc not in ("", "localhost"):
+        local = local_file_of(target)
+        if local is None:
             return Target(None, fragment, outside=True)
-        name = unquote(uri.path)
+        name = str(local)
     else:
         name = unquote(target.partition("?")[0])
     try:
