@@ -62,7 +62,7 @@ def save_refusal(envelope: dict[str, Any], interrupted: bool = False) -> str | N
     runtime_made = code in RUNTIME_FAILURES or code[:2] in ("E3", "E4")
     if not interrupted and not runtime_made:
         return None
-    what = "was stopped before it finished" if interrupted or code in ("E2010",) else f"failed with {code}"
+    what = "was stopped before it finished" if interrupted or code == "E2010" else f"failed with {code}"
     message = str(error.get("message", "")) if isinstance(error, dict) else ""
     return (
         f"this run {what}{f' ({message})' if message else ''}: that is not an answer the module should give, "
