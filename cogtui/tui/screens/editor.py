@@ -37,7 +37,7 @@ from .. import keys
 from ..keys import KeySpec, bindings
 from ..shown import block
 from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
-from ..widgets.area_theme import area_theme
+from ..widgets.area_theme import follow_app_theme, starting_area_theme
 from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
@@ -161,6 +161,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
                         language=language_for(buf.path) if buf.highlighted else None,
                         read_only=buf.read_only,
                         tab_behavior="focus",
+                        theme=starting_area_theme(self.app),
                         id=f"{buf.pane_id}-text",
                         classes="-start-file" if buf is start else None,
                     )
@@ -187,7 +188,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     def _theme_changed(self, _theme: Theme | None = None) -> None:
         for area in self.query(TextArea):
-            area.theme = area_theme(self.app, area)
+            follow_app_theme(self.app, area)
 
     # ------------------------------------------------------------ lookups
 

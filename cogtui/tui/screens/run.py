@@ -41,7 +41,7 @@ from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
 from ..store import load_now
-from ..widgets.area_theme import area_theme
+from ..widgets.area_theme import follow_app_theme, starting_area_theme
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -95,7 +95,14 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         with Horizontal(id="run-top"):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
-                yield TextArea.code_editor("", language="json", id="run-input", soft_wrap=True, tab_behavior="focus")
+                yield TextArea.code_editor(
+                    "",
+                    language="json",
+                    id="run-input",
+                    soft_wrap=True,
+                    tab_behavior="focus",
+                    theme=starting_area_theme(self.app),
+                )
                 yield Static("", id="run-input-status")
             with Vertical(id="run-controls"):
                 yield Static("[$text-muted]input[/]", classes="run-label")
@@ -141,8 +148,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.call_after_refresh(self.action_run)
 
     def _theme_changed(self, _theme: object = None) -> None:
-        area = self.query_one("#run-input", TextArea)
-        area.theme = area_theme(self.app, area)
+        follow_app_theme(self.app, self.query_one("#run-input", TextArea))
 
     def _modules_changed(self, paths: list[Path] | None) -> None:
         """The module changed on disk (the watcher validated it again): the input is checked against it now,
