@@ -8,8 +8,12 @@ here uses only colours that read on a light and on a dark palette, and the termi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from rich.style import Style
 from textual.app import App
+from textual.screen import Screen
 from textual.widgets import TextArea
 from textual.widgets.text_area import TextAreaTheme
 
@@ -71,3 +75,15 @@ def follow_app_theme(app: App[object], area: TextArea) -> None:
         area.register_theme(ANSI_AREA_THEME)
     if area.theme != name:
         area.theme = name
+
+
+def keep_following_app_theme(screen: Screen[Any], areas: Callable[[], Iterable[TextArea]]) -> None:
+    """Give `areas()` the TextArea theme for the app's theme now, and again whenever the app's theme changes
+    (for as long as `screen` is mounted)."""
+
+    def follow(_theme: object = None) -> None:
+        for area in areas():
+            follow_app_theme(screen.app, area)
+
+    screen.app.theme_changed_signal.subscribe(screen, follow)
+    follow()
