@@ -15,6 +15,7 @@ from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_
 from cogtui.core.rules.conformance_vector import VectorOutcome, split_vector
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
 from cogtui.core.rules.envelope_shape import shape_notes
+from cogtui.core.rules.excerpt import json_type
 from cogtui.core.rules.media_address import refused_without_lookup
 from cogtui.core.rules.media_rules import check_media
 from cogtui.core.rules.media_walk import find_media
@@ -153,9 +154,9 @@ def input_violation(err: SchemaError) -> Violation:
             "E1002", "input.required", (*path, missing) if missing else path, f"missing required field {where}"
         )
     if err.keyword == "type":
-        expected = err.expected if not isinstance(err.expected, list) or len(err.expected) != 1 else err.expected[0]
+        expected = " or ".join(map(str, err.expected)) if isinstance(err.expected, list) else err.expected
         return Violation(
-            "E1003", "input.type", path, f"{dotted(path)}: expected {expected}, got {type(err.instance).__name__}"
+            "E1003", "input.type", path, f"{dotted(path)}: expected {expected}, got {json_type(err.instance)}"
         )
     return Violation("E1001", f"input.{err.keyword}", path, f"{dotted(path)}: {err.message}")
 
