@@ -573,6 +573,13 @@ def test_input_violations_name_the_field(modules: dict[str, Module]) -> None:
     assert extra.code == "E1001" and "extra" in extra.message
 
 
+def test_a_meta_field_the_spec_rules_reject_is_said_once_not_again_by_the_meta_schema(
+    modules: dict[str, Module],
+) -> None:
+    found = check_document(env(meta=meta(confidence=2)), "envelope", modules["decision"]).violations
+    assert [v.rule for v in found if v.path == ("meta", "confidence")] == ["meta.confidence.range"]
+
+
 def test_types_are_named_as_json_names_them() -> None:
     names = [json_type(v) for v in (None, True, 3, 2.5, "s", [1], {"k": 1})]
     assert names == ["null", "boolean", "integer", "number", "string", "array", "object"]
