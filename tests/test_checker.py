@@ -33,7 +33,7 @@ from cogtui.core.rules.document_checker import (
     detect_kind,
     parse_document,
 )
-from cogtui.core.rules.excerpt import json_type
+from cogtui.core.rules.violation import json_type
 
 META = {"confidence": 0.95, "risk": "low", "explain": "fine"}
 DATA = {"label": "bug", "rationale": "because"}

@@ -15,13 +15,13 @@ from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_
 from cogtui.core.rules.conformance_vector import VectorOutcome, split_vector
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
 from cogtui.core.rules.envelope_shape import shape_notes
-from cogtui.core.rules.excerpt import json_type
 from cogtui.core.rules.media_address import refused_without_lookup
 from cogtui.core.rules.media_rules import check_media
 from cogtui.core.rules.media_walk import find_media
 from cogtui.core.rules.stream_text import StreamText, check_sse_events
 from cogtui.core.rules.stream_text import UnusableDocument as UnusableDocument  # re-exported: callers' one import
 from cogtui.core.rules.stream_text import parse_document as parse_document
+from cogtui.core.rules.violation import json_type
 
 if TYPE_CHECKING:
     from cogtui.core.diagnostics import Diagnostic

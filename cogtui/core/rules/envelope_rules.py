@@ -20,11 +20,11 @@ from cogtui.core.module.tiers import (
 from cogtui.core.rules.declared_rules import check_risk_aggregation, check_strictness, unknown_tag
 from cogtui.core.rules.envelope_shape import code_matches_schema, risk_object_level
 from cogtui.core.rules.error_codes import is_wellformed_code
-from cogtui.core.rules.excerpt import json_type
 from cogtui.core.rules.media_walk import find_output_media
 from cogtui.core.rules.violation import PathT as PathT
 from cogtui.core.rules.violation import Violation as Violation
 from cogtui.core.rules.violation import dotted as dotted
+from cogtui.core.rules.violation import json_type
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
