@@ -88,11 +88,12 @@ Retrieve = Callable[[str], Any]
 
 
 def excerpt(value: Any, limit: int = 60) -> str:
-    """A value as JSON, cut to `limit` characters: messages never dump a whole document."""
+    """A value as compact JSON, cut to `limit` characters with an ellipsis: messages never dump a whole document.
+    A value JSON has no form for (a YAML date) is written as text; one too deep to write, as its type's name."""
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):
-        text = repr(value)
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

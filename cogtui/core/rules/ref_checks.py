@@ -49,6 +49,8 @@ _LOOP_LIMIT = 64
 
 @dataclass(frozen=True)
 class RefReport:
+    """A module's `$ref` and nesting problems."""
+
     diagnostics: list[Diagnostic]  # everything found, in document order
     blockers: list[Diagnostic]  # those that keep the module from running
 
