@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogtui.core.eval.eval_state import PENDING, CellStatus, EvalPhase, EvalState, trend_label
+from cogtui.core.eval.eval_state import PENDING, CellStatus, EvalPhase, EvalState, trend_drawn, trend_label
 from cogtui.core.eval.model import Cell, EvalReport
 from cogtui.core.eval.stats import summarise
 
@@ -92,3 +92,10 @@ def test_the_trend_label_says_what_a_flat_sparkline_cannot() -> None:
     assert trend_label([1.0, 1.0, 1.0]) == "pass rate, last 3 evals: 100% each"
     assert trend_label([0.0, 0.0]) == "pass rate, last 2 evals: 0% each"
     assert trend_label([1.0, 0.5, 0.75]) == "pass rate, last 3 evals"  # the bars show it: lowest to highest
+
+
+def test_the_sparkline_is_drawn_only_where_its_bars_mean_something() -> None:
+    assert not trend_drawn([])
+    assert not trend_drawn([0.0])  # a lone eval would be a full bar, even at 0 %
+    assert not trend_drawn([1.0, 1.0, 1.0])  # steady at 100 % would be the flat bottom line, as at 0 %
+    assert trend_drawn([1.0, 0.5]) and trend_drawn([0.0, 1.0, 1.0])

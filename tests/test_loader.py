@@ -161,7 +161,7 @@ def v22_with(tmp: Path, name: str = "mod", **files: Any) -> Path:
 
 def test_v0_six_file_layout(tmp_path: Path) -> None:
     m = load_module(make_module(tmp_path, clean_v0()))
-    assert m.format is ModuleFormat.V0 and m.format.deprecated and m.format.badge == "v0 (deprecated)"
+    assert m.format is ModuleFormat.V0 and m.format.deprecated and m.format.badge == "v0, deprecated"
     assert (m.name, m.version, m.responsibility) == ("mod", "0.1.0", "Old style module")
     assert m.excludes == ("anything else",)
     assert m.prompt == "Do the thing with $ARGUMENTS\n"

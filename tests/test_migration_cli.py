@@ -44,6 +44,8 @@ def test_all_dry_run_changes_nothing_and_reads_plainly(world: Path) -> None:
     assert "code-reviewer: already v2.2; nothing to change" in out
     assert "4 modules: 3 would migrate, 1 already current, 0 failed" in out
     assert out.rstrip().endswith("dry run: nothing was written")
+    file_lines = [line for line in out.splitlines() if line.startswith(("  create ", "  delete ", "  modify "))]
+    assert file_lines and not [line for line in file_lines if line != line.rstrip()]  # padded only before a note
 
 
 def test_colour_on_a_terminal(world: Path) -> None:

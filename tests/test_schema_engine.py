@@ -99,6 +99,17 @@ def test_errors_carry_instance_path_schema_path_and_a_short_message(compile_: Co
     assert err.keyword == "type" and len(err.message) < 300
 
 
+def test_unexpected_property_names_are_quoted_as_json() -> None:
+    closed = {"type": "object", "properties": {"a": {}}, "additionalProperties": False}
+    [err] = rust(closed).errors({"code": 1, "it's": 2})
+    assert err.message == 'Additional properties are not allowed ("code", "it\'s" were unexpected)'
+    [err] = rust(closed).errors({f"k{i}": i for i in range(8)})
+    assert err.message.endswith('"k4" and 3 more were unexpected)')
+    sealed = {"$schema": DRAFT_URIS[DRAFT2020], "properties": {"a": {}}, "unevaluatedProperties": False}
+    [err] = rust(sealed, draft=DRAFT2020).errors({"b": 1})
+    assert err.message == 'Unevaluated properties are not allowed ("b" was unexpected)'
+
+
 @ENGINES
 def test_refs_resolve_through_the_retriever_only(compile_: Compile) -> None:
     asked: list[str] = []

@@ -120,9 +120,7 @@ async def test_selecting_a_problem_jumps_to_its_file_line_and_column(module_dir:
         await pilot.press("ctrl+g")
         assert app.focused is screen.query_one(DiagnosticsPanel)
         await pilot.press("enter")
-        await pilot.pause()
-        assert active_rel(screen) == "module.yaml"
-        assert app.focused is yaml_area
+        await until(pilot, lambda: active_rel(screen) == "module.yaml" and app.focused is yaml_area, "the jump")
         assert problem.line is not None and problem.column is not None
         assert yaml_area.cursor_location == (problem.line - 1, problem.column - 1)
         assert yaml_area.cursor_location == (5, 6)  # `tier: bogus` is line 6; the value starts at column 7

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import DataTable, ProgressBar, Sparkline
+from textual.widgets import DataTable, ProgressBar, Sparkline, Static
 from tuikit import copy_modules, isolate, make_app, open_eval, until
 
 import cogtui.tui.screens.eval as eval_screen_module
@@ -39,8 +39,10 @@ async def test_e_opens_the_eval_and_cells_stream_in(monkeypatch: pytest.MonkeyPa
         ours = list({id(m): m for m in seen if isinstance(m, (EvalScreen.CellDone, EvalScreen.EvalDone))}.values())
         assert [type(m).__name__ for m in ours] == ["CellDone"] * 3 + ["EvalDone"]
         assert "replay  3/3 passed (100%)" in str(screen.query_one("#eval-summary").render())
-        # Recorded in history, and the sparkline shows it.
+        # Recorded in history; one eval is said in words, its lone bar hidden (it would be full at any rate).
         await until(lambda: len(screen.query_one(Sparkline).data or []) == 1, pilot)
+        assert not screen.query_one(Sparkline).display
+        assert str(screen.query_one("#eval-trend-label", Static).render()) == "pass rate, 1 eval: 100%"
         with History(tmp_path / "data" / "history.sqlite3") as history:
             assert [p.pass_rate for p in history.eval_trend("code-reviewer")] == [1.0]
             assert history.count("code-reviewer") == 3

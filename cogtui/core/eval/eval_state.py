@@ -71,11 +71,16 @@ def summary_text(report: EvalReport) -> str:
     return "\n".join(lines)
 
 
+def trend_drawn(rates: list[float]) -> bool:
+    """Whether the pass-rate sparkline is shown. It scales to its own lowest and highest value: a steady rate
+    (every eval at 100 %, or at 0 %) would draw as the same flat bottom line, and a lone eval as a full bar
+    whatever its rate, so then it is hidden and `trend_label` says the numbers."""
+    return len(rates) > 1 and min(rates) != max(rates)
+
+
 def trend_label(rates: list[float]) -> str:
-    """The words beside the pass-rate sparkline, oldest rate first. The sparkline scales to its own lowest and
-    highest value: a steady rate (every eval at 100 %, or at 0 %) draws as the same flat bottom line, and a lone
-    eval as a full bar whatever its rate; then the numbers say what the bars cannot. Kept short: the bars share
-    the line (80 columns)."""
+    """The words beside the pass-rate sparkline, oldest rate first: the rates themselves where the bars are
+    hidden (`trend_drawn`). Kept short: the bars share the line (80 columns)."""
     if not rates:
         return "no evals recorded yet"
     n, now = len(rates), rates[-1]

@@ -40,7 +40,7 @@ class ModuleFormat(StrEnum):
 
     @property
     def badge(self) -> str:
-        return "v0 (deprecated)" if self.deprecated else self.value
+        return "v0, deprecated" if self.deprecated else self.value
 
 
 # Sentinel for a file that exists but did not parse (None is a valid JSON value).

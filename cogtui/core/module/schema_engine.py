@@ -51,6 +51,7 @@ from cogtui.core.module.schema_types import (
     excerpt,
     iter_patterns,
     shorten,
+    unexpected_properties,
     with_known_draft,
 )
 
@@ -263,7 +264,10 @@ def _convert(err: Any) -> SchemaError:
         expected = kind.limit
     context = getattr(kind, "context", None) if kind_name in ("AnyOf", "OneOfNotValid") else None
     branches = tuple(tuple(_convert(e) for e in branch) for branch in context or ())
-    message = shorten(str(err.message), instance)
+    if kind_name in ("AdditionalProperties", "UnevaluatedProperties"):
+        message = unexpected_properties(keyword, kind.unexpected)
+    else:
+        message = shorten(str(err.message), instance)
     return SchemaError(path, schema_path, keyword, message, missing, expected, instance, branches=branches)
 
 

@@ -96,6 +96,15 @@ def excerpt(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def unexpected_properties(keyword: str, names: Iterable[Any]) -> str:
+    """The message for properties that `additionalProperties` or `unevaluatedProperties` refuse, each name quoted
+    as JSON: the engine quotes them Python-style ('it's' included), which a JSON author misreads."""
+    shown = [excerpt(str(name)) for name in names]
+    listed = ", ".join(shown[:5]) + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+    what = "Unevaluated" if keyword == "unevaluatedProperties" else "Additional"
+    return f"{what} properties are not allowed ({listed} {'was' if len(shown) == 1 else 'were'} unexpected)"
+
+
 def shorten(message: str, instance: Any) -> str:
     """The engine's message with its leading copy of the instance replaced by an excerpt."""
     if len(message) <= MESSAGE_LIMIT:

@@ -29,7 +29,7 @@ from textual.widgets import DataTable, ProgressBar, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
 from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
-from cogtui.core.eval.eval_state import CellStatus, EvalPhase, EvalState, trend_label
+from cogtui.core.eval.eval_state import CellStatus, EvalPhase, EvalState, trend_drawn, trend_label
 from cogtui.core.eval.model import Cell, EvalReport, Target
 from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.files.terminal_text import visible
@@ -294,7 +294,9 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
     @on(TrendLoaded)
     def _trend_loaded(self, event: TrendLoaded) -> None:
         rates = [p.pass_rate for p in event.points]
-        self.query_one("#eval-trend", Sparkline).data = rates
+        sparkline = self.query_one("#eval-trend", Sparkline)
+        sparkline.data = rates
+        sparkline.display = trend_drawn(rates)
         self.query_one("#eval-trend-label", Static).update(trend_label(rates))
 
     @on(Failed)

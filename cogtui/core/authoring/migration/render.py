@@ -47,7 +47,8 @@ def plan_lines(plan: MigrationPlan, diffs: bool = True) -> list[Line]:
     width = max((len(f.path) for f in plan.files), default=0)
     for f in plan.files:
         extra = _file_extra(f)
-        out.append([(f"  {f.action:<7}", ACTION_STYLE[f.action]), (f"{f.path:<{width}}", None), (extra, "dim")])
+        path = f"{f.path:<{width}}" if extra else f.path  # no trailing blanks on a line without a note
+        out.append([(f"  {f.action:<7}", ACTION_STYLE[f.action]), (path, None), (extra, "dim")])
     if plan.notes:
         out.append([("notes:", "bold")])
         for note in plan.notes:
