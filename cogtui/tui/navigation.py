@@ -7,7 +7,7 @@ here imports the app: the app is reached through the `Workbench` protocol.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.screen import ModalScreen
 
@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 
     from cogtui.core.authoring.migration.plan import MigrationPlan
 
-    from .screens.editor import EditorScreen
+    from .screens.migrate import MigrationScreen
+
+S = TypeVar("S", bound="Screen[Any]")
 
 
 def go(app: App[Any], place: Place) -> None:
@@ -66,42 +68,73 @@ def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:
     it (its unsaved edits as they are) rather than stack a second one that shows the disk's version as clean."""
     from .screens.editor import EditorScreen
 
-    target = Path(path).absolute()
-    for screen in app.screen_stack:
-        if isinstance(screen, EditorScreen) and screen.module_path == target:
-            back_to_editor(app, screen, file)
-            return
-    app.push_screen(EditorScreen(path, focus_file=file))
-
-
-def back_to_editor(app: App[Any], editor: EditorScreen, file: Path | None) -> None:
-    """Close the screens above `editor`, unless one of them holds work that closing would lose or cut short:
-    then nothing closes and a notification says what to close first."""
-    name = visible(editor.module_path.name, single_line=True)
-    above = app.screen_stack[app.screen_stack.index(editor) + 1 :]
-    held = [note for screen in above if (note := closing_loses(screen)) is not None]
-    if held:
-        app.notify(
-            f"{name} is already open in an editor, under screens that closing would cut short "
-            f"({'; '.join(held)}). Finish or close them first (escape), then open it again.",
-            title="Already open",
-            severity="warning",
-            timeout=8,
-            markup=False,
-        )
+    leave_help(app)
+    editor = open_on(app, EditorScreen, path)
+    if editor is None:
+        app.push_screen(EditorScreen(path, focus_file=file))
         return
-    if above:
-        editor.pop_until_active()
+    if not back_to(app, editor, "an editor"):
+        return
     if file is not None and (buf := editor.buffer_for(Path(file).absolute())) is not None:
         editor.navigator.activate(buf.pane_id)
     kept = ": its unsaved edits are kept" if editor.has_unsaved_changes() else ""
-    app.notify(f"{name} is already open: back to its editor{kept}.", title="Already open", markup=False)
+    said_back(app, editor, f"its editor{kept}")
+
+
+def leave_help(app: App[Any]) -> None:
+    """Going somewhere closes the help shown on top (D153b): it holds nothing, and left under the new screen it
+    would come back when that one closes."""
+    from .screens.help import HelpScreen
+
+    while isinstance(app.screen, HelpScreen):
+        app.pop_screen()
+
+
+def open_on(app: App[Any], kind: type[S], path: Path) -> S | None:
+    """The screen of this kind already open on the module at `path` (the lowest on the stack), or None."""
+    target = Path(path).absolute()
+    for screen in app.screen_stack:
+        if isinstance(screen, kind) and Path(getattr(screen, "module_path", "")).absolute() == target:
+            return screen
+    return None
+
+
+def back_to(app: App[Any], screen: Screen[Any], shown_in: str, warn: bool = True) -> bool:
+    """Close the screens above `screen` (one screen per module and kind: D148a, D153a), unless one of them holds
+    work that closing would lose or cut short: then nothing closes, a notification (with `warn`) says what to close
+    first, and the answer is False."""
+    name = module_name(screen)
+    above = app.screen_stack[app.screen_stack.index(screen) + 1 :]
+    held = [note for above_one in above if (note := closing_loses(above_one)) is not None]
+    if held:
+        if warn:
+            app.notify(
+                f"{name} is already open in {shown_in}, under screens that closing would cut short "
+                f"({'; '.join(held)}). Finish or close them first (escape), then open it again.",
+                title="Already open",
+                severity="warning",
+                timeout=8,
+                markup=False,
+            )
+        return False
+    if above:
+        screen.pop_until_active()
+    return True
+
+
+def module_name(screen: Screen[Any]) -> str:
+    return visible(Path(getattr(screen, "module_path", "")).name, single_line=True)
+
+
+def said_back(app: App[Any], screen: Screen[Any], where: str) -> None:
+    app.notify(f"{module_name(screen)} is already open: back to {where}.", title="Already open", markup=False)
 
 
 def closing_loses(screen: Screen[Any]) -> str | None:
     """What closing `screen` now would lose or cut short, said in a few words; None when nothing."""
     from .quitting import StopsOnQuit
     from .screens.editor import EditorScreen
+    from .screens.help import HelpScreen
     from .screens.migrate import MigrationScreen
 
     if isinstance(screen, EditorScreen) and screen.has_unsaved_changes():
@@ -110,46 +143,92 @@ def closing_loses(screen: Screen[Any]) -> str | None:
         return f"{work.number} {work.noun}{'s' * (work.number != 1)} still running"
     if isinstance(screen, MigrationScreen) and screen.state.writing:
         return "a migration writing files"
-    if isinstance(screen, ModalScreen):
+    if isinstance(screen, ModalScreen) and not isinstance(screen, HelpScreen):  # help holds nothing (D153b)
         return "an open dialog"
     return None
 
 
 def run_module(app: App[Any], path: Path, input_value: Any = None, autorun: bool = False) -> None:
+    """One run screen per module (D153a): its runs are tabs, so a second screen would only split them (and its
+    draft); going back to it, an input asked for replaces the one shown and `autorun` starts a run in a new tab."""
     from .screens.run import RunScreen
 
-    app.push_screen(RunScreen(path, input_value=input_value, autorun=autorun))
+    leave_help(app)
+    screen = open_on(app, RunScreen, path)
+    if screen is None:
+        app.push_screen(RunScreen(path, input_value=input_value, autorun=autorun))
+    elif back_to(app, screen, "a run screen"):
+        said_back(app, screen, "its run screen")
+        screen.take_input(input_value, autorun)
 
 
 def goldens(app: App[Any], path: Path) -> None:
     from .screens.goldens import GoldensScreen
 
-    app.push_screen(GoldensScreen(path))
+    leave_help(app)
+    screen = open_on(app, GoldensScreen, path)
+    if screen is None:
+        app.push_screen(GoldensScreen(path))
+    elif back_to(app, screen, "a golden tests screen"):
+        said_back(app, screen, "its golden tests (ctrl+r runs them again)")
 
 
 def evaluate(app: App[Any], path: Path) -> None:
     from .screens.eval import EvalScreen
 
+    leave_help(app)
     bench = workbench(app)
-    app.push_screen(EvalScreen(path, bench.config, bench.store.load, bench.run_drafts))
+    screen = open_on(app, EvalScreen, path)
+    if screen is None:
+        app.push_screen(EvalScreen(path, bench.config, bench.store.load, bench.run_drafts))
+    elif back_to(app, screen, "an eval screen"):
+        said_back(app, screen, "its eval (ctrl+r runs it again)")
 
 
 def history(app: App[Any], path: Path) -> None:
+    """A history screen only shows the history (it reads it again when shown): going back to the one open is
+    tidier, but when screens above it hold work a new one opens on top rather than refuse (D153a)."""
     from .screens.history import HistoryScreen
 
-    app.push_screen(HistoryScreen(path))
+    leave_help(app)
+    screen = open_on(app, HistoryScreen, path)
+    if screen is None or not back_to(app, screen, "a history screen", warn=False):
+        app.push_screen(HistoryScreen(path))
+    else:
+        said_back(app, screen, "its history")
 
 
 def insights(app: App[Any], module: str | None) -> None:
     from .screens.insights import InsightsScreen
 
-    app.push_screen(InsightsScreen(module))
+    leave_help(app)
+    screen = next((s for s in app.screen_stack if isinstance(s, InsightsScreen) and s.module == module), None)
+    if screen is None or not back_to(app, screen, "an insights dashboard", warn=False):
+        app.push_screen(InsightsScreen(module))
+    else:
+        app.notify("Already open: back to the insights dashboard.", title="Already open", markup=False)
 
 
 def migrate(app: App[Any], paths: list[Path]) -> None:
+    """One live migration preview per set of modules (D153a); a promotion's or a review's preview is another
+    thing (each shows a plan of its own) and never reused."""
     from .screens.migrate import MigrationScreen
 
+    leave_help(app)
+    wanted = {Path(p).absolute() for p in paths}
+    for screen in app.screen_stack:
+        if isinstance(screen, MigrationScreen) and live_paths(screen) == wanted:
+            if back_to(app, screen, "a migration preview"):
+                app.notify("Already open: back to its migration preview.", title="Already open", markup=False)
+            return
     app.push_screen(MigrationScreen.for_modules(paths))
+
+
+def live_paths(screen: MigrationScreen) -> set[Path] | None:
+    """The modules a live migration previews; None for a promotion's or a review's preview."""
+    if screen.preset is not None or screen.state.review:
+        return None
+    return {Path(slot.path).absolute() for slot in screen.state.slots if slot.path is not None}
 
 
 def migrate_all(app: App[Any]) -> None:

@@ -140,6 +140,16 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         if self.autorun:
             self.call_after_refresh(self.action_run)
 
+    def take_input(self, input_value: Any, autorun: bool) -> None:
+        """Opened again (navigation.run_module, D153a): an input asked for replaces the one shown, and `autorun`
+        runs it in a new tab; the tabs and runs already here stay as they are."""
+        if input_value is not None:
+            with self.prevent(Select.Changed):
+                self.query_one("#run-golden", Select).clear()
+            self.query_one("#run-input", TextArea).text = json.dumps(input_value, indent=2, ensure_ascii=False)
+        if autorun:
+            self.call_after_refresh(self.action_run)
+
     def _theme_changed(self, _theme: object = None) -> None:
         area = self.query_one("#run-input", TextArea)
         area.theme = area_theme(self.app, area)
