@@ -33,6 +33,7 @@ from cogtui.core.rules.document_checker import (
     detect_kind,
     parse_document,
 )
+from cogtui.core.rules.violation import json_type
 
 META = {"confidence": 0.95, "risk": "low", "explain": "fine"}
 DATA = {"label": "bug", "rationale": "because"}
@@ -567,9 +568,23 @@ def test_input_violations_name_the_field(modules: dict[str, Module]) -> None:
     [missing] = check_document({}, "input", m).violations
     assert (missing.code, missing.path) == ("E1002", ("text",)) and "text" in missing.message
     [typed] = check_document({"text": 5}, "input", m).violations
-    assert (typed.code, typed.path) == ("E1003", ("text",)) and "text" in typed.message
+    assert (typed.code, typed.path) == ("E1003", ("text",)) and typed.message == "text: expected string, got integer"
     [extra] = check_document({"text": "x", "extra": 1}, "input", m).violations
     assert extra.code == "E1001" and "extra" in extra.message
+
+
+def test_a_meta_field_the_spec_rules_reject_is_said_once_not_again_by_the_meta_schema(
+    modules: dict[str, Module],
+) -> None:
+    found = check_document(env(meta=meta(confidence=2)), "envelope", modules["decision"]).violations
+    assert [v.rule for v in found if v.path == ("meta", "confidence")] == ["meta.confidence.range"]
+
+
+def test_types_are_named_as_json_names_them() -> None:
+    names = [json_type(v) for v in (None, True, 3, 2.5, "s", [1], {"k": 1})]
+    assert names == ["null", "boolean", "integer", "number", "string", "array", "object"]
+    [v] = [x for x in check_document(env(meta=meta(confidence=None)), "envelope").violations if "confidence" in x.rule]
+    assert v.message == "meta.confidence must be a number, not null"
 
 
 def test_nested_missing_field_path(tmp_path: Path) -> None:

@@ -30,6 +30,8 @@ class EvalChoice:
 
 @dataclass(frozen=True)
 class TargetOption:
+    """A provider/model an eval can run on, offered with what would keep its runs from succeeding."""
+
     target: Target
     note: str = ""  # why its runs would fail (no API key), shown next to it
 

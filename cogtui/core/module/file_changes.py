@@ -28,6 +28,8 @@ def is_scratch_file(path: str | Path) -> bool:
 
 @dataclass
 class ModuleChanges:
+    """What a batch of file changes means for the modules on the search path."""
+
     touched: set[Path] = field(default_factory=set)  # known module folders whose files changed
     structural: bool = False  # modules appeared or vanished: discovery must run again
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.rules.envelope_rules import PathT, Violation, check_envelope, check_meta, dotted
-from cogtui.core.rules.excerpt import excerpt
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module

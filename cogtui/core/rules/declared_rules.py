@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import RISK_LEVELS
-from cogtui.core.rules.excerpt import excerpt
 from cogtui.core.rules.violation import PathT, Violation, dotted
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ from cogtui.core.rules.media_walk import find_media
 from cogtui.core.rules.stream_text import StreamText, check_sse_events
 from cogtui.core.rules.stream_text import UnusableDocument as UnusableDocument  # re-exported: callers' one import
 from cogtui.core.rules.stream_text import parse_document as parse_document
+from cogtui.core.rules.violation import json_type
 
 if TYPE_CHECKING:
     from cogtui.core.diagnostics import Diagnostic
@@ -153,9 +154,9 @@ def input_violation(err: SchemaError) -> Violation:
             "E1002", "input.required", (*path, missing) if missing else path, f"missing required field {where}"
         )
     if err.keyword == "type":
-        expected = err.expected if not isinstance(err.expected, list) or len(err.expected) != 1 else err.expected[0]
+        expected = " or ".join(map(str, err.expected)) if isinstance(err.expected, list) else err.expected
         return Violation(
-            "E1003", "input.type", path, f"{dotted(path)}: expected {expected}, got {type(err.instance).__name__}"
+            "E1003", "input.type", path, f"{dotted(path)}: expected {expected}, got {json_type(err.instance)}"
         )
     return Violation("E1001", f"input.{err.keyword}", path, f"{dotted(path)}: {err.message}")
 

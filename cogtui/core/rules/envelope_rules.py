@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cogtui.core.diagnostics import plural
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import (
     EXEC_ALLOWED_RISK,
     EXEC_MIN_CONFIDENCE,
@@ -20,11 +21,11 @@ from cogtui.core.module.tiers import (
 from cogtui.core.rules.declared_rules import check_risk_aggregation, check_strictness, unknown_tag
 from cogtui.core.rules.envelope_shape import code_matches_schema, risk_object_level
 from cogtui.core.rules.error_codes import is_wellformed_code
-from cogtui.core.rules.excerpt import excerpt
 from cogtui.core.rules.media_walk import find_output_media
 from cogtui.core.rules.violation import PathT as PathT
 from cogtui.core.rules.violation import Violation as Violation
 from cogtui.core.rules.violation import dotted as dotted
+from cogtui.core.rules.violation import json_type
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
@@ -54,7 +55,7 @@ def check_meta(
                 "E3001",
                 "meta.confidence.type",
                 (*path, "confidence"),
-                f"meta.confidence must be a number, not {excerpt(conf)}",
+                f"meta.confidence must be a number, not {json_type(conf)}",
             )
         )
     elif not 0 <= conf <= 1:
@@ -128,8 +129,11 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
     if module is not None and isinstance(env.get("meta"), dict):
         meta = env["meta"]
         level = risk_object_level(meta.get("risk"))
-        # The object form counts as its level against a v2.2 meta schema's string enum (D39).
-        out.extend(_schema_violations(module, "meta", {**meta, "risk": level} if level else meta, (*path, "meta")))
+        # The object form counts as its level against a v2.2 meta schema's string enum (D39). A field the spec's
+        # meta rules already found wrong (a confidence over 1, an explain too long) is said once, by them.
+        said = {v.path for v in out}
+        found = _schema_violations(module, "meta", {**meta, "risk": level} if level else meta, (*path, "meta"))
+        out.extend(v for v in found if v.path not in said)
     return out
 
 

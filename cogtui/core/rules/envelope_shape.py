@@ -17,9 +17,9 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import RISK_LEVELS
 from cogtui.core.rules.error_codes import ERROR_CODES, LEGACY_CODES, is_module_code, legacy_name, normalize_code
-from cogtui.core.rules.excerpt import excerpt
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module

@@ -87,11 +87,11 @@ def judge(module: Module, expected: dict[str, Any], actual: dict[str, Any]) -> l
 
 def short_message(err: Any) -> str:
     """A schema error without a dump of the instance: the keyword that failed, and a short excerpt."""
-    from cogtui.core.rules.excerpt import excerpt
+    from cogtui.core.module.schema_types import excerpt
 
     rule = err.keyword
     if rule == "required":
         return f"missing required {err.missing or 'property'}"
     if rule in ("type", "enum", "const", "minimum", "maximum", "maxLength", "minLength", "maxItems", "minItems"):
-        return f"{rule} {excerpt(err.expected, 60)} (found {excerpt(err.instance)})"
-    return f"{rule} failed (found {excerpt(err.instance)})"
+        return f"{rule} {excerpt(err.expected, 60)} (found {excerpt(err.instance, 40)})"
+    return f"{rule} failed (found {excerpt(err.instance, 40)})"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from cogtui.core.rules.excerpt import excerpt
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.rules.media_duration import DURATION_LIMITS, duration_seconds
 from cogtui.core.rules.media_walk import find_output_media
 

@@ -51,6 +51,8 @@ _LOOP_LIMIT = 64
 
 @dataclass(frozen=True)
 class RefReport:
+    """A module's `$ref` and nesting problems."""
+
     diagnostics: list[Diagnostic]  # everything found, in document order
     blockers: list[Diagnostic]  # those that keep the module from running
     # The $refs that do not resolve, by (their file, resolved; the path of the `$ref` key in it): (ref, diagnostic).

@@ -26,3 +26,13 @@ def dotted(path: PathT) -> str:
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "$"
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a parsed value as JSON Schema names it: a message says "got integer", not "got int"."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    names = ((int, "integer"), (float, "number"), (str, "string"), ((list, tuple), "array"), (dict, "object"))
+    return next((name for kinds, name in names if isinstance(value, kinds)), type(value).__name__)

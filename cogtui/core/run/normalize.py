@@ -16,8 +16,8 @@ import re
 from typing import Any
 
 from cogtui.core.files.json_pointer import deref, object_at
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import EXPLAIN_MAX, RISK_LEVELS, V21_WRAP_EXPLAIN
-from cogtui.core.rules.excerpt import excerpt
 from cogtui.core.run.envelope_builder import is_envelope
 from cogtui.core.run.output_fixes import CONFIDENCE_CLAMP, CONFIDENCE_TEXT, ENUM_HYPHENS, confidence_from_text
 

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cogtui.core.rules.excerpt import excerpt
+from cogtui.core.module.schema_types import excerpt
 
 # Masking lives with failure(), the one place every failure envelope is built; ProviderError masks too.
 from cogtui.core.run.envelope_builder import redact_keys

@@ -16,7 +16,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cogtui.core.rules.excerpt import excerpt
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.run.providers.base import (
     Finish,
     ModelRequest,
