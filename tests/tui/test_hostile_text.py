@@ -118,7 +118,7 @@ async def test_hostile_errors_and_input_messages_show_literally(
         # A hostile model name in the tab title (a valid input again: the E1002 explain would reach MetaCard).
         screen.query_one("#run-input", TextArea).text = (module / "tests" / "case2.input.json").read_text()
         screen.query_one("#run-model").value = "[/] see [/tmp"  # type: ignore[attr-defined]
-        monkeypatch.setattr("cogtui.tui.screens.run.make_provider", _replay_anyway)
+        monkeypatch.setattr("cogtui.tui.screens.run_launch.make_provider", _replay_anyway)
         await pilot.press("ctrl+r")
         await until(lambda: len(screen.query(RunPane)) == 2 and screen.query(RunPane)[1].result is not None, pilot)
         await pilot.pause()

@@ -1,7 +1,8 @@
 """The run screen (`r`): an input editor validated as you type, provider and model pickers, and runs in tabs.
 
 `ctrl+r` runs from anywhere on the screen (a new tab each time, to compare
-providers or models on one input); `escape` cancels the running run (the
+providers or models on one input; the module is read again first, off the UI
+thread: run_launch.py); `escape` cancels the running run (the
 provider request is closed and the run is recorded as interrupted), or goes
 back when nothing runs. Going back while runs in other tabs are still running
 asks first; confirming cancels them all and waits until each is recorded.
@@ -25,12 +26,9 @@ from textual.screen import Screen
 from textual.widgets import Input, Select, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker
 
-from cogtui.core.eval.model import Target
-from cogtui.core.eval.targets import target_note
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.model import Module
-from cogtui.core.run.output_fixes import parse_fixes
-from cogtui.core.run.providers import PROVIDERS, make_provider
+from cogtui.core.run.providers import PROVIDERS
 from cogtui.core.run.run_start import InputChoice, default_provider, input_choices, starting_input
 from cogtui.core.run.runner import RunOptions
 
@@ -41,7 +39,7 @@ from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
 from ..store import load_now
-from ..widgets.area_theme import area_theme
+from ..widgets.area_theme import keep_following_app_theme, starting_area_theme
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -49,6 +47,7 @@ from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
 from .run_golden import GoldenSaved, GoldenSaveFlow
 from .run_input import INPUT_DEBOUNCE, InputChecked, input_status
+from .run_launch import ModuleReloaded, RunLaunchFlow
 
 register(
     KeySpec("run.run", "ctrl+r", "run", "Run", main=True, priority=True),
@@ -85,6 +84,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self._pending_records: set[Worker[None]] = set()
         self._on_settled: list[Callable[[], object]] = []
         self.golden_saving = GoldenSaveFlow(self)
+        self.launching = RunLaunchFlow(self)  # ctrl+r: the module read again off the UI thread, then a run
 
     @property
     def bench(self) -> Workbench:
@@ -95,7 +95,10 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         with Horizontal(id="run-top"):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
-                yield TextArea.code_editor("", language="json", id="run-input", soft_wrap=True, tab_behavior="focus")
+                theme = starting_area_theme(self.app)
+                yield TextArea.code_editor(
+                    "", language="json", id="run-input", soft_wrap=True, tab_behavior="focus", theme=theme
+                )
                 yield Static("", id="run-input-status")
             with Vertical(id="run-controls"):
                 yield Static("[$text-muted]input[/]", classes="run-label")
@@ -135,8 +138,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
         self.query_one("#run-input", TextArea).focus()
         self.bench.modules_changed.subscribe(self, self._modules_changed)
-        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        self._theme_changed()
+        keep_following_app_theme(self, lambda: [self.query_one("#run-input", TextArea)])
         if self.autorun:
             self.call_after_refresh(self.action_run)
 
@@ -149,10 +151,6 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.query_one("#run-input", TextArea).text = json.dumps(input_value, indent=2, ensure_ascii=False)
         if autorun:
             self.call_after_refresh(self.action_run)
-
-    def _theme_changed(self, _theme: object = None) -> None:
-        area = self.query_one("#run-input", TextArea)
-        area.theme = area_theme(self.app, area)
 
     def _modules_changed(self, paths: list[Path] | None) -> None:
         """The module changed on disk (the watcher validated it again): the input is checked against it now,
@@ -232,36 +230,25 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     # ------------------------------------------------------------ runs
 
-    async def action_run(self) -> None:
-        if self.module is None or self.stopping:
-            return
-        loaded = load_now(self.module_path)  # each run reads the module again: a schema changed since counts
-        if isinstance(loaded, str):
-            self.notify(loaded, severity="error", markup=False)
-            return
-        self.module = loaded
-        try:
-            input_value = json.loads(self.query_one("#run-input", TextArea).text or "{}")
-        except json.JSONDecodeError as exc:
-            self.notify(f"The input is not JSON: {exc.msg} (line {exc.lineno})", severity="error", markup=False)
-            return
-        provider_name = str(self.query_one("#run-provider", Select).value)
-        model = self.query_one("#run-model", Input).value.strip() or None
-        args = self.query_one("#run-args", Input).value or None
-        try:
-            provider = make_provider(provider_name, model, self.bench.config)
-        except ValueError as exc:
-            self.notify(str(exc), severity="error", markup=False)
-            return
-        fixes, _ = parse_fixes(self.bench.config.output_fixes)  # config output_fixes (D51)
-        options = RunOptions(provider, args=args, stream_requested=True, resolver=self.bench.store.load, fixes=fixes)
-        runs_as = Target(provider.name, provider.model)
-        note = target_note(Target(provider.name, model), runs_as, listed=False)
-        if note:  # replay with a model name: it runs (and is recorded) as replay; the tab says what ran
-            self.notify(note, title="Run", severity="warning", markup=False)
-        request = RunRequest(self.module, input_value, args, provider_name, runs_as.model if model else None)
+    def action_run(self) -> None:
+        self.launching.start()
+
+    @on(ModuleReloaded)
+    async def _module_reloaded(self, message: ModuleReloaded) -> None:
+        await self.launching.reloaded(message)
+
+    def form_text(self) -> tuple[str, str, str, str]:
+        """The input, provider, model and $ARGUMENTS as typed (run_launch.py reads them on ctrl+r)."""
+        return (
+            self.query_one("#run-input", TextArea).text,
+            str(self.query_one("#run-provider", Select).value),
+            self.query_one("#run-model", Input).value,
+            self.query_one("#run-args", Input).value,
+        )
+
+    async def open_tab(self, request: RunRequest, options: RunOptions, label: str) -> None:
+        """A new tab for the run, started at once; the oldest finished tabs go past MAX_TABS."""
         self.run_count += 1
-        title = f"{self.run_count} · {runs_as.label if model else provider_name}"
         pane = RunPane(request, options)
         tabs = self.query_one("#runs", TabbedContent)
         if tabs.query("#run-empty"):
@@ -271,7 +258,8 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             if not any(r.running for r in old.query(RunPane)):
                 await tabs.remove_pane(old.id or "")
         pane_id = f"run-tab-{self.run_count}"
-        await tabs.add_pane(TabPane(line(title), pane, id=pane_id))  # the model name is typed: literal
+        # The model name is typed: literal.
+        await tabs.add_pane(TabPane(line(f"{self.run_count} · {label}"), pane, id=pane_id))
         tabs.active = pane_id
         pane.start()
 
