@@ -409,6 +409,7 @@ def plan_steps(reply: Reply, proto: Protocol, req: RecordedRequest) -> list[_Ste
 
 
 class _Handler(BaseHTTPRequestHandler):
+    answering = False  # between a request's record and the last byte of its answer
     protocol_version = "HTTP/1.1"  # keep-alive and chunked bodies, like the real APIs
     # TCP_NODELAY, like the real APIs' servers: a small write (the chunked body's end) goes out at once instead of
     # waiting for the client's delayed ACK (~40 ms), which a reused keep-alive connection would otherwise pay.
@@ -440,10 +441,19 @@ class _Handler(BaseHTTPRequestHandler):
             received_at=time.monotonic(),
         )
         reply, n, req = owner._record(req)
+        self.answering = True
         try:
             self._answer(owner, req, proto, reply, n)
         finally:
-            owner._finished()
+            self._finish()
+
+    def _finish(self) -> None:
+        """The request is answered: from just before its last byte is written (so a client that reads the end and
+        sends its next request at once is never seen as one request too many in flight, however late this thread
+        runs again), or when the answer stopped early."""
+        if self.answering:
+            self.answering = False
+            self.server.owner._finished()
 
     def _answer(
         self, owner: ScriptedLLMServer, req: RecordedRequest, proto: Protocol | None, reply: Reply | None, n: int
@@ -475,7 +485,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _run(self, plan: list[_Step]) -> None:
         chunked = False
         try:
-            for step in plan:
+            for index, step in enumerate(plan):
                 if step is None:
                     return self._abort()
                 if isinstance(step, float):
@@ -491,8 +501,11 @@ class _Handler(BaseHTTPRequestHandler):
                     self.end_headers()
                     chunked = step.chunked
                 else:  # wfile is unbuffered, so each piece hits the wire at once
+                    if not chunked and index == len(plan) - 1:
+                        self._finish()
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(step), step) if chunked else step)
             if chunked:
+                self._finish()
                 self.wfile.write(b"0\r\n\r\n")
         except OSError:  # the client hung up (e.g. its timeout fired) or we are stopping
             self.close_connection = True
