@@ -221,14 +221,18 @@ async def test_a_deleted_file_can_be_closed_and_reload_never_empties_it(module_d
         schema.unlink()
         await until(pilot, lambda: buffer(screen, "schema.json").deleted, "the deleted mark", retry=delete_again)
         await pilot.press("ctrl+l")  # reload: there is nothing to reload from
-        assert isinstance(app.screen, ChoiceModal)
+        await until(pilot, lambda: isinstance(app.screen, ChoiceModal), "the choice")
         assert {b.id for b in app.screen.query("Button")} == {"choice-recreate", "choice-close", "cancel"}
         await pilot.press("escape")
         assert area(screen, "schema.json").text == original  # never emptied
         await pilot.press("ctrl+l")
         await click(pilot, "#choice-close")
-        await until(pilot, lambda: all(b.rel != "schema.json" for b in screen.state.files.values()), "the tab to close")
-        assert not schema.exists() and not screen.query("#" + "file-2")
+        await until(
+            pilot,
+            lambda: all(b.rel != "schema.json" for b in screen.state.files.values()) and not screen.query("#file-2"),
+            "the tab to close, in the state and on screen",
+        )
+        assert not schema.exists()
 
 
 async def test_conflict_show_diff_then_asks_again(module_dir: Path) -> None:
