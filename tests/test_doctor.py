@@ -97,3 +97,20 @@ def test_a_missing_path_root_is_a_problem(tmp_path: Path) -> None:
     code, out = doctor(tmp_path, None, "--path", str(tmp_path / "typo"), term={"COLORTERM": "truecolor"})
     assert code == 1
     assert f"✗ search path entry does not exist: {tmp_path / 'typo'}" in out
+
+
+def test_a_broken_user_theme_is_a_located_problem_with_its_whole_reason(tmp_path: Path) -> None:
+    """A theme with a repeated key loaded with the last value silently; a syntax error showed half its reason (D154)."""
+    themes = tmp_path / "xdg" / "cogtui" / "themes"
+    themes.mkdir(parents=True)
+    (themes / "twice.yaml").write_text("name: twice\nprimary: '#336699'\nprimary: '#ff0000'\n", encoding="utf-8")
+    (themes / "broken.yaml").write_text("name: broken\nprimary: [not, closed\n", encoding="utf-8")
+    code, out = doctor(tmp_path, None, term={"COLORTERM": "truecolor"})
+    assert code == 1
+    twice, broken = themes / "twice.yaml", themes / "broken.yaml"
+    assert f"✗ theme skipped: {twice}:3:1: key primary appears twice in this mapping (first at line 2) [P008]" in out
+    assert (
+        f"✗ theme skipped: {broken}:3:1: YAML syntax error: while parsing a flow sequence (line 2),"
+        " did not find expected ',' or ']' [P001]"
+    ) in out
+    assert out.rstrip().endswith("2 problems")

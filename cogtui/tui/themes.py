@@ -1,7 +1,9 @@
 """YAML themes: the built-in ones in cogtui/themes/ (package data), the user's in <config dir>/themes/, reloaded live.
 
-A theme file that does not parse or names a colour Textual cannot read is
-reported and skipped; the app keeps (or falls back to) a working theme.
+A theme file is read as module YAML is (D154): confined and size-capped, then the core's bounded YAML reader
+(alias expansion bounded, a repeated key refused as P008). A file that does not parse or names a colour Textual
+cannot read is reported (file:line:col and the parser's whole reason) and skipped; the app keeps (or falls back
+to) a working theme.
 
 Parsed theme files are remembered in <cache dir>/themes.json, keyed by their
 exact text: importing and running the YAML parser was the largest part of
@@ -21,10 +23,11 @@ from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from cogtui.core.files.confined import ConfinementError, ParseFailure
 from cogtui.core.settings.locations import cache_dir, config_dir
 
 DEFAULT_THEME = "cogtui-dark"
-THEME_CACHE_VERSION = 1
+THEME_CACHE_VERSION = 2  # 2: parsed by the bounded reader (D154), which refuses what 1 kept
 FALLBACK_THEME = "textual-dark"  # Textual's own: always registered, always valid
 COLOR_FIELDS = (
     "primary",
@@ -155,36 +158,46 @@ def theme_cache_file() -> Path:
 
 
 def _parse_yaml(path: Path, text: str) -> Any:
-    import yaml
+    """The theme's value through the core's bounded YAML reading (sourcemap.parse_yaml): the size and alias
+    expansion limits of module files, and a key given twice is P008 (D154). Raises ParseFailure, located."""
+    from cogtui.core.files.sourcemap import parse_yaml
 
-    try:
-        return yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise ValueError(f"{path.name}{where}: YAML syntax error: {exc.problem}") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"{path.name}: YAML error: {exc}") from None
+    return parse_yaml(text, path).value
+
+
+def _failure_text(failure: ParseFailure) -> str:
+    """`file:line:col: message [code]`, with the parser's whole reason and the hint: a theme file is the user's own,
+    so the problem names where it is and how to mend it."""
+    found = failure.diagnostic
+    hint = f" ({found.hint})" if found.hint else ""
+    return f"{found.location}: {found.message} [{found.code}]{hint}"
 
 
 def load_theme_file(path: Path, cache: ParseCache | None = None) -> Theme:
-    """Raises ValueError with a message naming the file (and line for YAML errors)."""
+    """Raises ValueError with a message naming the file (with line and column when the problem has them)."""
     from cogtui.core.files.confined import read_confined
-    from cogtui.core.files.sourcemap import ParseFailure
+    from cogtui.core.files.sourcemap import decode_bytes
 
     try:  # a regular file, size-capped (a FIFO named *.yaml in the themes folder would block the start for good)
-        text = read_confined(path, limit=THEME_FILE_LIMIT).decode("utf-8-sig")
+        data = read_confined(path, limit=THEME_FILE_LIMIT)
+    except ConfinementError as failure:
+        why = failure.diagnostic.message  # its hint speaks of module files: not said here
+        if failure.size is not None:
+            why = f"{failure.size:,} bytes, over the {THEME_FILE_LIMIT:,} bytes limit for a theme file"
+        raise ValueError(f"{path}: cannot read: {why} [{failure.diagnostic.code}]") from None
     except ParseFailure as failure:
-        raise ValueError(f"{path.name}: cannot read: {failure.diagnostic.message}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path.name}: cannot read: {exc}") from None
-    raw = cache.parsed(path, text) if cache is not None else _parse_yaml(path, text)
+        raise ValueError(f"{path}: cannot read: {failure.diagnostic.message} [{failure.diagnostic.code}]") from None
+    try:
+        text = decode_bytes(data, path)
+        raw = cache.parsed(path, text) if cache is not None else _parse_yaml(path, text)
+    except ParseFailure as failure:
+        raise ValueError(_failure_text(failure)) from None
     try:
         return theme_from_mapping(raw, path)
     except (ValueError, TypeError, KeyError) as exc:
-        raise ValueError(f"{path.name}: {exc}") from None
+        raise ValueError(f"{path}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - Textual's colour system may raise anything on odd input
-        raise ValueError(f"{path.name}: {type(exc).__name__}: {exc}") from None
+        raise ValueError(f"{path}: {type(exc).__name__}: {exc}") from None
 
 
 def load_themes(*folders: Path, cache_file: Path | None = None) -> ThemeLoad:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cogtui.tui.themes import builtin_theme_dir, load_themes, theme_cache_file
+from cogtui.tui.themes import THEME_CACHE_VERSION, builtin_theme_dir, load_themes, theme_cache_file
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -47,7 +47,7 @@ def test_damaged_or_foreign_cache_is_ignored_and_rewritten(tmp_path: Path) -> No
     for junk in ("{not json", json.dumps({"version": 999, "files": {}}), json.dumps([1, 2])):
         cache.write_text(junk, encoding="utf-8")
         assert _primaries(themes, cache) == {"mine": "#336699"}
-        assert json.loads(cache.read_text(encoding="utf-8"))["version"] == 1
+        assert json.loads(cache.read_text(encoding="utf-8"))["version"] == THEME_CACHE_VERSION
 
 
 def test_broken_themes_are_reported_every_time_and_not_cached(tmp_path: Path) -> None:
@@ -95,10 +95,11 @@ def test_unwritable_cache_location_costs_nothing_but_speed(tmp_path: Path) -> No
 
 
 def test_warm_start_does_not_import_yaml(tmp_path: Path) -> None:
-    """The point of the cache: with an empty config and cached themes, the app's start never loads PyYAML."""
+    """With an empty config the app's start never loads PyYAML: the built-in themes are plain block YAML, which the
+    core's reader reads without it (D154), and a warm start reads the cache."""
     env_code = (
         "import sys\n"
-        "from cogtui.tui.themes import builtin_theme_dir, load_themes, theme_cache_file\n"
+        "from cogtui.tui.themes import THEME_CACHE_VERSION, builtin_theme_dir, load_themes, theme_cache_file\n"
         "from cogtui.core.settings.config import load_config\n"
         "load_config()\n"
         "loaded = load_themes(builtin_theme_dir(), cache_file=theme_cache_file())\n"
@@ -117,7 +118,7 @@ def test_warm_start_does_not_import_yaml(tmp_path: Path) -> None:
     ]
     assert [r.returncode for r in runs] == [0, 0], runs[-1].stderr
     cold, warm = (r.stdout.split() for r in runs)
-    assert cold == ["3", "True"]  # first start parses the YAML
+    assert cold == ["3", "False"]  # first start parses the YAML (the core's block reader)
     assert warm == ["3", "False"]  # the second reads the cache
     assert (tmp_path / "cache" / "themes.json").is_file()
     assert theme_cache_file().name == "themes.json"

@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Static, TabbedContent, TabPane, TextArea
 from textual.worker import get_current_worker
@@ -37,7 +36,7 @@ from .. import keys
 from ..keys import KeySpec, bindings
 from ..shown import block
 from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
-from ..widgets.area_theme import area_theme
+from ..widgets.area_theme import keep_following_app_theme, starting_area_theme
 from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
@@ -161,6 +160,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
                         language=language_for(buf.path) if buf.highlighted else None,
                         read_only=buf.read_only,
                         tab_behavior="focus",
+                        theme=starting_area_theme(self.app),
                         id=f"{buf.pane_id}-text",
                         classes="-start-file" if buf is start else None,
                     )
@@ -177,17 +177,12 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        self._theme_changed()
+        keep_following_app_theme(self, lambda: self.query(TextArea))
         self.update_status()
         if self.module is not None:
             self.query_one(ContractTree).show_map(contract_map(self.module))
         self.validate_now()
         self._watch_disk()
-
-    def _theme_changed(self, _theme: Theme | None = None) -> None:
-        for area in self.query(TextArea):
-            area.theme = area_theme(self.app, area)
 
     # ------------------------------------------------------------ lookups
 

@@ -39,7 +39,7 @@ from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
 from ..store import load_now
-from ..widgets.area_theme import area_theme
+from ..widgets.area_theme import keep_following_app_theme, starting_area_theme
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -95,7 +95,10 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         with Horizontal(id="run-top"):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
-                yield TextArea.code_editor("", language="json", id="run-input", soft_wrap=True, tab_behavior="focus")
+                theme = starting_area_theme(self.app)
+                yield TextArea.code_editor(
+                    "", language="json", id="run-input", soft_wrap=True, tab_behavior="focus", theme=theme
+                )
                 yield Static("", id="run-input-status")
             with Vertical(id="run-controls"):
                 yield Static("[$text-muted]input[/]", classes="run-label")
@@ -135,8 +138,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
         self.query_one("#run-input", TextArea).focus()
         self.bench.modules_changed.subscribe(self, self._modules_changed)
-        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-        self._theme_changed()
+        keep_following_app_theme(self, lambda: [self.query_one("#run-input", TextArea)])
         if self.autorun:
             self.call_after_refresh(self.action_run)
 
@@ -149,10 +151,6 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.query_one("#run-input", TextArea).text = json.dumps(input_value, indent=2, ensure_ascii=False)
         if autorun:
             self.call_after_refresh(self.action_run)
-
-    def _theme_changed(self, _theme: object = None) -> None:
-        area = self.query_one("#run-input", TextArea)
-        area.theme = area_theme(self.app, area)
 
     def _modules_changed(self, paths: list[Path] | None) -> None:
         """The module changed on disk (the watcher validated it again): the input is checked against it now,

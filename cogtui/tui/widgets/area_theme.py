@@ -8,8 +8,12 @@ here uses only colours that read on a light and on a dark palette, and the termi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import Any
+
 from rich.style import Style
 from textual.app import App
+from textual.screen import Screen
 from textual.widgets import TextArea
 from textual.widgets.text_area import TextAreaTheme
 
@@ -47,11 +51,39 @@ ANSI_AREA_THEME = TextAreaTheme(
 )
 
 
-def area_theme(app: App[object], area: TextArea) -> str:
-    """The TextArea theme for `app`'s current theme (registering the ANSI one on `area` the first time)."""
+def area_theme_name(app: App[object]) -> str:
+    """The TextArea theme that suits `app`'s current theme."""
     theme = app.current_theme
     if theme.ansi:
-        if ANSI not in area.available_themes:
-            area.register_theme(ANSI_AREA_THEME)
         return ANSI
     return "css" if theme.dark else "github_light"  # "css" takes the app theme's colours; its syntax is for dark
+
+
+def starting_area_theme(app: App[object]) -> str:
+    """The theme to build a TextArea with (`TextArea.code_editor(theme=...)`): the one it keeps, so it is applied
+    once, not the constructor's default and then this one (D154b); "css" under cogtui-ansi, whose theme
+    `follow_app_theme` registers on the area once it exists."""
+    name = area_theme_name(app)
+    return "css" if name == ANSI else name
+
+
+def follow_app_theme(app: App[object], area: TextArea) -> None:
+    """Give `area` the TextArea theme for `app`'s current theme, only when it has another one (the area
+    re-applies its own theme when the app's changes; registering the ANSI one on `area` the first time)."""
+    name = area_theme_name(app)
+    if name == ANSI and ANSI not in area.available_themes:
+        area.register_theme(ANSI_AREA_THEME)
+    if area.theme != name:
+        area.theme = name
+
+
+def keep_following_app_theme(screen: Screen[Any], areas: Callable[[], Iterable[TextArea]]) -> None:
+    """Give `areas()` the TextArea theme for the app's theme now, and again whenever the app's theme changes
+    (for as long as `screen` is mounted)."""
+
+    def follow(_theme: object = None) -> None:
+        for area in areas():
+            follow_app_theme(screen.app, area)
+
+    screen.app.theme_changed_signal.subscribe(screen, follow)
+    follow()

@@ -1,0 +1,56 @@
+"""A TextArea is built with the syntax theme it keeps (D154b): the editor's and the run screen's areas were built
+with `code_editor`'s default ("monokai"), which was applied and then replaced at mount by the one that suits
+the app's theme. Counted through `TextAreaTheme.get_builtin_theme`, which each application of a built-in
+TextArea theme looks up once; and the areas still follow the app's theme as it changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import TextArea
+from textual.widgets.text_area import TextAreaTheme
+from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.tui import navigation
+from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.run import RunScreen
+
+
+async def test_text_areas_get_their_theme_once_and_still_follow_the_app(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    looked_up: list[str] = []
+    builtin = TextAreaTheme.get_builtin_theme
+
+    def counting(theme_name: str) -> TextAreaTheme | None:
+        looked_up.append(theme_name)
+        return builtin(theme_name)
+
+    monkeypatch.setattr(TextAreaTheme, "get_builtin_theme", staticmethod(counting))
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path, theme="cogtui-dark")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        looked_up.clear()
+        navigation.open_module(app, module)
+        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query(TextArea)), pilot)
+        await pilot.pause()
+        areas = list(app.screen.query(TextArea))
+        assert len(areas) > 1 and {area.theme for area in areas} == {"css"}
+        assert looked_up == ["css"] * len(areas)  # once each: no "monokai" first
+
+        app.theme = "cogtui-light"
+        await until(lambda: {area.theme for area in areas} == {"github_light"}, pilot)
+        app.theme = "textual-dark"
+        await until(lambda: {area.theme for area in areas} == {"css"}, pilot)
+
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, EditorScreen), pilot)
+        looked_up.clear()
+        navigation.run_module(app, module)
+        await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
+        await pilot.pause()
+        assert app.screen.query_one("#run-input", TextArea).theme == "css"
+        assert looked_up == ["css"]
