@@ -32,6 +32,17 @@ def drawn(table: DataTable) -> list[str]:  # type: ignore[type-arg]
     return [table.render_line(y).text.rstrip() for y in range(table.size.height)]
 
 
+# #1005 ✗ error, #1004 interrupted, #1003 ✓ ok, as drawn at 120, 100 and 80 columns
+AT_120 = r"^\s*10\d\d  \d\d-\d\d \d\d:\d\d  .+  0\.90  12\.3 s  claude-sonnet-4-5$"
+AT_100 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  claude-son+…$"
+AT_80 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s "
+
+
+def shows(table: DataTable, row: str) -> bool:  # type: ignore[type-arg]
+    """The first three runs are drawn as `row` says (waited for: a resize redraws the table after it)."""
+    return all(re.search(row, line) for line in drawn(table)[1:4])
+
+
 async def test_the_provider_model_fits_at_120_and_degrades_at_100_and_80(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -45,17 +56,11 @@ async def test_the_provider_model_fits_at_120_and_degrades_at_100_and_80(
         nav.history(app, module)
         await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.READY, pilot)
         table = app.screen.query_one(DataTable)
-        await until(lambda: drawn(table)[0].endswith("provider/model"), pilot)
-        for line in drawn(table)[1:4]:  # #1005 ✗ error, #1004 interrupted, #1003 ✓ ok
-            assert re.search(r"^\s*10\d\d  \d\d-\d\d \d\d:\d\d  .+  0\.90  12\.3 s  claude-sonnet-4-5$", line), line
+        await until(lambda: shows(table, AT_120) and drawn(table)[0].endswith("provider/model"), pilot)
         assert "interrupted" in drawn(table)[2]
 
         await pilot.resize_terminal(100, 30)  # the model's name cut with an ellipsis; `when` without its date
-        await until(lambda: drawn(table)[0].endswith("model") and "provider" not in drawn(table)[0], pilot)
-        for line in drawn(table)[1:4]:
-            assert re.search(r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  claude-son+…$", line), line
+        await until(lambda: shows(table, AT_100) and drawn(table)[0].endswith("  model"), pilot)
 
         await pilot.resize_terminal(80, 24)  # the short columns all show; the model's column scrolls off
-        await until(lambda: "1005" in drawn(table)[1] and len(drawn(table)[1]) < 48, pilot)
-        for line in drawn(table)[1:4]:
-            assert re.search(r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s ", line), line
+        await until(lambda: shows(table, AT_80) and len(drawn(table)[1]) < 48, pilot)
