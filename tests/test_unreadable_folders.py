@@ -1,17 +1,20 @@
 """A folder on the search path that cannot be read is said, never silently missing (tests/unreadable.py).
 
 `cogn list` warns and lists the rest; a command naming the folder, by path or by name, says it cannot be
-read instead of "no module folder at that path".
+read instead of "no module folder at that path". A command judging every module (`validate --all`,
+`test --all`, `eval --all`, `migrate --all`) judges the rest and fails: not judged is not passed (D152a).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from unreadable import as_unprivileged, unreadable
 
 MODULES = Path(__file__).resolve().parent.parent / "modules"
@@ -65,3 +68,71 @@ def test_naming_it_by_name_says_so_too(tmp_path: Path) -> None:
             f"cannot read {hidden}: Permission denied (a module named 'release-notes' may be in it)" in done.stderr
         ), done.stderr
         assert "no module folder at that path" not in done.stderr
+
+
+UNJUDGED = "1 folder on the search path could not be read, so the modules in it were not judged: "
+
+ALL_COMMANDS = [
+    ["validate", "--all"],
+    ["validate", "--all", "--json"],
+    ["test", "--all", "--provider", "replay"],
+    ["eval", "--all", "--provider", "replay", "--no-history"],
+    ["migrate", "--all", "--dry-run"],
+]
+
+
+@pytest.mark.parametrize("command", ALL_COMMANDS, ids=" ".join)
+def test_every_all_command_judges_the_rest_and_fails(tmp_path: Path, command: list[str]) -> None:
+    root, hidden = roots(tmp_path)
+    with unreadable(hidden):
+        done = cogn(tmp_path, "--path", str(root), *command)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "code-reviewer" in done.stdout and "release-notes" not in done.stdout  # the rest was judged
+    assert f"error: cannot read {hidden}: Permission denied" in done.stderr
+    assert "warning: cannot read" not in done.stderr
+    assert done.stderr.rstrip().endswith(UNJUDGED + str(hidden)), done.stderr  # said last, where CI logs are read
+
+
+def test_the_same_commands_pass_when_the_folder_is_readable(tmp_path: Path) -> None:
+    """The failure above is the folder's: with it readable, the same search path passes."""
+    root, _hidden = roots(tmp_path)
+    for command in ALL_COMMANDS:
+        done = cogn(tmp_path, "--path", str(root), *command)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+        assert "could not be read" not in done.stderr
+
+
+def test_validate_all_json_stays_a_list_of_the_modules_judged(tmp_path: Path) -> None:
+    root, hidden = roots(tmp_path)
+    with unreadable(hidden):
+        done = cogn(tmp_path, "--path", str(root), "validate", "--all", "--json")
+    assert [r["module"] for r in json.loads(done.stdout)] == ["code-reviewer"]
+    assert done.returncode == 1
+
+
+def test_an_unreadable_root_fails_validate_all_and_says_so(tmp_path: Path) -> None:
+    root, _hidden = roots(tmp_path)
+    other = tmp_path / "other"
+    shutil.copytree(MODULES / "code-reviewer", other / "code-reviewer")
+    with unreadable(root):
+        alone = cogn(tmp_path, "--path", str(root), "validate", "--all")
+        beside = cogn(tmp_path, "--path", str(root), "--path", str(other), "validate", "--all")
+    assert alone.returncode == 1 and "no modules on the search path" in alone.stderr
+    assert beside.returncode == 1 and "code-reviewer" in beside.stdout and "1 valid" in beside.stdout
+    for done in (alone, beside):
+        assert f"error: cannot read {root}: Permission denied" in done.stderr
+        assert done.stderr.rstrip().endswith(UNJUDGED + str(root)), done.stderr
+
+
+def test_discovery_names_the_folders_it_could_not_read(tmp_path: Path) -> None:
+    """The rule lives in discovery (`ModuleIndex.unreadable`); read by a process that permissions bind."""
+    root, hidden = roots(tmp_path)
+    script = (
+        "import sys; from cogtui.core.module.discovery import SearchPath, discover; "
+        "index = discover(SearchPath.from_environment(sys.argv[1:2], env={})); "
+        "print([str(p) for p in index.unreadable], [e.name for e in index.entries])"
+    )
+    argv = as_unprivileged([sys.executable, "-c", script, str(root)])
+    with unreadable(hidden):
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60, check=False)
+    assert done.stdout.strip() == f"{[str(hidden)]} {['code-reviewer']}", done.stderr

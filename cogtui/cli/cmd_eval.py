@@ -23,6 +23,7 @@ from .output import (
     open_workspace,
     output_file_problem,
     target_problem,
+    unjudged_folders,
     write_output_file,
 )
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     cfg = load_config()
     config_warnings(cfg)
-    ws = open_workspace(args.paths)
+    ws = open_workspace(args.paths, judging_all=args.all)
     if args.all and not ws.entries():
         return nothing_found(ws)
     targets: list[tuple[Any, Any]] = []
@@ -126,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
             except BadReport as exc:
                 err(str(exc))
                 return 2
-        return asyncio.run(_eval(modules, targets, cfg, ws, history, baseline, args))
+        code = asyncio.run(_eval(modules, targets, cfg, ws, history, baseline, args))
+        return max(code, unjudged_folders(ws)) if args.all else code
     finally:
         if history is not None:
             history.close()

@@ -15,7 +15,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, err, open_workspace, target_problem
+from .output import Printer, err, open_workspace, target_problem, unjudged_folders
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -88,9 +88,10 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("migrate", args.target, args.all)) is not None:
         err(problem)
         return 2
-    ws = open_workspace(args.paths)
+    ws = open_workspace(args.paths, judging_all=args.all)
     if args.all:
-        return _run_all([e.path for e in ws.entries(include_shadowed=False)], args)
+        code = _run_all([e.path for e in ws.entries(include_shadowed=False)], args)
+        return max(code, unjudged_folders(ws))
     path = ws.resolve(args.target)
     if path is None:
         err(ws.not_found(args.target))

@@ -11,7 +11,16 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, config_warnings, deprecation_notice, err, nothing_found, open_workspace, target_problem
+from .output import (
+    Printer,
+    config_warnings,
+    deprecation_notice,
+    err,
+    nothing_found,
+    open_workspace,
+    target_problem,
+    unjudged_folders,
+)
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -41,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2
-    ws = open_workspace(args.paths)
+    ws = open_workspace(args.paths, judging_all=args.all)
     if args.all and not ws.entries():
         return nothing_found(ws)
     try:
@@ -54,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.all:
         deprecation_notice(modules[0])
-    return asyncio.run(_run(modules, provider, ws, args))
+    code = asyncio.run(_run(modules, provider, ws, args))
+    return max(code, unjudged_folders(ws)) if args.all else code
 
 
 def refusals(modules: list[Any]) -> dict[str, dict[str, Any]]:

@@ -7,7 +7,7 @@ import argparse
 from cogtui.core.diagnostics import plural
 
 from . import collector_paused
-from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem
+from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem, unjudged_folders
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -43,7 +43,7 @@ def validate(args: argparse.Namespace) -> int:
 
     provider = provider_capabilities(args.provider)
     if args.all:
-        ws = open_workspace(args.paths)
+        ws = open_workspace(args.paths, judging_all=True)
         if not ws.entries():
             return nothing_found(ws)
         reports = list(ws.validate_all(v22=args.v22, strict=args.strict, provider=provider))
@@ -54,10 +54,12 @@ def validate(args: argparse.Namespace) -> int:
             return 2
         reports = [check_path(path, args.v22, strict=args.strict, provider=provider)]
         deprecation_notice(reports[0].module)
-    failed = any(r.errors for r in reports)
+    failed = any(r.errors for r in reports) or (args.all and bool(ws.index.unreadable))
     if args.json:
         out = [r.to_json() for r in reports]
         Printer().json(out if args.all else out[0])
+        if args.all:
+            unjudged_folders(ws)
         return 1 if failed else 0
     p = Printer()
     for r in reports:
@@ -71,6 +73,7 @@ def validate(args: argparse.Namespace) -> int:
             (", ", None),
             (f"{bad} with errors", "error" if bad else None),
         )
+        unjudged_folders(ws)
     return 1 if failed else 0
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from cogtui.core.diagnostics import plural
 from cogtui.core.files.terminal_text import terminal_json, visible
 
 if TYPE_CHECKING:
@@ -162,20 +163,38 @@ def err(message: str) -> None:
     p.line(f"cogn: {message}", "error")
 
 
-def open_workspace(paths: list[str]) -> Workspace:
+def open_workspace(paths: list[str], judging_all: bool = False) -> Workspace:
     """The search path and the modules on it. What is wrong with a root (a --path that does not exist or is a
-    file, a folder that cannot be read) is said on stderr: a mistyped path never reads as an empty search path."""
+    file, a folder that cannot be read) is said on stderr: a mistyped path never reads as an empty search path.
+    For a command judging every module (`judging_all`), a folder that cannot be read is an error: the modules
+    in it go unjudged, and `unjudged_folders` makes the verdict a failure (D152a)."""
     from cogtui.core.workspace import Workspace
 
     ws = Workspace.from_environment(paths)
+    failing = set(ws.index.unreadable) if judging_all else set()
     for d in ws.index.diagnostics:
-        err(f"warning: {d.message}" + (f" ({d.hint})" if d.hint else ""))
+        kind = "error" if d.file in failing else "warning"
+        err(f"{kind}: {d.message}" + (f" ({d.hint})" if d.hint else ""))
     return ws
+
+
+def unjudged_folders(ws: Workspace) -> int:
+    """The exit code an `--all` command adds for the folders on the search path it could not read: 1 (not
+    judged is not passed), said again on stderr after the results, where a CI log is read (D152a); else 0."""
+    folders = ws.index.unreadable
+    if not folders:
+        return 0
+    err(
+        f"{plural(len(folders), 'folder')} on the search path could not be read, so the modules in "
+        f"{'them' if len(folders) > 1 else 'it'} were not judged: {', '.join(str(f) for f in folders)}"
+    )
+    return 1
 
 
 def nothing_found(ws: Workspace) -> int:
     """`--all` on a search path without a single module: an error (exit 1), so CI does not pass on nothing."""
     err(f"no modules on the search path (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
+    unjudged_folders(ws)
     return 1
 
 

@@ -20,10 +20,10 @@ MODEL = "claude-sonnet-4-5-20250929"
 ENVELOPE = {"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "fine"}, "data": {"rationale": "r"}}
 
 
-def record(n: int) -> RunRecord:
+def record(n: int, module: str = "code-reviewer") -> RunRecord:
     outcome = ("ok", "interrupted", "error")[n % 3]
     return RunRecord(
-        "code-reviewer", "1", "v2.2", "anthropic", MODEL, {"n": n}, None, ENVELOPE, 1.7e9 + n, 1, 12345, None, outcome
+        module, "1", "v2.2", "anthropic", MODEL, {"n": n}, None, ENVELOPE, 1.7e9 + n, 1, 12345, None, outcome
     )
 
 
@@ -33,8 +33,8 @@ def drawn(table: DataTable) -> list[str]:  # type: ignore[type-arg]
 
 
 # #1005 ✗ error, #1004 interrupted, #1003 ✓ ok, as drawn at 120, 100 and 80 columns
-AT_120 = r"^\s*10\d\d  \d\d-\d\d \d\d:\d\d  .+  0\.90  12\.3 s  claude-sonnet-4-5$"
-AT_100 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  claude-son+…$"
+AT_120 = r"^\s*10\d\d  \d\d-\d\d \d\d:\d\d  .+  0\.90  12\.3 s  a…/claude-sonnet-4-5$"
+AT_100 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  claude-s[a-z-]+…$"
 AT_80 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s "
 
 
@@ -49,7 +49,8 @@ async def test_the_provider_model_fits_at_120_and_degrades_at_100_and_80(
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     with History.open_default() as history:
-        history.record_many([record(n) for n in range(1005)])  # the newest are runs #1005 down to #506
+        history.record_many([record(n, "other") for n in range(990)])  # code-reviewer's runs are #991 to #1005
+        history.record_many([record(n) for n in range(990, 1005)])
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
@@ -60,7 +61,7 @@ async def test_the_provider_model_fits_at_120_and_degrades_at_100_and_80(
         assert "interrupted" in drawn(table)[2]
 
         await pilot.resize_terminal(100, 30)  # the model's name cut with an ellipsis; `when` without its date
-        await until(lambda: shows(table, AT_100) and drawn(table)[0].endswith("  model"), pilot)
+        await until(lambda: shows(table, AT_100) and drawn(table)[0].endswith("model"), pilot)
 
         await pilot.resize_terminal(80, 24)  # the short columns all show; the model's column scrolls off
         await until(lambda: shows(table, AT_80) and len(drawn(table)[1]) < 48, pilot)

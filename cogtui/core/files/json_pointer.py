@@ -64,6 +64,28 @@ def resolve_pointer(doc: Any, fragment: str) -> tuple[bool, Any]:
     return True, cur
 
 
+def pointer_path(doc: Any, fragment: str) -> tuple[str | int, ...] | None:
+    """The path (object keys, array indexes) of what `resolve_pointer(doc, fragment)` finds, or None when it finds
+    nothing (or the fragment is a plain-name anchor: found by its name, not at a path)."""
+    if fragment in ("", "/"):
+        return ()
+    if not fragment.startswith("/"):
+        return None
+    path: list[str | int] = []
+    cur = doc
+    for raw in fragment[1:].split("/"):
+        token = _token(raw)
+        if isinstance(cur, dict) and token in cur:
+            path.append(token)
+            cur = cur[token]
+        elif isinstance(cur, list) and token.isdigit() and int(token) < len(cur):
+            path.append(int(token))
+            cur = cur[int(token)]
+        else:
+            return None
+    return tuple(path)
+
+
 def deref(node: Any, root: Any) -> Any:
     """Follow `#/...` refs from `node` within `root`; None when one does not resolve (or loops)."""
     for _ in range(MAX_HOPS):

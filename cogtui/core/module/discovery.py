@@ -135,10 +135,14 @@ class ModuleIndex:
         search_path: SearchPath,
         entries: list[ModuleEntry] | None = None,
         diagnostics: list[Diagnostic] | None = None,
+        unreadable: list[Path] | None = None,
     ) -> None:
         self.search_path = search_path
         self.entries: list[ModuleEntry] = [] if entries is None else entries
         self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
+        # Folders that could not be listed (each has its P003 in `diagnostics`): modules in them were not found,
+        # so a command judging every module (`--all`) has not judged them all (D152a).
+        self.unreadable: list[Path] = [] if unreadable is None else unreadable
 
     @property
     def winners(self) -> list[ModuleEntry]:
@@ -151,7 +155,12 @@ class ModuleIndex:
         return [e for e in self.entries if e.shadowed_by == winner.path]
 
 
-def scan_root(root: SearchRoot, diagnostics: list[Diagnostic]) -> list[ModuleEntry]:
+def scan_root(
+    root: SearchRoot, diagnostics: list[Diagnostic], unreadable: list[Path] | None = None
+) -> list[ModuleEntry]:
+    """The module folders directly in `root` (or `root` itself); problems go to `diagnostics`, and the folders
+    that could not be listed to `unreadable` too."""
+    unreadable = [] if unreadable is None else unreadable
     path = root.path
     if not exists(path):
         if root.level == "path":  # typed by the user (--path): a typo must not read as an empty search path
@@ -171,6 +180,7 @@ def scan_root(root: SearchRoot, diagnostics: list[Diagnostic]) -> list[ModuleEnt
         diagnostics.append(
             diag("P003", f"cannot read {path}: {exc.strerror or exc}", path, hint="Check the folder's permissions.")
         )
+        unreadable.append(path)
         return []
     found: list[ModuleEntry] = []
     for child in children:
@@ -192,6 +202,7 @@ def scan_root(root: SearchRoot, diagnostics: list[Diagnostic]) -> list[ModuleEnt
                     hint="Check the folder's permissions: a module in it cannot be found.",
                 )
             )
+            unreadable.append(Path(child.path))
             continue
         kind = manifest_kind(names)
         if kind is not None:
@@ -207,7 +218,7 @@ def discover(search_path: SearchPath) -> ModuleIndex:
     index = ModuleIndex(search_path)
     winners: dict[str, Path] = {}
     for root in search_path.roots:
-        for entry in scan_root(root, index.diagnostics):
+        for entry in scan_root(root, index.diagnostics, index.unreadable):
             if entry.name in winners:
                 entry = ModuleEntry(entry.name, entry.path, entry.root, entry.manifest, winners[entry.name])
             else:

@@ -8,10 +8,11 @@ plainly, with no cycle.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from cogtui.core.files.terminal_text import terminal_json
 
 PathT = tuple[str | int, ...]
 
@@ -89,12 +90,31 @@ Retrieve = Callable[[str], Any]
 
 def excerpt(value: Any, limit: int = 60) -> str:
     """A value as compact JSON, cut to `limit` characters with an ellipsis: messages never dump a whole document.
-    A value JSON has no form for (a YAML date) is written as text; one too deep to write, as its type's name."""
+    A value JSON has no form for (a YAML date) is written as text; one too deep to write, as its type's name.
+
+    The one way a message quotes a value, model output above all (D152c): `"abc"`, `{"k":1}`, `true`, `null`,
+    never Python's repr. A long string is cut inside its quotes (`"abc…"`). Characters a terminal would act on
+    are `\\uXXXX` escapes (terminal_json: C0 controls as JSON writes them, C1, bidi, lone surrogates), so the
+    quote is safe on a terminal and in JSON output and still reads as the same value."""
+    text = _compact_json(value)
+    if len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        keep = limit - 3
+        while keep > 0:  # escapes make a quote longer than its text: shorten until it fits
+            cut = _compact_json(value[:keep] + "…")
+            if len(cut) <= limit:
+                return cut
+            keep -= max(len(cut) - limit, 1)
+        return '"…"'
+    return text[: max(limit - 1, 0)] + "…"
+
+
+def _compact_json(value: Any) -> str:
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        return terminal_json(value, separators=(",", ":"), default=str)
     except (TypeError, ValueError, RecursionError):
-        text = type(value).__name__
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        return type(value).__name__
 
 
 def unexpected_properties(keyword: str, names: Iterable[Any]) -> str:

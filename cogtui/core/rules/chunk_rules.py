@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.rules.envelope_rules import PathT, Violation, check_envelope, check_meta, dotted
 
 if TYPE_CHECKING:
@@ -63,7 +64,10 @@ def check_chunk(doc: Any, module: Module | None = None, path: PathT = ()) -> lis
             if key not in keys:
                 out.append(
                     Violation(
-                        "E3001", f"chunk.{kind}.unknown", (*path, key), f"unexpected field {key!r} in a {kind} chunk"
+                        "E3001",
+                        f"chunk.{kind}.unknown",
+                        (*path, key),
+                        f"unexpected field {excerpt(key)} in a {kind} chunk",
                     )
                 )
 
@@ -170,7 +174,7 @@ def _check_inner(inner: Any, kind: str, path: PathT) -> list[Violation]:
         allowed = {"seq", "type", "field", "data"}
     for key in inner:
         if key not in allowed:
-            out.append(Violation("E3001", "chunk.unknown", (*path, key), f"unexpected field {key!r} in chunk"))
+            out.append(Violation("E3001", "chunk.unknown", (*path, key), f"unexpected field {excerpt(key)} in chunk"))
     return out
 
 

@@ -10,6 +10,8 @@ so nothing may pass. `cogn check
 runner refuses to run it (E4000), with the located diagnostic `cogn validate`
 also gives. A manifest field declared with an illegal value blocks a run too
 (D143): running under defaults would silently ignore what the author declared.
+So does a `$ref` the output schema reaches that does not resolve (D152b): no
+answer could be validated, so the model is not called.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.module.schema_engine import SchemaUnusable, draft_label, metaschema_errors
 from cogtui.core.module.schemas import PARTS, schemas_for
+from cogtui.core.rules.output_refs import unusable_output_refs
 from cogtui.core.rules.ref_checks import ref_problems
 
 __all__ = ["contract_problems", "manifest_value_errors", "run_blockers"]
@@ -113,7 +116,8 @@ def manifest_value_errors(module: Module) -> list[Diagnostic]:
 
 def run_blockers(module: Module) -> list[Diagnostic]:
     """What keeps the module from running, most basic first: a file that cannot be read (P, F), a contract that
-    cannot be known, declared manifest values that cannot be honoured."""
+    cannot be known, an output schema that cannot be used, declared manifest values that cannot be honoured."""
     out = [d for d in module.load_diagnostics if d.severity is Severity.ERROR and d.code[:1] in ("P", "F")]
     out += [d for d in contract_problems(module) if d not in out]
+    out += [u.diagnostic for u in unusable_output_refs(module) if u.diagnostic not in out]
     return out + manifest_value_errors(module)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import RISK_LEVELS
 from cogtui.core.rules.violation import PathT, Violation, dotted
 
@@ -32,7 +33,7 @@ def check_risk_aggregation(meta: Any, data: dict[str, Any], path: PathT) -> list
             "E3001",
             "meta.risk.aggregate",
             (*path, "meta", "risk"),
-            f"meta.risk {risk!r} is below the highest data.changes[*].risk {highest!r}; it must be their maximum",
+            f"meta.risk {excerpt(risk)} is below the highest data.changes[*].risk {excerpt(highest)}; it must be their maximum",
         )
     ]
 

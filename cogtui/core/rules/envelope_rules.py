@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cogtui.core.diagnostics import plural
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import (
     EXEC_ALLOWED_RISK,
     EXEC_MIN_CONFIDENCE,
@@ -60,7 +61,10 @@ def check_meta(
     elif not 0 <= conf <= 1:
         out.append(
             Violation(
-                "E3001", "meta.confidence.range", (*path, "confidence"), f"meta.confidence {conf} is outside [0, 1]"
+                "E3001",
+                "meta.confidence.range",
+                (*path, "confidence"),
+                f"meta.confidence {excerpt(conf)} is outside [0, 1]",
             )
         )
     if "risk" not in meta:
@@ -72,7 +76,7 @@ def check_meta(
                 "E3001",
                 "meta.risk.enum",
                 (*path, "risk"),
-                f"meta.risk {meta['risk']!r} is not one of none, low, medium, high",
+                f"meta.risk {excerpt(meta['risk'])} is not one of none, low, medium, high",
             )
         )
     if "explain" not in meta:
@@ -203,7 +207,7 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
                 "E3001",
                 "error.code.format",
                 (*path, "error", "code"),
-                f"error.code {code!r} is neither an E-code nor an UPPER_SNAKE legacy code",
+                f"error.code {excerpt(code)} is neither an E-code nor an UPPER_SNAKE legacy code",
             )
         )
     if not isinstance(err.get("message"), str):
@@ -317,7 +321,10 @@ def check_enum_strategy(data: dict[str, Any], module: Module, path: PathT) -> li
     tag = unknown_tag(module)
     return [
         Violation(
-            "E3005", "enums.strict", (*path, *p), f"custom enum value {v.get(tag)!r} is not allowed: enums are strict"
+            "E3005",
+            "enums.strict",
+            (*path, *p),
+            f"custom enum value {excerpt(v.get(tag))} is not allowed: enums are strict",
         )
         for p, v in custom_enum_values(data, (), tag)
         if "extensions" not in p[:1]
@@ -335,7 +342,7 @@ def check_tier(meta: Any, module: Module, path: PathT) -> list[Violation]:
                 "E2001",
                 "tier.exec.confidence",
                 (*path, "confidence"),
-                f"confidence {conf} is below the exec tier's {EXEC_MIN_CONFIDENCE}",
+                f"confidence {excerpt(conf)} is below the exec tier's {EXEC_MIN_CONFIDENCE}",
             )
         )
     if meta.get("risk") in RISK_LEVELS and meta.get("risk") not in EXEC_ALLOWED_RISK:
@@ -344,7 +351,7 @@ def check_tier(meta: Any, module: Module, path: PathT) -> list[Violation]:
                 "E2001",
                 "tier.exec.risk",
                 (*path, "risk"),
-                f"risk {meta['risk']!r} is too high for the exec tier (none or low)",
+                f"risk {excerpt(meta['risk'])} is too high for the exec tier (none or low)",
             )
         )
     return out

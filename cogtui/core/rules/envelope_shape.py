@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import RISK_LEVELS
 from cogtui.core.rules.error_codes import ERROR_CODES, LEGACY_CODES, is_module_code, legacy_name, normalize_code
 
@@ -85,13 +86,13 @@ def shape_notes(env: Any, module: Module | None = None) -> list[tuple[tuple[str 
     if not isinstance(env, dict):
         return []
     notes: list[tuple[tuple[str | int, ...], str]] = [
-        ((key,), f"top-level field {key!r} is not part of the envelope; the runtime drops it")
+        ((key,), f"top-level field {excerpt(key)} is not part of the envelope; the runtime drops it")
         for key in extra_fields(env)
     ]
     meta = env.get("meta")
     if isinstance(meta, dict) and isinstance(meta.get("risk"), dict) and risk_object_level(meta["risk"]):
         notes.append(
-            (("meta", "risk"), f"meta.risk is the object form; it counts as {risk_object_level(meta['risk'])!r}")
+            (("meta", "risk"), f"meta.risk is the object form; it counts as {excerpt(risk_object_level(meta['risk']))}")
         )
     err = env.get("error")
     code = err.get("code") if isinstance(err, dict) else None
@@ -123,11 +124,11 @@ def normalise_shape(env: dict[str, Any], module: Module | None = None) -> tuple[
     env = copy.deepcopy(env)
     for key in extras:
         env.pop(key)
-        warnings.append(f"top-level field {key!r} is not part of the envelope and was dropped")
+        warnings.append(f"top-level field {excerpt(key)} is not part of the envelope and was dropped")
     level = risk_object_level(risk)
     if level is not None:
         env["meta"]["risk"] = level
-        warnings.append(f"meta.risk was given as an object ({_short(risk)}); normalised to {level!r}")
+        warnings.append(f"meta.risk was given as an object ({excerpt(risk, 80)}); normalised to {excerpt(level)}")
     if legacy or undeclared:
         error = env["error"]
         details = error.get("details") if isinstance(error.get("details"), dict) else {}
@@ -155,13 +156,6 @@ def code_matches_schema(code: Any, valid: Any) -> bool:
     if name:
         forms.add(name)
     return any(valid(form) for form in forms)
-
-
-def _short(value: Any) -> str:
-    import json
-
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 __all__ = ["ERROR_CODES", "TOP_LEVEL", "normalise_shape", "shape_notes"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.rules.media_duration import DURATION_LIMITS, duration_seconds
 from cogtui.core.rules.media_walk import find_output_media
 
@@ -272,7 +273,7 @@ def check_output_media(data: Any, path: tuple[str | int, ...]) -> list[MediaProb
                 MediaProblem(
                     "E1010",
                     (*where, "media_type"),
-                    f"generated media of type {str(declared)[:40]!r} is not in the output table",
+                    f"generated media of type {excerpt(declared)} is not in the output table",
                     "Generated media may be " + ", ".join(OUTPUT_ALLOWED) + " (SPEC-v2.5 §4.1.2).",
                 )
             )

@@ -15,14 +15,16 @@ names. What it finds:
 
 All but an unresolvable reference are `blockers`: the contract cannot be
 known, so the module does not run (contract_status.py, E4000 naming the file
-and position). An unresolvable reference keeps its run-time codes (D142).
+and position). An unresolvable reference is kept in `unresolved` by where it
+is: one the output parts reach blocks the run too (output_refs.py, D152b), one
+only the input reaches keeps E1006 (D146d).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -39,7 +41,7 @@ from cogtui.core.module.schemas import local_file_of
 PathT = tuple[str | int, ...]
 Node = tuple[Path, str]  # a schema file and a JSON pointer (without '#') into it
 
-__all__ = ["RefReport", "ref_cycle", "ref_problems", "walk_refs"]
+__all__ = ["RefReport", "ref_cycle", "ref_problems", "ref_target", "walk_refs"]
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 # Keywords that constrain nothing: a schema holding only these besides `$ref` is the `$ref`'s schema.
@@ -53,6 +55,9 @@ class RefReport:
 
     diagnostics: list[Diagnostic]  # everything found, in document order
     blockers: list[Diagnostic]  # those that keep the module from running
+    # The $refs that do not resolve, by (their file, resolved; the path of the `$ref` key in it): (ref, diagnostic).
+    unresolved: dict[tuple[Path, PathT], tuple[str, Diagnostic]] = field(default_factory=dict)
+    documents: dict[Path, Any] = field(default_factory=dict)  # every schema document read, by resolved path
 
 
 def ref_problems(module: Module) -> RefReport:
@@ -161,6 +166,7 @@ class _RefWalk:
         self.blockers: list[Diagnostic] = []
         self.sources: dict[Path, SourceFile | str] = {}  # by resolved path; a str: why it cannot be read as JSON
         self.walked: set[Path] = set()  # the documents whose $refs are (to be) checked
+        self.unresolved: dict[tuple[Path, PathT], tuple[str, Diagnostic]] = {}
 
     def run(self) -> RefReport:
         queue: list[Path] = []
@@ -172,7 +178,8 @@ class _RefWalk:
                 queue.append(path.resolve())
         while queue:
             self.check_document(queue.pop(0), queue)
-        return RefReport(self.out, self.blockers)
+        documents = {path: src.value for path, src in self.sources.items() if isinstance(src, SourceFile)}
+        return RefReport(self.out, self.blockers, self.unresolved, documents)
 
     def source(self, path: Path) -> SourceFile | str:
         if path not in self.sources:
@@ -195,6 +202,11 @@ class _RefWalk:
         if block:
             self.blockers.append(found)
 
+    def unresolvable(self, src: SourceFile, path: Path, where: PathT, ref: str, message: str, hint: str = "") -> None:
+        """A `$ref` that does not resolve: said, kept by where it is, and not (yet) a blocker."""
+        self.add("S002", message, src, where, hint, block=False)
+        self.unresolved[(path, where)] = (ref, self.out[-1])
+
     def check_document(self, path: Path, queue: list[Path]) -> None:
         src = self.sources[path]
         if not isinstance(src, SourceFile):
@@ -214,7 +226,7 @@ class _RefWalk:
         try:
             target = ref_target(ref, path, own_id, self.root)
         except ValueError:
-            self.add("S002", f"$ref {ref!r} is not a usable file name", src, where, block=False)
+            self.unresolvable(src, path, where, ref, f"$ref {ref!r} is not a usable file name")
             return
         if target.file is None:
             self.add(
@@ -235,7 +247,7 @@ class _RefWalk:
             self.walked.add(target.file)
             queue.append(target.file)  # its own $refs and nesting are checked too
         if not isinstance(target_src, SourceFile):
-            self.add("S002", f"$ref {ref!r}: {target_src}", src, where, block=False)
+            self.unresolvable(src, path, where, ref, f"$ref {ref!r}: {target_src}")
             return
         found, _ = resolve_pointer(target_src.value, target.fragment)
         chain = follow_bare_refs((target.file, target.fragment), self.document, self.root) if found else None
@@ -249,14 +261,8 @@ class _RefWalk:
                 hint="Each $ref in the loop only points at the next: give one of them the schema itself.",
             )
         elif not found:
-            self.add(
-                "S002",
-                f"$ref {ref!r} does not resolve",
-                src,
-                where,
-                hint="Root $defs are reachable from every part as #/$defs/NAME.",
-                block=False,
-            )
+            hint = "Root $defs are reachable from every part as #/$defs/NAME."
+            self.unresolvable(src, path, where, ref, f"$ref {ref!r} does not resolve", hint)
 
     def shown(self, node: Node, here: Path, local: bool) -> str:
         """`#/pointer` on a loop inside one file; `file#/pointer` (relative to the module) on one across files."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.module.model import Module
+from cogtui.core.rules.output_refs import unusable_output_refs
 from cogtui.core.rules.requirements import missing_capabilities
 from cogtui.core.run.envelope_builder import failure
 
@@ -42,15 +43,23 @@ def blocked_run(module: Module, blockers: list[Diagnostic]) -> dict[str, Any]:
     for a file the confined reader refused (D-confined). Illegal manifest values are all named (D143)."""
     first = blockers[0]
     manifest = [d for d in blockers if d.code.startswith("M")]
+    output = next((u for u in unusable_output_refs(module) if u.diagnostic == first), None)
+    suggestion = f"Run `cogn validate {module.name}` and fix the errors first."
     if manifest and manifest[0] is first:
         fields = "; ".join(d.message for d in manifest)
         why = f"module.yaml declares values it cannot honour: {fields} ({first.location})"
+    elif output is not None:  # refused before the call: no answer could ever be validated (D152b)
+        why = f"its output schema ({output.part}) cannot be used: {first.message} ({first.location})"
+        suggestion = (
+            f"Fix the $ref {output.ref!r} at {first.location}: until it resolves no answer can be validated, so "
+            f"the model is not called. `cogn validate {module.name}` lists every problem."
+        )
     else:
         why = f"{first.message} ({first.location})"
     return failure(
         "E4007" if first.code.startswith("F") else "E4000",
         f"module {module.name} cannot run: {why}",
-        suggestion=f"Run `cogn validate {module.name}` and fix the errors first.",
+        suggestion=suggestion,
         details={"diagnostics": [{"code": d.code, "message": d.message, "at": d.location} for d in blockers[:20]]},
     )
 

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from cogtui.core.files.json_pointer import deref, object_at
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.module.tiers import EXPLAIN_MAX, RISK_LEVELS, V21_WRAP_EXPLAIN
 from cogtui.core.run.envelope_builder import is_envelope
 from cogtui.core.run.output_fixes import CONFIDENCE_CLAMP, CONFIDENCE_TEXT, ENUM_HYPHENS, confidence_from_text
@@ -160,7 +161,7 @@ def _repair_confidence(
     if isinstance(conf, str) and CONFIDENCE_TEXT in fixes:
         number = confidence_from_text(conf)
         if number is not None:
-            extra.append(f"{CONFIDENCE_TEXT}: confidence {conf!r} read as {number:g}")
+            extra.append(f"{CONFIDENCE_TEXT}: confidence {excerpt(conf)} read as {number:g}")
             conf = meta["confidence"] = number
     if _is_number(conf) and math.isfinite(conf) and not 0 <= conf <= 1 and CONFIDENCE_CLAMP in fixes:
         clamped = min(1.0, max(0.0, float(conf)))
@@ -202,13 +203,13 @@ def normalize_enums(
         wanted = _norm(value)
         for member in members:
             if _norm(member) == wanted:
-                notes.append(f"enum value {value!r} normalised to {member!r}")
+                notes.append(f"enum value {excerpt(value)} normalised to {excerpt(member)}")
                 return member
         if hyphen_notes is not None:
             wanted = _norm(value, True)
             for member in members:
                 if _norm(member, True) == wanted:
-                    hyphen_notes.append(f"{ENUM_HYPHENS}: enum value {value!r} read as {member!r}")
+                    hyphen_notes.append(f"{ENUM_HYPHENS}: enum value {excerpt(value)} read as {excerpt(member)}")
                     return member
         return value
     for key in ("oneOf", "anyOf", "allOf"):

@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cogtui.core.module.schema_types import excerpt
+
 # Masking lives with failure(), the one place every failure envelope is built; ProviderError masks too.
 from cogtui.core.run.envelope_builder import redact_keys
 
@@ -273,8 +275,7 @@ def malformed_stream_data(payload: str, received: bool, where: str) -> ProviderE
 
     Before any text it is E4001 (retried: the server is misbehaving); after text it broke the answer, E2010.
     """
-    excerpt = payload.strip()[:200] or "(empty)"
-    message = f"{where} sent data that is not a JSON object: {excerpt!r}"
+    message = f"{where} sent data that is not a JSON object: {excerpt(payload.strip(), 200)}"
     if received:
         return ProviderError("E2010", message, received_text=True)
     return ProviderError("E4001", message, retryable=True)

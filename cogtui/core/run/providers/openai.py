@@ -16,6 +16,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
+from cogtui.core.module.schema_types import excerpt
 from cogtui.core.run.providers.base import (
     Finish,
     ModelRequest,
@@ -206,9 +207,9 @@ def _whole_answer(raw: bytes, where: str) -> tuple[str, Usage, str]:
         raise stream_error(obj["error"], False, where)
     choices = _dicts(obj.get("choices")) if isinstance(obj, dict) else []
     if not choices:
-        snippet = raw[:200].decode("utf-8", errors="replace")
+        snippet = excerpt(raw[:400].decode("utf-8", errors="replace"), 200)
         raise ProviderError(
-            "E4001", f"{where} answered with something that is not a chat completion: {snippet!r}", retryable=True
+            "E4001", f"{where} answered with something that is not a chat completion: {snippet}", retryable=True
         )
     message = choices[0].get("message")
     content = message.get("content") if isinstance(message, dict) else None
