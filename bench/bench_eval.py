@@ -36,7 +36,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from benchutil import machine, report
+from providerkit import StandInProvider
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_HISTORY = ("--no-history",)
@@ -72,24 +74,15 @@ def medians(samples: list[tuple[float, float]]) -> tuple[float, float]:
     return statistics.median(w for w, _ in samples), statistics.median(c for _, c in samples)
 
 
-class SleepyProvider:
+class SleepyProvider(StandInProvider):
     """Answers every request after `latency` seconds, in-process: no HTTP client, no TLS context."""
 
     name = "scripted"
+    model = "scripted"
 
     def __init__(self, latency: float, body: str) -> None:
-        self.model = "scripted"
         self.latency = latency
         self.body = body
-
-    def capabilities(self) -> dict[str, Any]:
-        return {}
-
-    def media_categories(self) -> tuple[str, ...]:
-        return ()
-
-    async def prepare(self) -> None:
-        return None
 
     async def stream(self, request: Any) -> Any:
         from cogtui.core.run.providers.base import TextDelta, Usage
@@ -97,9 +90,6 @@ class SleepyProvider:
         await asyncio.sleep(self.latency)
         yield TextDelta(self.body)
         yield Usage(100, 20)
-
-    async def aclose(self) -> None:
-        return None
 
 
 def in_process(folder: Path, latency: float, jobs: int) -> float:
@@ -149,7 +139,6 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-engine", action="store_true", help="leave out the in-process engine figures")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT / "tests"))
     from evalkit import eval_module
 
     server = subprocess.Popen(

@@ -21,7 +21,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "tests"))
 from benchutil import machine, report  # noqa: E402
+from providerkit import StandInProvider  # noqa: E402
 
 from cogtui.core.module.loader import load_module  # noqa: E402
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage  # noqa: E402
@@ -29,7 +31,7 @@ from cogtui.core.run.providers.declarations import capability_doc  # noqa: E402
 from cogtui.core.run.runner import RunOptions, RunSession  # noqa: E402
 
 
-class InstantProvider:
+class InstantProvider(StandInProvider):
     """Yields a precomputed answer in fixed-size chunks with no delay: what remains is the runtime's own cost."""
 
     name = "instant"
@@ -45,16 +47,10 @@ class InstantProvider:
     def media_categories(self) -> tuple[str, ...]:
         return ("image",)
 
-    async def prepare(self) -> None:
-        return None
-
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         for piece in self.pieces:
             yield TextDelta(piece)
         yield Usage(100, 100)
-
-    async def aclose(self) -> None:
-        return None
 
 
 async def consume(module: Any, input_value: Any, provider: InstantProvider) -> int:

@@ -26,6 +26,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
 from benchutil import machine, report  # noqa: E402
 from genmodules import generate  # noqa: E402
 
@@ -166,6 +167,8 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
     """A provider feeding `chunks_per_s`; a key bound to a timestamping action measures input latency."""
     import json as _json
 
+    from providerkit import StandInProvider
+
     from cogtui.core.module.loader import load_module
     from cogtui.core.run.providers.base import TextDelta, Usage
     from cogtui.tui.app import CogtuiApp
@@ -181,18 +184,9 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
     text = _json.dumps(answer)
     pieces = [text[i : i + 10] for i in range(0, len(text), 10)]
 
-    class Paced:
+    class Paced(StandInProvider):
         name = "paced"
         model = "paced"
-
-        def capabilities(self) -> dict[str, Any]:
-            return {}
-
-        def media_categories(self) -> tuple[str, ...]:
-            return ()
-
-        async def prepare(self) -> None:
-            return None
 
         async def stream(self, request: Any):  # type: ignore[no-untyped-def]
             batch = max(1, chunks_per_s // 100)
@@ -203,9 +197,6 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
                     due = start + (i + 1) / chunks_per_s
                     await asyncio.sleep(max(0.0, due - time.perf_counter()))
             yield Usage(1, 1)
-
-        async def aclose(self) -> None:
-            return None
 
     import cogtui.tui.screens.run as run_mod
 

@@ -194,7 +194,7 @@ def _cached_prefix(proto: Protocol | None, body: Any) -> str:
     messages = body.get("messages")
     first = messages[0] if isinstance(messages, list) and messages else None
     if isinstance(first, dict) and first.get("role") == "system" and isinstance(first.get("content"), str):
-        return first["content"]
+        return str(first["content"])
     return ""
 
 
@@ -275,7 +275,7 @@ def anthropic_text(reply: Text, req: RecordedRequest, upto: int | None) -> list[
     def ev(name: str, **data: Any) -> bytes:
         return f"event: {name}\ndata: {_dumps({'type': name, **data})}\n\n".encode()
 
-    start = {
+    start: dict[str, Any] = {
         "id": mid,
         "type": "message",
         "role": "assistant",

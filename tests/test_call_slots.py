@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from providerkit import StandInProvider
 
 from cogtui.core.run.concurrency import RUNS_PER_SLOT, CallSlots, bounded
 from cogtui.core.run.providers.base import TextDelta, Usage
@@ -20,7 +21,7 @@ class Timeline:
         self.most_in_flight = 0
 
 
-class Answering:
+class Answering(StandInProvider):
     """A provider that holds each call for `hold` seconds, then answers; it writes what happens on a timeline."""
 
     name = "answering"
@@ -29,15 +30,6 @@ class Answering:
     def __init__(self, timeline: Timeline, hold: float = 0.0) -> None:
         self.timeline = timeline
         self.hold = hold
-
-    def capabilities(self) -> dict[str, Any]:
-        return {}
-
-    def media_categories(self) -> tuple[str, ...]:
-        return ()
-
-    async def prepare(self) -> None:
-        return None
 
     async def stream(self, request: Any) -> AsyncIterator[Any]:
         t = self.timeline
@@ -51,9 +43,6 @@ class Answering:
         finally:
             t.in_flight -= 1
             t.events.append(f"end {request}")
-
-    async def aclose(self) -> None:
-        return None
 
 
 async def one_run(slots: CallSlots, provider: Any, name: str, timeline: Timeline) -> str:

@@ -1,9 +1,11 @@
 """`cogn serve [--host H] [--port P]`: the TUI in a web browser, through textual-serve (optional extra).
 
 Anyone who can reach the address drives the TUI, which runs modules with the user's API keys and edits
-their files; textual-serve checks no origin and asks for no token. So it listens on localhost by default,
-and any other address is said as such before it starts (README, "Serving"). The address is tried before
-textual-serve starts: taken, unresolvable or out of range is a usage error, not an internal one.
+their files, and no token is asked for. So it listens on localhost by default, and any other address is said
+as such before it starts (README, "Serving"). textual-serve checks neither Host nor Origin: the server here
+(serve_server.py, D154a) refuses a request another site's page made (DNS rebinding, a cross-site WebSocket).
+The address is tried before textual-serve starts: taken, unresolvable or out of range is a usage error, not
+an internal one.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         err(problem)
         return 2
     try:
-        from textual_serve.server import Server
+        from .serve_server import GuardedServer
     except ImportError:
         err("cogn serve needs textual-serve: pip install 'cogtui[serve]'")
         return 2
@@ -64,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             f"warning: serving on {args.host}: anyone who can reach it drives cogtui (your API keys, your files); "
             "textual-serve asks for no token"
         )
-    Server(shlex.join(served_command(args)), host=args.host, port=args.port, title="cogtui").serve()
+    GuardedServer(shlex.join(served_command(args)), host=args.host, port=args.port, title="cogtui").serve()
     return 0
 
 
