@@ -68,7 +68,8 @@ def test_what_the_footer_offers_follows_the_row_and_its_promotion() -> None:
     assert not state.fully_promoted(INSIGHTS, GROUP) and state.can("promote")  # b has not got it yet
     assert state.can("undo_promotion")
     state.promotions_known(7, {key: ("a", "b")}, {})
-    assert state.fully_promoted(INSIGHTS, GROUP) and not state.can("promote") and not state.can("undo_promotion")
+    assert state.fully_promoted(INSIGHTS, GROUP) and not state.can("promote")
+    assert state.can("undo_promotion") and not state.undo_ready()  # offered, to say why not (D153e)
     state.highlight(INSIGHTS, 1)  # no mapping: nothing to promote
     assert state.current is UNMAPPED and not state.can("promote")
     state.highlight(INSIGHTS, 99)
@@ -85,10 +86,11 @@ def test_a_promoted_row_that_cannot_be_undone_says_why() -> None:
     state = InsightsState(None)
     state.loaded(data())
     key = row_key(INSIGHTS, GROUP)
-    assert state.undo_refusal() is None  # not promoted: nothing to undo, nothing to explain
+    assert state.undo_refusal() is None and not state.can("undo_promotion")  # not promoted: nothing to undo
     state.promotions_known(7, {key: ("a", "b")}, {key: ("b",)})
-    assert state.can("undo_promotion") and state.undo_refusal() is None  # b's is its latest change
+    assert state.can("undo_promotion") and state.undo_ready() and state.undo_refusal() is None  # b's latest change
     state.promotions_known(7, {key: ("a", "b")}, {})  # a later change came after it in both
-    assert not state.can("undo_promotion") and state.undo_refusal() == UNDO_LATEST_ONLY
+    # u is still offered: pressed, it says why nothing is undone (D153e)
+    assert state.can("undo_promotion") and not state.undo_ready() and state.undo_refusal() == UNDO_LATEST_ONLY
     state.start("Planning")
-    assert state.undo_refusal() is None  # busy: neither offered nor refused
+    assert state.undo_refusal() is None and not state.can("undo_promotion")  # busy: neither offered nor refused

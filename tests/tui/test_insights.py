@@ -302,7 +302,8 @@ async def test_a_value_already_in_the_schema_is_marked_and_not_offered(
         assert str(table.get_row_at(0)[2]).startswith("✓ concurrency")
         assert not str(table.get_row_at(1)[2]).startswith("✓")  # flaky is not in the schema
         offered = {active.binding.action for active in screen.active_bindings.values()}
-        assert "promote" not in offered and "undo_promotion" not in offered and "select_cursor" in offered
+        # Already in the schema, not by a promotion cogtui can undo: u is offered to say why not (D153e).
+        assert "promote" not in offered and "undo_promotion" in offered and "select_cursor" in offered
         assert "✓ promoted" in str(screen.query_one("#insight-detail-body", Static).render())
         await pilot.press("p")
         await app.workers.wait_for_complete()

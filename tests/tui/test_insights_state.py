@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.authoring.promote import apply_promotion
 from cogtui.core.authoring.promotion_target import PromotionRequest, plan_promotion
@@ -229,8 +229,8 @@ async def test_an_input_mapping_is_promoted_into_the_input_schema(root: Path, tm
 
 
 async def test_only_the_latest_promotion_is_undone_and_an_earlier_one_says_why(root: Path, tmp_path: Path) -> None:
-    """Two promotions, made in this order: the earlier row offers no `u` and its detail says why; undoing the
-    later one makes the earlier one the latest, and `u` is offered there."""
+    """Two promotions, made in this order: on the earlier row `u` undoes nothing and says why, in a notification
+    and in the detail (D153e); undoing the later one makes the earlier one the latest, and `u` undoes it there."""
     module = root / "code-reviewer"
     for mapping in ("assumptions", "input.ticket_id"):
         apply_promotion(plan_promotion(PromotionRequest("code-reviewer", mapping=mapping), load_module(module)))
@@ -238,11 +238,17 @@ async def test_only_the_latest_promotion_is_undone_and_an_earlier_one_says_why(r
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await open_dashboard(app, pilot)
         assert screen.state.current is not None and screen.state.current["suggested_mapping"] == "assumptions"
-        assert not screen.state.can("undo_promotion")
+        assert screen.state.can("undo_promotion") and not screen.state.undo_ready()
         assert "Only a module's latest promotion or migration can be undone" in text(screen, "#insight-detail-body")
         check_agrees(screen)
+        said = notices(app)
+        schema = (module / "schema.json").read_text(encoding="utf-8")
+        await pilot.press("u")  # said, not silent: nothing is undone
+        await until(lambda: bool(said), pilot)
+        assert said[-1].startswith("Nothing undone: Only a module's latest promotion or migration can be undone")
+        assert (module / "schema.json").read_text(encoding="utf-8") == schema and not screen.state.busy
         await pilot.press("down")
-        await until(lambda: screen.state.can("undo_promotion"), pilot)
+        await until(lambda: screen.state.cursor[screen.state.tab] == 1 and screen.state.undo_ready(), pilot)
         assert "u undoes the promotion" in text(screen, "#insight-detail-body")
         assert "can be undone" not in text(screen, "#insight-detail-body")
         check_agrees(screen)
@@ -256,6 +262,6 @@ async def test_only_the_latest_promotion_is_undone_and_an_earlier_one_says_why(r
             pilot,
         )
         await pilot.press("up")
-        await until(lambda: screen.state.cursor[screen.state.tab] == 0 and screen.state.can("undo_promotion"), pilot)
+        await until(lambda: screen.state.cursor[screen.state.tab] == 0 and screen.state.undo_ready(), pilot)
         assert "u undoes the promotion" in text(screen, "#insight-detail-body")
         check_agrees(screen)

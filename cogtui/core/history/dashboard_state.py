@@ -135,19 +135,24 @@ class InsightsState:
         if action == "promote":
             has_target = self.tab == ENUMS or document["suggested_mapping"] is not None
             return has_target and not self.fully_promoted(self.tab, document)
-        if action == "undo_promotion":
-            return bool(self.undoable.get(row_key(self.tab, document), ()))
+        if action == "undo_promotion":  # offered on every promoted row: where it cannot undo, it says why (D153e)
+            return bool(self.promoted_in(self.tab, document))
         return True
 
     def undo_refusal(self) -> str | None:
-        """Why `u` is not offered on the highlighted promoted row, or None (not promoted, or it can be undone).
+        """Why `u` cannot undo the highlighted promoted row, or None (not promoted, or it can be undone).
 
         Undo restores the backup a promotion left, and only a module's latest one (`promotion_target.can_undo`):
         undoing an earlier one would also take back what came after it."""
         document = self.current
-        if document is None or self.busy or not self.promoted_in(self.tab, document) or self.can("undo_promotion"):
+        if document is None or self.busy or not self.promoted_in(self.tab, document) or self.undo_ready():
             return None
         return UNDO_LATEST_ONLY
+
+    def undo_ready(self) -> bool:
+        """Whether `u` undoes the highlighted row's promotion now (it is its module's latest change)."""
+        document = self.current
+        return document is not None and not self.busy and bool(self.undoable.get(row_key(self.tab, document), ()))
 
     @property
     def empty(self) -> bool:

@@ -9,12 +9,11 @@ the history, so they reach widgets as `Text`/`Content` (never parsed as markup).
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -23,6 +22,15 @@ from textual.widgets import DataTable, Static
 
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.terminal_text import visible
+from cogtui.core.history.run_cells import (
+    READABLE,
+    provider_model,
+    provider_model_header,
+    provider_model_room,
+    time_cell,
+    when_cell,
+    width,
+)
 from cogtui.core.history.run_list_state import NO_RUNS, RUNS_LISTED, ListPhase, RunListState
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.run.golden_runner import envelope_diff
@@ -45,16 +53,34 @@ register(
 )
 
 
-def _when(ts: float) -> str:
-    return dt.datetime.fromtimestamp(ts).strftime("%m-%d %H:%M:%S")
+HEADERS = (" ", "#", "when", "outcome", "conf", "time", "provider/model")
+
+
+def outcome_label(run: RunRecord) -> tuple[str, str]:
+    """The outcome cell's text and its theme colour."""
+    if run.outcome == "ok":
+        return "✓ ok", "success"
+    if run.outcome == "interrupted":
+        return "interrupted", "warning"
+    return f"✗ {run.error_code or 'error'}", "error"
 
 
 def outcome_text(app: App[object], run: RunRecord) -> Text:
-    if run.outcome == "ok":
-        return themed(app, "✓ ok", "success")
-    if run.outcome == "interrupted":
-        return themed(app, "interrupted", "warning")
-    return themed(app, f"✗ {run.error_code or 'error'}", "error", bold=True)
+    text, colour = outcome_label(run)
+    return themed(app, text, colour, bold=colour == "error")
+
+
+def plain_cells(run: RunRecord, marked: int | None, date: bool = True) -> tuple[str, ...]:
+    """A row's cells before the provider/model, as text (the outcome is drawn in its theme colour)."""
+    conf = object_at(run.envelope, "meta").get("confidence")
+    return (
+        "●" if run.id == marked else "",
+        str(run.id),
+        when_cell(run.started_at, date),
+        outcome_label(run)[0],
+        f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
+        time_cell(run.total_ms),
+    )
 
 
 class HistoryScreen(ReportsWorkerFailures, Screen[None]):
@@ -74,6 +100,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         self.module_path = module_path
         self.module_name = module_path.name
         self.state = RunListState(self.module_name)  # what the title, table mark, view and footer show
+        self.fitted_to: int | None = None  # the room the provider/model cells were fitted to
 
     @property
     def runs(self) -> dict[str, RunRecord]:
@@ -89,9 +116,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        # provider/model last: at 80 columns it is the one scrolled off (the envelope's meta.model shows it too).
-        table.add_columns(" ", "#", "when", "outcome", "conf", "time", "provider/model")
+        self.query_one(DataTable).add_columns(*HEADERS)
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._draw()
 
@@ -123,26 +148,46 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
             self.state.failed(event.error)
         elif not self.state.loaded(event.runs, event.total):
             return  # the runs already shown
+        self._fill()
+        self._draw()
+
+    def _fill(self) -> None:
+        """The table from the state: the short columns as they are, the provider/model fitted to the room left
+        (core.history.run_cells, D153d); in a narrow terminal `when` gives up its date first."""
         table = self.query_one(DataTable)
-        table.clear()
-        for run in self.state.runs:
-            key = str(run.id)
-            meta = object_at(run.envelope, "meta")
-            conf = meta.get("confidence")
-            table.add_row(
-                "●" if run.id == self.state.marked else "",
-                key,
-                _when(run.started_at),
-                outcome_text(self.app, run),
-                f"{conf:.2f}" if isinstance(conf, (int, float)) else "-",
-                f"{run.total_ms:.0f} ms" if run.total_ms is not None else "-",
-                cell(visible(f"{run.provider}/{run.model or '-'}", True)),
-                key=key,
-            )
+        rows, room = self._layout()
+        self.fitted_to = room
+        table.clear(columns=True)
+        table.add_columns(*HEADERS[:-1], provider_model_header(room))
+        for run, cells in zip(self.state.runs, rows, strict=True):
+            label = provider_model(visible(run.provider, True), visible(run.model, True) if run.model else None, room)
+            table.add_row(*cells[:3], outcome_text(self.app, run), *cells[4:], cell(label), key=str(run.id))
         if self.state.runs:
             table.move_cursor(row=self.state.cursor, animate=False)
             table.focus()
-        self._draw()
+
+    def _layout(self) -> tuple[list[tuple[str, ...]], int]:
+        """The rows' short cells and the cells the provider/model text can take beside them in the table's
+        width now: with dates while that leaves the model's name READABLE cells, else without."""
+        table = self.query_one(DataTable)
+        available = table.content_region.width
+        if len(self.state.runs) >= table.content_region.height:  # the header takes a line: the rows scroll
+            available -= table.styles.scrollbar_size_vertical
+        for date in (True, False):
+            rows = [plain_cells(run, self.state.marked, date) for run in self.state.runs]
+            widths = [max([width(header), *(width(row[i]) for row in rows)]) for i, header in enumerate(HEADERS[:-1])]
+            room = provider_model_room(available, widths)
+            if room >= READABLE:
+                break
+        return rows, room
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        """A new terminal width: the table is filled again when the room for the provider/model changed."""
+        if self.state.runs and self._layout()[1] != self.fitted_to:
+            self._fill()
 
     def _draw(self) -> None:
         """The title, the view pane (what the phase says, or the highlighted run) and the footer's keys."""

@@ -79,7 +79,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         "Overflow insights grouped by suggested mapping, and custom enum values by field, from the runs that "
         "passed their contract. `p` promotes the highlighted row into its module's schema after showing the "
         "diff; a promoted row is marked ✓ and `u` undoes it while it is its module's latest promotion or migration "
-        "(on an earlier one the detail says why not); `enter` shows the row in full with its runs."
+        "(on an earlier one it says why not); `enter` shows the row in full with its runs."
     )
 
     class Loaded(Message):
@@ -233,7 +233,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
             detail.show("Reading the run history…" if state.data is None else f"No {what} for this filter.")
         else:
             promoted_in = state.promoted_in(state.tab, document)
-            undo, refusal = state.can("undo_promotion"), state.undo_refusal() or ""
+            undo, refusal = state.undo_ready(), state.undo_refusal() or ""
             if state.tab == ENUMS:
                 detail.show(custom_enum_content(document, bool(promoted_in), undo, refusal))
             else:
@@ -324,6 +324,9 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         key = self.state.current_key
         document = self.state.current
         if key is None or document is None or not self.state.can("undo_promotion"):
+            return
+        if (refusal := self.state.undo_refusal()) is not None:  # said, not only shown in the detail (D153e)
+            self.notify(refusal, title="Nothing undone", severity="warning", timeout=8, markup=False)
             return
         modules = self.state.undoable.get(key, ())
         requests = [r for r in promotions.requests_of(self.state.tab, document) if r.module in modules]
