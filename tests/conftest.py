@@ -3,6 +3,7 @@ from __future__ import annotations
 import atexit
 import gc
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +28,7 @@ def pytest_configure(config: pytest.Config) -> None:
     (about 0.1 s), 20 % of those tests' CPU. At (10,000, 50, 100) the TUI tests took 17 % less CPU (BENCHMARKS.md,
     "Test suite") for about 140 MB more memory per process; what the tests check is unchanged."""
     gc.set_threshold(10_000, 50, 100)
+    _hear_ctrl_c()
     if hasattr(config, "workerinput"):  # an xdist worker
         atexit.register(_end_worker_now)  # registered before pytest's own exit handlers: runs after them
 
@@ -38,6 +40,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     a worker's whole heap five times over (up to 3.5 s of CPU per worker after a TUI-heavy session)."""
     gc.collect()
     gc.freeze()
+
+
+def _hear_ctrl_c() -> None:
+    """Let the processes the tests start hear Ctrl-C. A shell without job control starts a background command
+    (`make test &` in a script) with SIGINT ignored, and every process below inherits that: the tests that press
+    Ctrl-C on a `cogn run` then saw it run on to the end (exit 0) or hang. A handler set here is reset to the
+    default in each child at exec, as a terminal would start them."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _end_worker_now() -> None:
