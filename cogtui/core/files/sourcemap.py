@@ -145,7 +145,9 @@ def _loader_class(text: str) -> type:
 
     nesting = text.count("[") + text.count("{") + text.count("-") + text.count("?")
     if nesting >= _NESTING_CHARS_SAFE:
-        return yaml.SafeLoader
+        from cogtui.core.files.yaml_loader import LinearSafeLoader  # PyYAML's, in linear time on deep nesting
+
+        return LinearSafeLoader
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: same safe semantics, much faster
 
 
@@ -194,7 +196,7 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
         ) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow, e.g. a control character
         offset = exc.position
-        if cls is not yaml.SafeLoader:  # libyaml counts UTF-8 bytes, the Python reader characters
+        if not issubclass(cls, yaml.SafeLoader):  # libyaml counts UTF-8 bytes, the Python reader characters
             offset = len(text.encode("utf-8", "surrogatepass")[:offset].decode("utf-8", "ignore"))
         line, col = offset_to_position(text, offset)
         raise ParseFailure(
