@@ -89,6 +89,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         if review_file is not None:
             self.state.review_name = review_file.name
         self.split_choice: bool | None = None  # None: by terminal width
+        self._diff: DiffView | None = None  # the diff's view once mounted: the footer asks for its layout per key
         self._files_for: tuple[object, ...] | None = None  # what the file list was filled for
         self._modules_listed = 0  # how many of state.listed the module list shows
         self.replanning = ReplanFlow(self, remake)  # a preset is made again by `remake` when its files change
@@ -160,6 +161,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self._diff = self.query_one(DiffView)
         self._update_split()
         self.query_one(SummaryPane).focus()
         if self.review_file is not None:
@@ -312,8 +314,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
 
     def key_description(self, action: str) -> str | None:
         """The footer's wording for a key, from the state (KeyFooter's DescribesKeys)."""
-        views = self.query(DiffView)  # none while the screen is being put together or taken apart
-        return self.state.key_description(action, bool(views) and views.first().split)
+        return self.state.key_description(action, self._diff is not None and self._diff.split)
 
     def action_close(self) -> None:
         if self.state.writing:
