@@ -48,3 +48,29 @@ def test_agents_md_lists_every_package_with_a_docstring() -> None:
             continue  # its packages are the lines
         assert package in listed, f"AGENTS.md's layout has no line for {package}/"
         assert init.read_text(encoding="utf-8").lstrip().startswith('"""'), f"{package}/__init__.py says nothing"
+
+
+def test_make_test_runs_every_check_and_pytest() -> None:
+    # mypy and lint-imports run beside pytest (a sub-make with -j): a dry run still shows every command.
+    proc = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    for command in ("ruff check", "ruff format --check", "/mypy", "/lint-imports --no-cache", "-m pytest"):
+        assert command in proc.stdout, f"make test no longer runs {command}"
+
+
+def test_a_failing_check_fails_make_and_says_which(tmp_path: Path) -> None:
+    fake = tmp_path / "mypy"
+    fake.write_text("#!/bin/sh\necho 'cogtui/x.py:1: error: boom'\nexit 1\n")
+    fake.chmod(0o755)
+    stamp = tmp_path / ".stamp-dev"  # the dev tools are "installed": make runs the fake one
+    stamp.touch()
+    proc = subprocess.run(
+        ["make", "--no-print-directory", "-o", str(stamp), f"BIN={tmp_path}", f"VENV={tmp_path}", "test-mypy"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode != 0
+    assert "cogtui/x.py:1: error: boom" in proc.stdout and "make test: test-mypy failed" in proc.stdout
+    assert "test-mypy] Error 1" in proc.stderr
