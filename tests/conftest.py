@@ -5,6 +5,7 @@ import gc
 import os
 import signal
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +16,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the repository root: tools/
 
 from llmserver import ScriptedLLMServer
+from pgserver import scratch_parent
 
 # The replay provider paces its chunks (10 ms each) so a person can watch a run stream; a test that wants
 # pacing sets it itself, every other replay run answers at once (subprocesses inherit this too).
 os.environ.setdefault("COGTUI_REPLAY_INTERVAL", "0")
+
+
+def _temporary_folders_in_memory() -> None:
+    """The tests' temporary folders (tmp_path, tempfile, and so every process they start) go to a RAM-backed
+    folder when the machine has one with room to spare, as the PostgreSQL server's files do, unless TMPDIR
+    says where. The tests create and delete some 10,000 module folders, histories and venvs and the code under
+    test syncs what it writes (atomic saves, SQLite): on this machine's disk (ext4 mounted with `discard`) that
+    cost up to minutes of waiting when other processes used it (BENCHMARKS.md, "Session of 2026-11-26,
+    third"). What the tests check is unchanged: only where the folders live."""
+    parent = scratch_parent()
+    if "TMPDIR" in os.environ or parent is None:
+        return
+    folder = Path(parent) / f"cogtui-tests-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.environ["TMPDIR"] = str(folder)  # this process, its xdist workers and every process a test starts
+    tempfile.tempdir = None  # tempfile reads TMPDIR again
+
+
+_temporary_folders_in_memory()
 
 
 def pytest_configure(config: pytest.Config) -> None:
