@@ -170,7 +170,7 @@ async def _eval(
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.runner import RunOptions
 
-    from .eval_view import print_report
+    from . import start_up_over
 
     def resolver(name: str) -> Any:
         try:
@@ -201,6 +201,7 @@ async def _eval(
             settings,
             history,
             (lambda c: progress.update(task, advance=1, description=f"{c.module}/{c.case}")) if progress else None,
+            lambda *_: start_up_over(),  # the first call is out: what remains happens while calls are out
         )
     finally:
         if progress is not None:
@@ -226,6 +227,8 @@ async def _eval(
     if to_stdout:
         p.json(doc)
     else:
+        from .eval_view import print_report  # after the calls: only the report needs it
+
         untested = [m.name for m in modules if not m.tests]
         print_report(p, report, comparison, untested)
     if not written:  # the matrix above is still shown: only the file is missing
