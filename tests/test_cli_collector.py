@@ -184,3 +184,21 @@ def test_start_up_over_without_a_pause_changes_nothing() -> None:
         gc.enable()
     start_up_over()
     assert gc.isenabled()
+
+
+def test_an_eval_answered_from_the_cache_resumes_the_collector_after_its_first_cell(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data_dir: Path
+) -> None:
+    """Answers from the response cache take no call slot, so no call starts: the first finished cell ends the
+    pause instead, and the rest of the eval runs with the collector on."""
+    import cogtui.core.eval.engine as engine
+
+    argv = ["--path", str(MODULE.parent), "eval", "code-reviewer", "--provider", "replay", "--cache"]
+    assert main(argv, prog="cogn") == 0  # the answers go into the history
+    seen = _spy_on_an_eval(monkeypatch)
+    cells: list[bool] = []
+    real_cell_of = engine.cell_of
+    monkeypatch.setattr(engine, "cell_of", lambda *a: cells.append(gc.isenabled()) or real_cell_of(*a))
+    assert main([*argv, "-j", "1"], prog="cogn") == 0
+    assert "3 answered from the cache" in capsys.readouterr().out
+    assert seen["call"] == [] and cells[0] is False and cells[-1] is True and gc.isenabled()

@@ -194,15 +194,15 @@ async def _eval(
         )
         progress.start()
         task = progress.add_task("eval", total=total)
+
+    def cell_done(cell: Any) -> None:
+        start_up_over()  # a cell answered from the response cache takes no call slot: start-up is over all the same
+        if progress is not None:
+            progress.update(task, advance=1, description=f"{cell.module}/{cell.case}")
+
     try:
-        outcome = await run_eval(
-            modules,
-            targets,
-            settings,
-            history,
-            (lambda c: progress.update(task, advance=1, description=f"{c.module}/{c.case}")) if progress else None,
-            lambda *_: start_up_over(),  # the first call is out: what remains happens while calls are out
-        )
+        # The collector, paused since `main` began, is back once the first call is out (or the first cell done).
+        outcome = await run_eval(modules, targets, settings, history, cell_done, lambda *_: start_up_over())
     finally:
         if progress is not None:
             progress.stop()
