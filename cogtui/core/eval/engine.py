@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
 from cogtui.core.eval.cache import CachingProvider, deterministic, module_digest
 from cogtui.core.eval.model import MISMATCH, Cell, EvalReport, Target
 from cogtui.core.module.model import GoldenTest, Module
+from cogtui.core.records import field, record
 from cogtui.core.run.concurrency import DEFAULT_JOBS, CallSlots, GateSet, bounded
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.providers.base import Provider
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # no store without a history (--no-history); records, prices,
 UNREADABLE = "unreadable-golden"  # the case's input or expected file is missing or does not parse (D81)
 
 
-@dataclass
+@record(frozen=False)
 class EvalSettings:
     """How an eval runs: concurrency, response cache, prices and each run's options."""
 
@@ -43,7 +43,7 @@ class EvalSettings:
     options: Callable[[Provider], RunOptions] = RunOptions  # a run's options for a provider
 
 
-@dataclass
+@record(frozen=False)
 class EvalOutcome:
     """An eval's report and the notes the user should read."""
 
@@ -51,7 +51,7 @@ class EvalOutcome:
     notes: list[str] = field(default_factory=list)  # what the user should know: history problems, cache skips
 
 
-@dataclass
+@record(frozen=False)
 class _Job:
     """One case to run against one target."""
 
@@ -62,7 +62,7 @@ class _Job:
     module_hash: str
 
 
-@dataclass
+@record(frozen=False)
 class _Done:
     """A finished job: its cell, the case's result, and new answers for the response cache."""
 

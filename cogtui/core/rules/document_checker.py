@@ -8,9 +8,9 @@ judged as its envelope, and the verdict compared with its `$test` (D145).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.records import field, record
 from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_chunk
 from cogtui.core.rules.conformance_vector import VectorOutcome, split_vector
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
@@ -59,7 +59,7 @@ class UnusableModule(Exception):
         self.problems = problems
 
 
-@dataclass
+@record(frozen=False)
 class CheckResult:
     """What `cogn check` found about a document: its kind, violations and warnings."""
 
