@@ -39,7 +39,7 @@ from ..places import RunHistory
 from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
-from ..widgets.area_theme import keep_following_app_theme, starting_area_theme
+from ..widgets.area_theme import ThemedTextArea, keep_following_app_theme, starting_area_theme
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -97,7 +97,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
                 theme = starting_area_theme(self.app)
-                yield TextArea.code_editor(
+                yield ThemedTextArea.code_editor(
                     "", language="json", id="run-input", soft_wrap=True, tab_behavior="focus", theme=theme
                 )
                 yield Static("", id="run-input-status")
