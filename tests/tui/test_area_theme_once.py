@@ -18,9 +18,8 @@ from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.area_theme import ANSI
 
 
-async def test_text_areas_get_their_theme_once_and_still_follow_the_app(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def count_lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the built-in TextArea themes looked up from now on (each application of one looks it up once)."""
     looked_up: list[str] = []
     builtin = TextAreaTheme.get_builtin_theme
 
@@ -29,6 +28,13 @@ async def test_text_areas_get_their_theme_once_and_still_follow_the_app(
         return builtin(theme_name)
 
     monkeypatch.setattr(TextAreaTheme, "get_builtin_theme", staticmethod(counting))
+    return looked_up
+
+
+async def test_text_areas_get_their_theme_once_and_still_follow_the_app(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    looked_up = count_lookups(monkeypatch)
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path, theme="cogtui-dark")
@@ -63,14 +69,7 @@ async def test_under_cogtui_ansi_the_areas_are_built_with_the_ansi_theme_and_nev
     """Under cogtui-ansi the areas were built with "css" (a built-in looked up and applied) and given the ANSI theme
     once mounted: two themes applied per area. Built with the ANSI theme's name, each registers it as the name is
     set: no built-in theme is looked up at all, as the editor opens or the run screen does."""
-    looked_up: list[str] = []
-    builtin = TextAreaTheme.get_builtin_theme
-
-    def counting(theme_name: str) -> TextAreaTheme | None:
-        looked_up.append(theme_name)
-        return builtin(theme_name)
-
-    monkeypatch.setattr(TextAreaTheme, "get_builtin_theme", staticmethod(counting))
+    looked_up = count_lookups(monkeypatch)
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path, theme=ANSI)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import TextArea
@@ -87,8 +88,9 @@ async def test_the_run_screen_opens_and_runs_with_the_module_loaded_in_a_worker_
         assert loads.on_ui_thread == [False, False, False]
 
 
-async def test_the_goldens_screen_loads_in_a_worker_as_it_opens_and_a_burst_of_ctrl_r_runs_once(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize(("go", "kind"), [(navigation.goldens, GoldensScreen), (navigation.evaluate, EvalScreen)])
+async def test_goldens_and_eval_load_in_a_worker_as_they_open_and_a_burst_of_ctrl_r_runs_once(
+    go: Any, kind: type[GoldensScreen | EvalScreen], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
@@ -96,10 +98,10 @@ async def test_the_goldens_screen_loads_in_a_worker_as_it_opens_and_a_burst_of_c
     async with app.run_test(size=(120, 36)) as pilot:
         await until(lambda: bool(app.store.entries), pilot)
         loads = HeldLoads(monkeypatch, module)
-        navigation.goldens(app, module)
-        await until(lambda: isinstance(app.screen, GoldensScreen) and bool(loads.on_ui_thread), pilot)
+        go(app, module)
+        await until(lambda: isinstance(app.screen, kind) and bool(loads.on_ui_thread), pilot)
         screen = app.screen
-        assert isinstance(screen, GoldensScreen) and screen.state.generation == 0  # nothing runs until loaded
+        assert isinstance(screen, kind) and screen.state.generation == 0  # nothing runs until it is loaded
         loads.release()
         await until(lambda: screen.state.final, pilot)
         assert loads.on_ui_thread == [False] and screen.state.generation == 1
@@ -113,31 +115,3 @@ async def test_the_goldens_screen_loads_in_a_worker_as_it_opens_and_a_burst_of_c
         await until(lambda: screen.state.generation == 2 and screen.state.final, pilot)
         await pilot.pause()
         assert loads.on_ui_thread == [False, False] and screen.state.generation == 2  # one load, one run
-
-
-async def test_the_eval_screen_loads_in_a_worker_as_it_opens_and_a_burst_of_ctrl_r_evaluates_once(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
-    app = make_app(root, tmp_path)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await until(lambda: bool(app.store.entries), pilot)
-        loads = HeldLoads(monkeypatch, module)
-        navigation.evaluate(app, module)
-        await until(lambda: isinstance(app.screen, EvalScreen) and bool(loads.on_ui_thread), pilot)
-        screen = app.screen
-        assert isinstance(screen, EvalScreen) and screen.state.generation == 0
-        loads.release()
-        await until(lambda: screen.state.final, pilot)
-        assert loads.on_ui_thread == [False] and screen.state.generation == 1
-
-        loads.hold()
-        await pilot.press("ctrl+r", "ctrl+r", "ctrl+r")
-        await until(lambda: len(loads.on_ui_thread) == 2, pilot)
-        await pilot.pause()
-        assert screen.state.generation == 1
-        loads.release()
-        await until(lambda: screen.state.generation == 2 and screen.state.final, pilot)
-        await pilot.pause()
-        assert loads.on_ui_thread == [False, False] and screen.state.generation == 2
