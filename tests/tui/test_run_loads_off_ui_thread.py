@@ -5,6 +5,7 @@ test lets it go."""
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,30 @@ async def test_the_run_screen_opens_and_runs_with_the_module_loaded_in_a_worker_
         await pilot.press("ctrl+r")  # once back, the next press runs again, reading the files again
         await until(lambda: len(panes()) == 2 and panes()[1].result is not None, pilot)
         assert loads.on_ui_thread == [False, False, False]
+
+
+async def test_keys_typed_while_the_run_screen_loads_the_module_are_kept_before_its_input(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The screen opens before the module is read: what is typed meanwhile lands in the input and stays there,
+    the input the screen starts with (the first golden's) after it, as `rhigh` typed at once in the browser did
+    when the screen opened filled in (tests/tui/test_e2e_bursts_tmux.py)."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(lambda: bool(app.store.entries), pilot)
+        loads = HeldLoads(monkeypatch, module)
+        navigation.run_module(app, module)
+        await until(lambda: isinstance(app.screen, RunScreen) and bool(loads.on_ui_thread), pilot)
+        screen = app.screen
+        area = screen.query_one("#run-input", TextArea)
+        await pilot.press("h", "i")
+        assert area.text == "hi" and screen.module is None
+        loads.release()
+        await until(lambda: screen.module is not None and area.text != "hi", pilot)
+        assert area.text.startswith("hi{\n") and area.cursor_location == (0, 2)
+        assert json.loads(area.text[2:]) == screen.choices[0].value  # the first golden's input, whole, after it
 
 
 @pytest.mark.parametrize(("go", "kind"), [(navigation.goldens, GoldensScreen), (navigation.evaluate, EvalScreen)])

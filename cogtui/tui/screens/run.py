@@ -46,7 +46,7 @@ from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
 from .run_golden import GoldenSaved, GoldenSaveFlow
-from .run_input import INPUT_DEBOUNCE, InputChecked, input_status
+from .run_input import INPUT_DEBOUNCE, InputChecked, fill_input, input_status
 from .run_launch import RunLaunchFlow
 
 register(
@@ -120,6 +120,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.notify(self.provider_problem, title="Provider", severity="warning", timeout=8, markup=False)
         self.bench.modules_changed.subscribe(self, self._modules_changed)
         keep_following_app_theme(self, lambda: [self.query_one("#run-input", TextArea)])
+        self.query_one("#run-input", TextArea).focus()  # keys typed while the module loads land here, and stay
         self.loads.start()  # the form is filled in once it is loaded (_opened)
 
     @on(ModuleLoaded)
@@ -148,10 +149,10 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self._restore(draft)
         else:
             if self.choices and self.preset_input is None:
-                golden.value = 0
-            start = starting_input(self.choices, self.preset_input)
-            self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
-        self.query_one("#run-input", TextArea).focus()
+                with self.prevent(Select.Changed):  # shown as chosen; its input is put in below, once
+                    golden.value = 0
+            start = json.dumps(starting_input(self.choices, self.preset_input), indent=2, ensure_ascii=False)
+            fill_input(self.query_one("#run-input", TextArea), start)
         if self.autorun:
             self.call_after_refresh(self.action_run)
 
@@ -202,7 +203,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             )
 
     def _restore(self, draft: RunDraft) -> None:
-        self.query_one("#run-input", TextArea).text = draft.input_text
+        fill_input(self.query_one("#run-input", TextArea), draft.input_text)
         if draft.provider in PROVIDERS:
             self.query_one("#run-provider", Select).value = draft.provider
         self.query_one("#run-model", Input).value = draft.model
@@ -310,12 +311,9 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def in_flight(self) -> InFlight | None:
         """What quitting would cut short here (quitting.py): the runs still running."""
-        running = len(self._running_panes())
-        return (
-            InFlight(running, "run", "quitting cancels and records {it} in the history as interrupted")
-            if running
-            else None
-        )
+        if not (running := len(self._running_panes())):
+            return None
+        return InFlight(running, "run", "quitting cancels and records {it} in the history as interrupted")
 
     def stop_for_quit(self, settled: Callable[[], object]) -> None:
         self.stop_runs(settled)
