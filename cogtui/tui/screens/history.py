@@ -156,6 +156,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
             return  # the runs already shown
         self._fill()
         self._draw()
+        self.call_after_refresh(self._refit)  # filled before the table had its final width: fitted again to it
 
     def _fill(self) -> None:
         """The table from the state: the short columns as they are, the provider/model fitted to the room left
