@@ -51,18 +51,24 @@ class HeldLoads:
         self.gate.set()
 
 
+async def opening(app: Any, pilot: Any, monkeypatch: pytest.MonkeyPatch, go: Any, kind: type) -> tuple[Any, HeldLoads]:
+    """`go(app, module)` for code-reviewer under `app`'s root, its load held: the screen of `kind`, open and loading."""
+    await until(lambda: bool(app.store.entries), pilot)
+    module = app.store.entries[0].path
+    loads = HeldLoads(monkeypatch, module)
+    go(app, module)
+    await until(lambda: isinstance(app.screen, kind) and bool(loads.on_ui_thread), pilot)
+    return app.screen, loads
+
+
 async def test_the_run_screen_opens_and_runs_with_the_module_loaded_in_a_worker_and_a_burst_starts_one_run(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
+    copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(lambda: bool(app.store.entries), pilot)
-        loads = HeldLoads(monkeypatch, module)
-        navigation.run_module(app, module)
-        await until(lambda: isinstance(app.screen, RunScreen) and bool(loads.on_ui_thread), pilot)
-        screen = app.screen
+        screen, loads = await opening(app, pilot, monkeypatch, navigation.run_module, RunScreen)
         assert isinstance(screen, RunScreen) and screen.module is None  # open, the module still loading
         loads.release()
         await until(lambda: screen.module is not None, pilot)
@@ -96,14 +102,10 @@ async def test_keys_typed_while_the_run_screen_loads_the_module_are_kept_before_
     the input the screen starts with (the first golden's) after it, as `rhigh` typed at once in the browser did
     when the screen opened filled in (tests/tui/test_e2e_bursts_tmux.py)."""
     root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
+    copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(lambda: bool(app.store.entries), pilot)
-        loads = HeldLoads(monkeypatch, module)
-        navigation.run_module(app, module)
-        await until(lambda: isinstance(app.screen, RunScreen) and bool(loads.on_ui_thread), pilot)
-        screen = app.screen
+        screen, loads = await opening(app, pilot, monkeypatch, navigation.run_module, RunScreen)
         area = screen.query_one("#run-input", TextArea)
         await pilot.press("h", "i")
         assert area.text == "hi" and screen.module is None
@@ -118,14 +120,10 @@ async def test_goldens_and_eval_load_in_a_worker_as_they_open_and_a_burst_of_ctr
     go: Any, kind: type[GoldensScreen | EvalScreen], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
+    copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(lambda: bool(app.store.entries), pilot)
-        loads = HeldLoads(monkeypatch, module)
-        go(app, module)
-        await until(lambda: isinstance(app.screen, kind) and bool(loads.on_ui_thread), pilot)
-        screen = app.screen
+        screen, loads = await opening(app, pilot, monkeypatch, go, kind)
         assert isinstance(screen, kind) and screen.state.generation == 0  # nothing runs until it is loaded
         loads.release()
         await until(lambda: screen.state.final, pilot)
