@@ -165,9 +165,17 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         rows, room, self.widths = self._layout()
         self.fitted_to = room
         table.clear(columns=True)
-        table.add_columns(*HEADERS[:-1], provider_model_header(room))
-        for run, plain in zip(self.state.runs, rows, strict=True):
-            label = provider_model(visible(run.provider, True), visible(run.model, True) if run.model else None, room)
+        header = provider_model_header(room)
+        labels = [
+            provider_model(visible(run.provider, True), visible(run.model, True) if run.model else None, room)
+            for run in self.state.runs
+        ]
+        # Each column as wide as fitted (its cells are cut to it), not sized by the table when it is next idle:
+        # a busy app may not be for seconds, and showed the new cells in the old widths meanwhile.
+        model_width = max([width(header), *map(width, labels)])
+        for name, fitted in [*zip(HEADERS[:-1], self.widths, strict=True), (header, model_width)]:
+            table.add_column(name, width=fitted)
+        for run, plain, label in zip(self.state.runs, rows, labels, strict=True):
             cells = [cut(text, w) for text, w in zip(plain, self.widths, strict=True)]
             outcome = outcome_text(self.app, run, self.widths[3])
             table.add_row(*cells[:3], outcome, *cells[4:], cell(label), key=str(run.id))
