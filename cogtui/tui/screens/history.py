@@ -204,7 +204,10 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         self.call_after_refresh(self._refit)
 
     def _refit(self) -> None:
-        """A new terminal width: the table is filled again when the room for the provider/model changed."""
+        """A new terminal width: the table is filled again when the room for the provider/model changed. Nothing
+        once the screen is closed (a refit asked for just before escape finds no table)."""
+        if not self.is_attached:
+            return
         if self.state.runs and self._layout()[1:] != (self.fitted_to, self.widths):
             self._fill()
 
