@@ -228,9 +228,11 @@ TRIGGERS: list[Trigger] = [
     T("schema.data", "E3001", "envelope", env(data=data(label=5)), "decision"),
     T("schema.meta", "E3001", "envelope", env(meta=meta(explain="x" * 21)), "tight"),
     T("schema.error", "E3001", "envelope", FAIL, "tight"),
-    T("schema.data.ref", "E3001", "envelope", OK, "bad-ref"),
-    T("schema.meta.ref", "E3001", "envelope", OK, "bad-ref"),
-    T("schema.error.ref", "E3001", "envelope", FAIL, "bad-ref"),
+    # `cogn check` gives no verdict against such a module (D170); the envelope rules still say it when called
+    # directly (a run's answer is judged by them; the run is refused before the call, D152b)
+    T("schema.data.ref", "E3001", "envelope-rules", OK, "bad-ref"),
+    T("schema.meta.ref", "E3001", "envelope-rules", OK, "bad-ref"),
+    T("schema.error.ref", "E3001", "envelope-rules", FAIL, "bad-ref"),
     # single chunks
     T("chunk.kind", "E3001", "chunk", {"foo": 1}),
     T("chunk.meta.unknown", "E3001", "chunk", with_(META_CHUNK, extra=1)),
@@ -359,6 +361,8 @@ def _run(trigger: Trigger, modules: dict[str, Module], monkeypatch: pytest.Monke
     for category, limit in trigger.limits.items():
         monkeypatch.setitem(media.SIZE_LIMITS, category, limit)
     module = modules[trigger.module] if trigger.module else None
+    if trigger.kind == "envelope-rules":
+        return CheckResult("envelope", envelope_mod.check_envelope(trigger.doc, module))
     return check_document(trigger.doc, trigger.kind, module)
 
 

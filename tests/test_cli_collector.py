@@ -1,15 +1,17 @@
-"""How the CLI process uses the cyclic collector (issue 16, BENCHMARKS.md): paused while one module is
-validated, and what is left frozen when the process entry returns, so interpreter shutdown does not walk it."""
+"""How the CLI process uses the cyclic collector (issues 14 and 16, BENCHMARKS.md): paused while one module is
+validated and while an eval starts (until its first model call), and what is left frozen when the process entry
+returns, so interpreter shutdown does not walk it."""
 
 from __future__ import annotations
 
 import gc
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cogtui.cli import collector_paused, entry, main
+from cogtui.cli import collector_paused, entry, main, start_up_over
 
 MODULE = Path(__file__).resolve().parents[1] / "modules" / "code-reviewer"
 
@@ -116,3 +118,87 @@ def test_main_in_a_process_that_goes_on_freezes_nothing(capsys: pytest.CaptureFi
     assert main(["--path", str(MODULE.parent), "validate", "--all"], prog="cogn") == 0
     assert gc.get_freeze_count() == 0 and gc.isenabled()
     capsys.readouterr()
+
+
+def _spy_on_an_eval(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[bool]]:
+    """Whether the collector is on as the eval loads its module and as each model call starts."""
+    import cogtui.core.workspace as workspace
+    from cogtui.core.run.providers.replay import ReplayProvider
+
+    seen: dict[str, list[bool]] = {"load": [], "call": []}
+    real_load, real_stream = workspace.load_module, ReplayProvider.stream
+    monkeypatch.setattr(
+        workspace, "load_module", lambda *a, **k: seen["load"].append(gc.isenabled()) or real_load(*a, **k)
+    )
+
+    def stream(self: ReplayProvider, request: Any) -> Any:
+        seen["call"].append(gc.isenabled())
+        return real_stream(self, request)
+
+    monkeypatch.setattr(ReplayProvider, "stream", stream)
+    return seen
+
+
+def test_an_eval_starts_with_the_collector_paused_until_its_first_model_call(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _spy_on_an_eval(monkeypatch)
+    gc.unfreeze()
+    argv = ["--path", str(MODULE.parent), "eval", "code-reviewer", "--provider", "replay", "--no-history"]
+    assert main(argv, prog="cogn") == 0
+    assert "3/3 passed" in capsys.readouterr().out
+    assert seen["load"] == [False]  # start-up: paused
+    assert len(seen["call"]) == 3 and all(seen["call"])  # back on from the first call: what remains runs as usual
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # a process that goes on: nothing frozen
+
+
+@pytest.mark.parametrize("argv", [["eval"], ["--path", "/nonexistent-cogtui-dir", "eval", "nothing-here"]])
+def test_an_eval_that_makes_no_call_leaves_the_collector_on(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv, prog="cogn") == 2
+    capsys.readouterr()
+    assert gc.isenabled()
+
+
+def test_an_eval_leaves_a_collector_that_was_off_off(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _spy_on_an_eval(monkeypatch)
+    gc.disable()
+    try:
+        argv = ["--path", str(MODULE.parent), "eval", "code-reviewer", "--provider", "replay", "--no-history"]
+        assert main(argv, prog="cogn") == 0
+        assert not gc.isenabled() and not any(seen["call"])
+    finally:
+        gc.enable()
+    capsys.readouterr()
+
+
+def test_start_up_over_without_a_pause_changes_nothing() -> None:
+    gc.disable()
+    try:
+        start_up_over()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    start_up_over()
+    assert gc.isenabled()
+
+
+def test_an_eval_answered_from_the_cache_resumes_the_collector_after_its_first_cell(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, data_dir: Path
+) -> None:
+    """Answers from the response cache take no call slot, so no call starts: the first finished cell ends the
+    pause instead, and the rest of the eval runs with the collector on."""
+    import cogtui.core.eval.engine as engine
+
+    argv = ["--path", str(MODULE.parent), "eval", "code-reviewer", "--provider", "replay", "--cache"]
+    assert main(argv, prog="cogn") == 0  # the answers go into the history
+    seen = _spy_on_an_eval(monkeypatch)
+    cells: list[bool] = []
+    real_cell_of = engine.cell_of
+    monkeypatch.setattr(engine, "cell_of", lambda *a: cells.append(gc.isenabled()) or real_cell_of(*a))
+    assert main([*argv, "-j", "1"], prog="cogn") == 0
+    assert "3 answered from the cache" in capsys.readouterr().out
+    assert seen["call"] == [] and cells[0] is False and cells[-1] is True and gc.isenabled()

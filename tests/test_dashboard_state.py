@@ -92,5 +92,8 @@ def test_a_promoted_row_that_cannot_be_undone_says_why() -> None:
     state.promotions_known(7, {key: ("a", "b")}, {})  # a later change came after it in both
     # u is still offered: pressed, it says why nothing is undone (D153e)
     assert state.can("undo_promotion") and not state.undo_ready() and state.undo_refusal() == UNDO_LATEST_ONLY
+    # With each module's reason read (promotion_target.undo_refusal), those are what it says (D166).
+    state.promotions_known(7, {key: ("a", "b")}, {}, {key: ("a: a later change came.", "b: no backup.")})
+    assert state.undo_refusal() == "a: a later change came. b: no backup." and state.can("undo_promotion")
     state.start("Planning")
     assert state.undo_refusal() is None and not state.can("undo_promotion")  # busy: neither offered nor refused

@@ -100,3 +100,16 @@ def test_closing_a_tab_and_find(tmp_path: Path) -> None:
     alone = EditorState("m", tmp_path)
     alone.add(manifest)
     assert not alone.can("next_file") and not alone.can("pick_tab") and alone.can("save")
+
+
+def test_a_closed_tab_is_among_the_files_without_one_and_opens_under_a_new_pane_id(tmp_path: Path) -> None:
+    """D168: f2 and "Open X" offer the module's files with no tab; a tab opened again never reuses a pane id."""
+    state, _manifest, prompt, _notes = opened(tmp_path)
+    listing = [*(b.path for b in state.files.values()), tmp_path / "new.md"]
+    assert state.without_tab(listing) == [tmp_path / "new.md"] and state.new_pane_id() == "file-3"
+    state.close("file-1")
+    assert state.without_tab(listing) == [prompt.path, tmp_path / "new.md"]
+    again = FileBuffer(prompt.path, "prompt.md", state.new_pane_id(), tmp_path)
+    state.add(again)
+    assert again.pane_id == "file-3" and state.new_pane_id() == "file-4" and state.file_for(prompt.path) is again
+    assert state.panes() == ["file-0", "file-2", "file-3", CONTRACT_PANE]  # before the contract tab

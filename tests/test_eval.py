@@ -15,7 +15,7 @@ from evalkit import case_name, case_of, eval_module, responder
 from llmserver import ScriptedLLMServer, error
 from rtkit import FAST_RETRY, provider, set_keys
 
-from cogtui.core.eval.engine import EvalSettings, run_eval
+from cogtui.core.eval.engine import UNREADABLE, EvalSettings, run_eval
 from cogtui.core.eval.model import MISMATCH, EvalReport, Target
 from cogtui.core.module.loader import load_module
 from cogtui.core.run.runner import RunOptions
@@ -125,3 +125,29 @@ async def test_no_golden_tests_is_an_empty_report(tmp_path: Path, llm_server: Sc
     outcome = await evaluate(llm_server, module, ("openai",))
     assert outcome.report.cells == [] and llm_server.request_count == 0
     assert outcome.report.summaries[0].cases == 0
+
+
+# Why an eval reads every golden before its first call (BENCHMARKS.md, "Session of 2026-11-26, third"): a golden
+# file that does not parse is a load error of its module, which then runs no case at all (run_blockers).
+
+
+async def test_a_golden_that_does_not_parse_keeps_every_case_of_its_module_from_calling(
+    tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
+    folder = eval_module(tmp_path, n=4)
+    (folder / "tests" / "case-003.input.json").write_text("{not json", encoding="utf-8")
+    llm_server.respond_with(responder())
+    outcome = await evaluate(llm_server, load_module(folder), ("openai",))
+    assert llm_server.request_count == 0
+    codes = {c.case: c.code for c in outcome.report.cells}
+    assert codes == {"case-000": "E4000", "case-001": "E4000", "case-002": "E4000", "case-003": UNREADABLE}
+    assert "case-003.input.json" in outcome.report.cells[0].reasons[0]  # the blocked runs say which file
+
+
+async def test_a_missing_golden_file_fails_only_its_own_case(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
+    folder = eval_module(tmp_path, n=4)
+    (folder / "tests" / "case-001.expected.json").unlink()
+    llm_server.respond_with(responder())
+    outcome = await evaluate(llm_server, load_module(folder), ("openai",))
+    assert sorted(case_of(r) for r in llm_server.requests) == [0, 2, 3]
+    assert {c.case: c.code for c in outcome.report.cells if not c.passed} == {"case-001": UNREADABLE}

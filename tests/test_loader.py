@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import copy
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from cogtui.core.diagnostics import Severity
 from cogtui.core.module.loader import NotAModule, is_module_dir, load_module
 from cogtui.core.module.model import UNPARSED, ModuleFormat
 from cogtui.core.module.schemas import schemas_for
+from cogtui.core.records import FrozenInstanceError
 from cogtui.core.rules.validate_module import validate_module
 
 # SPEC-v2.2 §1.4, verbatim.
@@ -431,13 +431,13 @@ def test_illegal_tier_falls_back_to_default(tmp_path: Path) -> None:
 
 def test_module_is_frozen(tmp_path: Path) -> None:
     m = load_module(make_module(tmp_path, clean_v22()))
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         m.name = "other"  # type: ignore[misc]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         m.schemas.input = {}  # type: ignore[misc]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         m.contract.tier = m.contract.tier  # type: ignore[misc]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         m.tests[0].input = {}  # type: ignore[misc]
     assert isinstance(m.tests, tuple) and isinstance(m.excludes, tuple) and isinstance(m.load_diagnostics, tuple)
 
@@ -712,5 +712,5 @@ def test_a_module_is_hashable_and_equal_modules_hash_alike(tmp_path: Path) -> No
     (folder / "prompt.md").write_text("# Changed\n\nSomething else entirely.\n", encoding="utf-8")
     changed = load_module(folder)
     assert changed != first and len({first, changed}) == 2  # a hash collision, never an equality
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(FrozenInstanceError):
         first.name = "other"  # type: ignore[misc]

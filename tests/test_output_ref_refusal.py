@@ -117,3 +117,26 @@ def test_cogn_run_test_and_eval_make_no_request(tmp_path: Path, llm_server: Any)
     [blocked] = json.loads(test.stdout)["modules"]
     assert blocked["cannot_run"]["code"] == "E4000" and "$ref '#/$defs/nowhere'" in blocked["cannot_run"]["suggestion"]
     assert "E4000" in evaluated.stdout
+
+
+def test_cogn_check_gives_no_verdict_on_an_output_against_it_but_still_judges_an_input(tmp_path: Path) -> None:
+    """An envelope, a chunk, a stream or a conformance vector checked against such a module gets no verdict (exit 2,
+    the `$ref` and where it is, D170), not an E3001 that blames the document; an input is judged as before."""
+    root = broken(tmp_path / "mods", in_data)
+    line, col = pos((root / "schema.json").read_text(encoding="utf-8"), '"#/$defs/nowhere"')
+    at = f"{root / 'schema.json'}:{line}:{col}"
+    chunk = {"chunk": {"seq": 1, "type": "snapshot", "field": "meta.confidence", "data": 0.5}}
+    vector = {"$test": {"expects": "accept"}, "envelope": GOOD_EXPECTED}
+    documents = {"envelope": GOOD_EXPECTED, "chunk": chunk, "stream": [chunk], "vector": vector}
+    for kind, document in documents.items():
+        (tmp_path / f"{kind}.json").write_text(json.dumps(document), encoding="utf-8")
+        checked = cogn(tmp_path, "check", "--module", str(root), str(tmp_path / f"{kind}.json"), path=None)
+        assert checked.returncode == 2, (kind, checked.stdout)
+        assert checked.stdout == ""
+        assert (
+            f"module mod's output contract (data) cannot be used: S002 {at}  $ref '#/$defs/nowhere'" in checked.stderr
+        )
+        assert "nothing is checked" in checked.stderr
+    (tmp_path / "input.json").write_text(json.dumps(GOOD_INPUT), encoding="utf-8")
+    judged = cogn(tmp_path, "check", "--module", str(root), str(tmp_path / "input.json"), path=None)
+    assert (judged.returncode, judged.stdout.startswith("✓ valid input")) == (0, True)

@@ -88,6 +88,22 @@ def test_a_change_under_the_plan_is_found_and_planned_again(tmp_path: Path) -> N
     assert state.stale_slots(None) == []  # nothing to apply while planning
 
 
+def test_plans_found_stale_off_the_ui_thread_are_planned_again_only_if_still_shown(tmp_path: Path) -> None:
+    """The screen checks `replan_candidates` against the files in a worker (D164); by the time it answers, a plan
+    may have been replaced (planned again) or be being applied: only a plan still shown and applicable replans."""
+    path, state = one_module(tmp_path)
+    live = state.slots[0].live
+    assert live is not None and state.replan_candidates([tmp_path / "elsewhere"]) == []
+    assert state.replan_candidates([path]) == [(0, live)] == state.replan_candidates(None)
+    older = plan_of(path)
+    assert state.found_stale([(0, older)]) == [] and state.slots[0].busy is None  # not the plan shown now
+    state.start_apply([0])
+    assert state.replan_candidates(None) == [] and state.found_stale([(0, live)]) == []  # being written
+    state.applied(0, None, "validation failed; rolled back")
+    assert state.found_stale([(0, live)]) == [0] and state.slots[0].busy == "planning"
+    assert state.slots[0].replanned == REPLANNED and state.found_stale([(0, live)]) == []  # once
+
+
 def test_a_plan_that_cannot_be_made_again_offers_nothing_to_apply(tmp_path: Path) -> None:
     _, state = one_module(tmp_path)
     assert state.files_changed(0)

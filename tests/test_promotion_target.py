@@ -83,7 +83,7 @@ def test_a_promoted_row_is_marked_and_only_its_own_promotion_is_undone(reviewer:
     assert not any(is_promoted(r, module) for r in (field, mapping, nested))
     assert is_promoted(enum_promotion({"module": "m", "field": "issues[].category", "value": "security"}), module)
     assert not can_undo(mapping, module)
-    with pytest.raises(PromotionError, match="not the latest change"):
+    with pytest.raises(PromotionError, match="cogtui keeps no backup of this promotion in code-reviewer"):
         undo_promotion(mapping, module)
 
     apply_promotion(plan_promotion(mapping, module))
@@ -93,7 +93,7 @@ def test_a_promoted_row_is_marked_and_only_its_own_promotion_is_undone(reviewer:
     apply_promotion(plan_promotion(field, module))
     module = load_module(reviewer)
     assert is_promoted(field, module) and is_promoted(mapping, module)
-    with pytest.raises(PromotionError, match="not the latest change"):  # the enum value came after it
+    with pytest.raises(PromotionError, match='the latest is the enum value "perf2" added to issues'):  # came after
         undo_promotion(mapping, module)
     undo_promotion(field, module)
     module = load_module(reviewer)
@@ -102,3 +102,36 @@ def test_a_promoted_row_is_marked_and_only_its_own_promotion_is_undone(reviewer:
     assert result.restored == ("schema.json",)
     assert (reviewer / "schema.json").read_bytes() == before
     assert not is_promoted(mapping, load_module(reviewer))
+
+
+def test_why_a_promotion_cannot_be_undone_names_the_changes_in_the_way_and_where_to_undo_them(reviewer: Path) -> None:
+    """D166: not "latest promotion only", but which later changes stand in the way, the latest by name and date,
+    and where each kind is undone; or that cogtui keeps no backup of it at all."""
+    from cogtui.core.authoring.promote import apply_promotion
+    from cogtui.core.authoring.promotion_target import change_name, undo_refusal
+
+    first = PromotionRequest("code-reviewer", mapping="data.cache_assumption")
+    later = [
+        enum_promotion({"module": "code-reviewer", "field": "issues[].category", "value": "perf2"}),
+        PromotionRequest("code-reviewer", mapping="input.ticket_id"),
+    ]
+    for request in [first, *later]:
+        apply_promotion(plan_promotion(request, load_module(reviewer)))
+    module = load_module(reviewer)
+    assert undo_refusal(later[-1], module) is None  # the latest: u undoes it
+    why = undo_refusal(first, module)
+    assert why is not None and why.startswith("u undoes only code-reviewer's latest change, and this promotion (")
+    assert 'has 2 later changes after it; the latest is the promotion of "input.ticket_id" (' in why
+    assert why.endswith("undo those 2 changes first, newest first (the latest: u on its row here), then press u here.")
+    assert "not the latest" not in why and "latest promotion only" not in why
+    middle = undo_refusal(later[0], module)
+    assert (
+        middle is not None and "has a later change after it" in middle and "undo it first (u on its row here)" in middle
+    )
+    other = PromotionRequest("code-reviewer", mapping="data.never_promoted")
+    assert undo_refusal(other, module) == (
+        "cogtui keeps no backup of this promotion in code-reviewer (it was added outside cogtui, or its backup was "
+        "removed), so u has nothing to restore: edit the schema to take it out."
+    )
+    migration = {"from": "v1", "to": "2.2", "promotion": None, "created": "2026-11-26T07:05:00+00:00"}
+    assert change_name(migration) == "the migration from v1 to v2.2"

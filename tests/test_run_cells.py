@@ -6,6 +6,7 @@ from __future__ import annotations
 from cogtui.core.history.run_cells import (
     MIN_PROVIDER_MODEL,
     cut,
+    fit_columns,
     provider_model,
     provider_model_header,
     provider_model_room,
@@ -43,3 +44,18 @@ def test_the_room_left_and_the_header() -> None:
     assert provider_model_room(60, [1, 4, 11]) == 60 - (3 + 6 + 13) - 2
     assert provider_model_room(10, [1, 4, 11]) == MIN_PROVIDER_MODEL
     assert provider_model_header(14) == "provider/model" and provider_model_header(13) == "model"
+
+
+def test_the_short_columns_give_up_cells_widest_first_so_the_table_fits() -> None:
+    """D167: at 80 columns the model's column scrolled off; now the widest short column (the outcome's
+    "interrupted") gives up its end first, never below its header's width, until the model has its minimum."""
+    widths, floors = [1, 4, 5, 11, 4, 6], [1, 4, 5, 7, 4, 6]  # only the outcome may be cut, to its header's width
+    assert fit_columns(80, widths, floors) == (widths, provider_model_room(80, widths))  # room enough: unchanged
+    fitted, room = fit_columns(47, widths, floors)
+    assert fitted == [1, 4, 5, 8, 4, 6] and room == MIN_PROVIDER_MODEL
+    assert sum(w + 2 for w in fitted) + 2 + room == 47  # it fits exactly
+    assert fit_columns(46, widths, floors) == ([1, 4, 5, 7, 4, 6], MIN_PROVIDER_MODEL)
+    assert fit_columns(40, widths, floors) == (floors, MIN_PROVIDER_MODEL)  # every column at its floor: it scrolls
+    assert fit_columns(40, [3, 9], [1, 1]) == ([3, 9], 40 - 5 - 11 - 2)  # nothing cut while the model has room
+    assert fit_columns(20, [3, 9], [1, 1])[0] == [3, 6]  # the widest first
+    assert fit_columns(15, [3, 3], [1, 1])[0] == [2, 2] and fit_columns(14, [3, 3], [1, 1])[0] == [1, 2]  # left first

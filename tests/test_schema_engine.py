@@ -177,6 +177,44 @@ def test_a_backtracking_pattern_stops_at_its_budget_and_counts_as_not_matching()
     assert len(err.message) < 300
 
 
+SAME_WORDS = [  # (schema, instance): both engines must say the same, values quoted as JSON (D171)
+    ({"required": ["a", "b"]}, {}),
+    ({"type": "integer"}, "abc"),
+    ({"type": ["object", "null", "integer"]}, [1]),
+    ({"enum": [1, None, {"a": 1}]}, "q"),
+    ({"enum": ["x"]}, {"k": True}),
+    ({"const": {"a": [1]}}, 2),
+    ({"minimum": 0.5}, 0.25),
+    ({"exclusiveMaximum": 3}, 3),
+    ({"minLength": 1}, ""),
+    ({"maxLength": 2}, "abcd"),
+    ({"minItems": 2}, [1]),
+    ({"maxItems": 1}, [1, 2]),
+    ({"uniqueItems": True}, [1, 1]),
+    ({"minProperties": 2}, {"a": 1}),
+    ({"maxProperties": 1}, {"a": 1, "b": None}),
+    ({"pattern": "^z"}, "abc"),
+    ({"anyOf": [{"type": "string"}, {"type": "null"}]}, 3),
+    ({"oneOf": [{"type": "integer"}, {"type": "number"}]}, 3),
+    ({"oneOf": [{"type": "string"}, {"type": "null"}]}, 3),
+    ({"not": {"type": "string"}}, "a"),
+    ({"dependencies": {"a": ["b", "c"]}}, {"a": 1}),
+    ({"propertyNames": {"maxLength": 2}}, {"abcd": 1}),
+    ({"items": [{}], "additionalItems": False}, [1, 2, "x"]),
+    ({"properties": {"a": {}}, "patternProperties": {"^x": {}}, "additionalProperties": False}, {"xb": 1, "it's": 2}),
+    ({"type": "string"}, {"long": "x" * 400}),
+]
+
+
+@pytest.mark.parametrize(("schema", "instance"), SAME_WORDS, ids=[str(i) for i in range(len(SAME_WORDS))])
+def test_the_fallback_says_what_the_rust_engine_says_with_values_as_json(schema: Any, instance: Any) -> None:
+    """The pure-Python engine words its messages as the Rust engine does: `"abc" is not of type "integer"`,
+    never jsonschema's Python reprs (`'abc'`, `None`, `['x', 'y']`); a long instance is cut the same way."""
+    said = sorted(e.message for e in rust(schema).errors(instance))
+    assert said and sorted(e.message for e in python(schema).errors(instance)) == said
+    assert not any("'" in m and "'anyOf'" not in m and "'oneOf'" not in m and "it's" not in m for m in said)
+
+
 def test_the_fallback_refuses_patterns_it_cannot_bound() -> None:
     with pytest.raises(SchemaUnusable) as caught:
         python({"properties": {"t": {"pattern": "(a+)+$"}}})

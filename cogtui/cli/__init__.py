@@ -127,12 +127,27 @@ def build_parser(prog: str, only: str | None = None, commands: bool = True) -> a
     return parser
 
 
+# Commands whose start-up (imports, loading) runs with the cyclic collector paused until they call
+# `start_up_over`, or until they return: an eval's first model call waits on all of it (BENCHMARKS.md).
+PAUSED_START_UP = frozenset({"eval"})
+
+
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if prog is None:
         prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "cogn"
         prog = prog if prog in ("cogn", "cogtui") else "cogn"
-    parser = build_parser(prog, chosen_command(argv), commands=not only_global_options(argv))
+    command = chosen_command(argv)
+    if command in PAUSED_START_UP:
+        _pause_start_up()
+    try:
+        return _main(argv, prog, command)
+    finally:
+        start_up_over()
+
+
+def _main(argv: list[str], prog: str, command: str | None) -> int:
+    parser = build_parser(prog, command, commands=not only_global_options(argv))
     args = parser.parse_args(argv)
     args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])
     if args.command is None:
@@ -195,6 +210,25 @@ def collector_paused() -> Iterator[None]:
             if _process_ends_after_main:
                 gc.freeze()
             gc.enable()
+
+
+_start_up_paused: list[bool] = []  # while a command's start-up is paused: whether the collector was on before
+
+
+def _pause_start_up() -> None:
+    _start_up_paused.append(gc.isenabled())
+    gc.disable()
+
+
+def start_up_over() -> None:
+    """The command's start-up is over (an eval's: its first model call is out): the collector paused for it by
+    `main` (PAUSED_START_UP) is back as it was. What start-up made (modules, classes, the loaded modules and their
+    goldens) lives on, so in a process that ends after this command it is frozen first, as `collector_paused`
+    does, and never walked. At once when nothing is paused; the calls after the first change nothing."""
+    if _start_up_paused and _start_up_paused.pop():
+        if _process_ends_after_main:
+            gc.freeze()
+        gc.enable()
 
 
 EX_SOFTWARE = 70  # sysexits.h: an internal software error

@@ -170,7 +170,7 @@ async def _eval(
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.runner import RunOptions
 
-    from .eval_view import print_report
+    from . import start_up_over
 
     def resolver(name: str) -> Any:
         try:
@@ -194,14 +194,15 @@ async def _eval(
         )
         progress.start()
         task = progress.add_task("eval", total=total)
+
+    def cell_done(cell: Any) -> None:
+        start_up_over()  # a cell answered from the response cache takes no call slot: start-up is over all the same
+        if progress is not None:
+            progress.update(task, advance=1, description=f"{cell.module}/{cell.case}")
+
     try:
-        outcome = await run_eval(
-            modules,
-            targets,
-            settings,
-            history,
-            (lambda c: progress.update(task, advance=1, description=f"{c.module}/{c.case}")) if progress else None,
-        )
+        # The collector, paused since `main` began, is back once the first call is out (or the first cell done).
+        outcome = await run_eval(modules, targets, settings, history, cell_done, lambda *_: start_up_over())
     finally:
         if progress is not None:
             progress.stop()
@@ -226,6 +227,8 @@ async def _eval(
     if to_stdout:
         p.json(doc)
     else:
+        from .eval_view import print_report  # after the calls: only the report needs it
+
         untested = [m.name for m in modules if not m.tests]
         print_report(p, report, comparison, untested)
     if not written:  # the matrix above is still shown: only the file is missing

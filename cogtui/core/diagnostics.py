@@ -6,10 +6,11 @@ summary; docs/diagnostics.md documents each one (a test keeps them in step).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from cogtui.core.records import asdict, record
 
 
 class Severity(StrEnum):
@@ -27,7 +28,7 @@ def plural(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
-@dataclass(frozen=True)
+@record
 class Diagnostic:
     """One finding about a module: its code, severity and message, located in a file (1-based line and column)."""
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from cogtui.core.diagnostics import Diagnostic, counts, diag
 from cogtui.core.files.module_folder import folder_read_error, module_folder_at, written_as_path
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
+from cogtui.core.records import field, record
 from cogtui.core.rules.requirements import ProviderCaps
 from cogtui.core.rules.validate_module import validate_module
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # discovery is imported when a search path is scanned (a modu
     from cogtui.core.module.discovery import ModuleEntry, ModuleIndex, SearchPath
 
 
-@dataclass
+@record(frozen=False)
 class ModuleReport:
     """A module's summary and diagnostics.
 
@@ -178,7 +178,7 @@ def check_many(
             yield check_path(entry.path, v22, entry, strict, provider)
 
 
-@dataclass
+@record(frozen=False)
 class Workspace:
     """A search path and the modules found on it."""
 

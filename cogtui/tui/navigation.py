@@ -75,8 +75,8 @@ def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:
         return
     if not back_to(app, editor, "an editor"):
         return
-    if file is not None and (buf := editor.buffer_for(Path(file).absolute())) is not None:
-        editor.navigator.activate(buf.pane_id)
+    # Its files as a new editor would show them: a tab closed, or a file made since, opens (again).
+    app.call_later(editor.navigator.reopen, Path(file).absolute() if file is not None else None)
     kept = ": its unsaved edits are kept" if editor.has_unsaved_changes() else ""
     said_back(app, editor, f"its editor{kept}")
 

@@ -1,6 +1,7 @@
 """The history table fits its terminal (D153d): at 120 columns, beside 4-digit run numbers, a model's name is
 readable (a date it ends with given up first); at 100 it is cut with an ellipsis; at 80 the short columns
-(number, when, outcome, conf, time) all still show. Read from the table as it is drawn."""
+(number, when, outcome, conf, time) all still show, and the table fits: the outcome's "interrupted" and the model
+are cut with an ellipsis rather than the model's column scrolling off (D167). Read from the table as drawn."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ def drawn(table: DataTable) -> list[str]:  # type: ignore[type-arg]
 # #1005 ✗ error, #1004 interrupted, #1003 ✓ ok, as drawn at 120, 100 and 80 columns
 AT_120 = r"^\s*10\d\d  \d\d-\d\d \d\d:\d\d  .+  0\.90  12\.3 s  a…/claude-sonnet-4-5$"
 AT_100 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  claude-s[a-z-]+…$"
-AT_80 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s "
+AT_80 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  clau…$"
 
 
 def shows(table: DataTable, row: str) -> bool:  # type: ignore[type-arg]
@@ -63,5 +64,7 @@ async def test_the_provider_model_fits_at_120_and_degrades_at_100_and_80(
         await pilot.resize_terminal(100, 30)  # the model's name cut with an ellipsis; `when` without its date
         await until(lambda: shows(table, AT_100) and drawn(table)[0].endswith("model"), pilot)
 
-        await pilot.resize_terminal(80, 24)  # the short columns all show; the model's column scrolls off
+        await pilot.resize_terminal(80, 24)  # the short columns all show; long cells are cut so the table fits
         await until(lambda: shows(table, AT_80) and len(drawn(table)[1]) < 48, pilot)
+        assert "interru…" in drawn(table)[2] and drawn(table)[0].endswith("model")
+        assert table.max_scroll_x == 0  # nothing scrolls off sideways

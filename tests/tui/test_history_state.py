@@ -98,3 +98,44 @@ async def test_more_runs_than_are_listed_are_counted_in_the_title(
         title = str(app.screen.query_one("#history-title", Static).render())
         assert title == f"code-reviewer — the newest {RUNS_LISTED} of {RUNS_LISTED + 7} runs"
         assert app.screen.query_one(DataTable).row_count == RUNS_LISTED
+
+
+async def test_a_run_made_from_the_history_is_listed_on_top_when_it_shows_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The history reads the runs again each time it is shown: `r` re-runs the highlighted run's input in the run
+    screen; back in the history, the new run is the first row, the title counts it, and the run highlighted before
+    is still the highlighted one (one row down)."""
+    from cogtui.tui.screens.run import RunScreen
+    from cogtui.tui.widgets.run_pane import RunPane
+
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    with History.open_default() as history:
+        history.record_many([record(n) for n in range(3)])
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        nav.history(app, module)
+        await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.READY, pilot)
+        screen: HistoryScreen = app.screen
+        table = screen.query_one(DataTable)
+        await pilot.press("down")
+        chosen = screen.state.current
+        assert chosen is not None and screen.state.cursor == 1
+        before = [str(k.value) for k in table.rows]
+        await pilot.press("r")  # the run screen opens on its input and runs it
+        await until(lambda: isinstance(app.screen, RunScreen) and bool(app.screen.query(RunPane)), pilot)
+        pane = app.screen.query_one(RunPane)
+        await until(lambda: pane.result is not None, pilot)
+        with History.open_default() as history:  # recorded by the run screen's worker
+            await until(lambda: history.count("code-reviewer") == 4, pilot)
+        await pilot.press("escape")  # nothing runs: back to the history, which reads the runs again
+        await until(lambda: app.screen is screen and len(screen.state.runs) == 4, pilot)
+        await pilot.pause()
+        rows = [str(k.value) for k in table.rows]
+        newest = max(r.id for r in screen.state.runs)
+        assert rows == [str(newest), *before] and str(newest) not in before
+        assert screen.state.current == chosen and screen.state.cursor == 2 and table.cursor_row == 2
+        assert "4 runs" in screen.state.title()
+        check_agrees(screen)

@@ -5,6 +5,7 @@ opens the row with every sample in full and the runs behind it; a history that c
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -230,7 +231,8 @@ async def test_an_input_mapping_is_promoted_into_the_input_schema(root: Path, tm
 
 async def test_only_the_latest_promotion_is_undone_and_an_earlier_one_says_why(root: Path, tmp_path: Path) -> None:
     """Two promotions, made in this order: on the earlier row `u` undoes nothing and says why, in a notification
-    and in the detail (D153e); undoing the later one makes the earlier one the latest, and `u` undoes it there."""
+    and in the detail (D153e): which later change stands in the way and where it is undone (D166); undoing the
+    later one makes the earlier one the latest, and `u` undoes it there."""
     module = root / "code-reviewer"
     for mapping in ("assumptions", "input.ticket_id"):
         apply_promotion(plan_promotion(PromotionRequest("code-reviewer", mapping=mapping), load_module(module)))
@@ -239,13 +241,22 @@ async def test_only_the_latest_promotion_is_undone_and_an_earlier_one_says_why(r
         screen = await open_dashboard(app, pilot)
         assert screen.state.current is not None and screen.state.current["suggested_mapping"] == "assumptions"
         assert screen.state.can("undo_promotion") and not screen.state.undo_ready()
-        assert "Only a module's latest promotion or migration can be undone" in text(screen, "#insight-detail-body")
+        why = (
+            "u undoes only code-reviewer's latest change, and this promotion ({}) has a later change after it; "
+            'the latest is the promotion of "input.ticket_id" ({}). To take this one back, undo it first '
+            "(u on its row here), then press u here."
+        )
+        detail = " ".join(text(screen, "#insight-detail-body").split())
+        assert re.search(re.escape(why).replace(re.escape("{}"), r"\d{4}-\d\d-\d\d \d\d:\d\d UTC"), detail), detail
         check_agrees(screen)
         said = notices(app)
         schema = (module / "schema.json").read_text(encoding="utf-8")
         await pilot.press("u")  # said, not silent: nothing is undone
         await until(lambda: bool(said), pilot)
-        assert said[-1].startswith("Nothing undone: Only a module's latest promotion or migration can be undone")
+        assert said[-1].startswith("Nothing undone: u undoes only code-reviewer's latest change, and this promotion (")
+        assert (
+            'the latest is the promotion of "input.ticket_id"' in said[-1] and "latest promotion only" not in said[-1]
+        )
         assert (module / "schema.json").read_text(encoding="utf-8") == schema and not screen.state.busy
         await pilot.press("down")
         await until(lambda: screen.state.cursor[screen.state.tab] == 1 and screen.state.undo_ready(), pilot)

@@ -89,3 +89,36 @@ async def test_a_change_under_the_plan_plans_again_whether_the_watcher_or_a_find
         assert "Also name the audience." in (module / "prompt.md").read_text()
         await pilot.pause()
         assert REPLANNED not in shown(screen)[1]
+
+
+async def test_the_staleness_check_reads_the_files_off_the_ui_thread(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """After the watcher validated a changed module, whether its plan still matches its files is checked by reading
+    them (every file of the plan): in a worker, not on the UI thread (D164). A plan found stale is planned again."""
+    import threading
+
+    import cogtui.core.authoring.migration.preview_state as preview_state
+    import cogtui.tui.screens.migrate_work as migrate_work
+
+    real = migrate_work.staleness
+    on_ui_thread: list[bool] = []
+
+    def staleness(plan: Any) -> str | None:
+        on_ui_thread.append(threading.current_thread() is threading.main_thread())
+        return real(plan)
+
+    for where in (migrate_work, preview_state):  # wherever the screen's path reaches it
+        monkeypatch.setattr(where, "staleness", staleness)
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, NAME)
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await preview(app, pilot, module)
+        slot = screen.slots[0]
+        first = slot.plan
+        edit_prompt(module)
+        app.validate_all()
+        await until(lambda: slot.plan is not first and slot.busy is None, pilot)
+        assert on_ui_thread and not any(on_ui_thread), on_ui_thread
+        assert slot.replanned == REPLANNED and slot.can_apply

@@ -1,6 +1,7 @@
 """One screen per module and kind (D153a), as one editor per module (D148a): "Run X" with X's run screen already
 open goes back to it (its runs and tabs as they are: a run in progress is not lost), and so do the golden tests,
-eval, history and a live migration preview. The history's re-run lands in the run screen under it, as a new tab."""
+eval, history, the insights dashboard (per filter) and a live migration preview. The history's re-run lands in the
+run screen under it, as a new tab."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from tuikit import copy_modules, isolate, make_app, notices, open_run, until
 
 from cogtui.core.history.run_list_state import ListPhase
 from cogtui.tui import navigation as nav
+from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.insights import InsightsScreen
 from cogtui.tui.screens.migrate import MigrationScreen
 from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
@@ -112,3 +115,49 @@ async def test_goldens_eval_history_and_migrate_are_not_stacked_twice(
         assert stacked(app, MigrationScreen) == [migration] and stacked(app, GoldensScreen) == [goldens]
         kinds = [type(s) for s in app.screen_stack[1:]]
         assert kinds == [GoldensScreen, EvalScreen, HistoryScreen, MigrationScreen]
+
+
+async def test_the_insights_dashboard_is_one_per_filter_and_opens_on_top_of_held_work(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """D153a: "Insights" with the dashboard of that filter open goes back to it (the screens above it closed when
+    they hold nothing), another filter is another dashboard, and under screens holding work (unsaved edits) a new
+    one opens on top rather than refuse."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, MODULE)
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        said = notices(app)
+        await until(lambda: bool(app.store.entries), pilot)
+        nav.insights(app, None)
+        await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
+        dashboard = app.screen
+        nav.history(app, module)  # a screen that holds nothing, on top
+        await until(
+            lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is not ListPhase.LOADING, pilot
+        )
+        nav.insights(app, None)
+        await until(lambda: app.screen is dashboard, pilot)
+        assert stacked(app, InsightsScreen) == [dashboard] and not stacked(app, HistoryScreen)
+        assert said[-1] == "Already open: Already open: back to the insights dashboard."
+
+        nav.insights(app, MODULE)  # another filter: another dashboard
+        await until(
+            lambda: isinstance(app.screen, InsightsScreen) and app.screen is not dashboard and app.screen.filled, pilot
+        )
+        filtered = app.screen
+        assert filtered.module == MODULE and stacked(app, InsightsScreen) == [dashboard, filtered]
+        nav.insights(app, None)  # back down to the first: the filtered one above holds nothing
+        await until(lambda: app.screen is dashboard, pilot)
+        assert stacked(app, InsightsScreen) == [dashboard]
+
+        nav.open_module(app, module)
+        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query(TextArea)), pilot)
+        editor = app.screen
+        editor.query_one(TextArea).insert("# an unsaved edit\n")
+        await until(editor.has_unsaved_changes, pilot)
+        nav.insights(app, None)  # closing the editor would lose the edit: a new dashboard opens on top
+        await until(
+            lambda: isinstance(app.screen, InsightsScreen) and app.screen is not dashboard and app.screen.filled, pilot
+        )
+        assert app.screen_stack[-2:] == [editor, app.screen] and len(stacked(app, InsightsScreen)) == 2

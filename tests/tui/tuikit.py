@@ -82,7 +82,7 @@ def key_event(char: str) -> object:
 
     if char.isalnum() and char.isascii():
         return events.Key(char, char)
-    name = {" ": "space", "\n": "enter", "\t": "tab"}.get(char)
+    name = {" ": "space", "\n": "enter", "\t": "tab", "\x1b": "escape"}.get(char)
     if name is None:
         name = unicodedata.name(char).lower().replace("-", "_").replace(" ", "_")
         name = KEY_NAME_REPLACEMENTS.get(name, name)

@@ -12,6 +12,7 @@ until the newest one answers. An older validation's answer never replaces a newe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,6 +49,7 @@ class EditorState:
     find_open: bool = False
     find_query: str = ""
     find_note: str = ""  # "3 matches", "not found"
+    added: int = 0  # tabs added so far, closed ones included: a new tab's pane id is never one used before
 
     # ------------------------------------------------------------ files and tabs
 
@@ -55,8 +57,18 @@ class EditorState:
         self.files[buf.pane_id] = buf
         self.by_path[buf.path] = buf
         self.by_path.setdefault(buf.path.resolve(), buf)  # watchers may report resolved paths
+        self.added += 1
         if not self.active:
             self.active = buf.pane_id
+
+    def new_pane_id(self) -> str:
+        """The pane id for the next tab opened (`add` it then)."""
+        return f"file-{self.added}"
+
+    def without_tab(self, listing: Iterable[Path]) -> list[Path]:
+        """The module's files (`listing`, as `module_listing.module_files` finds them on disk) that have no tab: a
+        tab closed when its file was deleted, the file back since, or a file made since the editor opened."""
+        return [path for path in listing if self.file_for(path) is None]
 
     def file_for(self, path: Path) -> FileBuffer | None:
         return self.by_path.get(path) or self.by_path.get(path.resolve())

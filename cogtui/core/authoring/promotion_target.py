@@ -10,11 +10,19 @@ has none of its own), and the author chooses; one module needs no choice.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
-from cogtui.core.authoring.migration.apply import MigrationError, UndoResult, latest_backup, undo_latest
+from cogtui.core.authoring.migration.apply import (
+    MigrationError,
+    UndoResult,
+    latest_backup,
+    undo_latest,
+    undoable_backups,
+)
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.authoring.promote import PromotionError, plan_enum_promotion, plan_mapping_promotion
 from cogtui.core.authoring.promotion_place import enum_value_in_schema, mapping_in_schema
@@ -98,15 +106,59 @@ def can_undo(request: PromotionRequest, module: Module) -> bool:
     return latest is not None and latest[1].get("promotion") == request.key
 
 
+def undo_refusal(request: PromotionRequest, module: Module) -> str | None:
+    """Why `u` cannot undo the request's promotion in `module`, said precisely: which later changes stand in the
+    way and where each is undone, or that cogtui holds no backup of it; None when it can be undone (D166)."""
+    changes = [manifest for _folder, manifest in undoable_backups(module.name, module.path)]
+    mine = [i for i, manifest in enumerate(changes) if manifest.get("promotion") == request.key]
+    if mine and mine[-1] == len(changes) - 1:
+        return None
+    name = module.name
+    if not mine:
+        return (
+            f"cogtui keeps no backup of this promotion in {name} (it was added outside cogtui, or its backup was "
+            "removed), so u has nothing to restore: edit the schema to take it out."
+        )
+    later = changes[mine[-1] + 1 :]
+    latest = later[-1]
+    where = "u on the migration screen (m on the module)" if latest.get("promotion") is None else "u on its row here"
+    first = (
+        f"undo it first ({where})"
+        if len(later) == 1
+        else f"undo those {len(later)} changes first, newest first (the latest: {where})"
+    )
+    after = "a later change" if len(later) == 1 else f"{len(later)} later changes"
+    return (
+        f"u undoes only {name}'s latest change, and this promotion ({when(changes[mine[-1]])}) has {after} after it; "
+        f"the latest is {change_name(latest)} ({when(latest)}). To take this one back, {first}, then press u here."
+    )
+
+
+def change_name(manifest: Mapping[str, Any]) -> str:
+    """A change as its backup records it, in words: a promotion (of a mapping, of an enum value) or a migration."""
+    promotion = manifest.get("promotion")
+    if not isinstance(promotion, str):
+        return f"the migration from {manifest.get('from') or '?'} to v{manifest.get('to') or '?'}"
+    kind, _, rest = promotion.partition(" ")
+    if kind == "mapping":
+        return f"the promotion of {json.dumps(rest, ensure_ascii=False)}"
+    field, _, value = rest.partition(" ")
+    return f"the enum value {json.dumps(value, ensure_ascii=False)} added to {field}"
+
+
+def when(manifest: Mapping[str, Any]) -> str:
+    """When a change was made, to the minute in UTC, as its backup records it."""
+    try:
+        return datetime.fromisoformat(str(manifest.get("created"))).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return "when is not recorded"
+
+
 def undo_promotion(request: PromotionRequest, module: Module) -> UndoResult:
     """Undo the promotion: only when it is the module's latest change (a later migration or promotion
     would be undone with it otherwise); PromotionError says why not."""
     if not can_undo(request, module):
-        raise PromotionError(
-            f"{request.title!r} is not the latest change to {module.name} "
-            "that cogtui can undo (it was made outside cogtui, or another change came after it); "
-            "edit the schema instead"
-        )
+        raise PromotionError(undo_refusal(request, module) or f"{request.title!r} cannot be undone now")
     try:
         return undo_latest(module.name, module.path)
     except MigrationError as exc:

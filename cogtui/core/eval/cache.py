@@ -13,13 +13,13 @@ sampling is deterministic (`deterministic`), unless `--cache=any`.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from cogtui.core.module.model import Module
+from cogtui.core.records import record_fields
 from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderEvent, ProviderWrapper, TextDelta, Usage
 
 CACHE_FORMAT = "cogtui-response-cache/1"  # part of every key: a change of key recipe misses old entries
@@ -53,7 +53,7 @@ def _digest(value: Any) -> str:
 
 def request_key(module_hash: str, provider: str, model: str | None, request: ModelRequest) -> str:
     fields: dict[str, Any] = {}
-    for f in dataclasses.fields(request):
+    for f in record_fields(request):
         if f.name in ("module", "input", "timeout"):
             continue
         value = getattr(request, f.name)

@@ -13,28 +13,27 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
 from cogtui.core.eval.cache import CachingProvider, deterministic, module_digest
 from cogtui.core.eval.model import MISMATCH, Cell, EvalReport, Target
-from cogtui.core.eval.stats import summarise
-from cogtui.core.history.records import HistoryError, RunRecord
 from cogtui.core.module.model import GoldenTest, Module
+from cogtui.core.records import field, record
 from cogtui.core.run.concurrency import DEFAULT_JOBS, CallSlots, GateSet, bounded
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.runner import RunOptions
-from cogtui.core.settings.prices import Price, price_for
 
-if TYPE_CHECKING:  # an eval without a history (--no-history) imports no store
+if TYPE_CHECKING:  # no store without a history (--no-history); records, prices, stats once the first call is out
+    from cogtui.core.history.records import RunRecord
     from cogtui.core.history.store import History
+    from cogtui.core.settings.prices import Price
 
 UNREADABLE = "unreadable-golden"  # the case's input or expected file is missing or does not parse (D81)
 
 
-@dataclass
+@record(frozen=False)
 class EvalSettings:
     """How an eval runs: concurrency, response cache, prices and each run's options."""
 
@@ -44,7 +43,7 @@ class EvalSettings:
     options: Callable[[Provider], RunOptions] = RunOptions  # a run's options for a provider
 
 
-@dataclass
+@record(frozen=False)
 class EvalOutcome:
     """An eval's report and the notes the user should read."""
 
@@ -52,7 +51,7 @@ class EvalOutcome:
     notes: list[str] = field(default_factory=list)  # what the user should know: history problems, cache skips
 
 
-@dataclass
+@record(frozen=False)
 class _Job:
     """One case to run against one target."""
 
@@ -63,7 +62,7 @@ class _Job:
     module_hash: str
 
 
-@dataclass
+@record(frozen=False)
 class _Done:
     """A finished job: its cell, the case's result, and new answers for the response cache."""
 
@@ -152,6 +151,8 @@ async def run_eval(
             lookup = _Lookup(history, notes) if use_cache[job.target.label] else None
             provider = caching = CachingProvider(provider, lookup, job.module_hash)
         case = await run_case(job.module, job.test, settings.options(provider))
+        from cogtui.core.settings.prices import price_for  # once the call is out: the first request waits for less
+
         if caching is not None and caching.served_from_cache:
             _mark_cached(case, caching)
         cell = cell_of(job.module, job.target, case)
@@ -169,6 +170,8 @@ async def run_eval(
     cells = [r.cell for r in results]
     labels = [t.label for t, _ in targets]
     report = EvalReport([m.name for m in modules], labels, cells, started, settings.jobs)
+    from cogtui.core.eval.stats import summarise
+
     report.summaries = summarise(cells, labels)
     if history is not None:
         _record(history, modules, results, report, notes)
@@ -183,6 +186,8 @@ class _Lookup:
         self.notes = notes
 
     def cached_response(self, key: str) -> tuple[int, str] | None:
+        from cogtui.core.history.records import HistoryError
+
         try:
             return self.history.cached_response(key)
         except HistoryError as exc:
@@ -194,6 +199,7 @@ class _Lookup:
 def _record(
     history: History, modules: list[Module], results: list[_Done], report: EvalReport, notes: list[str]
 ) -> None:
+    from cogtui.core.history.records import HistoryError
     from cogtui.core.history.run_record import to_record
 
     recorded: list[tuple[_Done, RunRecord]] = []

@@ -7,8 +7,9 @@ refuses anything else with a message (a baseline file is user input).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from cogtui.core.records import field, record
 
 FORMAT = "cogtui-eval/1"
 MISMATCH = "mismatch"  # a failing cell whose envelope is ok but differs from the golden (D81)
@@ -18,7 +19,7 @@ class BadReport(ValueError):
     """A baseline that is not an eval report this cogtui can read."""
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """A provider and model to run every case against; `model` None means the provider's default."""
 
@@ -30,7 +31,7 @@ class Target:
         return f"{self.provider}/{self.model}" if self.model and self.model != self.provider else self.provider
 
 
-@dataclass
+@record(frozen=False)
 class Cell:
     """One golden case run against one target."""
 
@@ -101,7 +102,7 @@ class Cell:
         )
 
 
-@dataclass
+@record(frozen=False)
 class TargetSummary:
     """One target's line of the matrix: pass rate, violations by code, latency, tokens and cost."""
 
@@ -136,7 +137,7 @@ class TargetSummary:
         }
 
 
-@dataclass
+@record(frozen=False)
 class EvalReport:
     """An eval: every cell (case x target) and each target's summary."""
 

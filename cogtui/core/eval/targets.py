@@ -10,9 +10,8 @@ HTTP client or reads a key's value beyond whether it is set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from cogtui.core.eval.model import Target
+from cogtui.core.records import record
 from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider
 from cogtui.core.settings.config import Config
 
@@ -20,7 +19,7 @@ CACHE_MODES = ("off", "deterministic", "any")  # EvalSettings.cache: off, `--cac
 KEY_VARIABLES = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 
 
-@dataclass(frozen=True)
+@record
 class EvalChoice:
     """What an eval runs against, in order, and its response cache mode (one of CACHE_MODES)."""
 
@@ -28,7 +27,7 @@ class EvalChoice:
     cache: str = "off"
 
 
-@dataclass(frozen=True)
+@record
 class TargetOption:
     """A provider/model an eval can run on, offered with what would keep its runs from succeeding."""
 

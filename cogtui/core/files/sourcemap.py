@@ -19,7 +19,6 @@ import re
 from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -32,6 +31,7 @@ from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_
 from cogtui.core.files.yaml_as_json import json_shaped
 from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block, walk_block
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
+from cogtui.core.records import field, record
 
 if TYPE_CHECKING:
     import yaml
@@ -41,7 +41,7 @@ Position = tuple[int, int]
 Kind = Literal["yaml", "json", "text"]
 
 
-@dataclass(frozen=True)
+@record
 class SourceFile:
     """One file's text and parsed value; `locate` maps a value path to a position."""
 

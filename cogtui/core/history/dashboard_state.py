@@ -53,6 +53,7 @@ class InsightsState:
     cursor: dict[str, int] = field(default_factory=lambda: {INSIGHTS: 0, ENUMS: 0})
     promoted: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> modules whose schema holds it
     undoable: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> modules it can be undone in
+    refusals: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> why not, per module (D166)
     promotions_read_at: int = -1  # the data's latest_id the promotion status was read for (-1: not yet)
     busy: str = ""  # a promotion or an undo being prepared: no second one meanwhile
     revision: int = 0  # changes whenever the rows or their promoted marks do (the tables redraw then)
@@ -64,7 +65,7 @@ class InsightsState:
         if module != self.module:
             self.module, self.data = module, None
             self.cursor = {INSIGHTS: 0, ENUMS: 0}
-            self.promoted, self.undoable, self.promotions_read_at = {}, {}, -1
+            self.promoted, self.undoable, self.refusals, self.promotions_read_at = {}, {}, {}, -1
         self.phase, self.error = Phase.LOADING, ""
 
     def loaded(self, data: DashboardData) -> bool:
@@ -81,9 +82,16 @@ class InsightsState:
         self.phase, self.error = Phase.FAILED, error
 
     def promotions_known(
-        self, latest_id: int, promoted: dict[RowKey, tuple[str, ...]], undoable: dict[RowKey, tuple[str, ...]]
+        self,
+        latest_id: int,
+        promoted: dict[RowKey, tuple[str, ...]],
+        undoable: dict[RowKey, tuple[str, ...]],
+        refusals: dict[RowKey, tuple[str, ...]] | None = None,
     ) -> None:
+        """Which rows are in their modules' schemas, where `u` can undo them, and, where it cannot, why (each
+        module's reason, `promotion_target.undo_refusal`)."""
         self.promoted, self.undoable, self.promotions_read_at = promoted, undoable, latest_id
+        self.refusals = refusals or {}
         self.revision += 1
 
     def highlight(self, tab: str, row: int) -> None:
@@ -143,11 +151,12 @@ class InsightsState:
         """Why `u` cannot undo the highlighted promoted row, or None (not promoted, or it can be undone).
 
         Undo restores the backup a promotion left, and only a module's latest one (`promotion_target.can_undo`):
-        undoing an earlier one would also take back what came after it."""
+        undoing an earlier one would also take back what came after it. Each module's reason says which change
+        stands in the way and where it is undone (D166); UNDO_LATEST_ONLY when none was read."""
         document = self.current
         if document is None or self.busy or not self.promoted_in(self.tab, document) or self.undo_ready():
             return None
-        return UNDO_LATEST_ONLY
+        return " ".join(self.refusals.get(row_key(self.tab, document), ())) or UNDO_LATEST_ONLY
 
     def undo_ready(self) -> bool:
         """Whether `u` undoes the highlighted row's promotion now (it is its module's latest change)."""

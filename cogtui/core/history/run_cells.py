@@ -16,7 +16,7 @@ import unicodedata
 ELLIPSIS = "…"
 PADDING = 2  # a DataTable cell's padding, one cell each side
 HEADER, SHORT_HEADER = "provider/model", "model"
-MIN_PROVIDER_MODEL = len(SHORT_HEADER)  # narrower, the column keeps this width and the table scrolls sideways
+MIN_PROVIDER_MODEL = len(SHORT_HEADER)  # the short columns give up cells before the model's goes under this
 READABLE = 12  # less room than this for the model's name: `when` gives up its date first
 _DATE_SUFFIX = re.compile(r"[-@]\d{8}$|[-@]\d{4}-\d{2}-\d{2}$")  # claude-sonnet-4-5-20250929, gpt-4o-2024-08-06
 
@@ -87,3 +87,17 @@ def provider_model_room(available: int, other_columns: list[int]) -> int:
     out in `available` cells; at least MIN_PROVIDER_MODEL."""
     used = sum(w + PADDING for w in other_columns) + PADDING
     return max(MIN_PROVIDER_MODEL, available - used)
+
+
+def fit_columns(available: int, widths: list[int], floors: list[int]) -> tuple[list[int], int]:
+    """The widths to draw the short columns at (their cells `cut` to them) and the room left for the
+    provider/model text, in `available` cells: while that room is under MIN_PROVIDER_MODEL, the widest short
+    column that is still wider than its floor (its header's width) gives up a cell. Only once every column is at
+    its floor does the room stay at MIN_PROVIDER_MODEL, and the table scroll sideways."""
+    fitted = list(widths)
+    while available - sum(w + PADDING for w in fitted) - PADDING < MIN_PROVIDER_MODEL:
+        wider = [i for i, w in enumerate(fitted) if w > floors[i]]
+        if not wider:
+            break
+        fitted[max(wider, key=lambda i: (fitted[i], -i))] -= 1  # the widest, the leftmost of equals
+    return fitted, provider_model_room(available, fitted)

@@ -8,7 +8,6 @@ on copies and reloads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.files.sourcemap import SourceFile
 from cogtui.core.module.tiers import ContractSettings
+from cogtui.core.records import field, record
 
 
 class ModuleFormat(StrEnum):
@@ -55,7 +55,7 @@ class _Unparsed:
 UNPARSED: Any = _Unparsed()
 
 
-@dataclass(frozen=True)
+@record
 class GoldenTest:
     """One golden case: an input and the envelope it should produce."""
 
@@ -67,7 +67,7 @@ class GoldenTest:
     declared: bool = False  # listed under `tests:` in module.yaml
 
 
-@dataclass(frozen=True)
+@record
 class Example:
     """A v0/v1 example pair (examples/input.json, examples/output.json) or a v2 example."""
 
@@ -78,7 +78,7 @@ class Example:
     output: Any = UNPARSED
 
 
-@dataclass(frozen=True)
+@record
 class Schemas:
     """The contract. `data` is what the file calls `data` or, failing that, `output`."""
 
@@ -92,7 +92,7 @@ class Schemas:
     locations: dict[str, tuple[Path, tuple[str | int, ...]]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record
 class ModuleFiles:
     """The files a module is made of, those it has."""
 
@@ -112,7 +112,7 @@ class ModuleFiles:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Module:
     """A loaded module, whatever its format: manifest fields, prompt, schemas, examples and goldens."""
 

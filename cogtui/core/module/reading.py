@@ -8,7 +8,6 @@ diagnostic instead of an exception.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from cogtui.core.files.sourcemap import (
     split_frontmatter,
 )
 from cogtui.core.files.written import yaml_kind
+from cogtui.core.records import replace
 
 
 class ReadContext:

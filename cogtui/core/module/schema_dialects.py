@@ -22,8 +22,9 @@ manifest requires structured output.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from cogtui.core.records import field, record
 
 Dialect = Literal["json_schema", "output_config"]
 DIALECTS: tuple[Dialect, ...] = ("json_schema", "output_config")
@@ -53,7 +54,7 @@ class Inexpressible(Exception):
     """The schema cannot be sent as a strict response format; the message says why and where."""
 
 
-@dataclass(frozen=True)
+@record
 class ResponseSchema:
     """A module's data schema in a provider's structured-output dialect, or why it cannot be."""
 
@@ -68,7 +69,7 @@ class ResponseSchema:
         return sorted({d.split(" at ", 1)[0] for d in self.dropped})
 
 
-@dataclass
+@record(frozen=False)
 class SchemaConverter:
     """Converts a schema into a dialect, noting every keyword it drops."""
 

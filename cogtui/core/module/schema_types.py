@@ -9,10 +9,10 @@ plainly, with no cycle.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from cogtui.core.files.terminal_text import terminal_json
+from cogtui.core.records import record
 
 PathT = tuple[str | int, ...]
 
@@ -53,7 +53,7 @@ def with_known_draft(document: Any, draft: str) -> Any:
     return document
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SchemaError:
     """One reason an instance does not satisfy a schema."""
 

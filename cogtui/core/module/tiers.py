@@ -8,8 +8,9 @@ default ("default"), so the UI can show both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
+
+from cogtui.core.records import record
 
 T = TypeVar("T")
 Origin = Literal["explicit", "tier", "default"]
@@ -57,7 +58,7 @@ V21_WRAP_EXPLAIN = 200
 LOOSEST_MAX_INSIGHTS = 20
 
 
-@dataclass(frozen=True)
+@record
 class Setting(Generic[T]):
     """A contract setting's value and where it came from (written in the manifest, or the tier's default)."""
 
@@ -69,7 +70,7 @@ class Setting(Generic[T]):
         return self.origin == "explicit"
 
 
-@dataclass(frozen=True)
+@record
 class ContractSettings:
     """A module's contract settings after its tier's defaults are applied."""
 

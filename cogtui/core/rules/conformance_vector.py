@@ -8,13 +8,14 @@ invalid with at least the codes it names.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from cogtui.core.records import record
 
 VECTOR_KEYS = ("$test", "envelope")
 
 
-@dataclass(frozen=True)
+@record
 class VectorExpectation:
     """What a conformance vector's `$test` says the verdict on its envelope must be."""
 
@@ -36,7 +37,7 @@ class VectorExpectation:
         return VectorOutcome(self, True, "")
 
 
-@dataclass(frozen=True)
+@record
 class VectorOutcome:
     """A conformance vector's expectation and whether the verdict on its envelope meets it."""
 

@@ -8,9 +8,9 @@ judged as its envelope, and the verdict compared with its `$test` (D145).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.records import field, record
 from cogtui.core.rules.chunk_rules import check_chunk, check_stream, looks_like_chunk
 from cogtui.core.rules.conformance_vector import VectorOutcome, split_vector
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, dotted
@@ -50,16 +50,16 @@ class UnjudgedInput(Exception):
 class UnusableModule(Exception):
     """The module's contract cannot be known (D142): nothing can be judged against it, exit code 2 territory."""
 
-    def __init__(self, module: Module, problems: list[Diagnostic]) -> None:
+    def __init__(
+        self, module: Module, problems: list[Diagnostic], what: str = "contract (schema) cannot be loaded"
+    ) -> None:
         first = problems[0]
-        super().__init__(
-            f"module {module.name}'s contract (schema) cannot be loaded: {first.code} {first.location}  {first.message}"
-        )
+        super().__init__(f"module {module.name}'s {what}: {first.code} {first.location}  {first.message}")
         self.module = module
         self.problems = problems
 
 
-@dataclass
+@record(frozen=False)
 class CheckResult:
     """What `cogn check` found about a document: its kind, violations and warnings."""
 
@@ -173,12 +173,15 @@ def check_document(doc: Any, kind: str | None = None, module: Module | None = No
     vector = split_vector(doc) if kind in (None, "envelope") else None
     if vector is not None:  # a conformance vector: its envelope is judged, then compared with its $test
         expectation, envelope = vector
+        _require_usable_output(module)
         result = _check_envelope(envelope, module)
         result.vector = expectation.compare(result.valid, result.codes)
         return result
     detected = kind is None
     if kind is None:
         kind = detect_kind(doc)
+    if kind != "input":
+        _require_usable_output(module)
     if kind == "stream":
         if not isinstance(doc, list):
             return CheckResult(
@@ -208,6 +211,20 @@ def check_document(doc: Any, kind: str | None = None, module: Module | None = No
             raise UnjudgedInput(detected)
         return CheckResult(kind, found)
     return _check_envelope(doc, module)
+
+
+def _require_usable_output(module: Module | None) -> None:
+    """Raises UnusableModule when an output part of `module` reaches a `$ref` that does not resolve (D170): no
+    envelope, chunk or stream can be judged against that contract, so there is no verdict (as a run is refused
+    before the call, D152b), rather than an E3001 that blames the document for the module's schema."""
+    if module is None:
+        return
+    from cogtui.core.rules.output_refs import unusable_output_refs
+
+    unusable = unusable_output_refs(module)
+    if unusable:
+        parts = ", ".join(dict.fromkeys(u.part for u in unusable))
+        raise UnusableModule(module, [u.diagnostic for u in unusable], f"output contract ({parts}) cannot be used")
 
 
 def _check_envelope(doc: Any, module: Module | None) -> CheckResult:

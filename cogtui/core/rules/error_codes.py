@@ -6,13 +6,14 @@ Every failure the runtime or the checker reports names one of these codes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Literal
+
+from cogtui.core.records import record
 
 Recoverable = Literal["yes", "no", "maybe"]
 
 
-@dataclass(frozen=True)
+@record
 class ErrorCode:
     """An error code of the spec's table: its name, whether it is recoverable, and what it means."""
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 from cogtui.core.module.schema_types import excerpt
+from cogtui.core.records import record
 from cogtui.core.rules.media_duration import DURATION_LIMITS, duration_seconds
 from cogtui.core.rules.media_walk import find_output_media
 
@@ -102,7 +102,7 @@ def magic_matches(declared: str, head: bytes) -> bool:
     return found in ("video/mp4", "video/quicktime") and declared in ("video/mp4", "video/quicktime")
 
 
-@dataclass(frozen=True)
+@record
 class ResolvedMedia:
     """A MediaInput read into memory, checked, ready for a provider."""
 
@@ -127,7 +127,7 @@ class ResolvedMedia:
         return f"{self.category or 'media'} {self.source} ({self.mime}, {shown})"
 
 
-@dataclass(frozen=True)
+@record
 class MediaProblem:
     """A media reference that breaks a rule: its E-code, where it is, and why."""
 

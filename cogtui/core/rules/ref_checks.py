@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -37,6 +36,7 @@ from cogtui.core.files.sourcemap import SourceFile, parse_json, read_text
 from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.module.schemas import local_file_of
+from cogtui.core.records import field, record
 
 PathT = tuple[str | int, ...]
 Node = tuple[Path, str]  # a schema file and a JSON pointer (without '#') into it
@@ -49,7 +49,7 @@ _ANNOTATIONS = frozenset({"$ref", "$comment", "title", "description", "default",
 _LOOP_LIMIT = 64
 
 
-@dataclass(frozen=True)
+@record
 class RefReport:
     """A module's `$ref` and nesting problems."""
 
@@ -92,7 +92,7 @@ def nested_deeper_than(value: Any, limit: int = NESTING_SHOWN) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """Where a `$ref` leads: `file` (None for a remote one), the pointer, and whether it leaves the module."""
 

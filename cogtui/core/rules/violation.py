@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from cogtui.core.records import record
 
 PathT = tuple[str | int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Violation:
     """A rule an envelope, chunk or input breaks: its E-code, the rule, and where in the document."""
 

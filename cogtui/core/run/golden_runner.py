@@ -13,21 +13,20 @@ A contract golden (`{"$validate": {part: schema}}`) is judged by its schemas
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from cogtui.core.files.json_pointer import deref, object_at
 from cogtui.core.module.model import UNPARSED, GoldenTest, Module
 from cogtui.core.module.schemas import RefError, schemas_for
+from cogtui.core.records import field, record, replace
 from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.rules.golden_contract import is_contract, judge
 from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
 from cogtui.core.run.runner import RunOptions, RunResult, run_module
 
 
-@dataclass
+@record(frozen=False)
 class CaseResult:
     """One golden case run: passed or not, why, and the diff against the expected envelope."""
 
@@ -133,7 +132,7 @@ async def run_case(module: Module, test: GoldenTest, options: RunOptions) -> Cas
         what = "input" if test.input is UNPARSED else "expected envelope"
         return CaseResult(test.name, False, [f"the {what} file is missing or does not parse"])
     # A golden test checks the module; it is not an invocation (invocation.user_invocable: false still tests).
-    result = await run_module(module, test.input, dataclasses.replace(options, caller=TEST))
+    result = await run_module(module, test.input, replace(options, caller=TEST))
     reasons = compare(module, test.expected, result.envelope)
     diff = envelope_diff(test.expected, result.envelope) if reasons and not is_contract(test.expected) else ""
     return CaseResult(test.name, not reasons, reasons, diff, result, test.expected)

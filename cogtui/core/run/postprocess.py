@@ -19,11 +19,11 @@ returned beside the envelope.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any
 
 from cogtui.core.diagnostics import plural
 from cogtui.core.module.model import Module
+from cogtui.core.records import field, record
 from cogtui.core.rules.envelope_rules import Violation, check_envelope, check_insights, dotted, insights_of
 from cogtui.core.rules.envelope_shape import normalise_shape
 from cogtui.core.run.envelope_builder import failure, is_envelope
@@ -39,7 +39,7 @@ ROUTED = (
 )  # codes with their own failure; every other code is a schema failure
 
 
-@dataclass
+@record(frozen=False)
 class Outcome:
     """A model's answer made into an envelope, with what was repaired or fixed on the way."""
 

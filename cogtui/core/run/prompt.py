@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
+from cogtui.core.records import record
 from cogtui.core.rules.declared_rules import unknown_tag
 from cogtui.core.rules.media_rules import mime_from_path, normalize_mime
 from cogtui.core.rules.media_walk import find_media
@@ -46,7 +46,7 @@ def substitute_args(text: str, args: str | None) -> str:
     return _ARGS.sub(repl, text)
 
 
-@dataclass(frozen=True)
+@record
 class SubagentCall:
     """An `@call:module(args)` in a prompt, and where it is."""
 

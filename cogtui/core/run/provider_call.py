@@ -13,9 +13,9 @@ import contextlib
 import random
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
 from typing import Any
 
+from cogtui.core.records import field, record
 from cogtui.core.run.providers.base import Provider, ProviderError
 
 HEARTBEAT: Any = object()
@@ -27,7 +27,7 @@ class _Raised:
         self.exc = exc
 
 
-@dataclass(frozen=True)
+@record
 class RetryPolicy:
     """How often a failed call is tried again, and how long to wait in between."""
 
@@ -61,7 +61,7 @@ async def _pump(source: AsyncIterator[Any], queue: asyncio.Queue[Any]) -> None:
                 await aclose()
 
 
-@dataclass(frozen=True)
+@record
 class Deadline:
     """The whole run's time budget: `seconds` from `start` (time.monotonic()); None means no deadline."""
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cogtui.core.records import field, record
 from cogtui.core.run.provider_call import Deadline, RetryPolicy
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.subagents import Resolver
 
 
-@dataclass
+@record(frozen=False)
 class RunOptions:
     """How a run is made: the provider and the run's settings."""
 
@@ -43,7 +44,7 @@ class RunEvent:
     path: tuple[str, ...] = ()  # the subagent call path; () for the run itself
 
 
-@dataclass
+@record(frozen=False)
 class RunResult:
     """A finished run: its envelope, timings and token usage."""
 

@@ -11,11 +11,11 @@ requires structured output (E4007). The run records `meta.structured_output`:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.module.model import Module
 from cogtui.core.module.response_schema import DIALECTS, ResponseSchema, drop_added_nulls
+from cogtui.core.records import record
 from cogtui.core.rules.requirements import Requirement, schema_for, structured_format, structured_requirement
 from cogtui.core.run.envelope_builder import failure
 from cogtui.core.run.providers.base import ProviderError
@@ -27,7 +27,7 @@ SCHEMA_WORDS = ("response_format", "json_schema", "output_config", "output_forma
 MAX_LISTED = 8  # dropped keywords named in a warning (all of them are in meta.structured_output.dropped)
 
 
-@dataclass
+@record(frozen=False)
 class StructuredPlan:
     """How a run asks for structured output: the path taken, the schema sent, or the failure."""
 

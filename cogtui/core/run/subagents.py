@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.module.model import Module
+from cogtui.core.records import record
 from cogtui.core.run.prompt import find_calls
 
 MAX_DEPTH = 5
 Resolver = Callable[[str], Module | None]
 
 
-@dataclass(frozen=True)
+@record
 class GraphProblem:
     """Why a module's subagent calls cannot run: a cycle, too deep, an unknown or a non-invocable module."""
 

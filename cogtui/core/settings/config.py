@@ -24,10 +24,10 @@ rewritten: saving a setting edits the file in place (settings/config_file.py).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.records import field, record
 from cogtui.core.settings.config_file import SettingNotSaved, save_setting
 from cogtui.core.settings.locations import config_file
 
@@ -56,7 +56,7 @@ SETTINGS: dict[str, str] = {
 }
 
 
-@dataclass
+@record(frozen=False)
 class Config:
     """config.yaml, validated: each setting, its value or the default."""
 

@@ -36,7 +36,7 @@ from .. import keys
 from ..keys import KeySpec, bindings
 from ..shown import block
 from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
-from ..widgets.area_theme import keep_following_app_theme, starting_area_theme
+from ..widgets.area_theme import keep_following_app_theme
 from ..widgets.contract_tree import ContractTree
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
@@ -44,7 +44,7 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.marked_text_area import MarkedTextArea, marks_for
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
-from .editor_buffers import FileBuffer, language_for, problem_content, relative_name, status_content, tab_label
+from .editor_buffers import FileBuffer, file_pane, problem_content, relative_name, status_content, tab_label
 from .editor_disk import DiskFlow
 from .editor_navigation import Navigator
 from .editor_saving import CLOSE_CHOICES, SaveFlow
@@ -148,22 +148,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         start = self.state.current()
         with TabbedContent(id="editor-tabs", initial=self.state.active):
             for buf in self.state.files.values():
-                text = buf.load()
-                with TabPane(tab_label(self.state, buf.pane_id), id=buf.pane_id):
-                    yield Static(
-                        problem_content(buf),
-                        id=f"{buf.pane_id}-problem",
-                        classes="editor-problem" + ("" if buf.read_only else " -hidden"),
-                    )
-                    yield MarkedTextArea.code_editor(
-                        text,
-                        language=language_for(buf.path) if buf.highlighted else None,
-                        read_only=buf.read_only,
-                        tab_behavior="focus",
-                        theme=starting_area_theme(self.app),
-                        id=f"{buf.pane_id}-text",
-                        classes="-start-file" if buf is start else None,
-                    )
+                yield file_pane(self.app, self.state, buf, start=buf is start)
             if self.module is not None:
                 with TabPane("contract", id=CONTRACT_PANE):
                     yield ContractTree(id=f"{CONTRACT_PANE}-tree")

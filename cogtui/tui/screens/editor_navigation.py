@@ -1,5 +1,9 @@
 """Moving around the editor: to a problem (per file, f8 / shift+f8), to a match (ctrl+f, f3), to a tab (f2).
 
+f2 lists the open tabs and, after them, the module's files on disk that have none (a tab closed when its file was
+deleted, the file back since, or a file made since the editor opened): choosing one opens its tab again. "Open X"
+with X's editor already open does the same for every such file (`reopen`), as a new editor would show them.
+
 Which problem is next, and which tab, are the editor state's (`core/authoring/editor_state.py`), and
 the text search is the core's (`core/files/text_search`); this records each move in the state and
 moves cursors and tabs to match.
@@ -14,16 +18,22 @@ from textual.widgets.text_area import Selection
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE, where
 from cogtui.core.diagnostics import Diagnostic
+from cogtui.core.files.module_listing import module_files
+from cogtui.core.files.terminal_text import visible
 from cogtui.core.files.text_search import count_matches, find_next
 
 from ..shown import markup
 from ..widgets.diagnostics_panel import DiagnosticsPanel
 from ..widgets.find_bar import FindBar
-from .editor_buffers import tab_label
+from .editor_buffers import FileBuffer, file_pane, relative_name, tab_label
 from .editor_picker import TabPickerModal
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .editor_view import EditorView
+
+NOT_OPEN = "not-open-"  # the tab list's id of a file without a tab: this prefix, then its place in the list
 
 
 class Navigator:
@@ -136,9 +146,53 @@ class Navigator:
             if problems.get(pane):
                 label += markup("  [$error]$n problem(s)[/]", n=str(problems[pane]))
             entries.append((pane, label))
+        closed = self.without_tab()
+        for index, path in enumerate(closed):
+            rel = visible(relative_name(path, state.root), single_line=True)
+            entries.append((f"{NOT_OPEN}{index}", markup("$rel  [$text-muted]not open[/]", rel=rel)))
 
         def chosen(pane: str | None) -> None:
-            if pane is not None:
+            if pane is not None and pane.startswith(NOT_OPEN):
+                path = closed[int(pane.removeprefix(NOT_OPEN))]
+                self.editor.app.call_later(self.open_files, [path], path)
+            elif pane is not None:
                 self.activate(pane)
 
-        self.editor.app.push_screen(TabPickerModal(entries, state.active), chosen)
+        title = f"Open files ({len(entries)})" if not closed else f"Files: {len(entries) - len(closed)} open"
+        title += f", {len(closed)} not open" if closed else ""
+        self.editor.app.push_screen(TabPickerModal(entries, state.active, title), chosen)
+
+    # ------------------------------------------------------------ tabs for files that have none
+
+    def without_tab(self) -> list[Path]:
+        """The module's files on disk that have no tab (a short walk of its folder: at most EDITOR_FILE_LIMIT)."""
+        state = self.editor.state
+        return state.without_tab(module_files(state.root).files)
+
+    async def open_files(self, paths: list[Path], show: Path | None = None) -> list[str]:
+        """A tab for each of `paths` that still has none, before the contract tab; `show` is shown. Returns the
+        names of the files opened."""
+        editor = self.editor
+        state, tabs = editor.state, editor.screen.query_one(TabbedContent)
+        opened = []
+        for path in paths:
+            if state.file_for(path) is not None or not path.is_file():
+                continue
+            buf = FileBuffer(path, relative_name(path, state.root), state.new_pane_id(), state.root)
+            state.add(buf)
+            contract = {"before": CONTRACT_PANE} if state.contract else {}
+            await tabs.add_pane(file_pane(editor.app, state, buf), **contract)
+            opened.append(buf.rel)
+        if show is not None and (shown := state.file_for(show)) is not None:
+            self.activate(shown.pane_id)
+        if opened:
+            editor.validate_now()
+        return opened
+
+    async def reopen(self, show: Path | None = None) -> None:
+        """Back in this editor ("Open X" again): tabs for the module's files that have none, as a new editor would
+        show, said once; `show` (a file asked for) is shown."""
+        opened = await self.open_files(self.without_tab(), show)
+        if opened:
+            names = ", ".join(opened[:5]) + (f" and {len(opened) - 5} more" if len(opened) > 5 else "")
+            self.editor.say(f"Opened {names}: on disk, and no tab had it.", timeout=4)

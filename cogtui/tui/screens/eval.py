@@ -42,11 +42,11 @@ from cogtui.core.run.runner import RunOptions
 from cogtui.core.settings.config import Config
 
 from ..keys import KeySpec, bindings, register
+from ..module_loads import ModuleLoaded, ModuleLoads
 from ..quitting import InFlight
 from ..richstyle import themed
 from ..run_drafts import RunDrafts
 from ..shown import assemble, block, cell, styled
-from ..store import load_now
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
@@ -119,6 +119,7 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.module: Module | None = None
         self.state = EvalState()
         self.quitting = False  # quitting.py: a confirmed quit cancels the eval
+        self.loads = ModuleLoads(self, module_path)  # read off the UI thread as it opens and on every ctrl+r
         self.detail_shown: tuple[object, ...] | None = None  # what the right pane shows now: redrawn when it changes
 
     @property
@@ -143,20 +144,24 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         # Matrix cells carry the theme's colours (Rich text): drawn again in a new theme's.
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_state(every_cell=True))
-        if self._load():
-            self.load_trend()
-            self.start()
+        self.loads.start()
 
-    def _load(self) -> bool:
-        """Load the module as it is on disk now (each run does: a schema changed since the last counts)."""
-        loaded = load_now(self.module_path)
+    @on(ModuleLoaded)
+    def _module_loaded(self, message: ModuleLoaded) -> None:
+        """The module as it is on disk now (each run loads it: a schema changed since the last counts): it runs."""
+        loaded = self.loads.arrived(message)
+        if self.quitting or self.state.phase is EvalPhase.RUNNING:
+            return
         if isinstance(loaded, str):
             self.state.failed(loaded)
             self.show_state()
-            return False
+            return
+        first = self.module is None
         self.module = loaded
         self.state.loaded(loaded.name, [t.name for t in loaded.tests])
-        return True
+        if first:
+            self.load_trend()
+        self.start()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.state.can(action)
@@ -189,8 +194,8 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.action_rerun()
 
     def action_rerun(self) -> None:
-        if self.state.phase is not EvalPhase.RUNNING and self._load():
-            self.start()
+        if self.state.phase is not EvalPhase.RUNNING:
+            self.loads.start()  # a ctrl+r while the module loads is the same eval: ignored
 
     def start(self) -> None:
         if self.module is None or self.state.phase is EvalPhase.RUNNING:

@@ -29,10 +29,10 @@ from cogtui.core.run.run_start import default_provider
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
+from ..module_loads import ModuleLoaded, ModuleLoads
 from ..quitting import InFlight
 from ..richstyle import themed
 from ..shown import assemble, cell, markup
-from ..store import load_now
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
@@ -68,6 +68,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.state = GoldensState()  # what the title, progress, table and summary show
         self._provider_warned = False
         self.quitting = False  # quitting.py: a confirmed quit cancels the run
+        self.loads = ModuleLoads(self, module_path)  # read off the UI thread as it opens and on every ctrl+r
 
     @property
     def results(self) -> dict[str, CaseResult]:
@@ -93,7 +94,14 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.action_rerun()
 
     def action_rerun(self) -> None:
-        loaded = load_now(self.module_path)  # as it is on disk now: a schema changed since the last run counts
+        self.loads.start()  # a ctrl+r while the module loads is the same run: ignored
+
+    @on(ModuleLoaded)
+    def _module_loaded(self, message: ModuleLoaded) -> None:
+        """The module as it is on disk now (a schema changed since the last run counts): its cases run."""
+        loaded = self.loads.arrived(message)
+        if self.quitting:
+            return
         if isinstance(loaded, str):
             self.workers.cancel_group(self, "goldens")
             self.state.failed(loaded)

@@ -24,9 +24,10 @@ from cogtui.core.files.json_pointer import object_at
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.run_cells import (
     READABLE,
+    cut,
+    fit_columns,
     provider_model,
     provider_model_header,
-    provider_model_room,
     time_cell,
     when_cell,
     width,
@@ -65,9 +66,10 @@ def outcome_label(run: RunRecord) -> tuple[str, str]:
     return f"✗ {run.error_code or 'error'}", "error"
 
 
-def outcome_text(app: App[object], run: RunRecord) -> Text:
+def outcome_text(app: App[object], run: RunRecord, room: int | None = None) -> Text:
+    """The outcome in its theme colour, cut to `room` cells (with an ellipsis) when the table is narrow."""
     text, colour = outcome_label(run)
-    return themed(app, text, colour, bold=colour == "error")
+    return themed(app, text if room is None else cut(text, room), colour, bold=colour == "error")
 
 
 def plain_cells(run: RunRecord, marked: int | None, date: bool = True) -> tuple[str, ...]:
@@ -101,6 +103,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         self.module_name = module_path.name
         self.state = RunListState(self.module_name)  # what the title, table mark, view and footer show
         self.fitted_to: int | None = None  # the room the provider/model cells were fitted to
+        self.widths: list[int] = []  # the widths the short columns' cells were cut to (D167)
 
     @property
     def runs(self) -> dict[str, RunRecord]:
@@ -129,7 +132,10 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         table = self.query_one(DataTable)
         column = table.ordered_columns[3].key
         for run in self.state.runs:
-            table.update_cell(str(run.id), column, outcome_text(self.app, run))
+            table.update_cell(str(run.id), column, outcome_text(self.app, run, self._outcome_room()))
+
+    def _outcome_room(self) -> int | None:
+        return self.widths[3] if self.widths else None
 
     @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
     def load(self) -> None:
@@ -150,25 +156,37 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
             return  # the runs already shown
         self._fill()
         self._draw()
+        self.call_after_refresh(self._refit)  # filled before the table had its final width: fitted again to it
 
     def _fill(self) -> None:
         """The table from the state: the short columns as they are, the provider/model fitted to the room left
         (core.history.run_cells, D153d); in a narrow terminal `when` gives up its date first."""
         table = self.query_one(DataTable)
-        rows, room = self._layout()
+        rows, room, self.widths = self._layout()
         self.fitted_to = room
         table.clear(columns=True)
-        table.add_columns(*HEADERS[:-1], provider_model_header(room))
-        for run, cells in zip(self.state.runs, rows, strict=True):
-            label = provider_model(visible(run.provider, True), visible(run.model, True) if run.model else None, room)
-            table.add_row(*cells[:3], outcome_text(self.app, run), *cells[4:], cell(label), key=str(run.id))
+        header = provider_model_header(room)
+        labels = [
+            provider_model(visible(run.provider, True), visible(run.model, True) if run.model else None, room)
+            for run in self.state.runs
+        ]
+        # Each column as wide as fitted (its cells are cut to it), not sized by the table when it is next idle:
+        # a busy app may not be for seconds, and showed the new cells in the old widths meanwhile.
+        model_width = max([width(header), *map(width, labels)])
+        for name, fitted in [*zip(HEADERS[:-1], self.widths, strict=True), (header, model_width)]:
+            table.add_column(name, width=fitted)
+        for run, plain, label in zip(self.state.runs, rows, labels, strict=True):
+            cells = [cut(text, w) for text, w in zip(plain, self.widths, strict=True)]
+            outcome = outcome_text(self.app, run, self.widths[3])
+            table.add_row(*cells[:3], outcome, *cells[4:], cell(label), key=str(run.id))
         if self.state.runs:
             table.move_cursor(row=self.state.cursor, animate=False)
             table.focus()
 
-    def _layout(self) -> tuple[list[tuple[str, ...]], int]:
-        """The rows' short cells and the cells the provider/model text can take beside them in the table's
-        width now: with dates while that leaves the model's name READABLE cells, else without."""
+    def _layout(self) -> tuple[list[tuple[str, ...]], int, list[int]]:
+        """The rows' short cells, the cells the provider/model text can take beside them in the table's width now
+        (with dates while that leaves the model's name READABLE cells, else without), and the widths the short
+        cells are cut to so that the table fits (`fit_columns`: the outcome gives up its end first, D167)."""
         table = self.query_one(DataTable)
         available = table.content_region.width
         if len(self.state.runs) >= table.content_region.height:  # the header takes a line: the rows scroll
@@ -176,17 +194,21 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         for date in (True, False):
             rows = [plain_cells(run, self.state.marked, date) for run in self.state.runs]
             widths = [max([width(header), *(width(row[i]) for row in rows)]) for i, header in enumerate(HEADERS[:-1])]
-            room = provider_model_room(available, widths)
+            floors = [width(HEADERS[3]) if i == 3 else w for i, w in enumerate(widths)]  # only the outcome is cut
+            widths, room = fit_columns(available, widths, floors)
             if room >= READABLE:
                 break
-        return rows, room
+        return rows, room, widths
 
     def on_resize(self, _event: events.Resize) -> None:
         self.call_after_refresh(self._refit)
 
     def _refit(self) -> None:
-        """A new terminal width: the table is filled again when the room for the provider/model changed."""
-        if self.state.runs and self._layout()[1] != self.fitted_to:
+        """A new terminal width: the table is filled again when the room for the provider/model changed. Nothing
+        once the screen is closed (a refit asked for just before escape finds no table)."""
+        if not self.is_attached:
+            return
+        if self.state.runs and self._layout()[1:] != (self.fitted_to, self.widths):
             self._fill()
 
     def _draw(self) -> None:

@@ -198,7 +198,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
     @on(promotions.PromotionsRead)
     def _promotions_read(self, message: promotions.PromotionsRead) -> None:
         if message.data is self.state.data:  # else a newer read is on its way
-            self.state.promotions_known(message.data.latest_id, message.promoted, message.undoable)
+            self.state.promotions_known(message.data.latest_id, message.promoted, message.undoable, message.refusals)
             self._draw()
 
     # ------------------------------------------------------------ drawing: from the state only

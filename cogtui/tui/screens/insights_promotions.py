@@ -22,6 +22,7 @@ from cogtui.core.authoring.promotion_target import (
     mapping_promotions,
     plan_promotion,
     undo_promotion,
+    undo_refusal,
 )
 from cogtui.core.history.dashboard import DashboardData
 from cogtui.core.history.dashboard_state import ENUMS, INSIGHTS, RowKey, row_key
@@ -30,14 +31,15 @@ from cogtui.core.module.model import Module
 Load = Callable[[str], Module | None]  # a module by name, from the app's module store
 
 
-class PromotionsRead(Message):
-    """Which rows of one read are in their schema (modules per row), and which can be undone."""
+Rows = dict[RowKey, tuple[str, ...]]
 
-    def __init__(
-        self, data: DashboardData, promoted: dict[RowKey, tuple[str, ...]], undoable: dict[RowKey, tuple[str, ...]]
-    ) -> None:
+
+class PromotionsRead(Message):
+    """Which rows of one read are in their schema (modules per row), which can be undone, and why not where not."""
+
+    def __init__(self, data: DashboardData, promoted: Rows, undoable: Rows, refusals: Rows) -> None:
         super().__init__()
-        self.data, self.promoted, self.undoable = data, promoted, undoable
+        self.data, self.promoted, self.undoable, self.refusals = data, promoted, undoable, refusals
 
 
 class PlanReady(Message):
@@ -70,13 +72,15 @@ def requests_of(tab: str, document: dict[str, Any]) -> list[PromotionRequest]:
 
 
 def read_promotions(data: DashboardData, load: Load) -> PromotionsRead:
-    """For each row, the modules whose schema already holds it and those where `u` can undo it."""
+    """For each row, the modules whose schema already holds it, those where `u` can undo it, and why it cannot
+    in the others."""
     modules: dict[str, Module | None] = {}
-    promoted: dict[RowKey, tuple[str, ...]] = {}
-    undoable: dict[RowKey, tuple[str, ...]] = {}
+    promoted: Rows = {}
+    undoable: Rows = {}
+    refusals: Rows = {}
     for tab, rows in ((INSIGHTS, data.insights), (ENUMS, data.custom_enums)):
         for document in rows:
-            done, undo = [], []
+            done, undo, why = [], [], []
             for request in requests_of(tab, document):
                 if request.module not in modules:
                     modules[request.module] = load(request.module)
@@ -85,11 +89,13 @@ def read_promotions(data: DashboardData, load: Load) -> PromotionsRead:
                     done.append(request.module)
                     if can_undo(request, module):
                         undo.append(request.module)
-            if done:
-                promoted[row_key(tab, document)] = tuple(done)
-            if undo:
-                undoable[row_key(tab, document)] = tuple(undo)
-    return PromotionsRead(data, promoted, undoable)
+                    elif (refusal := undo_refusal(request, module)) is not None:
+                        why.append(refusal)
+            key = row_key(tab, document)
+            for found, into in ((done, promoted), (undo, undoable), (why, refusals)):
+                if found:
+                    into[key] = tuple(found)
+    return PromotionsRead(data, promoted, undoable, refusals)
 
 
 def not_on_path(module: str) -> str:

@@ -251,6 +251,10 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     def _replan_failed(self, message: workers.ReplanFailed) -> None:
         self.replanning.failed(message)
 
+    @on(workers.FoundStale)
+    def _found_stale(self, message: workers.FoundStale) -> None:
+        self.replanning.stale_found(message)
+
     @on(workers.Undone)
     def _undone(self, message: workers.Undone) -> None:
         self.applying.undone(message)

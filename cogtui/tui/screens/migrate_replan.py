@@ -2,8 +2,9 @@
 a new plan rather than offer `a` on one that no longer matches them (apply would refuse it every time).
 
 Two ways it finds out: an apply that refused a stale plan (`PreviewState.applied` says to plan again), and the
-app's `modules_changed` signal (the watcher validated a module again), after which the state names the modules
-whose plan no longer matches their files (`PreviewState.stale_slots`). The state decides; this flow starts the
+app's `modules_changed` signal (the watcher validated a module again), after which a worker reads the changed
+modules' files (off the UI thread: a large module's files take a while) and names those whose plan no longer matches
+them (`FoundStale`; `PreviewState.found_stale`). The state decides; this flow starts the
 planning worker (a migration is planned again for its target, a promotion is made again by the `remake` it came
 with), tells the user, and has the screen redraw.
 """
@@ -45,14 +46,21 @@ class ReplanFlow:
         self.start([index])
 
     def modules_changed(self, paths: list[Path] | None) -> None:
-        """Modules were validated again after a change on disk: plan again those whose plan no longer holds.
+        """Modules were validated again after a change on disk: check, off the UI thread, whose plan no longer
+        holds (`stale_found` plans those again).
 
         `None` (modules appeared or vanished) is passed over: the changed modules are validated next and named
-        then, and reading every planned module's files on the event loop for it would stall a large preview."""
+        then, and checking every planned module's files for it would make a large preview read them all."""
         if paths is None:
             return
+        candidates = self.screen.state.replan_candidates(paths)
+        if candidates:
+            workers.find_stale(self.screen.screen, candidates)
+
+    def stale_found(self, message: workers.FoundStale) -> None:
+        """Plans found stale: those still shown and applicable are planned again, and the user is told."""
         state = self.screen.state
-        again = [i for i in state.stale_slots(paths) if state.files_changed(i)]
+        again = state.found_stale(message.found)
         if not again:
             return
         names = ", ".join(state.slots[i].name for i in again[:5]) + (" …" if len(again) > 5 else "")

@@ -1,4 +1,5 @@
-"""The migration preview's slow parts, run in thread workers: plan, read a plan file, apply, undo.
+"""The migration preview's slow parts, run in thread workers: plan, read a plan file, check plans against their
+files, apply, undo.
 
 Each worker only calls the core and posts one of the screen's messages; the
 screen's handler for that message is the one place its state changes
@@ -25,6 +26,7 @@ from cogtui.core.authoring.migration import (
     StalePlan,
     UndoResult,
     apply_plan,
+    staleness,
     undo_latest,
 )
 from cogtui.core.authoring.migration.review import PlanFileError, ReviewPlan, load_plan_file
@@ -76,6 +78,14 @@ class ReplanFailed(Message):
         self.index, self.error = index, error
 
 
+class FoundStale(Message):
+    """The plans (by module index) whose files on disk are no longer what they were made from."""
+
+    def __init__(self, found: list[tuple[int, MigrationPlan]]) -> None:
+        super().__init__()
+        self.found = found
+
+
 class Undone(Message):
     def __init__(self, index: int, result: UndoResult | None, error: str | None) -> None:
         super().__init__()
@@ -94,6 +104,17 @@ def plan_modules(screen: Screen[Any], jobs: list[tuple[int, Path]], to: str) -> 
             screen.post_message(Planned(index, plan, live, to))
 
     screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan migrations")
+
+
+def find_stale(screen: Screen[Any], candidates: list[tuple[int, MigrationPlan]]) -> None:
+    """Check each plan against its module's files on disk (reads them): `FoundStale` with those that changed."""
+
+    def work() -> None:
+        found = [(index, plan) for index, plan in candidates if staleness(plan) is not None]
+        if found:
+            screen.post_message(FoundStale(found))
+
+    screen.run_worker(work, thread=True, group="migrate-stale", exit_on_error=False, name="check plans against files")
 
 
 def read_plan_file(screen: Screen[Any], path: Path) -> None:

@@ -34,20 +34,20 @@ from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
+from ..module_loads import ModuleLoaded, ModuleLoads
 from ..places import RunHistory
 from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
-from ..store import load_now
-from ..widgets.area_theme import keep_following_app_theme, starting_area_theme
+from ..widgets.area_theme import ThemedTextArea, keep_following_app_theme, starting_area_theme
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
 from .run_golden import GoldenSaved, GoldenSaveFlow
-from .run_input import INPUT_DEBOUNCE, InputChecked, input_status
-from .run_launch import ModuleReloaded, RunLaunchFlow
+from .run_input import INPUT_DEBOUNCE, InputChecked, fill_input, input_status
+from .run_launch import RunLaunchFlow
 
 register(
     KeySpec("run.run", "ctrl+r", "run", "Run", main=True, priority=True),
@@ -84,7 +84,8 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self._pending_records: set[Worker[None]] = set()
         self._on_settled: list[Callable[[], object]] = []
         self.golden_saving = GoldenSaveFlow(self)
-        self.launching = RunLaunchFlow(self)  # ctrl+r: the module read again off the UI thread, then a run
+        self.loads = ModuleLoads(self, module_path)  # the module read off the UI thread: as it opens, on ctrl+r
+        self.launching = RunLaunchFlow(self)  # ctrl+r: the module read again, then a run
 
     @property
     def bench(self) -> Workbench:
@@ -96,7 +97,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
                 theme = starting_area_theme(self.app)
-                yield TextArea.code_editor(
+                yield ThemedTextArea.code_editor(
                     "", language="json", id="run-input", soft_wrap=True, tab_behavior="focus", theme=theme
                 )
                 yield Static("", id="run-input-status")
@@ -117,10 +118,25 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         if self.provider_problem:
             self.notify(self.provider_problem, title="Provider", severity="warning", timeout=8, markup=False)
-        loaded = load_now(self.module_path)
+        self.bench.modules_changed.subscribe(self, self._modules_changed)
+        keep_following_app_theme(self, lambda: [self.query_one("#run-input", TextArea)])
+        self.query_one("#run-input", TextArea).focus()  # keys typed while the module loads land here, and stay
+        self.loads.start()  # the form is filled in once it is loaded (_opened)
+
+    @on(ModuleLoaded)
+    async def _module_loaded(self, message: ModuleLoaded) -> None:
+        loaded = self.loads.arrived(message)
+        if message.purpose is None:
+            self._opened(loaded)
+        else:
+            await self.launching.reloaded(loaded, message.purpose)
+
+    def _opened(self, loaded: Module | str) -> None:
+        """The module as the screen opens: its inputs on offer, and the input kept from last time (or asked for)."""
         if isinstance(loaded, str):
             self.notify(loaded, severity="error", markup=False)
-            self.dismiss(None)
+            if self.is_current:  # else a screen opened on top meanwhile: this one closes with escape
+                self.dismiss(None)
             return
         self.module = loaded
         self.sub_title = visible(self.module.name, single_line=True)
@@ -133,18 +149,20 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self._restore(draft)
         else:
             if self.choices and self.preset_input is None:
-                golden.value = 0
-            start = starting_input(self.choices, self.preset_input)
-            self.query_one("#run-input", TextArea).text = json.dumps(start, indent=2, ensure_ascii=False)
-        self.query_one("#run-input", TextArea).focus()
-        self.bench.modules_changed.subscribe(self, self._modules_changed)
-        keep_following_app_theme(self, lambda: [self.query_one("#run-input", TextArea)])
+                with self.prevent(Select.Changed):  # shown as chosen; its input is put in below, once
+                    golden.value = 0
+            start = json.dumps(starting_input(self.choices, self.preset_input), indent=2, ensure_ascii=False)
+            fill_input(self.query_one("#run-input", TextArea), start)
         if self.autorun:
             self.call_after_refresh(self.action_run)
 
     def take_input(self, input_value: Any, autorun: bool) -> None:
         """Opened again (navigation.run_module, D153a): an input asked for replaces the one shown, and `autorun`
         runs it in a new tab; the tabs and runs already here stay as they are."""
+        if self.module is None:  # still loading as it opens: the form is filled in with these once it is loaded
+            self.preset_input = input_value if input_value is not None else self.preset_input
+            self.autorun = self.autorun or autorun
+            return
         if input_value is not None:
             with self.prevent(Select.Changed):
                 self.query_one("#run-golden", Select).clear()
@@ -185,7 +203,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             )
 
     def _restore(self, draft: RunDraft) -> None:
-        self.query_one("#run-input", TextArea).text = draft.input_text
+        fill_input(self.query_one("#run-input", TextArea), draft.input_text)
         if draft.provider in PROVIDERS:
             self.query_one("#run-provider", Select).value = draft.provider
         self.query_one("#run-model", Input).value = draft.model
@@ -232,10 +250,6 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def action_run(self) -> None:
         self.launching.start()
-
-    @on(ModuleReloaded)
-    async def _module_reloaded(self, message: ModuleReloaded) -> None:
-        await self.launching.reloaded(message)
 
     def form_text(self) -> tuple[str, str, str, str]:
         """The input, provider, model and $ARGUMENTS as typed (run_launch.py reads them on ctrl+r)."""
@@ -297,12 +311,9 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def in_flight(self) -> InFlight | None:
         """What quitting would cut short here (quitting.py): the runs still running."""
-        running = len(self._running_panes())
-        return (
-            InFlight(running, "run", "quitting cancels and records {it} in the history as interrupted")
-            if running
-            else None
-        )
+        if not (running := len(self._running_panes())):
+            return None
+        return InFlight(running, "run", "quitting cancels and records {it} in the history as interrupted")
 
     def stop_for_quit(self, settled: Callable[[], object]) -> None:
         self.stop_runs(settled)

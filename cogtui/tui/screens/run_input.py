@@ -1,4 +1,5 @@
-"""The run screen's input side: the input's verdict (the choices and the provider: core.run.run_start).
+"""The run screen's input side: the input's verdict (the choices and the provider: core.run.run_start), and the
+input the screen starts with (`fill_input`).
 
 `input_status` runs in the screen's thread worker (as you type, debounced);
 its Content quotes the input and the schema's messages as values, never as
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.message import Message
+from textual.widgets import TextArea
 
 from cogtui.core.module.model import Module
 from cogtui.core.rules.document_checker import UnusableModule, check_input
@@ -22,6 +24,17 @@ if TYPE_CHECKING:
     pass
 
 INPUT_DEBOUNCE = 0.25
+
+
+def fill_input(area: TextArea, text: str) -> None:
+    """Put the input the screen starts with in `area`: after what was typed while the module loaded (the screen
+    opens before it is read, D164), which stays where it is, the cursor with it."""
+    if area.text:
+        selection = area.selection
+        area.insert(text, area.document.end)
+        area.selection = selection  # what is typed next goes on where the typing was
+    else:
+        area.text = text
 
 
 class InputChecked(Message):

@@ -1,10 +1,10 @@
 """`ctrl+r` on the run screen: read the module again, off the UI thread, then start the run in a new tab.
 
-Each run loads the module from disk again (a schema changed since the last run counts), which takes about
-150 ms with 500 goldens: a thread worker loads it and posts one `ModuleReloaded`, whose handler starts the
-run. The form (input, provider, model, $ARGUMENTS) is read when the key is pressed. One load at a time: a
-`ctrl+r` pressed while the module is loading is ignored, so a burst of presses starts one run, never two
-overlapping loads that start two (D153c).
+Each run loads the module from disk again (a schema changed since the last run counts), off the UI thread
+through the screen's `ModuleLoads` (module_loads.py, shared with the goldens and eval screens), whose one
+`ModuleLoaded` starts the run. The form (input, provider, model, $ARGUMENTS) is read when the key is pressed.
+One load at a time: a `ctrl+r` pressed while the module is loading is ignored, so a burst of presses starts one
+run, never two overlapping loads that start two (D153c).
 """
 
 from __future__ import annotations
@@ -13,25 +13,19 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from textual.message import Message
-
 from cogtui.core.eval.model import Target
 from cogtui.core.eval.targets import target_note
 from cogtui.core.run.output_fixes import parse_fixes
 from cogtui.core.run.providers import make_provider
 from cogtui.core.run.runner import RunOptions
 
-from ..store import load_now
 from ..widgets.run_pane import RunRequest
 from ..workbench import Notifies
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from textual.screen import Screen
-
     from cogtui.core.module.model import Module
 
+    from ..module_loads import ModuleLoads
     from ..workbench import Workbench
 
 
@@ -45,26 +39,15 @@ class RunForm:
     args: str | None
 
 
-class ModuleReloaded(Message):
-    """The module as its files are now (or why it cannot be loaded), for the run asked for with `form`."""
-
-    def __init__(self, loaded: Module | str, form: RunForm) -> None:
-        super().__init__()
-        self.loaded, self.form = loaded, form
-
-
 class RunLaunchView(Notifies, Protocol):
     """What starting a run uses of the run screen (RunScreen implements it)."""
 
-    module_path: Path
     module: Module | None
     stopping: bool
+    loads: ModuleLoads  # the module read off the UI thread, one load at a time
 
     @property
     def bench(self) -> Workbench: ...
-
-    @property
-    def screen(self) -> Screen[object]: ...  # the screen itself: where the worker runs and posts
 
     def form_text(self) -> tuple[str, str, str, str]: ...  # input, provider, model, args as typed
 
@@ -74,11 +57,10 @@ class RunLaunchView(Notifies, Protocol):
 class RunLaunchFlow:
     def __init__(self, view: RunLaunchView) -> None:
         self.view = view
-        self.loading = False  # a load for a run is under way: ctrl+r is ignored until it is back
 
     def start(self) -> None:
         view = self.view
-        if view.module is None or view.stopping or self.loading:
+        if view.module is None or view.stopping or view.loads.loading:  # a load under way: this press is ignored
             return
         text, provider, model, args = view.form_text()
         try:
@@ -86,29 +68,18 @@ class RunLaunchFlow:
         except json.JSONDecodeError as exc:
             view.notify(f"The input is not JSON: {exc.msg} (line {exc.lineno})", severity="error", markup=False)
             return
-        form = RunForm(input_value, provider, model.strip() or None, args or None)
-        self.loading = True
-        path, node = view.module_path, view.screen
+        view.loads.start(RunForm(input_value, provider, model.strip() or None, args or None))
 
-        def load() -> None:
-            loaded: Module | str = f"Cannot load {path}"
-            try:  # each run reads the module again: a schema changed since counts
-                loaded = load_now(path)
-            finally:  # an unexpected failure is reported as any worker's is, and ctrl+r works again
-                node.post_message(ModuleReloaded(loaded, form))
-
-        node.run_worker(load, thread=True, group="run-load", exit_on_error=False, name="load the module to run")
-
-    async def reloaded(self, message: ModuleReloaded) -> None:
-        self.loading = False
+    async def reloaded(self, loaded: Module | str, form: RunForm) -> None:
+        """The module read again for the run asked for with `form`: the run starts in a new tab."""
         view = self.view
         if view.stopping:
             return  # closing or quitting since the key was pressed: no new run
-        if isinstance(message.loaded, str):
-            view.notify(message.loaded, severity="error", markup=False)
+        if isinstance(loaded, str):
+            view.notify(loaded, severity="error", markup=False)
             return
-        view.module = module = message.loaded
-        form, bench = message.form, view.bench
+        view.module = module = loaded
+        bench = view.bench
         try:
             provider = make_provider(form.provider, form.model, bench.config)
         except ValueError as exc:

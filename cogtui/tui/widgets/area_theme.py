@@ -59,17 +59,27 @@ def area_theme_name(app: App[object]) -> str:
     return "css" if theme.dark else "github_light"  # "css" takes the app theme's colours; its syntax is for dark
 
 
+class ThemedTextArea(TextArea):
+    """A TextArea that knows the ANSI syntax theme from the start: built with `theme=starting_area_theme(app)`, its
+    theme is applied once whatever the app's theme (D154b). A TextArea's own themes can only be registered on an
+    area that exists, so one built with the ANSI theme's name registers it as the name is set (`validate_theme`,
+    the reactive's public validator, runs before the theme is applied); the area then never applies another first."""
+
+    def validate_theme(self, name: str) -> str:
+        if name == ANSI and ANSI not in self.available_themes:
+            self.register_theme(ANSI_AREA_THEME)
+        return name
+
+
 def starting_area_theme(app: App[object]) -> str:
-    """The theme to build a TextArea with (`TextArea.code_editor(theme=...)`): the one it keeps, so it is applied
-    once, not the constructor's default and then this one (D154b); "css" under cogtui-ansi, whose theme
-    `follow_app_theme` registers on the area once it exists."""
-    name = area_theme_name(app)
-    return "css" if name == ANSI else name
+    """The theme to build a `ThemedTextArea` with (`code_editor(theme=...)`): the one it keeps, so it is applied
+    once, not the constructor's default and then this one (D154b)."""
+    return area_theme_name(app)
 
 
 def follow_app_theme(app: App[object], area: TextArea) -> None:
     """Give `area` the TextArea theme for `app`'s current theme, only when it has another one (the area
-    re-applies its own theme when the app's changes; registering the ANSI one on `area` the first time)."""
+    re-applies its own theme when the app's changes; a `ThemedTextArea` registers the ANSI one itself)."""
     name = area_theme_name(app)
     if name == ANSI and ANSI not in area.available_themes:
         area.register_theme(ANSI_AREA_THEME)

@@ -14,17 +14,18 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color, ColorParseError
 from textual.strip import Strip
-from textual.widgets import TextArea
 
 from cogtui.core.diagnostics import Severity
 from cogtui.core.files.terminal_text import holds_unsafe, without_unsafe
+
+from .area_theme import ThemedTextArea
 
 GLYPH = {Severity.ERROR: "✗", Severity.WARNING: "⚠", Severity.INFO: "ℹ"}
 VARIABLE = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "text-muted"}
 RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-class MarkedTextArea(TextArea):
+class MarkedTextArea(ThemedTextArea):
     """`TextArea.code_editor` with per-line diagnostic marks (`set_marks`)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:

@@ -233,17 +233,25 @@ def backups_for(module_name: str) -> list[Path]:
     return sorted(p for p in base.iterdir() if p.is_dir() and not p.name.endswith(UNDONE) and (p / MANIFEST).is_file())
 
 
-def latest_backup(module_name: str, target_dir: Path) -> tuple[Path, dict[str, Any]] | None:
-    """The latest backup (folder, manifest) of a change to `target_dir` that can still be undone."""
+def undoable_backups(module_name: str, target_dir: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """The backups (folder, manifest) of changes to `target_dir` that can still be undone, oldest first: only the
+    last can be undone now, then the one before it."""
     target = target_dir.resolve()
-    for folder in reversed(backups_for(module_name)):
+    found = []
+    for folder in backups_for(module_name):
         try:
             manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         if isinstance(manifest, dict) and Path(str(manifest.get("module_path", ""))) == target:
-            return folder, manifest
-    return None
+            found.append((folder, manifest))
+    return found
+
+
+def latest_backup(module_name: str, target_dir: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The latest backup (folder, manifest) of a change to `target_dir` that can still be undone."""
+    found = undoable_backups(module_name, target_dir)
+    return found[-1] if found else None
 
 
 def undo_latest(module_name: str, target_dir: Path) -> UndoResult:

@@ -201,18 +201,30 @@ class PreviewState:
         slot.busy, slot.failure, slot.replanned = "planning", None, REPLANNED
         return True
 
-    def stale_slots(self, paths: list[Path] | None) -> list[int]:
-        """Among the modules at `paths` (None: every one), those with a plan `a` could apply whose files on disk
-        are no longer what it was made from (reads them: `apply.staleness`)."""
+    def replan_candidates(self, paths: list[Path] | None) -> list[tuple[int, MigrationPlan]]:
+        """Among the modules at `paths` (None: every one), those with a plan `a` could apply, with that plan: the
+        ones to check against their files (`apply.staleness` reads them: the screen does it off the UI thread)."""
         changed = None if paths is None else {p.resolve() for p in paths}
         return [
-            i
+            (i, s.live)
             for i, s in enumerate(self.slots)
             if s.path is not None
             and (changed is None or s.path.resolve() in changed)
             and s.can_apply
             and s.live is not None
-            and staleness(s.live) is not None
+        ]
+
+    def stale_slots(self, paths: list[Path] | None) -> list[int]:
+        """Among the modules at `paths` (None: every one), those with a plan `a` could apply whose files on disk
+        are no longer what it was made from (reads them: `apply.staleness`)."""
+        return [i for i, plan in self.replan_candidates(paths) if staleness(plan) is not None]
+
+    def found_stale(self, found: list[tuple[int, MigrationPlan]]) -> list[int]:
+        """Plans found stale (`replan_candidates` checked against the files): those still shown and still
+        applicable are now being planned again (`files_changed`); a plan replaced, applied or being written
+        since the check is left as it is."""
+        return [
+            i for i, plan in found if self.slots[i].live is plan and self.slots[i].can_apply and self.files_changed(i)
         ]
 
     def replan_failed(self, index: int, error: str) -> None:

@@ -13,10 +13,11 @@ import re
 import sys
 import threading
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cogtui.core.module.schema_types import excerpt
+from cogtui.core.records import field, record
 
 # Masking lives with failure(), the one place every failure envelope is built; ProviderError masks too.
 from cogtui.core.run.envelope_builder import redact_keys
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from cogtui.core.rules.media_rules import ResolvedMedia
 
 
-@dataclass(frozen=True)
+@record
 class Message:
     """One turn of the conversation sent to a model."""
 
@@ -36,7 +37,7 @@ class Message:
     text: str
 
 
-@dataclass
+@record(frozen=False)
 class ModelRequest:
     """What a provider is asked: system prompt, messages, media and the answer's format."""
 
@@ -62,7 +63,7 @@ class TextDelta:
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class Finish:
     """Why the model stopped; `token_limit` when output was cut by max_tokens / finish_reason length."""
 
@@ -70,7 +71,7 @@ class Finish:
     token_limit: bool = False
 
 
-@dataclass(frozen=True)
+@record
 class Usage:
     """Tokens of one call (or, summed, of a run), the same on every provider (D70).
 
