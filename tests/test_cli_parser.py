@@ -6,9 +6,21 @@ none. Help, errors and parsing must read exactly as with the full parser.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from cogtui.cli import COMMANDS, HelpFormatter, build_parser, main, only_global_options, terminal_columns
+from cogtui.cli import (
+    COMMANDS,
+    build_parser,
+    global_options,
+    help_formatter,
+    main,
+    only_global_options,
+    terminal_columns,
+)
 
 
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,6 +70,29 @@ def test_global_options_only_parse_without_subparsers() -> None:
     assert (args.command, args.paths, args.theme) == (None, ["a"], "t")
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["--path", "a"], ["--path", "a", "--theme=x", "--path=b"], ["--theme", "x", "--theme", "y"], ["--path="]],
+)
+def test_plain_cogtui_options_are_read_as_argparse_reads_them_without_it(argv: list[str]) -> None:
+    """`cogtui [--path DIR]... [--theme NAME]` starts the TUI without importing argparse (issue 16): what it reads
+    is what the parser would."""
+    assert only_global_options(argv)
+    parsed = build_parser("cogtui", None, commands=False).parse_args(argv)
+    ours = global_options(argv)
+    assert (ours.command, ours.paths, ours.theme) == (parsed.command, parsed.paths, parsed.theme)
+
+
+def test_starting_the_tui_imports_no_argparse(tmp_path: Path) -> None:
+    code = (
+        "import sys, cogtui.cli as c, cogtui.tui.app as a\n"
+        "a.run_app = lambda args: print(sorted(vars(args).items()), 'argparse' in sys.modules) or 0\n"
+        "sys.exit(c.main(['--path', 'mods', '--theme=x'], prog='cogtui'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert out.stdout.strip() == "[('command', None), ('paths', ['mods']), ('theme', 'x')] False", out.stderr
+
+
 def test_a_chosen_command_parses_its_own_options() -> None:
     args = build_parser("cogn", "validate").parse_args(["--path", "p", "validate", "--all", "--json"])
     assert (args.command, args.all, args.json, args.paths) == ("validate", True, True, ["p"])
@@ -77,4 +112,4 @@ def test_help_is_as_wide_as_argparse_would_make_it(columns: str | None, monkeypa
     ours = build_parser("cogn", "eval")
     theirs = build_parser("cogn", "eval")
     theirs.formatter_class = argparse.HelpFormatter
-    assert ours.formatter_class is HelpFormatter and ours.format_help() == theirs.format_help()
+    assert ours.formatter_class is help_formatter() and ours.format_help() == theirs.format_help()

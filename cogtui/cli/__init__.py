@@ -6,13 +6,18 @@ subcommand module is imported only when it runs.
 
 from __future__ import annotations
 
-import argparse
 import gc
 import importlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # argparse is imported when a command line needs parsing (plain `cogtui` needs none)
+    import argparse
 
 from .. import __version__
 
@@ -92,22 +97,50 @@ def terminal_columns() -> int:
     return columns or 80
 
 
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's own, given the width argparse would find (`terminal_columns() - 2`): argparse asks shutil,
-    whose import (bz2, lzma, zlib) was ~2.5 ms of a one-module validate (BENCHMARKS.md)."""
+@cache
+def help_formatter() -> type[argparse.HelpFormatter]:
+    """argparse's own formatter, given the width argparse would find (`terminal_columns() - 2`): argparse asks
+    shutil, whose import (bz2, lzma, zlib) was ~2.5 ms of a one-module validate (BENCHMARKS.md)."""
+    import argparse
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
-        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+    class HelpFormatter(argparse.HelpFormatter):
+        def __init__(
+            self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+        ) -> None:
+            width = terminal_columns() - 2 if width is None else width
+            super().__init__(prog, indent_increment, max_help_position, width)
+
+    return HelpFormatter
+
+
+def global_options(argv: Sequence[str]) -> Any:
+    """What argparse would make of argv holding only `--path DIR` (repeatable) and `--theme NAME` (the last one
+    counts), for which `only_global_options` is True: how `cogtui` is started, without importing argparse
+    (with its gettext and locale, ~6 ms before the first frame; BENCHMARKS.md)."""
+    paths: list[str] = []
+    theme = None
+    it = iter(argv)
+    for tok in it:
+        name, given, value = tok.partition("=")
+        value = value if given else next(it)
+        if name == "--path":
+            paths.append(value)
+        else:
+            theme = value
+    return SimpleNamespace(command=None, paths=paths, theme=theme)
 
 
 def build_parser(prog: str, only: str | None = None, commands: bool = True) -> argparse.ArgumentParser:
     """The parser. With a chosen command, only that command's subparser is built (and its module imported);
     without `commands`, none (argv names none): building the thirteen subparsers cost more than the rest of a
     one-module validate's parsing, and delayed the TUI's first frame as much."""
+    import argparse
+
+    formatter = help_formatter()
     parser = argparse.ArgumentParser(
         prog=prog,
         description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI.",
-        formatter_class=HelpFormatter,
+        formatter_class=formatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _path_option(parser, suppress=False)
@@ -120,7 +153,7 @@ def build_parser(prog: str, only: str | None = None, commands: bool = True) -> a
     for name, (module_name, help_text) in COMMANDS.items():
         if not commands or (only is not None and name != only):
             continue
-        cmd = sub.add_parser(name, help=help_text, description=help_text, formatter_class=HelpFormatter)
+        cmd = sub.add_parser(name, help=help_text, description=help_text, formatter_class=formatter)
         _path_option(cmd, suppress=True)
         if name == only:
             importlib.import_module(module_name).configure(cmd)
@@ -147,6 +180,8 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
 
 
 def _main(argv: list[str], prog: str, command: str | None) -> int:
+    if prog == "cogtui" and only_global_options(argv):
+        return _start_tui(global_options(argv))
     parser = build_parser(prog, command, commands=not only_global_options(argv))
     args = parser.parse_args(argv)
     args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])

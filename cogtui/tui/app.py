@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -39,6 +38,8 @@ from .themes import (
 from .worker_failures import ReportsWorkerFailures, WorkerFailed
 
 if TYPE_CHECKING:
+    import argparse
+
     from cogtui.core.authoring.migration.review import ReviewPlan
 
 STYLES = Path(__file__).parent / "styles"
