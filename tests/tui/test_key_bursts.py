@@ -93,3 +93,18 @@ async def test_keys_still_queued_when_the_app_closes_are_dropped() -> None:
     pipeline = KeyPipeline(Closing(), dispatch)  # type: ignore[arg-type]
     await pipeline.receive(events.Key("ctrl+s", None))
     assert dispatched == [] and not pipeline.waiting and pipeline.in_flight is None
+
+
+@pytest.mark.parametrize("keys", ["h\x1b", "i\x1b", "g\x1b", "r\x1b", "h\x1bh\x1bi\x1bi\x1b"])
+async def test_escape_right_after_opening_a_screen_goes_back_without_a_crash(
+    root: Path, tmp_path: Path, keys: str
+) -> None:
+    """`escape` typed right after the key that opened a screen (the history, insights, goldens or run screen) goes
+    back to the browser and never crashes the app with work the screen had scheduled for itself."""
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        burst(app, keys)
+        await pilot.pause(0.5)
+        await until(lambda: isinstance(app.screen, BrowserScreen) and len(app.screen_stack) == 1, pilot)
+        assert app.is_running and [type(s).__name__ for s in app.screen_stack] == ["BrowserScreen"]
