@@ -180,9 +180,10 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
 
 
 def _main(argv: list[str], prog: str, command: str | None) -> int:
-    if prog == "cogtui" and only_global_options(argv):
+    plain = only_global_options(argv)
+    if prog == "cogtui" and plain:
         return _start_tui(global_options(argv))
-    parser = build_parser(prog, command, commands=not only_global_options(argv))
+    parser = build_parser(prog, command, commands=not plain)
     args = parser.parse_args(argv)
     args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])
     if args.command is None:
@@ -241,10 +242,16 @@ def collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        if was_on:
-            if _process_ends_after_main:
-                gc.freeze()
-            gc.enable()
+        _collector_back(was_on)
+
+
+def _collector_back(was_on: bool) -> None:
+    """The collector as it was before a pause; what the pause made is frozen first when the process ends after
+    this command (`entry`), so the collector never walks it."""
+    if was_on:
+        if _process_ends_after_main:
+            gc.freeze()
+        gc.enable()
 
 
 _start_up_paused: list[bool] = []  # while a command's start-up is paused: whether the collector was on before
@@ -260,10 +267,8 @@ def start_up_over() -> None:
     `main` (PAUSED_START_UP) is back as it was. What start-up made (modules, classes, the loaded modules and their
     goldens) lives on, so in a process that ends after this command it is frozen first, as `collector_paused`
     does, and never walked. At once when nothing is paused; the calls after the first change nothing."""
-    if _start_up_paused and _start_up_paused.pop():
-        if _process_ends_after_main:
-            gc.freeze()
-        gc.enable()
+    if _start_up_paused:
+        _collector_back(_start_up_paused.pop())
 
 
 EX_SOFTWARE = 70  # sysexits.h: an internal software error
