@@ -1,6 +1,6 @@
 """The real binary in tmux, as a user sees it: first screen, and a file fixed or broken by another program.
 
-    .venv/bin/python bench/bench_tmux.py [--writes 20] [--repeat 5]
+    .venv/bin/python bench/bench_tmux.py [--writes 20] [--repeat 5]    (--writes 0: first screens only)
 
 Black box: `cogtui` runs in its own tmux server (`tmux -L <unique>`), 120x40;
 the script reads the screen with `tmux capture-pane` every 3 ms (10 ms while
@@ -158,11 +158,13 @@ def main() -> None:
         manifest = mods / MODULE / "module.yaml"
         bad = manifest.read_text(encoding="utf-8").replace("tier: decision", "tier: bogus")
         try:
-            t.wait_for(lambda s: "✓" in status_line(s))
-            record(results, f"browser, {MODULE} manifest", *round_trips(t, manifest, bad, status_line, args.writes))
+            if args.writes:  # --writes 0: the first screens only
+                t.wait_for(lambda s: "✓" in status_line(s))
+                record(results, f"browser, {MODULE} manifest", *round_trips(t, manifest, bad, status_line, args.writes))
         finally:
             t.close()
-        editor_bench(tmp, env, cogtui, args.writes, results)
+        if args.writes:
+            editor_bench(tmp, env, cogtui, args.writes, results)
         results["load average (1 min), at the end"] = round(os.getloadavg()[0], 1)
     report("tmux", results, machine())
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static, Tree
@@ -67,11 +66,11 @@ class BrowserScreen(Screen[None]):
         return workbench(self.app)
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="browser-main"):
-            with Vertical(id="browser-left"):
-                yield ModuleTree(self.bench.store, id="tree")
-            yield ModuleDetail(id="detail")
-        yield Static(id="status")
+        # No containers: the screen lays the tree and the detail side by side, the status and footer docked below
+        # (each container around them cost ~4 ms of the first frame's CPU, BENCHMARKS.md "Session of 2026-11-26, fourth").
+        yield ModuleTree(self.bench.store, id="tree")
+        yield ModuleDetail(id="detail")
+        yield Static(id="status", classes="browser-status")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -167,11 +166,11 @@ class BrowserScreen(Screen[None]):
         boxes = self.query(FilterInput)
         if boxes:
             box = boxes.first()
-        else:  # mounted on first use: one widget less before the first frame
+        else:  # mounted on first use: one widget less before the first frame; docked under the tree
             box = FilterInput(
                 self._filter_accepted, self._filter_cancelled, placeholder="filter modules by name", id="filter"
             )
-            await self.query_one("#browser-left").mount(box, before=0)
+            await self.mount(box)
         box.remove_class("-hidden")
         self.set_focus(box)  # now, not after the keys already queued (key_pipeline.py)
 
