@@ -6,12 +6,15 @@ import json
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
 import httpx
 import httpx2  # the anthropic SDK's HTTP stack; its errors are NOT httpx's
 import pytest
+
+if TYPE_CHECKING:  # the tests import the SDK where they use it: every xdist worker collects this file, and
+    import anthropic  # importing the SDK costs ~1.9 s of CPU, which a worker that runs none of these need not pay
+
 from llmserver import (
     ScriptedLLMServer,
     disconnect_after,
@@ -35,6 +38,8 @@ def srv() -> Iterator[ScriptedLLMServer]:
 
 
 def claude(srv: ScriptedLLMServer, **kw: Any) -> anthropic.Anthropic:
+    import anthropic
+
     return anthropic.Anthropic(base_url=srv.base_url, api_key="test-key", max_retries=kw.pop("max_retries", 0), **kw)
 
 
@@ -83,15 +88,18 @@ def test_anthropic_stream_text_and_usage(srv: ScriptedLLMServer) -> None:
 
 
 @pytest.mark.parametrize(
-    ("status", "exc_type", "kind"),
+    ("status", "exc_name", "kind"),
     [
-        (429, anthropic.RateLimitError, "rate_limit_error"),
-        (529, anthropic.OverloadedError, "overloaded_error"),  # subclass of InternalServerError
-        (500, anthropic.InternalServerError, "api_error"),
-        (401, anthropic.AuthenticationError, "authentication_error"),
+        (429, "RateLimitError", "rate_limit_error"),
+        (529, "OverloadedError", "overloaded_error"),  # subclass of InternalServerError
+        (500, "InternalServerError", "api_error"),
+        (401, "AuthenticationError", "authentication_error"),
     ],
 )
-def test_anthropic_errors(srv: ScriptedLLMServer, status: int, exc_type: type[Exception], kind: str) -> None:
+def test_anthropic_errors(srv: ScriptedLLMServer, status: int, exc_name: str, kind: str) -> None:
+    import anthropic
+
+    exc_type = getattr(anthropic, exc_name)
     srv.enqueue(error(status, message="scripted failure", retry_after=7 if status == 429 else None))
     with pytest.raises(exc_type) as info:
         claude(srv).messages.create(model="m", max_tokens=8, messages=USER)
@@ -117,6 +125,8 @@ def test_anthropic_sdk_retry_honours_retry_after(srv: ScriptedLLMServer) -> None
 
 
 def test_anthropic_stream_disconnect_raises_raw_httpx2_error(srv: ScriptedLLMServer) -> None:
+    import anthropic
+
     srv.enqueue(disconnect_after("Hello broken world", 7, chunk_size=3))
     got: list[str] = []
     with (
@@ -130,6 +140,8 @@ def test_anthropic_stream_disconnect_raises_raw_httpx2_error(srv: ScriptedLLMSer
 
 
 def test_anthropic_nonstream_disconnect_is_connection_error(srv: ScriptedLLMServer) -> None:
+    import anthropic
+
     srv.enqueue(disconnect_after("Hello broken world", 7))
     with pytest.raises(anthropic.APIConnectionError) as info:
         claude(srv).messages.create(model="m", max_tokens=8, messages=USER)
@@ -138,6 +150,8 @@ def test_anthropic_nonstream_disconnect_is_connection_error(srv: ScriptedLLMServ
 
 
 def test_anthropic_silence_before_headers_times_out(srv: ScriptedLLMServer) -> None:
+    import anthropic
+
     srv.enqueue(silence(30))
     started = time.monotonic()
     with pytest.raises(anthropic.APITimeoutError) as info:
@@ -169,11 +183,15 @@ def test_anthropic_silence_then_answer(srv: ScriptedLLMServer) -> None:
 
 
 def test_exhausted_script_fails_loudly(srv: ScriptedLLMServer) -> None:
+    import anthropic
+
     with pytest.raises(anthropic.InternalServerError, match="script exhausted"):
         claude(srv).messages.create(model="m", max_tokens=8, messages=USER)
 
 
 async def test_async_client_streams(srv: ScriptedLLMServer) -> None:
+    import anthropic
+
     srv.enqueue(text("async works", chunk_size=4))
     client = anthropic.AsyncAnthropic(base_url=srv.base_url, api_key="test-key", max_retries=0)
     async with client.messages.stream(model="m", max_tokens=8, messages=USER) as stream:
