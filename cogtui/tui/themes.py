@@ -176,7 +176,7 @@ def _failure_text(failure: ParseFailure) -> str:
 def load_theme_file(path: Path, cache: ParseCache | None = None) -> Theme:
     """Raises ValueError with a message naming the file (with line and column when the problem has them)."""
     from cogtui.core.files.confined import read_confined
-    from cogtui.core.files.sourcemap import decode_bytes
+    from cogtui.core.files.decoding import decode_bytes  # not sourcemap: its YAML machinery is not needed here
 
     try:  # a regular file, size-capped (a FIFO named *.yaml in the themes folder would block the start for good)
         data = read_confined(path, limit=THEME_FILE_LIMIT)

@@ -13,7 +13,6 @@ module without YAML syntax never imports it.
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 from collections.abc import Hashable, Iterator, Sequence
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.decoding import decode_bytes as decode_bytes  # re-exported: most readers import it here
 from cogtui.core.files.json_scan import KeyCounter, json_locate, offset_to_position
 from cogtui.core.files.json_scan import skip_json_value as skip_json_value  # re-exported: the migration walks JSON
 from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position
@@ -77,32 +77,6 @@ class SourceFile:
 
         node, found = _yaml_walk(self._node, parts, key)
         return str(node.value) if found and isinstance(node, yaml.ScalarNode) else None
-
-
-def decode_bytes(raw: bytes, path: Path) -> str:
-    """UTF-8 (with or without BOM) or BOM-marked UTF-16; anything else is a P005 diagnostic."""
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[3:]
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        try:
-            return raw.decode("utf-16")
-        except UnicodeDecodeError as exc:
-            raise ParseFailure(diag("P005", f"invalid UTF-16: {exc.reason}", path, 1, 1)) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        head = raw[: exc.start].decode("utf-8", errors="replace")
-        line, col = offset_to_position(head, len(head))
-        raise ParseFailure(
-            diag(
-                "P005",
-                f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
-                path,
-                line,
-                col,
-                hint="Save the file as UTF-8.",
-            )
-        ) from None
 
 
 # Unsaved editor buffers, by absolute path: validation "as you type" reads these instead of the disk.
