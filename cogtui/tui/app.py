@@ -25,6 +25,7 @@ from .keys import bindings, keymap_problems
 from .messages import Navigate, ReportsReady, ThemesChanged, WatchState
 from .run_drafts import RunDrafts
 from .store import ModuleStore
+from .stylesheets import STYLES
 from .terminal_guard import TerminalGuard
 from .themes import (
     DEFAULT_THEME,
@@ -42,8 +43,6 @@ if TYPE_CHECKING:
 
     from cogtui.core.authoring.migration.review import ReviewPlan
 
-STYLES = Path(__file__).parent / "styles"
-
 
 def module_commands() -> type[Provider]:
     """The palette's module commands, imported when the palette first opens (not before the first frame)."""
@@ -54,7 +53,7 @@ def module_commands() -> type[Provider]:
 
 class CogtuiApp(ReportsWorkerFailures, App[None]):
     TITLE = "cogtui"
-    # Only what the first screen needs; other screens load their own CSS_PATH when first shown.
+    # Only what the first screen needs; each other screen brings its own as its DEFAULT_CSS (stylesheets.py).
     CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "browser.tcss"]
     BINDINGS = bindings("app.help", "app.palette", "app.quit", "app.force_quit", "app.theme")
     COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = App.COMMANDS | {module_commands}
@@ -148,7 +147,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         if self.review is not None:
             from .screens.migrate import MigrationScreen
 
-            # Pushed (not the default screen): a screen's own CSS_PATH loads when it is pushed.
+            # Pushed over the blank default screen of review mode (get_default_screen).
             self.push_screen(MigrationScreen.for_review(self.review, self.review_plans))
             return
         # After the first frame: module names show at once, statuses fill in as validation reports.

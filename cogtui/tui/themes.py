@@ -47,7 +47,7 @@ COLOR_FIELDS = (
 def builtin_theme_dir() -> Path:
     """The `cogtui.themes` package folder, wherever the package is installed (a wheel, editable or a checkout).
 
-    Found from this module's own file, as the stylesheets are (app.STYLES): pip never installs a package
+    Found from this module's own file, as the stylesheets are (stylesheets.STYLES): pip never installs a package
     zipped, and `importlib.resources` cost ~5 ms of start-up (it imports zipfile) to say the same."""
     return Path(__file__).parent.parent / "themes"
 

@@ -47,6 +47,7 @@ from ..quitting import InFlight
 from ..richstyle import themed
 from ..run_drafts import RunDrafts
 from ..shown import assemble, block, cell, styled
+from ..stylesheets import stylesheet
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
@@ -69,7 +70,7 @@ CELL_STYLE = {
 
 
 class EvalScreen(ReportsWorkerFailures, Screen[None]):
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "eval.tcss"
+    DEFAULT_CSS = stylesheet("eval.tcss")
     BINDINGS = bindings("eval.rerun", "eval.options", "eval.cancel", "eval.close")
     HELP = (
         "Every golden case against each target; enter on a cell shows its diff and envelope; t chooses the "

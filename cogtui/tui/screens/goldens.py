@@ -33,6 +33,7 @@ from ..module_loads import ModuleLoaded, ModuleLoads
 from ..quitting import InFlight
 from ..richstyle import themed
 from ..shown import assemble, cell, markup
+from ..stylesheets import stylesheet
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..workbench import Workbench, workbench
@@ -45,7 +46,7 @@ register(
 
 
 class GoldensScreen(ReportsWorkerFailures, Screen[None]):
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "history.tcss"
+    DEFAULT_CSS = stylesheet("history.tcss")
     BINDINGS = bindings("goldens.rerun", "goldens.close")
     HELP = "Every golden test of the module, compared at the contract level (docs/golden-tests.md)."
 

@@ -41,6 +41,7 @@ from ..messages import Navigate
 from ..places import RunModule
 from ..richstyle import themed
 from ..shown import assemble, cell
+from ..stylesheets import stylesheet
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
@@ -86,7 +87,7 @@ def plain_cells(run: RunRecord, marked: int | None, date: bool = True) -> tuple[
 
 
 class HistoryScreen(ReportsWorkerFailures, Screen[None]):
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "history.tcss"
+    DEFAULT_CSS = stylesheet("history.tcss")
     BINDINGS = bindings("history.rerun", "history.mark", "history.compare", "history.copy", "history.close")
     HELP = "Past runs of this module. Space marks one run; d diffs it with the highlighted run."
 

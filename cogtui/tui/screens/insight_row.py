@@ -7,7 +7,6 @@ shown comes from model output via the history: it reaches the screen as `Content
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from textual import on, work
@@ -26,6 +25,7 @@ from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
 from ..shown import block, markup
+from ..stylesheets import stylesheet
 from ..widgets.insight_tables import NO_MAPPING
 from ..widgets.key_footer import KeyFooter
 from ..worker_failures import ReportsWorkerFailures
@@ -78,7 +78,7 @@ def runs_content(tab: str, found: dict[str, Any]) -> Content:
 
 
 class InsightRowScreen(ReportsWorkerFailures, Screen[None]):
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "insights.tcss"
+    DEFAULT_CSS = stylesheet("insights.tcss")
     BINDINGS = bindings("insight_row.close")
     HELP = "One row of the insights dashboard: every sample in full, and the runs it came from."
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import cast
 
 from rich.text import Text
@@ -41,6 +40,7 @@ from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
 from ..places import PlanPreview
 from ..shown import block, cell, markup
+from ..stylesheets import stylesheet
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
 from ..widgets.insight_tables import CustomEnumTable, InsightTable
 from ..widgets.key_footer import KeyFooter
@@ -66,7 +66,7 @@ INSIGHTS_TAB, ENUMS_TAB = TAB_IDS[INSIGHTS], TAB_IDS[ENUMS]
 
 
 class InsightsScreen(ReportsWorkerFailures, Screen[None]):
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "insights.tcss"
+    DEFAULT_CSS = stylesheet("insights.tcss")
     BINDINGS = bindings(
         "insights.promote",
         "insights.undo",

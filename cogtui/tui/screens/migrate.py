@@ -8,9 +8,8 @@ it. j/k/J/K move the state's selection and the option lists follow. Live plans
 and saved plans both arrive as `ReviewPlan`s, so they are drawn by the same
 code (migrate_model.py).
 
-Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are
-neither shown nor bound there (`check_action`); it is the app's only screen, so
-escape quits.
+Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are neither shown nor bound there
+(`check_action`); it is the app's only screen, so escape quits.
 """
 
 from __future__ import annotations
@@ -32,6 +31,7 @@ from cogtui.core.authoring.migration.review import ReviewPlan
 
 from ..keys import bindings
 from ..shown import block
+from ..stylesheets import stylesheet
 from ..widgets.diff_view import DiffView
 from ..widgets.key_footer import KeyFooter
 from ..workbench import Workbench, workbench
@@ -48,7 +48,7 @@ OVERVIEW = "overview"
 
 
 class MigrationScreen(ReportsWorkerFailures, Screen[None]):
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "migrate.tcss"
+    DEFAULT_CSS = stylesheet("migrate.tcss")
     BINDINGS = bindings(
         "migrate.apply",
         "migrate.undo",

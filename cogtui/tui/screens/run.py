@@ -39,6 +39,7 @@ from ..places import RunHistory
 from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import cell, line
+from ..stylesheets import stylesheet
 from ..widgets.area_theme import ThemedTextArea, keep_following_app_theme, starting_area_theme
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
@@ -61,7 +62,7 @@ MAX_TABS = 8
 
 
 class RunScreen(ReportsWorkerFailures, Screen[None]):
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "run.tcss"
+    DEFAULT_CSS = stylesheet("run.tcss")
     BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history", "run.save_golden")
     HELP = (
         "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab; ctrl+g saves its input and "

@@ -1,0 +1,47 @@
+"""Opening a screen kind for the first time adds its stylesheet without restyling the whole app.
+
+Each screen's .tcss is its DEFAULT_CSS (tui/stylesheets.py): Textual parses only the new class's CSS. A screen
+with a CSS_PATH made Textual parse every stylesheet again and restyle every widget of the app (Stylesheet.reparse)
+the first time the screen was shown. How each screen looks is what the snapshots check (test_snapshots.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.css.stylesheet import Stylesheet
+from tuikit import copy_modules, isolate, make_app, until
+
+from cogtui.tui.screens.browser import BrowserScreen
+
+SCREENS = (("r", "RunScreen"), ("m", "MigrationScreen"), ("h", "HistoryScreen"), ("g", "GoldensScreen"))
+SCREENS += (("e", "EvalScreen"), ("i", "InsightsScreen"))
+
+
+async def test_opening_each_screen_kind_restyles_nothing_else(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    reparses: list[str] = []
+    reparse = Stylesheet.reparse
+    opening = ["start-up"]
+
+    def counted(self: Stylesheet) -> None:
+        reparses.append(opening[-1])
+        reparse(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(lambda: isinstance(app.screen, BrowserScreen) and bool(app.store.reports), pilot)
+        opened = []
+        for key, kind in SCREENS:
+            opening.append(kind)
+            await pilot.press(key)
+            await until(lambda kind=kind: type(app.screen).__name__ == kind and app.screen.is_mounted, pilot)
+            await pilot.pause()
+            opened.append(type(app.screen).__name__)
+            await pilot.press("escape")
+            await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+        assert opened == [kind for _key, kind in SCREENS]
+        assert reparses == [], f"these screens made Textual parse every stylesheet again: {reparses}"
