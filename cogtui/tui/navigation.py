@@ -236,7 +236,7 @@ def migrate_all(app: App[Any]) -> None:
 
 
 def new_module(app: App[Any]) -> None:
-    from .screens.modals import NewModuleModal
+    from .screens.new_module import NewModuleModal
 
     bench = workbench(app)
 

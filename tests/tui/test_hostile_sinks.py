@@ -19,7 +19,8 @@ from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.history import HistoryScreen
 from cogtui.tui.screens.insights import InsightsScreen
 from cogtui.tui.screens.migrate import MigrationScreen
-from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal, NewModuleModal
+from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
+from cogtui.tui.screens.new_module import NewModuleModal
 from cogtui.tui.widgets.file_diff import FileDiffModal
 from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 from cogtui.tui.widgets.module_tree import ModuleTree

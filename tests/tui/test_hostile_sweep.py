@@ -25,7 +25,7 @@ from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.screens.history import HistoryScreen
 from cogtui.tui.screens.insights import InsightsScreen
 from cogtui.tui.screens.migrate import MigrationScreen
-from cogtui.tui.screens.modals import NewModuleModal
+from cogtui.tui.screens.new_module import NewModuleModal
 from cogtui.tui.screens.run import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 

@@ -1,4 +1,5 @@
-"""Opening a screen kind for the first time adds its stylesheet without restyling the whole app.
+"""Opening a screen kind for the first time: its stylesheet is added without restyling the whole app, and it
+imports what it shows, not the new-module form's scaffold and the migration package behind it.
 
 Each screen's .tcss is its DEFAULT_CSS (tui/stylesheets.py): Textual parses only the new class's CSS. A screen
 with a CSS_PATH made Textual parse every stylesheet again and restyle every widget of the app (Stylesheet.reparse)
@@ -7,6 +8,8 @@ the first time the screen was shown. How each screen looks is what the snapshots
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,3 +48,18 @@ async def test_opening_each_screen_kind_restyles_nothing_else(monkeypatch: pytes
             await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         assert opened == [kind for _key, kind in SCREENS]
         assert reparses == [], f"these screens made Textual parse every stylesheet again: {reparses}"
+
+
+@pytest.mark.parametrize("screen", ["run", "editor", "history", "goldens", "eval"])
+def test_a_screen_that_only_asks_a_question_does_not_import_the_scaffold(screen: str) -> None:
+    """The confirm and choice dialogs (modals.py) are apart from the new-module form (new_module.py): a screen
+    that asks "discard?" does not import the scaffold, the migration package and PyYAML (~30 ms of its first
+    opening, BENCHMARKS.md "Session of 2026-11-26, fourth")."""
+    code = (
+        f"import sys, cogtui.tui.screens.{screen}\n"
+        "print([n for n in ('cogtui.core.authoring.scaffold', 'cogtui.core.authoring.migration', 'yaml')"
+        " if n in sys.modules])"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[]"
