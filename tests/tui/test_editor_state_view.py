@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.widgets import Label, Static, TabbedContent
+from textual.widgets import Label, Static, TabbedContent, TextArea
 from tuikit import click, copy_modules, isolate, make_app, until
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE
@@ -62,6 +62,9 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         await until(lambda: isinstance(app.screen, EditorScreen) and app.screen.is_mounted, pilot)
         screen: EditorScreen = app.screen
         state = screen.state
+        # Read off the UI thread (D173; its loading state: tests/tui/test_editor_loads_off_ui_thread.py): drawn once
+        # the manifest's text has the focus.
+        await until(lambda: not state.loading and isinstance(app.focused, TextArea), pilot)
         check_agrees(screen)  # before the first validation: "checking…"
         await settled(screen, pilot)
         check_agrees(screen)
