@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from test_run_loads_off_ui_thread import HeldLoads
 from textual.app import ComposeResult
-from textual.widgets import OptionList, Static, TabbedContent, TextArea
-from tuikit import copy_modules, isolate, make_app, until
+from textual.widgets import OptionList, Static, TabbedContent
+from tuikit import copy_modules, editor_ready, isolate, make_app, until
 
 import cogtui.tui.screens.editor as editor_screen
 from cogtui.core.authoring.editor_files import FileBuffer
@@ -32,6 +32,14 @@ def status(screen: EditorScreen) -> str:
     return str(screen.query_one("#editor-status", Static).render())
 
 
+@pytest.fixture
+def app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    """The app on a copy of code-reviewer (tmp_path/modules/code-reviewer), isolated in tmp_path."""
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    return make_app(root, tmp_path)
+
+
 async def held_editor(app: Any, pilot: Any, monkeypatch: pytest.MonkeyPatch, file: Path | None = None) -> Any:
     """The editor of code-reviewer opened under `app`, its module's read held: (screen, loads, module folder)."""
     await until(lambda: bool(app.store.entries), pilot)
@@ -43,10 +51,8 @@ async def held_editor(app: Any, pilot: Any, monkeypatch: pytest.MonkeyPatch, fil
 
 
 async def test_the_editor_reads_its_module_and_files_in_a_worker_and_says_it_is_loading(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = isolate(monkeypatch, tmp_path)
-    copy_modules(root, "code-reviewer")
     reads: list[bool] = []
     real_read = FileBuffer.load
 
@@ -55,7 +61,6 @@ async def test_the_editor_reads_its_module_and_files_in_a_worker_and_says_it_is_
         return real_read(self)
 
     monkeypatch.setattr(FileBuffer, "load", load)
-    app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, loads, module = await held_editor(app, pilot, monkeypatch)
         await pilot.pause()
@@ -66,7 +71,7 @@ async def test_the_editor_reads_its_module_and_files_in_a_worker_and_says_it_is_
         navigation.open_module(app, module, module / "prompt.md")
         await pilot.pause()
         loads.release()
-        await until(lambda: not screen.state.loading and isinstance(app.focused, TextArea), pilot)
+        await until(lambda: editor_ready(app), pilot)
         assert loads.on_ui_thread == [False]  # the module, read once, in the worker
         assert len(reads) == len(screen.state.files) > 5 and not any(reads)  # every file, in the worker too
         assert screen.state.current() is screen.state.file_for(module / "prompt.md")
@@ -77,11 +82,8 @@ async def test_the_editor_reads_its_module_and_files_in_a_worker_and_says_it_is_
 
 
 async def test_a_module_folder_gone_while_it_is_read_is_said_and_escape_still_closes(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = isolate(monkeypatch, tmp_path)
-    copy_modules(root, "code-reviewer")
-    app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, loads, module = await held_editor(app, pilot, monkeypatch)
         module.rename(module.with_name("elsewhere"))
@@ -95,11 +97,8 @@ async def test_a_module_folder_gone_while_it_is_read_is_said_and_escape_still_cl
 
 
 async def test_closing_the_editor_while_it_reads_its_module_draws_nothing_and_raises_nothing(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    root = isolate(monkeypatch, tmp_path)
-    copy_modules(root, "code-reviewer")
-    app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, loads, _module = await held_editor(app, pilot, monkeypatch)
         await pilot.press("escape")  # answered while the module is read
@@ -135,15 +134,13 @@ def listed(app: Any) -> list[str]:
 
 
 async def test_f2_lists_the_open_tabs_at_once_and_the_folder_once_it_is_read_in_a_worker(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    app: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
+    module = tmp_path / "modules" / "code-reviewer"
     listing = HeldListing(monkeypatch)  # before the editor exists: it keeps the function it was made with
-    app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         navigation.open_module(app, module)
-        await until(lambda: isinstance(app.screen, EditorScreen) and isinstance(app.focused, TextArea), pilot)
+        await until(lambda: editor_ready(app), pilot)
         editor = app.screen
         (module / "NOTES.md").write_text("made after the editor opened\n", encoding="utf-8")
         await pilot.press("f2")
@@ -160,13 +157,11 @@ async def test_f2_lists_the_open_tabs_at_once_and_the_folder_once_it_is_read_in_
         assert listing.on_ui_thread == [False] and editor.state.file_for(module / "NOTES.md") is None
 
 
-async def test_f2_on_a_module_folder_gone_says_so_in_the_list(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
-    app = make_app(root, tmp_path)
+async def test_f2_on_a_module_folder_gone_says_so_in_the_list(app: Any, tmp_path: Path) -> None:
+    module = tmp_path / "modules" / "code-reviewer"
     async with app.run_test(size=(100, 30)) as pilot:
         navigation.open_module(app, module)
-        await until(lambda: isinstance(app.screen, EditorScreen) and isinstance(app.focused, TextArea), pilot)
+        await until(lambda: editor_ready(app), pilot)
         module.rename(module.with_name("elsewhere"))
         await pilot.press("f2")
         await until(lambda: isinstance(app.screen, TabPickerModal) and "gone" in listed(app)[-1], pilot)
@@ -183,12 +178,8 @@ class AnsweredAsItComposes(TabPickerModal):
 
 
 @pytest.mark.parametrize("when", ["before it is pushed", "as it composes"])
-async def test_a_listing_that_answers_before_the_list_is_mounted_is_shown_once_it_is(
-    when: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+async def test_a_listing_that_answers_before_the_list_is_mounted_is_shown_once_it_is(when: str, app: Any) -> None:
     """The folder may be listed before the list has mounted: what it found is shown, the pending line gone."""
-    root = isolate(monkeypatch, tmp_path)
-    app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         entries = [("file-0", markup("module.yaml"))]
         kind = TabPickerModal if when == "before it is pushed" else AnsweredAsItComposes

@@ -35,6 +35,7 @@ from cogtui.core.workspace import ModuleReport, check_path
 from .. import keys
 from ..keys import KeySpec, bindings
 from ..module_loads import FolderReads, ModuleLoaded
+from ..mounting import still_open, while_open
 from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
 from ..widgets.area_theme import keep_following_app_theme
 from ..widgets.contract_tree import ContractTree
@@ -141,6 +142,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         yield DiagnosticsPanel(self.module_path, id="editor-problems")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         keep_following_app_theme(self, lambda: self.query(TextArea))
         self.update_status()
@@ -155,7 +157,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     async def _opened(self, opening: Opening | str) -> None:
         """The module and its files, read: their tabs (the file asked for shown first, as the editor opened or
-        since, else the manifest), or why there are none; then validation and the watcher start."""
+        since, else the manifest), or why there are none; then validation and the watcher start. Nothing is drawn
+        once the editor is closed (`still_open`: it may be popped before, or while, they are drawn)."""
         if isinstance(opening, str):
             self.state.opened((), None, opening)
         else:
@@ -164,8 +167,10 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
             start = self.state.file_for(self.focus_file) if self.focus_file is not None else None
             if start is not None:
                 self.state.activate(start.pane_id)
+        if not still_open(self):  # closed as it took them
+            return
         await self.query_one(EditorBody).recompose()  # the tabs, drawn from the state
-        if not self.is_attached:  # closed while they were drawn
+        if not still_open(self):  # closed while they were drawn
             return
         if not isinstance(opening, str):
             self.query_one(ContractTree).show_map(opening.contract)

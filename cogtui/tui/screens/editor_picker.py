@@ -16,6 +16,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from ..keys import KeySpec, bindings, register
+from ..mounting import while_open
 from ..shown import markup
 
 PENDING = "pending"  # the option id of the line saying what is still being read
@@ -71,6 +72,7 @@ class TabPickerModal(ModalScreen[str | None]):
             return
         self.query_one(OptionList).replace_option_prompt(PENDING, self.pending)
 
+    @while_open
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
         if self.redraw:  # the read answered as the list was being mounted

@@ -39,6 +39,7 @@ from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
+from ..mounting import while_open
 from ..places import PlanPreview
 from ..shown import block, cell, markup
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content
@@ -133,6 +134,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         yield Static(id="status")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one(InsightTable).focus()
         self.load()

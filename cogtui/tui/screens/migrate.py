@@ -1,16 +1,13 @@
 """The migration preview: plan modules, page through files, diffs and notes, apply, undo; or review a saved plan.
 
-The screen keeps one `PreviewState` (core.authoring.migration.preview_state):
-planning, applying and undoing run in thread workers (migrate_work.py) that
-only post this screen's messages, and one handler per message feeds the state;
-`draw` draws the head line, status line, progress, page and footer keys from
-it. j/k/J/K move the state's selection and the option lists follow. Live plans
-and saved plans both arrive as `ReviewPlan`s, so they are drawn by the same
+The screen keeps one `PreviewState` (core.authoring.migration.preview_state): planning, applying and undoing run in
+thread workers (migrate_work.py) that only post this screen's messages, and one handler per message feeds the state;
+`draw` draws the head line, status line, progress, page and footer keys from it. j/k/J/K move the state's selection
+and the option lists follow. Live plans and saved plans both arrive as `ReviewPlan`s, so they are drawn by the same
 code (migrate_model.py).
 
-Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are
-neither shown nor bound there (`check_action`); it is the app's only screen, so
-escape quits.
+Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are neither shown nor bound there
+(`check_action`); it is the app's only screen, so escape quits.
 """
 
 from __future__ import annotations
@@ -31,6 +28,7 @@ from cogtui.core.authoring.migration.preview_state import ModuleSlot, PreviewSta
 from cogtui.core.authoring.migration.review import ReviewPlan
 
 from ..keys import bindings
+from ..mounting import while_open
 from ..shown import block
 from ..widgets.diff_view import DiffView
 from ..widgets.key_footer import KeyFooter
@@ -160,6 +158,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         yield Static(id="status")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         self._diff = self.query_one(DiffView)
         self._update_split()
@@ -183,6 +182,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.draw()
         workers.plan_modules(self, [(i, s.path) for i, s in enumerate(self.slots) if s.path], self.to)
 
+    @while_open
     def on_resize(self) -> None:
         self._update_split()
 

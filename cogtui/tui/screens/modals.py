@@ -21,6 +21,7 @@ from cogtui.core.module.discovery import ModuleIndex, SearchPath
 from cogtui.core.module.tiers import TIERS
 
 from ..keys import bindings
+from ..mounting import while_open
 from ..shown import block, cell
 
 ModalText = str | Content  # a str here is plain text, not markup
@@ -45,6 +46,7 @@ class ConfirmModal(ModalScreen[bool]):
                 yield Button(literal(self.confirm), variant="error" if self.danger else "primary", id="confirm")
                 yield Button("Cancel", id="cancel")
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one("#cancel" if self.danger else "#confirm", Button).focus()
 
@@ -111,6 +113,7 @@ class NewModuleModal(ModalScreen[Path | None]):
                 yield Button("Create", variant="primary", id="create")
                 yield Button("Cancel", id="cancel")
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
 
