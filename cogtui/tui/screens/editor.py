@@ -125,7 +125,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     @property
     def is_open(self) -> bool:
-        return self in self.app.screen_stack
+        return still_open(self)
 
     def say(self, text: str, severity: SeverityLevel = "information", timeout: float = 3) -> None:
         """Notify with the text as written (paths may hold [brackets])."""
