@@ -1,17 +1,19 @@
 """Screens closed while they mount: what runs late on a screen popped before (or as) its widgets were mounted.
 
 A screen can be pushed and popped in the same turn (code does it: `navigation`'s going back, a dismiss from a
-worker's message; keys cannot). Popping removes its widgets while its `on_mount` is still to run, and a refit asked
-for with `call_after_refresh` runs after it is gone: a `query_one` there raised NoMatches (D174). `while_open`
-wraps such a method: it runs only while its screen is still open, on the stack and attached, and does nothing
-once it has been closed (nothing to draw, no worker to start, no signal to follow).
+worker's message; keys cannot). Popping removes its widgets while its `on_mount` is still to run, a refit asked
+for with `call_after_refresh` runs after they are gone, and a message already on its way (the module a screen
+loads as it opens) is still handled while the screen is being removed: a `query_one` there raised NoMatches (D174).
+`while_open` wraps such a method (or an async handler): it runs only while its screen is still open, on the stack
+and attached, and does nothing once it has been closed (nothing to draw, no worker to start, no signal to follow).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
 from functools import wraps
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, overload
 
 from textual.screen import Screen
 
@@ -24,12 +26,29 @@ def still_open(screen: Screen[Any]) -> bool:
     return screen.is_attached and screen in screen.app.screen_stack
 
 
-def while_open(method: Callable[Concatenate[S, P], None]) -> Callable[Concatenate[S, P], None]:
+@overload
+def while_open(
+    method: Callable[Concatenate[S, P], Awaitable[None]],
+) -> Callable[Concatenate[S, P], Awaitable[None]]: ...
+
+
+@overload
+def while_open(method: Callable[Concatenate[S, P], None]) -> Callable[Concatenate[S, P], None]: ...
+
+
+def while_open(method: Callable[Concatenate[S, P], Any]) -> Any:
     """`method` of a screen, run only while the screen is open (`still_open`): closed, it does nothing."""
+    if inspect.iscoroutinefunction(method):
+
+        async def run_async(screen: S, *args: P.args, **kwargs: P.kwargs) -> None:
+            if still_open(screen):
+                await method(screen, *args, **kwargs)
+
+        return wraps(method)(run_async)
 
     def run(screen: S, *args: P.args, **kwargs: P.kwargs) -> None:
         if still_open(screen):
             method(screen, *args, **kwargs)
 
     # `wraps`: Textual passes a handler the event only when its signature (the method's, through it) takes one.
-    return cast("Callable[Concatenate[S, P], None]", wraps(method)(run))
+    return wraps(method)(run)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_run_loads_off_ui_thread import HeldLoads
 from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.core.authoring.editor_state import EditorState
@@ -114,3 +115,24 @@ async def test_an_editor_closed_as_its_module_arrives_draws_nothing_more(
         await pilot.pause(0.3)
         assert app.return_code is None and isinstance(app.screen, BrowserScreen)
         assert editor.state.files and editor.state.changes == 0  # its files were read; nothing validated them
+
+
+@pytest.mark.parametrize("kind", ["goldens", "eval", "run"])
+async def test_a_screen_popped_while_its_module_loads_does_nothing_with_it(
+    kind: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The module a screen reads as it opens arrives after the screen was closed: nothing is drawn or run."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+        loads = HeldLoads(monkeypatch, module)
+        screen = SCREENS[kind](app, module)
+        app.push_screen(screen)
+        await until(lambda: bool(loads.on_ui_thread), pilot)  # its load is under way, held
+        app.pop_screen()
+        loads.release()
+        await pilot.pause(0.3)
+        assert app.return_code is None and isinstance(app.screen, BrowserScreen)
+        assert screen.module is None  # the load it asked for, if it was handled at all, was left alone

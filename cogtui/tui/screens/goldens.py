@@ -99,6 +99,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.loads.start()  # a ctrl+r while the module loads is the same run: ignored
 
     @on(ModuleLoaded)
+    @while_open
     def _module_loaded(self, message: ModuleLoaded) -> None:
         """The module as it is on disk now (a schema changed since the last run counts): its cases run."""
         loaded = self.loads.arrived(message)

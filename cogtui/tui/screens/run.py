@@ -126,6 +126,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.loads.start()  # the form is filled in once it is loaded (_opened)
 
     @on(ModuleLoaded)
+    @while_open
     async def _module_loaded(self, message: ModuleLoaded) -> None:
         loaded = self.loads.arrived(message)
         if message.purpose is None:
