@@ -6,7 +6,8 @@ the app goes on, back on the browser, and a closed screen starts nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,15 +55,25 @@ SCREENS: dict[str, Make] = {
 }
 
 
-@pytest.mark.parametrize("kind", list(SCREENS))
-async def test_a_screen_pushed_then_popped_at_once_leaves_the_app_running(
-    kind: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
-    app = make_app(root, tmp_path)
+@pytest.fixture
+def module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """code-reviewer, copied into an isolated tmp_path."""
+    (copied,) = copy_modules(isolate(monkeypatch, tmp_path), "code-reviewer")
+    return copied
+
+
+@asynccontextmanager
+async def on_the_browser(module: Path) -> AsyncIterator[tuple[Any, Any]]:
+    """(app, pilot): the app on `module`'s folder, its browser shown with the module listed."""
+    app = make_app(module.parent, module.parent.parent)
     async with app.run_test(size=(100, 30)) as pilot:
         await until(lambda: isinstance(app.screen, BrowserScreen) and bool(app.store.entries), pilot)
+        yield app, pilot
+
+
+@pytest.mark.parametrize("kind", list(SCREENS))
+async def test_a_screen_pushed_then_popped_at_once_leaves_the_app_running(kind: str, module: Path) -> None:
+    async with on_the_browser(module) as (app, pilot):
         for turns in (0, 1, 2):
             screen = SCREENS[kind](app, module)
             app.push_screen(screen)
@@ -76,15 +87,9 @@ async def test_a_screen_pushed_then_popped_at_once_leaves_the_app_running(
         assert app.return_code is None and isinstance(app.screen, BrowserScreen)
 
 
-async def test_a_screen_popped_before_it_mounted_starts_nothing(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+async def test_a_screen_popped_before_it_mounted_starts_nothing(module: Path) -> None:
     """The golden tests screen popped in the turn it was pushed: its mount did not load the module or run a case."""
-    root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
-    app = make_app(root, tmp_path)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+    async with on_the_browser(module) as (app, pilot):
         screen = GoldensScreen(module)
         app.push_screen(screen)
         app.pop_screen()
@@ -93,12 +98,10 @@ async def test_a_screen_popped_before_it_mounted_starts_nothing(
 
 
 async def test_an_editor_closed_as_its_module_arrives_draws_nothing_more(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    module: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The editor's module arrives and the editor is popped as its state takes it, before its tabs are drawn: no
     error, and no validation or watcher starts for the closed editor."""
-    root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
     real_opened = EditorState.opened
 
     def opened_then_closed(state: EditorState, *args: Any, **kwargs: Any) -> None:
@@ -106,9 +109,7 @@ async def test_an_editor_closed_as_its_module_arrives_draws_nothing_more(
         app.pop_screen()  # in the handler that goes on to draw the tabs
 
     monkeypatch.setattr(EditorState, "opened", opened_then_closed)
-    app = make_app(root, tmp_path)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+    async with on_the_browser(module) as (app, pilot):
         editor = EditorScreen(module)
         app.push_screen(editor)
         await until(lambda: not editor.state.loading, pilot)
@@ -119,14 +120,10 @@ async def test_an_editor_closed_as_its_module_arrives_draws_nothing_more(
 
 @pytest.mark.parametrize("kind", ["goldens", "eval", "run"])
 async def test_a_screen_popped_while_its_module_loads_does_nothing_with_it(
-    kind: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    kind: str, module: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The module a screen reads as it opens arrives after the screen was closed: nothing is drawn or run."""
-    root = isolate(monkeypatch, tmp_path)
-    (module,) = copy_modules(root, "code-reviewer")
-    app = make_app(root, tmp_path)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
+    async with on_the_browser(module) as (app, pilot):
         loads = HeldLoads(monkeypatch, module)
         screen = SCREENS[kind](app, module)
         app.push_screen(screen)
