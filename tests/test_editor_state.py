@@ -113,3 +113,19 @@ def test_a_closed_tab_is_among_the_files_without_one_and_opens_under_a_new_pane_
     state.add(again)
     assert again.pane_id == "file-3" and state.new_pane_id() == "file-4" and state.file_for(prompt.path) is again
     assert state.panes() == ["file-0", "file-2", "file-3", CONTRACT_PANE]  # before the contract tab
+
+
+def test_loading_then_opened_with_its_files_or_why_not(tmp_path: Path) -> None:
+    """D173: while the module is read off the UI thread the status says so and no key acts on a file; `opened`
+    gives the tabs (and the contract tab), or the reason nothing could be opened."""
+    state = EditorState("folder", tmp_path, loading=True)
+    assert state.status_text() == "folder · loading the module…" and state.panes() == []
+    assert not any(state.can(a) for a in ("save", "find", "pick_tab", "next_file")) and state.can("close")
+    _read, manifest, prompt, _notes = opened(tmp_path)  # buffers read elsewhere (as the worker reads them)
+    state.opened([manifest, prompt], "m")
+    assert not state.loading and state.module == "m" and state.panes() == ["file-0", "file-1", CONTRACT_PANE]
+    assert state.active == "file-0" and state.status_text() == "m · module.yaml · checking… · UTF-8, LF"
+    gone = EditorState("folder", tmp_path, loading=True)
+    gone.opened([], None, "not a module folder")
+    assert not gone.loading and gone.open_problem == "not a module folder" and gone.panes() == []
+    assert gone.status_text() == "folder · checking…"

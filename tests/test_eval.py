@@ -127,21 +127,22 @@ async def test_no_golden_tests_is_an_empty_report(tmp_path: Path, llm_server: Sc
     assert outcome.report.summaries[0].cases == 0
 
 
-# Why an eval reads every golden before its first call (BENCHMARKS.md, "Session of 2026-11-26, third"): a golden
-# file that does not parse is a load error of its module, which then runs no case at all (run_blockers).
+# A golden file that does not parse fails its own case only (D172): the module's other cases are called and judged
+# (before D172 it was a load error of the module, and every case was E4000 with no call made).
 
 
-async def test_a_golden_that_does_not_parse_keeps_every_case_of_its_module_from_calling(
+async def test_a_golden_that_does_not_parse_fails_only_its_own_case(
     tmp_path: Path, llm_server: ScriptedLLMServer
 ) -> None:
     folder = eval_module(tmp_path, n=4)
     (folder / "tests" / "case-003.input.json").write_text("{not json", encoding="utf-8")
     llm_server.respond_with(responder())
     outcome = await evaluate(llm_server, load_module(folder), ("openai",))
-    assert llm_server.request_count == 0
+    assert sorted(case_of(r) for r in llm_server.requests) == [0, 1, 2]
     codes = {c.case: c.code for c in outcome.report.cells}
-    assert codes == {"case-000": "E4000", "case-001": "E4000", "case-002": "E4000", "case-003": UNREADABLE}
-    assert "case-003.input.json" in outcome.report.cells[0].reasons[0]  # the blocked runs say which file
+    assert codes == {"case-000": None, "case-001": None, "case-002": None, "case-003": UNREADABLE}
+    [reason] = outcome.report.cells[3].reasons  # located as `cogn validate` locates it
+    assert reason.startswith(f"P002 {folder / 'tests' / 'case-003.input.json'}:1:2: JSON syntax error"), reason
 
 
 async def test_a_missing_golden_file_fails_only_its_own_case(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:

@@ -100,8 +100,10 @@ def test_validate_and_test_refuse_outside_links(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert "F001" in proc.stdout and TRIPWIRE not in proc.stdout + proc.stderr
     proc = cogn(tmp_path, "test", str(module), "--json", path=None)
-    assert proc.returncode != 0 and TRIPWIRE not in proc.stdout + proc.stderr
-    assert "E4007" in proc.stdout or "F001" in proc.stdout + proc.stderr
+    assert proc.returncode == 1 and TRIPWIRE not in proc.stdout + proc.stderr
+    cases = {c["name"]: c for c in json.loads(proc.stdout)["modules"][0]["cases"]}  # the link fails its case (D172)
+    assert [d["code"] for d in cases["case1"]["diagnostics"]] == ["F001"] and not cases["case1"]["passed"]
+    assert cases["case2"]["passed"] and cases["case3"]["passed"]
 
 
 def test_fifo_and_dev_zero_never_block_list_validate_or_run(tmp_path: Path) -> None:

@@ -7,10 +7,13 @@ Nothing is caught here: an exception is a failure.
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -331,25 +334,29 @@ INPUT_TEXT = json.dumps(
         "doc": {"type": "url", "url": "https://example.com/a.pdf"},
     }
 )
-_MODULE: dict[str, Module] = {}
 
 
-def module_for_checks() -> Module:
-    if "m" not in _MODULE:
-        tmp = Path(tempfile.mkdtemp(prefix="cogtui-props-"))
+@pytest.fixture(scope="module")
+def checks_module() -> Iterator[Module]:
+    """The module the documents are checked against, made once for this file's tests in a folder of its own,
+    which is removed after them: none is left behind in the temporary folder (there was one per process)."""
+    tmp = Path(tempfile.mkdtemp(prefix="cogtui-props-"))
+    try:
         files = clean_v22()
         files["module.yaml"]["modalities"] = {"input": ["text", "image"]}  # type: ignore[index]
-        _MODULE["m"] = load_module(make_module(tmp, files))
-    return _MODULE["m"]
+        yield load_module(make_module(tmp, files))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    assert not tmp.exists(), f"{tmp} was left behind"
 
 
-def judge(text: str) -> None:
+def judge(text: str, checks_module: Module) -> None:
     try:
         doc = parse_document(text)
     except UnusableDocument:
         return
     for kind in (None, *KINDS):
-        for module in (None, module_for_checks()):
+        for module in (None, checks_module):
             try:
                 result = check_document(doc, kind, module)
             except UnjudgedInput:  # no verdict on an input without a module (D145), and only there
@@ -361,16 +368,16 @@ def judge(text: str) -> None:
 
 @SETTINGS
 @given(text=st.one_of(mangled(ENVELOPE_TEXT), mangled(STREAM_TEXT), mangled(INPUT_TEXT)))
-def test_mangled_documents(text: str) -> None:
-    judge(text)
+def test_mangled_documents(checks_module: Module, text: str) -> None:
+    judge(text, checks_module)
 
 
 @SETTINGS
 @given(value=JSON_VALUES)
-def test_random_json_values(value: Any) -> None:
-    judge(json.dumps(value))
+def test_random_json_values(checks_module: Module, value: Any) -> None:
+    judge(json.dumps(value), checks_module)
     for kind in KINDS:
-        assert isinstance(check_document(value, kind, module_for_checks()), CheckResult)
+        assert isinstance(check_document(value, kind, checks_module), CheckResult)
 
 
 @SETTINGS
@@ -393,7 +400,9 @@ def test_random_json_values(value: Any) -> None:
         max_size=6,
     ),
 )
-def test_envelope_shaped_values(meta: Any, data: Any, error: Any, ok: Any, chunks: list[Any]) -> None:
+def test_envelope_shaped_values(
+    checks_module: Module, meta: Any, data: Any, error: Any, ok: Any, chunks: list[Any]
+) -> None:
     env = {"ok": ok, "meta": meta, "data": data, "error": error, "partial_data": data}
     for doc in (env, {"final": True, "meta": meta, "data": data}, [env, *chunks, env], chunks):
-        judge(json.dumps(doc))
+        judge(json.dumps(doc), checks_module)

@@ -1,64 +1,80 @@
-"""Loading a module off the UI thread for the screens that run it (run, golden tests, eval): one load at a time.
+"""Reading a module off the UI thread for the screens that show or run it: one read at a time.
 
-Each of them reads the module from disk as it opens and again for every run (`ctrl+r`): a schema, prompt or golden
-changed since the screen opened is run as it is now (`store.load_now`). Reading and parsing takes about 150 ms
-with 500 goldens, too long for the UI thread: `ModuleLoads.start` loads it in a thread worker that posts one
-`ModuleLoaded` to the screen, whose handler hands it to `arrived` and goes on from there. While a load is under way
-another `start` is refused: a burst of `ctrl+r` is one load, and one run, not one per press (D153c).
+The run, golden tests and eval screens read the module from disk as they open and again for every run
+(`ctrl+r`): a schema, prompt or golden changed since the screen opened is run as it is now (`store.load_now`).
+Reading and parsing takes about 150 ms with 500 goldens, too long for the UI thread: `ModuleLoads.start` loads it
+in a thread worker that posts one `ModuleLoaded` to the screen, whose handler hands it to `arrived` and goes on
+from there. While a load is under way another `start` is refused: a burst of `ctrl+r` is one load, and one run,
+not one per press (D153c). The editor reads its module and every file it opens as tabs the same way as it opens,
+and lists the module's folder for its tab list (`f2`) with a `FolderReads` of its own (D173).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual.message import Message
+
+from cogtui.core.module.model import Module  # at run time: ModuleLoads is a FolderReads[Module]
 
 from .store import load_now
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from cogtui.core.module.model import Module
+T = TypeVar("T")
 
 
 class ModuleLoaded(Message):
-    """The module as its files are now (or why it cannot be loaded), for what the screen asked it for (`purpose`:
-    None when the screen opens, else what the screen keeps for the run it starts once loaded)."""
+    """What a read of the module folder found (or why it could not: a str), for what the screen asked it for
+    (`purpose`: None when the screen opens, else what the screen keeps for what it does once read); `reads` is the
+    `FolderReads` that asked, for a screen that reads more than one thing."""
 
     bubble = False  # the screen that asked is the one that answers
 
-    def __init__(self, loaded: Module | str, purpose: Any = None) -> None:
+    def __init__(self, loaded: Any, purpose: Any = None, reads: FolderReads[Any] | None = None) -> None:
         super().__init__()
-        self.loaded, self.purpose = loaded, purpose
+        self.loaded, self.purpose, self.reads = loaded, purpose, reads
 
 
-class ModuleLoads:
-    """The loads of one module for one screen: `start` one, and `arrived` once its `ModuleLoaded` is handled."""
+class FolderReads(Generic[T]):
+    """The reads of one module folder for one screen: `start` one, and `arrived` once its `ModuleLoaded` is
+    handled. `read(path)` runs in the thread worker and returns what was read, or a str saying why it could not be;
+    the worker is called `what`."""
 
-    def __init__(self, screen: Screen[Any], path: Path) -> None:
-        self.screen, self.path = screen, path
-        self.loading = False  # a load is under way: `start` is refused until it has arrived
+    def __init__(self, screen: Screen[Any], path: Path, read: Callable[[Path], T | str], what: str) -> None:
+        self.screen, self.path, self.read, self.what = screen, path, read, what
+        self.loading = False  # a read is under way: `start` is refused until it has arrived
 
     def start(self, purpose: Any = None) -> bool:
-        """Load the module in a thread worker, which posts `ModuleLoaded(…, purpose)`; False (nothing starts) while
-        a load is under way."""
+        """Read in a thread worker, which posts `ModuleLoaded(…, purpose)`; False (nothing starts) while a read is
+        under way."""
         if self.loading:
             return False
         self.loading = True
-        screen, path = self.screen, self.path
+        screen, path, read = self.screen, self.path, self.read
 
-        def load() -> None:
-            loaded: Module | str = f"Cannot load {path}"
+        def work() -> None:
+            loaded: T | str = f"Cannot read {path}"
             try:
-                loaded = load_now(path)
+                loaded = read(path)
             finally:  # an unexpected failure is reported as any worker's is, and the next start works again
-                screen.post_message(ModuleLoaded(loaded, purpose))
+                screen.post_message(ModuleLoaded(loaded, purpose, self))
 
-        screen.run_worker(load, thread=True, group="module-load", exit_on_error=False, name="load the module")
+        screen.run_worker(work, thread=True, group=f"read:{self.what}", exit_on_error=False, name=self.what)
         return True
 
-    def arrived(self, message: ModuleLoaded) -> Module | str:
-        """The load `message` answers is over: the next `start` may load again."""
+    def arrived(self, message: ModuleLoaded) -> T | str:
+        """The read `message` answers is over: the next `start` may read again."""
         self.loading = False
-        return message.loaded
+        loaded: T | str = message.loaded
+        return loaded
+
+
+class ModuleLoads(FolderReads[Module]):
+    """The loads of one module for one screen (the module as its files are now: `store.load_now`)."""
+
+    def __init__(self, screen: Screen[Any], path: Path) -> None:
+        super().__init__(screen, path, load_now, "load the module")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import TextArea
 from textual.widgets.text_area import TextAreaTheme
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.tui import navigation
 from cogtui.tui.screens.editor import EditorScreen
@@ -42,7 +42,7 @@ async def test_text_areas_get_their_theme_once_and_still_follow_the_app(
         await pilot.pause()
         looked_up.clear()
         navigation.open_module(app, module)
-        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query(TextArea)), pilot)
+        await until(lambda: editor_ready(app), pilot)
         await pilot.pause()
         areas = list(app.screen.query(TextArea))
         assert len(areas) > 1 and {area.theme for area in areas} == {"css"}
@@ -78,7 +78,7 @@ async def test_under_cogtui_ansi_the_areas_are_built_with_the_ansi_theme_and_nev
         assert app.theme == ANSI
         looked_up.clear()
         navigation.open_module(app, module)
-        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query(TextArea)), pilot)
+        await until(lambda: editor_ready(app), pilot)
         await pilot.pause()
         areas = list(app.screen.query(TextArea))
         assert len(areas) > 1 and {area.theme for area in areas} == {ANSI}

@@ -16,12 +16,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.core.authoring.editor_state import EditorState
 from cogtui.core.diagnostics import Diagnostic, Severity
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_buffers import FileBuffer, problem_content, status_content, tab_label
 
 
@@ -113,7 +112,7 @@ async def test_a_fifo_in_a_module_never_blocks_the_tui(monkeypatch: pytest.Monke
             report = app.store.report(module)
             assert report is not None and "F002" in {d.code for d in report.diagnostics}
             nav.open_module(app, module, module / "prompt.md")
-            await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query("KeyFooter")), pilot)
+            await until(lambda: editor_ready(app), pilot)
             buf = app.screen.current()
             assert buf is not None and buf.rel == "prompt.md" and buf.read_only and buf.problem.startswith("F002")
             assert app.screen.area(buf).text == ""

@@ -22,6 +22,7 @@ from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.editor_buffers import FileBuffer
+from cogtui.tui.screens.editor_picker import TabPickerModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"
@@ -72,6 +73,11 @@ async def open_editor(app: CogtuiApp, pilot: Pilot[None], module: Path, file: Pa
         pilot, lambda: any(p.border_title != "Problems" for p in screen.query(DiagnosticsPanel)), "the first validation"
     )
     return screen
+
+
+def listing_done(app: CogtuiApp) -> bool:
+    """The tab list (f2) is shown, the module folder listed (off the UI thread, D173): no line is pending."""
+    return isinstance(app.screen, TabPickerModal) and app.screen.pending is None
 
 
 def buffer(screen: EditorScreen, rel: str) -> FileBuffer:

@@ -12,6 +12,7 @@ from test_editor_kit import (
     area,
     buffer,
     codes,
+    listing_done,
     make_app,
     module_dir,
     notes,
@@ -24,7 +25,6 @@ from textual.message import Message
 from textual.widgets import Label, OptionList, TabbedContent
 
 from cogtui.core.diagnostics import Severity
-from cogtui.tui.screens.editor_picker import TabPickerModal
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.find_bar import FindBar
 
@@ -142,7 +142,7 @@ async def test_tab_list_reaches_every_tab(module_dir: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_editor(app, pilot, module_dir)
         await pilot.press("f2")
-        await until(pilot, lambda: isinstance(app.screen, TabPickerModal), "the tab list")
+        await until(pilot, lambda: listing_done(app), "the tab list")
         options = app.screen.query_one(OptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert "notes-11.md" in labels and labels[-1].startswith("contract")

@@ -7,13 +7,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_editor_kit import SIZE, active_rel, area, buffer, click, make_app, module_dir, notes, open_editor, until
+from test_editor_kit import (
+    SIZE,
+    active_rel,
+    area,
+    buffer,
+    click,
+    listing_done,
+    make_app,
+    module_dir,
+    notes,
+    open_editor,
+    until,
+)
 from textual.message import Message
 from textual.widgets import Label, OptionList, Tab, TabbedContent
 
 from cogtui.tui import navigation
 from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.editor_picker import TabPickerModal
 from cogtui.tui.screens.modals import ChoiceModal
 
 __all__ = ["module_dir"]  # the fixture, imported so pytest finds it
@@ -51,14 +62,14 @@ async def test_f2_lists_a_closed_file_that_is_back_and_opens_it_again(module_dir
         screen = await open_editor(app, pilot, module_dir)
         await close_deleted(pilot, screen, prompt)
         await pilot.press("f2")
-        await until(pilot, lambda: isinstance(app.screen, TabPickerModal), "the tab list")
+        await until(pilot, lambda: listing_done(app), "the tab list")
         assert not any(label.startswith("prompt.md") for label in listed(app))  # gone from disk: nothing to open
         await pilot.press("escape")
 
         prompt.write_text(text)  # back on disk (another program, or git checkout)
         (module_dir / "NOTES.md").write_text("made after the editor opened\n")
         await pilot.press("f2")
-        await until(pilot, lambda: isinstance(app.screen, TabPickerModal), "the tab list")
+        await until(pilot, lambda: listing_done(app), "the tab list")
         labels = listed(app)
         assert labels[-2:] == ["NOTES.md  not open", "prompt.md  not open"]  # after the open tabs and the contract
         assert labels[-3].startswith("contract")
@@ -75,7 +86,7 @@ async def test_f2_lists_a_closed_file_that_is_back_and_opens_it_again(module_dir
         assert tabs[-2].endswith(pane) and tabs[-1].endswith("contract") and len(set(tabs)) == len(tabs)
 
         await pilot.press("f2")
-        await until(pilot, lambda: isinstance(app.screen, TabPickerModal), "the tab list")
+        await until(pilot, lambda: listing_done(app), "the tab list")
         assert "prompt.md" in listed(app) and listed(app)[-1] == "NOTES.md  not open"
 
 
@@ -106,7 +117,7 @@ async def test_the_keys_that_open_the_tab_list_close_it(module_dir: Path) -> Non
         screen = await open_editor(app, pilot, module_dir)
         for key in ("f2", "ctrl+tab"):
             await pilot.press(key)
-            await until(pilot, lambda: isinstance(app.screen, TabPickerModal), "the tab list")
+            await until(pilot, lambda: listing_done(app), "the tab list")
             await pilot.press(key)  # the same key again: the list closes, the tab shown stays
             await until(pilot, lambda: app.screen is screen, "the list closed")
             assert active_rel(screen) == "module.yaml"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Label, Static, TabbedContent
-from tuikit import click, copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE
 from cogtui.tui import navigation as nav
@@ -62,6 +62,8 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         await until(lambda: isinstance(app.screen, EditorScreen) and app.screen.is_mounted, pilot)
         screen: EditorScreen = app.screen
         state = screen.state
+        # Read off the UI thread (D173; its loading state: tests/tui/test_editor_loads_off_ui_thread.py).
+        await until(lambda: editor_ready(app), pilot)
         check_agrees(screen)  # before the first validation: "checking…"
         await settled(screen, pilot)
         check_agrees(screen)

@@ -135,3 +135,24 @@ async def test_the_cursor_starts_on_a_result_and_enter_on_a_case_name_opens_it(
         await pilot.press("enter")
         diff = screen.query_one("#eval-diff", CodeView)
         await until(lambda: "case2 on replay" in diff.text, pilot)
+
+
+async def test_a_golden_that_does_not_parse_is_its_own_cell_and_the_others_pass(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """D172: one unreadable-golden cell whose reason is the located diagnostic; the module's other cells run."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    broken = module / "tests" / "case2.input.json"
+    broken.write_text("{not json", encoding="utf-8")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_eval(app, pilot, module)
+        table = screen.query_one(DataTable)
+        cells = {case: str(table.get_cell(case, "replay")) for case in ("case1", "case2", "case3")}
+        assert cells == {"case1": "✓ pass", "case2": "✗ unreadable-golden", "case3": "✓ pass"}
+        table.focus()
+        table.move_cursor(row=table.get_row_index("case2"), column=1)
+        await pilot.press("enter")
+        diff = screen.query_one("#eval-diff", CodeView)
+        await until(lambda: f"# P002 {broken}:1:2: JSON syntax error" in diff.text, pilot)

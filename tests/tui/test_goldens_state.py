@@ -90,3 +90,28 @@ async def test_a_module_that_cannot_run_is_said_once_and_no_case_runs(
         await until(lambda: screen.state.phase is GoldensPhase.DONE, pilot)
         assert len(screen.state.results) == 3 and all(r.passed for r in screen.state.results)
         check_agrees(screen)
+
+
+async def test_a_golden_that_does_not_parse_fails_its_own_row_and_the_others_run(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """D172: not "cannot run" for the module: the broken file's case is a failed row, its reason the located
+    diagnostic, shown in full when highlighted; the other cases pass."""
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    broken = module / "tests" / "case2.expected.json"
+    broken.write_text('{\n  "ok": true,\n  meta: {}\n}\n', encoding="utf-8")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen: GoldensScreen = await open_goldens(app, pilot, module)
+        await until(lambda: screen.state.phase is GoldensPhase.DONE, pilot)
+        check_agrees(screen)
+        assert [(r.name, r.passed) for r in screen.state.results] == [
+            ("case1", True),
+            ("case2", False),
+            ("case3", True),
+        ]
+        table = screen.query_one(DataTable)
+        assert str(table.get_row_at(1)[2]).startswith(f"P002 {broken}:3:3: JSON syntax error")
+        table.move_cursor(row=1)
+        await until(lambda: f"# P002 {broken}:3:3: JSON syntax error" in screen.query_one(CodeView).text, pilot)

@@ -12,13 +12,12 @@ import pytest
 from hostile_world import EVIL, NAME, RAW, hostile_history, hostile_legacy, hostile_module, screen_text
 from textual.command import CommandPalette
 from textual.widgets import TabbedContent
-from tuikit import isolate, make_app, until
+from tuikit import editor_ready, isolate, make_app, until
 
 from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.help import HelpScreen
@@ -81,7 +80,7 @@ async def test_every_screen_shows_hostile_text_escaped(world: tuple[Path, Path, 
         await pilot.press("escape")
 
         nav.open_module(app, module, module / "prompt.md")
-        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query("KeyFooter")), pilot)
+        await until(lambda: editor_ready(app), pilot)
         await pilot.pause()
         check(app, "editor, prompt.md")
         app.screen.query_one(TabbedContent).active = "contract"

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import TextArea
-from tuikit import copy_modules, isolate, make_app, notices, open_run, until
+from tuikit import copy_modules, editor_ready, isolate, make_app, notices, open_run, until
 
 from cogtui.core.history.run_list_state import ListPhase
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.history import HistoryScreen
@@ -152,7 +151,7 @@ async def test_the_insights_dashboard_is_one_per_filter_and_opens_on_top_of_held
         assert stacked(app, InsightsScreen) == [dashboard]
 
         nav.open_module(app, module)
-        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query(TextArea)), pilot)
+        await until(lambda: editor_ready(app), pilot)
         editor = app.screen
         editor.query_one(TextArea).insert("# an unsaved edit\n")
         await until(editor.has_unsaved_changes, pilot)

@@ -14,11 +14,19 @@ from pathlib import Path
 
 import pytest
 from textual.css.stylesheet import Stylesheet
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.tui.screens.browser import BrowserScreen
+from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.screens.modals import ChoiceModal
 
-SCREENS = (("r", "RunScreen"), ("m", "MigrationScreen"), ("h", "HistoryScreen"), ("g", "GoldensScreen"))
+SCREENS = (
+    ("enter", "EditorScreen"),
+    ("r", "RunScreen"),
+    ("m", "MigrationScreen"),
+    ("h", "HistoryScreen"),
+    ("g", "GoldensScreen"),
+)
 SCREENS += (("e", "EvalScreen"), ("i", "InsightsScreen"))
 
 
@@ -63,3 +71,28 @@ def test_a_screen_that_only_asks_a_question_does_not_import_the_scaffold(screen:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "[]"
+
+
+async def test_the_dialogs_a_screen_pushes_keep_their_own_layout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A dialog is a screen of its own: the rules that size or lay it out live in app.tcss, beside `.dialog`, where
+    they outrank it (a screen's DEFAULT_CSS is scoped to that screen and ranks below the app's CSS)."""
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(lambda: isinstance(app.screen, BrowserScreen) and bool(app.store.reports), pilot)
+        await pilot.press("enter")
+        await until(lambda: editor_ready(app), pilot)
+        await pilot.press("f2")  # the editor's tab list: 80 % of the screen's height, not a plain dialog's
+        await until(lambda: isinstance(app.screen, TabPickerModal), pilot)
+        await pilot.pause()
+        assert app.screen.query_one("#tab-picker").outer_size.height == 32  # 80 % of 40 rows
+        await pilot.press("escape")
+        await until(lambda: editor_ready(app), pilot)
+        choices = [(f"m{i}", f"module {i}") for i in range(9)]  # as insights asks "into which module?"
+        modal = ChoiceModal("Into which module?", "Several modules suggested it.", choices)
+        modal.add_class("insights-choice")
+        app.push_screen(modal)
+        await until(lambda: app.screen is modal and bool(modal.query(".dialog-buttons")), pilot)
+        await pilot.pause()
+        assert modal.query_one(".dialog-buttons").styles.layout.name == "grid"

@@ -227,7 +227,9 @@ async def editor_tabs(pilot: Pilot[None], stage: Stage) -> None:
     """The tab list (f2): every open file with its marks and problem count."""
     await SCENES["editor"].drive(pilot, stage)
     await pilot.press("f2")
-    await until(pilot, lambda: isinstance(pilot.app.screen, TabPickerModal), "the tab list")
+    await until(
+        pilot, lambda: isinstance(pilot.app.screen, TabPickerModal) and pilot.app.screen.pending is None, "the list"
+    )
     await settle(pilot)
 
 

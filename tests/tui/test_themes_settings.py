@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tuikit import copy_modules, isolate, make_app, toasts, until
+from tuikit import copy_modules, editor_ready, isolate, make_app, toasts, until
 
 from cogtui.core.settings.config import Config, load_config
 from cogtui.tui.themes import DEFAULT_THEME, builtin_theme_dir, load_themes
@@ -185,7 +185,6 @@ async def test_text_areas_follow_the_theme_with_ansi_syntax_colours_under_cogtui
     from textual.widgets import TextArea
 
     from cogtui.tui import navigation as nav
-    from cogtui.tui.screens.editor import EditorScreen
     from cogtui.tui.screens.run import RunScreen
 
     root = isolate(monkeypatch, tmp_path)
@@ -194,7 +193,7 @@ async def test_text_areas_follow_the_theme_with_ansi_syntax_colours_under_cogtui
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         nav.open_module(app, module)
-        await until(lambda: isinstance(app.screen, EditorScreen) and bool(app.screen.query(TextArea)), pilot)
+        await until(lambda: editor_ready(app), pilot)
         area = app.screen.query(TextArea).first()
         assert area.theme == "cogtui-ansi" and "cogtui-ansi" in area.available_themes  # registered on the area
         await pilot.pause()

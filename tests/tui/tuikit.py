@@ -63,6 +63,17 @@ async def until(predicate: Callable[[], bool], pilot: object, timeout: float = 1
         await pilot.pause(step)  # type: ignore[attr-defined]
 
 
+def editor_ready(app: Any) -> bool:
+    """The editor is the screen shown, its module read (off the UI thread, D173) and its tabs drawn: the text of the
+    file it opened on has the focus."""
+    from textual.widgets import TextArea
+
+    from cogtui.tui.screens.editor import EditorScreen
+
+    screen = app.screen
+    return isinstance(screen, EditorScreen) and not screen.state.loading and isinstance(app.focused, TextArea)
+
+
 def _holds(predicate: Callable[[], bool]) -> bool:
     # A screen that is pushed but not yet composed has no widgets to query yet: not ready, not an error.
     from textual.css.query import NoMatches

@@ -40,6 +40,7 @@ class EditorState:
     files: dict[str, FileBuffer] = field(default_factory=dict)  # by pane id, in tab order
     by_path: dict[Path, FileBuffer] = field(default_factory=dict)
     open_problem: str = ""  # why no file could be opened at all
+    loading: bool = False  # the module and its files are being read (off the UI thread, D173): no tab yet
     contract: bool = False  # the contract tab is there (the module loaded)
     active: str = ""  # the pane id of the tab shown
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the latest validation's, every file
@@ -52,6 +53,17 @@ class EditorState:
     added: int = 0  # tabs added so far, closed ones included: a new tab's pane id is never one used before
 
     # ------------------------------------------------------------ files and tabs
+
+    def opened(self, buffers: Iterable[FileBuffer], module: str | None, problem: str = "") -> None:
+        """The editor's read of its module arrived: a tab per buffer (in order) and the contract tab when `module`
+        loaded, or why nothing could be opened (`problem`)."""
+        self.loading = False
+        if module is None:
+            self.open_problem = problem
+            return
+        self.module, self.contract = module, True
+        for buf in buffers:
+            self.add(buf)
 
     def add(self, buf: FileBuffer) -> None:
         self.files[buf.pane_id] = buf
@@ -217,6 +229,8 @@ class EditorState:
     def status(self) -> list[Segment]:
         """The top line: module, file and its modified mark, the verdict, the disk state, encoding."""
         segments: list[Segment] = [[(self.module, "bold")]]
+        if self.loading:
+            return [*segments, [("loading the module…", "$text-muted")]]
         buf = self.current()
         if buf is not None:
             segments.append([(buf.rel, "")] + ([(" ", ""), ("●", "$accent")] if buf.modified else []))

@@ -11,7 +11,9 @@ runner refuses to run it (E4000), with the located diagnostic `cogn validate`
 also gives. A manifest field declared with an illegal value blocks a run too
 (D143): running under defaults would silently ignore what the author declared.
 So does a `$ref` the output schema reaches that does not resolve (D152b): no
-answer could be validated, so the model is not called.
+answer could be validated, so the model is not called. A golden test's file that
+cannot be read or parsed does not: it fails its own case, with its located
+diagnostic, and the module's other cases run (D172, `golden_file_problems`).
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from pathlib import Path
 from cogtui.core.diagnostics import Diagnostic, Severity, diag
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.module.memo import memo
-from cogtui.core.module.model import Module
+from cogtui.core.module.model import GoldenTest, Module
 from cogtui.core.module.schema_engine import SchemaUnusable, draft_label, metaschema_errors
 from cogtui.core.module.schemas import PARTS, schemas_for
 from cogtui.core.rules.output_refs import unusable_output_refs
 from cogtui.core.rules.ref_checks import ref_problems
 
-__all__ = ["contract_problems", "manifest_value_errors", "run_blockers"]
+__all__ = ["contract_problems", "golden_file_problems", "manifest_value_errors", "run_blockers"]
 
 _SCHEMA_FILES = ("schema.json", "input.schema.json", "output.schema.json")
 
@@ -43,8 +45,8 @@ def _contract_problems(module: Module) -> list[Diagnostic]:
     out = [
         d
         for d in module.load_diagnostics
-        if d.severity is Severity.ERROR
-        and ((d.code[:1] in ("P", "F") and _normal(d.file) in files) or d.code in ("S003", "S010"))
+        if (_unreadable(d) and _normal(d.file) in files)
+        or (d.severity is Severity.ERROR and d.code in ("S003", "S010"))
     ]
     if out:
         return out
@@ -114,10 +116,32 @@ def manifest_value_errors(module: Module) -> list[Diagnostic]:
     return memo(module, "manifest_value_errors", find)
 
 
+def _unreadable(d: Diagnostic) -> bool:
+    return d.severity is Severity.ERROR and d.code[:1] in ("P", "F")
+
+
+def _golden_files(module: Module) -> frozenset[Path]:
+    """Every golden test's input and expected file: what only its own case reads."""
+    return memo(
+        module,
+        "golden_files",
+        lambda: frozenset(p for t in module.tests for p in (t.input_path, t.expected_path) if p is not None),
+    )
+
+
+def golden_file_problems(module: Module, test: GoldenTest) -> list[Diagnostic]:
+    """Why one golden case's files cannot be read (P: does not parse, F: the confined reader refused it), located:
+    that case fails with them, the module's other cases still run (D172)."""
+    files = (test.input_path, test.expected_path)
+    return [d for d in module.load_diagnostics if d.file is not None and d.file in files and _unreadable(d)]
+
+
 def run_blockers(module: Module) -> list[Diagnostic]:
     """What keeps the module from running, most basic first: a file that cannot be read (P, F), a contract that
-    cannot be known, an output schema that cannot be used, declared manifest values that cannot be honoured."""
-    out = [d for d in module.load_diagnostics if d.severity is Severity.ERROR and d.code[:1] in ("P", "F")]
+    cannot be known, an output schema that cannot be used, declared manifest values that cannot be honoured.
+    A golden test's file is not one: it fails its own case (`golden_file_problems`, D172)."""
+    goldens = _golden_files(module)
+    out = [d for d in module.load_diagnostics if _unreadable(d) and d.file not in goldens]
     out += [d for d in contract_problems(module) if d not in out]
     out += [u.diagnostic for u in unusable_output_refs(module) if u.diagnostic not in out]
     return out + manifest_value_errors(module)

@@ -16,10 +16,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.files.json_pointer import deref, object_at
 from cogtui.core.module.model import UNPARSED, GoldenTest, Module
 from cogtui.core.module.schemas import RefError, schemas_for
 from cogtui.core.records import field, record, replace
+from cogtui.core.rules.contract_status import golden_file_problems
 from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.rules.golden_contract import is_contract, judge
 from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
@@ -36,6 +38,7 @@ class CaseResult:
     diff: str = ""
     result: RunResult | None = None
     expected: Any = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # why its files cannot be used (D172)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +47,7 @@ class CaseResult:
             "reasons": self.reasons,
             "diff": self.diff,
             "envelope": self.result.envelope if self.result else None,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
 
@@ -127,10 +131,27 @@ def envelope_diff(expected: Any, actual: Any) -> str:
     return "\n".join(difflib.unified_diff(a, b, "expected", "actual", lineterm=""))
 
 
+def unrunnable(module: Module, test: GoldenTest) -> CaseResult | None:
+    """The failure of a case whose files cannot be used, without running it (D172): a file that does not parse or
+    that the confined reader refused is said with its located diagnostic, as `cogn validate` says it."""
+    problems = golden_file_problems(module, test)
+    reasons = [f"{d.code} {d.location}: {d.message}" for d in problems]
+    said = {d.file for d in problems}
+    if test.input is UNPARSED and test.input_path not in said:
+        reasons.append(f"the input file {test.input_path.name} does not exist")
+    if test.expected_path is None:  # a tests/NAME.input.json alone (T008)
+        reasons.append(f"the expected envelope file {test.name}.expected.json does not exist")
+    elif test.expected is UNPARSED and test.expected_path not in said:
+        reasons.append(f"the expected envelope file {test.expected_path.name} does not exist")
+    elif test.expected is not UNPARSED and not isinstance(test.expected, dict):
+        reasons.append(f"the expected envelope file {test.expected_path.name} is not a JSON object")
+    return CaseResult(test.name, False, reasons, diagnostics=problems) if reasons else None
+
+
 async def run_case(module: Module, test: GoldenTest, options: RunOptions) -> CaseResult:
-    if test.input is UNPARSED or not isinstance(test.expected, dict):
-        what = "input" if test.input is UNPARSED else "expected envelope"
-        return CaseResult(test.name, False, [f"the {what} file is missing or does not parse"])
+    refused = unrunnable(module, test)
+    if refused is not None:
+        return refused
     # A golden test checks the module; it is not an invocation (invocation.user_invocable: false still tests).
     result = await run_module(module, test.input, replace(options, caller=TEST))
     reasons = compare(module, test.expected, result.envelope)

@@ -5,11 +5,14 @@ bar, the footer's keys) is drawn from one `EditorState` (core/authoring/editor_s
 per tab); the rules live in the core (loading, validation, snapshots and atomic saves). Two workers feed
 the screen: validation in a thread (with the unsaved buffers overlaid on the disk) and a watchfiles
 watcher on the module folder. Both only post messages; the handlers below own every state change
-(AGENTS.md invariant 8).
+(AGENTS.md invariant 8). The module and its files are read off the UI thread as the editor opens (the
+screen says "loading the module…" meanwhile), and so is the folder's listing for the tab list (D173,
+editor_opening.py, through module_loads.py).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from textual import on, work
@@ -18,23 +21,22 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Static, TabbedContent, TabPane, TextArea
+from textual.widgets import Static, TabbedContent, TextArea
 from textual.worker import get_current_worker
 
-from cogtui.core.authoring.editor_state import CONTRACT_PANE, EditorState
+from cogtui.core.authoring.editor_state import EditorState
 from cogtui.core.diagnostics import Diagnostic
-from cogtui.core.files.module_listing import module_files
 from cogtui.core.files.sourcemap import file_overlay
-from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.contract_map import contract_map
 from cogtui.core.module.file_changes import is_scratch_file
-from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
 from cogtui.core.workspace import ModuleReport, check_path
 
 from .. import keys
 from ..keys import KeySpec, bindings
-from ..shown import block
+from ..module_loads import FolderReads, ModuleLoaded
+from ..mounting import still_open, while_open
+from ..stylesheets import stylesheet
 from ..watching import DEBOUNCE_MS, STEP_MS, validate_entries
 from ..widgets.area_theme import keep_following_app_theme
 from ..widgets.contract_tree import ContractTree
@@ -44,9 +46,10 @@ from ..widgets.key_footer import KeyFooter
 from ..widgets.marked_text_area import MarkedTextArea, marks_for
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
-from .editor_buffers import FileBuffer, file_pane, problem_content, relative_name, status_content, tab_label
+from .editor_buffers import EditorBody, FileBuffer, problem_content, status_content, tab_label
 from .editor_disk import DiskFlow
 from .editor_navigation import Navigator
+from .editor_opening import Opening, read_listing, read_opening
 from .editor_saving import CLOSE_CHOICES, SaveFlow
 from .modals import ChoiceModal
 
@@ -78,7 +81,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         "editor.prev_file",
         "editor.close",
     )
-    CSS_PATH = Path(__file__).parent.parent / "styles" / "editor.tcss"
+    DEFAULT_CSS = stylesheet("editor.tcss")
     # The opened file's editor, not the first focusable widget (the tab bar).
     AUTO_FOCUS = "TextArea.-start-file, DiagnosticsPanel"
     HELP = (
@@ -111,7 +114,11 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.navigator = Navigator(self)
         self.disk = DiskFlow(self)
         self.saving = SaveFlow(self, self.disk)
-        self._open_buffers()
+        self.state.loading = True  # until `opening` has read the module and its files
+        self.opening = FolderReads(
+            self, self.module_path, partial(read_opening, focus_file=self.focus_file), "load the module"
+        )
+        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")  # f2 (D173)
 
     @property
     def bench(self) -> Workbench:
@@ -119,53 +126,57 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     @property
     def is_open(self) -> bool:
-        return self in self.app.screen_stack
+        return still_open(self)
 
     def say(self, text: str, severity: SeverityLevel = "information", timeout: float = 3) -> None:
         """Notify with the text as written (paths may hold [brackets])."""
         self.notify(text, severity=severity, timeout=timeout, markup=False)
 
-    def _open_buffers(self) -> None:
-        try:
-            module = load_module(self.module_path)
-        except (NotAModule, OSError) as exc:
-            self.state.open_problem = str(exc)
-            return
-        self.module, self.state.module, self.state.contract = module, module.name, True
-        files = list(module_files(self.module_path, module.all_files).files)  # the loader's first, then the rest
-        if self.focus_file is not None and self.focus_file not in files and self.focus_file.is_file():
-            files.append(self.focus_file)
-        for index, path in enumerate(files):
-            self.state.add(FileBuffer(path, relative_name(path, self.module_path), f"file-{index}", self.module_path))
-        start = self.state.file_for(self.focus_file) if self.focus_file is not None else None
-        if start is not None:  # the tab to show first: the file asked for, else the manifest
-            self.state.activate(start.pane_id)
-
     # ------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
         yield Static(id="editor-status")
-        start = self.state.current()
-        with TabbedContent(id="editor-tabs", initial=self.state.active):
-            for buf in self.state.files.values():
-                yield file_pane(self.app, self.state, buf, start=buf is start)
-            if self.module is not None:
-                with TabPane("contract", id=CONTRACT_PANE):
-                    yield ContractTree(id=f"{CONTRACT_PANE}-tree")
-        if not self.state.files:
-            problem = self.state.open_problem or "it has no files"
-            yield Static(block(visible(f"Cannot open this module: {problem}")), id="editor-empty")
+        yield EditorBody(self.state, id="editor-body")
         find = FindBar(id="find-bar")
         find.display = False
         yield find
         yield DiagnosticsPanel(self.module_path, id="editor-problems")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         keep_following_app_theme(self, lambda: self.query(TextArea))
         self.update_status()
-        if self.module is not None:
-            self.query_one(ContractTree).show_map(contract_map(self.module))
+        self.opening.start()
+
+    @on(ModuleLoaded)
+    async def _read(self, message: ModuleLoaded) -> None:
+        if message.reads is self.listing:
+            self.navigator.listed(self.listing.arrived(message))
+        else:
+            await self._opened(self.opening.arrived(message))
+
+    async def _opened(self, opening: Opening | str) -> None:
+        """The module and its files, read: their tabs (the file asked for shown first, as the editor opened or
+        since, else the manifest), or why there are none; then validation and the watcher start. Nothing is drawn
+        once the editor is closed (`still_open`: it may be popped before, or while, they are drawn)."""
+        if isinstance(opening, str):
+            self.state.opened((), None, opening)
+        else:
+            self.module = opening.module
+            self.state.opened(opening.buffers, opening.module.name)
+            start = self.state.file_for(self.focus_file) if self.focus_file is not None else None
+            if start is not None:
+                self.state.activate(start.pane_id)
+        if not still_open(self):  # closed as it took them
+            return
+        await self.query_one(EditorBody).recompose()  # the tabs, drawn from the state
+        if not still_open(self):  # closed while they were drawn
+            return
+        if not isinstance(opening, str):
+            self.query_one(ContractTree).show_map(opening.contract)
+        self.query(self.AUTO_FOCUS).first().focus()
+        self.update_status()
         self.validate_now()
         self._watch_disk()
 

@@ -8,19 +8,22 @@ hold `[` or escape sequences).
 
 from __future__ import annotations
 
-from textual.app import App
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Static, TabPane
+from textual.widgets import Static, TabbedContent, TabPane
 
 from cogtui.core.authoring.editor_files import FileBuffer, language_for, relative_name, with_newlines
-from cogtui.core.authoring.editor_state import MARK_SIGNS, EditorState
+from cogtui.core.authoring.editor_state import CONTRACT_PANE, MARK_SIGNS, EditorState
 from cogtui.core.files.terminal_text import visible
 
-from ..shown import assemble, markup
+from ..shown import assemble, block, markup
 from ..widgets.area_theme import starting_area_theme
+from ..widgets.contract_tree import ContractTree
 from ..widgets.marked_text_area import MarkedTextArea
 
 __all__ = [
+    "EditorBody",
     "FileBuffer",
     "file_pane",
     "language_for",
@@ -58,10 +61,11 @@ def status_content(state: EditorState) -> Content:
     return Content(" · ").join(parts)
 
 
-def file_pane(app: App[object], state: EditorState, buf: FileBuffer, start: bool = False) -> TabPane:
-    """A file's tab: why it is read-only (hidden when it is not) over its text, read from disk now (`buf.load`);
-    `start` marks the area the editor focuses as it opens."""
-    text = buf.load()  # first: loading decides whether it is read-only, and why
+def file_pane(app: App[object], state: EditorState, buf: FileBuffer, start: bool = False, read: bool = True) -> TabPane:
+    """A file's tab: why it is read-only (hidden when it is not) over its text, read from disk now (`buf.load`)
+    unless `read` is False (read already, off the UI thread: editor_opening.py); `start` marks the area the editor
+    focuses as it opens."""
+    text = buf.load() if read else buf.saved_lf  # first: loading decides whether it is read-only, and why
     problem = Static(
         problem_content(buf),
         id=f"{buf.pane_id}-problem",
@@ -77,3 +81,28 @@ def file_pane(app: App[object], state: EditorState, buf: FileBuffer, start: bool
         classes="-start-file" if start else None,
     )
     return TabPane(tab_label(state, buf.pane_id), problem, area, id=buf.pane_id)
+
+
+class EditorBody(Vertical):
+    """The editor's tabs, drawn from its state: "Loading the module…" while the module is read (D173), then a tab
+    per open file (read already, off the UI thread) and the contract tab, or why nothing could be opened. Composed
+    again (`recompose`) once the module is read; the rest of the screen (status, find bar, problems) stays."""
+
+    def __init__(self, state: EditorState, id: str) -> None:
+        super().__init__(id=id)
+        self.state = state
+
+    def compose(self) -> ComposeResult:
+        state = self.state
+        start = state.current()
+        with TabbedContent(id="editor-tabs", initial=state.active):
+            for buf in state.files.values():
+                yield file_pane(self.app, state, buf, start=buf is start, read=False)
+            if state.contract:
+                with TabPane("contract", id=CONTRACT_PANE):
+                    yield ContractTree(id=f"{CONTRACT_PANE}-tree")
+        if state.loading:
+            yield Static("Loading the module…", id="editor-loading")
+        elif not state.files:
+            problem = state.open_problem or "it has no files"
+            yield Static(block(visible(f"Cannot open this module: {problem}")), id="editor-empty")

@@ -18,7 +18,7 @@ from textual.widgets.text_area import Selection
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE, where
 from cogtui.core.diagnostics import Diagnostic
-from cogtui.core.files.module_listing import module_files
+from cogtui.core.files.module_listing import ModuleListing
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.files.text_search import count_matches, find_next
 
@@ -29,6 +29,7 @@ from .editor_buffers import FileBuffer, file_pane, relative_name, tab_label
 from .editor_picker import TabPickerModal
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
     from .editor_view import EditorView
@@ -39,6 +40,7 @@ NOT_OPEN = "not-open-"  # the tab list's id of a file without a tab: this prefix
 class Navigator:
     def __init__(self, editor: EditorView) -> None:
         self.editor = editor
+        self.waiting: list[Callable[[list[Path] | str], object]] = []  # answered when the folder's listing arrives
 
     # ------------------------------------------------------------ problems
 
@@ -135,6 +137,8 @@ class Navigator:
             self.activate(pane)
 
     def pick(self) -> None:
+        """The tab list: the open tabs at once, then the files without a tab once the folder is listed, off the UI
+        thread (D173): "reading the module folder…" until then."""
         state = self.editor.state
         problems = state.problems_per_pane()
         entries = []
@@ -146,10 +150,8 @@ class Navigator:
             if problems.get(pane):
                 label += markup("  [$error]$n problem(s)[/]", n=str(problems[pane]))
             entries.append((pane, label))
-        closed = self.without_tab()
-        for index, path in enumerate(closed):
-            rel = visible(relative_name(path, state.root), single_line=True)
-            entries.append((f"{NOT_OPEN}{index}", markup("$rel  [$text-muted]not open[/]", rel=rel)))
+        closed: list[Path] = []
+        picker = TabPickerModal(entries, state.active, pending="reading the module folder…")
 
         def chosen(pane: str | None) -> None:
             if pane is not None and pane.startswith(NOT_OPEN):
@@ -158,16 +160,38 @@ class Navigator:
             elif pane is not None:
                 self.activate(pane)
 
-        title = f"Open files ({len(entries)})" if not closed else f"Files: {len(entries) - len(closed)} open"
-        title += f", {len(closed)} not open" if closed else ""
-        self.editor.app.push_screen(TabPickerModal(entries, state.active, title), chosen)
+        def listed(listing: list[Path] | str) -> None:
+            if not picker.is_attached:  # closed before the folder was listed
+                return
+            if isinstance(listing, str):
+                picker.pending_failed(listing)
+                return
+            closed.extend(listing)
+            labels = [
+                markup("$rel  [$text-muted]not open[/]", rel=visible(relative_name(path, state.root), single_line=True))
+                for path in closed
+            ]
+            title = f"Files: {len(entries)} open, {len(closed)} not open" if closed else None
+            picker.pending_done([(f"{NOT_OPEN}{index}", label) for index, label in enumerate(labels)], title)
+
+        self.editor.app.push_screen(picker, chosen)
+        self.without_tab(listed)
 
     # ------------------------------------------------------------ tabs for files that have none
 
-    def without_tab(self) -> list[Path]:
-        """The module's files on disk that have no tab (a short walk of its folder: at most EDITOR_FILE_LIMIT)."""
-        state = self.editor.state
-        return state.without_tab(module_files(state.root).files)
+    def without_tab(self, then: Callable[[list[Path] | str], object]) -> None:
+        """`then(the module's files on disk that have no tab)`, once the folder is listed in a thread worker (a short
+        walk: at most EDITOR_FILE_LIMIT files), or `then(why it cannot be listed)`. A listing under way answers every
+        caller that asked meanwhile."""
+        self.waiting.append(then)
+        self.editor.listing.start()
+
+    def listed(self, listing: ModuleListing | str) -> None:
+        """The editor's listing arrived (editor.py's one handler): each caller waiting for it is answered."""
+        waiting, self.waiting = self.waiting, []
+        answer = listing if isinstance(listing, str) else self.editor.state.without_tab(listing.files)
+        for then in waiting:
+            then(answer)
 
     async def open_files(self, paths: list[Path], show: Path | None = None) -> list[str]:
         """A tab for each of `paths` that still has none, before the contract tab; `show` is shown. Returns the
@@ -189,10 +213,26 @@ class Navigator:
             editor.validate_now()
         return opened
 
-    async def reopen(self, show: Path | None = None) -> None:
+    def reopen(self, show: Path | None = None) -> None:
         """Back in this editor ("Open X" again): tabs for the module's files that have none, as a new editor would
-        show, said once; `show` (a file asked for) is shown."""
-        opened = await self.open_files(self.without_tab(), show)
+        show, said once; `show` (a file asked for) is shown. While the editor is still reading its module, that
+        read shows every file, and `show` first."""
+        editor = self.editor
+        if editor.state.loading:
+            editor.focus_file = show or editor.focus_file
+            return
+
+        def listed(paths: list[Path] | str) -> None:
+            if isinstance(paths, str):  # the folder is gone: nothing to open, `show` shown if it has a tab
+                editor.say(paths, severity="warning")
+            editor.app.call_later(self._open_said, [] if isinstance(paths, str) else paths, show)
+
+        self.without_tab(listed)
+
+    async def _open_said(self, paths: list[Path], show: Path | None) -> None:
+        if not self.editor.is_open:
+            return
+        opened = await self.open_files(paths, show)
         if opened:
             names = ", ".join(opened[:5]) + (f" and {len(opened) - 5} more" if len(opened) > 5 else "")
             self.editor.say(f"Opened {names}: on disk, and no tab had it.", timeout=4)

@@ -16,13 +16,17 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from cogtui.core.authoring.editor_state import EditorState
+    from cogtui.core.files.module_listing import ModuleListing
 
+    from ..module_loads import FolderReads
     from ..widgets.marked_text_area import MarkedTextArea
     from .editor_buffers import FileBuffer
 
 
 class EditorView(Protocol):
     state: EditorState  # what the editor shows: the open files, problems, the tab shown, find
+    focus_file: Path | None  # the file to show first once the module is read
+    listing: FolderReads[ModuleListing]  # the module folder's files, read off the UI thread (f2, "Open X" again)
 
     @property
     def app(self) -> App[object]: ...

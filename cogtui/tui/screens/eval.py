@@ -1,16 +1,13 @@
 """The eval screen (`e` from the browser): every golden of a module against the targets, a matrix filling live.
 
-Cells fill in as results stream from the worker (it only posts messages); a
-progress bar counts them; `enter` on a cell shows that run's diff against the
-golden and its envelope; a sparkline shows the module's pass rate over its
-recent evals (from the history, where each eval is recorded). `t` chooses the
-targets and the response cache (eval_options.py), remembered per module until
-cogtui quits. The screen gets everything it needs through its constructor
-(config, a module resolver, the drafts), never from the app class.
+Cells fill in as results stream from the worker (it only posts messages); a progress bar counts them; `enter` on a
+cell shows that run's diff against the golden and its envelope; a sparkline shows the module's pass rate over its
+recent evals (from the history, where each eval is recorded). `t` chooses the targets and the response cache
+(eval_options.py), remembered per module until cogtui quits. The screen gets everything it needs through its
+constructor (config, a module resolver, the drafts), never from the app class.
 
-Everything shown (title, matrix, progress bar, summary, verdict, the footer's
-keys) is drawn from one `EvalState` (core/eval/eval_state.py), which the
-messages below update: escape cancels a running eval (shown as cancelled, the
+Everything shown (title, matrix, progress bar, summary, verdict, the footer's keys) is drawn from one `EvalState`
+(core/eval/eval_state.py), which the messages below update: escape cancels a running eval (shown as cancelled, the
 finished cells kept), and goes back once it is over.
 """
 
@@ -43,6 +40,7 @@ from cogtui.core.settings.config import Config
 
 from ..keys import KeySpec, bindings, register
 from ..module_loads import ModuleLoaded, ModuleLoads
+from ..mounting import while_open
 from ..quitting import InFlight
 from ..richstyle import themed
 from ..run_drafts import RunDrafts
@@ -142,12 +140,14 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
                 yield CodeView(id="eval-envelope")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         # Matrix cells carry the theme's colours (Rich text): drawn again in a new theme's.
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self.show_state(every_cell=True))
         self.loads.start()
 
     @on(ModuleLoaded)
+    @while_open
     def _module_loaded(self, message: ModuleLoaded) -> None:
         """The module as it is on disk now (each run loads it: a schema changed since the last counts): it runs."""
         loaded = self.loads.arrived(message)

@@ -20,6 +20,7 @@ from cogtui.core.eval.targets import CACHE_MODES, EvalChoice, TargetOption, opti
 from cogtui.core.settings.config import Config
 
 from ..keys import KeySpec, bindings, register
+from ..mounting import while_open
 from ..shown import block, line, styled
 
 register(KeySpec("eval_options.apply", "ctrl+r", "apply", "Run with these", main=True, priority=True))
@@ -62,6 +63,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
                 styled("space: choose · ctrl+r: run with these · escape: cancel", "$text-muted"), classes="dialog-hint"
             )
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one(SelectionList).focus()
 

@@ -30,6 +30,7 @@ from cogtui.core.run.runner import RunOptions
 
 from ..keys import KeySpec, bindings, register
 from ..module_loads import ModuleLoaded, ModuleLoads
+from ..mounting import while_open
 from ..quitting import InFlight
 from ..richstyle import themed
 from ..shown import assemble, cell, markup
@@ -89,6 +90,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             yield CodeView(id="goldens-view")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("case", "result", "why")
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -98,6 +100,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         self.loads.start()  # a ctrl+r while the module loads is the same run: ignored
 
     @on(ModuleLoaded)
+    @while_open
     def _module_loaded(self, message: ModuleLoaded) -> None:
         """The module as it is on disk now (a schema changed since the last run counts): its cases run."""
         loaded = self.loads.arrived(message)

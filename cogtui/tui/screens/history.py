@@ -38,6 +38,7 @@ from cogtui.core.run.golden_runner import envelope_diff
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
+from ..mounting import while_open
 from ..places import RunModule
 from ..richstyle import themed
 from ..shown import assemble, cell
@@ -119,6 +120,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
             yield CodeView(id="history-view")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*HEADERS)
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -201,14 +203,15 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
                 break
         return rows, room, widths
 
+    @while_open
     def on_resize(self, _event: events.Resize) -> None:
         self.call_after_refresh(self._refit)
 
+    @while_open
     def _refit(self) -> None:
         """A new terminal width: the table is filled again when the room for the provider/model changed. Nothing
-        once the screen is closed (a refit asked for just before escape finds no table)."""
-        if not self.is_attached:
-            return
+        once the screen is closed (`while_open`: a refit asked for just before escape, or as it was popped while
+        mounting, finds no table)."""
         if self.state.runs and self._layout()[1:] != (self.fitted_to, self.widths):
             self._fill()
 

@@ -24,6 +24,7 @@ from cogtui.core.history.dashboard_state import ENUMS
 from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
+from ..mounting import while_open
 from ..shown import block, markup
 from ..stylesheets import stylesheet
 from ..widgets.insight_tables import NO_MAPPING
@@ -98,6 +99,7 @@ class InsightRowScreen(ReportsWorkerFailures, Screen[None]):
             yield Static("Reading the runs behind this row…", id="insight-row-runs")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one("#insight-row-body", VerticalScroll).focus()
         self._read()

@@ -38,6 +38,7 @@ from cogtui.core.history.store import HistoryError
 
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
+from ..mounting import while_open
 from ..places import PlanPreview
 from ..shown import block, cell, markup
 from ..stylesheets import stylesheet
@@ -133,6 +134,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         yield Static(id="status")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one(InsightTable).focus()
         self.load()

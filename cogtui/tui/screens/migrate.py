@@ -1,11 +1,9 @@
 """The migration preview: plan modules, page through files, diffs and notes, apply, undo; or review a saved plan.
 
-The screen keeps one `PreviewState` (core.authoring.migration.preview_state):
-planning, applying and undoing run in thread workers (migrate_work.py) that
-only post this screen's messages, and one handler per message feeds the state;
-`draw` draws the head line, status line, progress, page and footer keys from
-it. j/k/J/K move the state's selection and the option lists follow. Live plans
-and saved plans both arrive as `ReviewPlan`s, so they are drawn by the same
+The screen keeps one `PreviewState` (core.authoring.migration.preview_state): planning, applying and undoing run in
+thread workers (migrate_work.py) that only post this screen's messages, and one handler per message feeds the state;
+`draw` draws the head line, status line, progress, page and footer keys from it. j/k/J/K move the state's selection
+and the option lists follow. Live plans and saved plans both arrive as `ReviewPlan`s, so they are drawn by the same
 code (migrate_model.py).
 
 Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are neither shown nor bound there
@@ -30,6 +28,7 @@ from cogtui.core.authoring.migration.preview_state import ModuleSlot, PreviewSta
 from cogtui.core.authoring.migration.review import ReviewPlan
 
 from ..keys import bindings
+from ..mounting import while_open
 from ..shown import block
 from ..stylesheets import stylesheet
 from ..widgets.diff_view import DiffView
@@ -86,8 +85,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
             paths = [Path(preset.path)]
         promotion = (title or "Review the change") if preset is not None else None
         self.state = PreviewState.for_paths(list(paths or []), to, promotion)  # what every part shows
-        if review_file is not None:
-            self.state.review_name = review_file.name
+        self.state.review_name = review_file.name if review_file is not None else self.state.review_name
         self.split_choice: bool | None = None  # None: by terminal width
         self._diff: DiffView | None = None  # the diff's view once mounted: the footer asks for its layout per key
         self._files_for: tuple[object, ...] | None = None  # what the file list was filled for
@@ -160,6 +158,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         yield Static(id="status")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         self._diff = self.query_one(DiffView)
         self._update_split()
@@ -183,6 +182,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.draw()
         workers.plan_modules(self, [(i, s.path) for i, s in enumerate(self.slots) if s.path], self.to)
 
+    @while_open
     def on_resize(self) -> None:
         self._update_split()
 

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from ..keys import bindings
+from ..mounting import while_open
 from ..shown import block
 
 ModalText = str | Content  # a str here is plain text, not markup
@@ -40,6 +41,7 @@ class ConfirmModal(ModalScreen[bool]):
                 yield Button(literal(self.confirm), variant="error" if self.danger else "primary", id="confirm")
                 yield Button("Cancel", id="cancel")
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one("#cancel" if self.danger else "#confirm", Button).focus()
 

@@ -19,6 +19,7 @@ from cogtui.core.module.discovery import ModuleIndex, SearchPath
 from cogtui.core.module.tiers import TIERS
 
 from ..keys import bindings
+from ..mounting import while_open
 from ..shown import block, cell
 from .modals import ConfirmModal
 
@@ -50,6 +51,7 @@ class NewModuleModal(ModalScreen[Path | None]):
                 yield Button("Create", variant="primary", id="create")
                 yield Button("Cancel", id="cancel")
 
+    @while_open
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
 

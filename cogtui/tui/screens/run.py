@@ -35,6 +35,7 @@ from cogtui.core.run.runner import RunOptions
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
 from ..module_loads import ModuleLoaded, ModuleLoads
+from ..mounting import while_open
 from ..places import RunHistory
 from ..quitting import InFlight
 from ..run_drafts import RunDraft
@@ -116,6 +117,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             yield Static("[$text-muted]ctrl+r runs the module on this input; each run opens a tab.[/]")
         yield KeyFooter()
 
+    @while_open
     def on_mount(self) -> None:
         if self.provider_problem:
             self.notify(self.provider_problem, title="Provider", severity="warning", timeout=8, markup=False)
@@ -125,6 +127,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.loads.start()  # the form is filled in once it is loaded (_opened)
 
     @on(ModuleLoaded)
+    @while_open
     async def _module_loaded(self, message: ModuleLoaded) -> None:
         loaded = self.loads.arrived(message)
         if message.purpose is None:
