@@ -73,7 +73,9 @@ def test_a_screen_that_only_asks_a_question_does_not_import_the_scaffold(screen:
     assert proc.stdout.strip() == "[]"
 
 
-async def test_the_dialogs_a_screen_pushes_keep_their_own_layout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+async def test_the_dialogs_a_screen_pushes_keep_their_own_layout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """A dialog is a screen of its own: the rules that size or lay it out live in app.tcss, beside `.dialog`, where
     they outrank it (a screen's DEFAULT_CSS is scoped to that screen and ranks below the app's CSS)."""
     root = isolate(monkeypatch, tmp_path)
