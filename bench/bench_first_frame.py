@@ -50,9 +50,8 @@ gc.disable()  # as cli._start_tui does before importing the TUI
 import cogtui.cli
 from cogtui.tui.app import CogtuiApp
 class Timed(CogtuiApp):
-    def on_mount(self):
+    def on_mount(self):  # Textual calls CogtuiApp.on_mount next (each class's handler in turn)
         self.call_after_refresh(self.first_frame)  # before the app's own (validation starts after it)
-        super().on_mount()
     def first_frame(self):
         print(time.process_time()); self.exit()
 Timed(paths=[sys.argv[1]]).run(headless=True, size=(120, 40))

@@ -134,15 +134,11 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         return name == ANSI_THEME or (theme is not None and theme.ansi)
 
     def on_mount(self) -> None:
-        if self.terminal_note:
-            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
-        for problem in self._theme_problems:
-            self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
-        for problem in self.config.problems:
-            self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
+        # What start-up has to say comes after the first frame: the modules first, then the toasts (a toast in the
+        # first frame cost it ~15 ms of CPU, BENCHMARKS.md "Session of 2026-11-26, fourth").
+        self.call_after_refresh(self._say_start_notes)
         if self.config.keymap:  # after the first frame: it imports every screen to know every binding
             self.call_after_refresh(self.report_keymap_problems)
-        self.report_search_path_problems()
         self.call_after_refresh(self._resume_collector)
         if self.review is not None:
             from .screens.migrate import MigrationScreen
@@ -152,6 +148,16 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
             return
         # After the first frame: module names show at once, statuses fill in as validation reports.
         self.call_after_refresh(self._after_first_frame)
+
+    def _say_start_notes(self) -> None:
+        """The terminal's theme choice, theme files and config.yaml that could not be used, search path problems."""
+        if self.terminal_note:
+            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
+        for problem in self._theme_problems:
+            self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
+        for problem in self.config.problems:
+            self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
+        self.report_search_path_problems()
 
     def get_default_screen(self) -> Screen[Any]:
         """The browser is the first screen itself, so the very first frame already shows the modules."""

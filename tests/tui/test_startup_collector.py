@@ -1,4 +1,5 @@
-"""Start-up: the cyclic collector paused until the first frame (cli._start_tui), a quit right after that frame, the start theme."""
+"""Start-up: the cyclic collector paused until the first frame (cli._start_tui), a quit right after that frame, the start theme,
+the start-up notes after the first frame."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.widgets.module_tree import ModuleTree
@@ -41,9 +42,8 @@ async def test_quitting_right_after_the_first_frame_exits_cleanly(
     from cogtui.tui.app import CogtuiApp
 
     class QuitsAtOnce(CogtuiApp):
-        def on_mount(self) -> None:
+        def on_mount(self) -> None:  # Textual calls CogtuiApp.on_mount next (each class's handler in turn)
             self.call_after_refresh(self.exit)  # ahead of the browser's mount and its first refresh
-            super().on_mount()
 
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "code-reviewer")
@@ -110,3 +110,26 @@ async def _steady_screenshot(app: Any, pilot: Any) -> str:
             return now
         before = now
     raise AssertionError("the screen kept changing")
+
+
+async def test_start_up_notes_come_after_the_first_frame(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The first frame shows the modules without a toast (a toast in it cost ~15 ms); what start-up has to say (the
+    terminal's theme choice, a config.yaml problem, a theme file or search path problem) is notified right after."""
+    from cogtui.tui.app import CogtuiApp
+
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
+    (tmp_path / "config.yaml").write_text("theme: 42\n", encoding="utf-8")  # a problem to say
+    said_by_first_frame: list[list[str]] = []
+
+    class Recorded(CogtuiApp):
+        def on_mount(self) -> None:  # Textual calls CogtuiApp.on_mount next (each class's handler in turn)
+            self.said = notices(self)
+            self.call_after_refresh(lambda: said_by_first_frame.append(list(self.said)))  # before the app's own
+
+    app = Recorded(paths=[str(root)], cwd=tmp_path, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: bool(said_by_first_frame) and bool(app.said), pilot)
+        assert said_by_first_frame == [[]]
+        assert app.screen.query_one(ModuleTree).module_nodes  # the first frame had the modules
+        assert [note for note in app.said if note.startswith("config.yaml: ")] == [app.said[0]], app.said
