@@ -51,7 +51,7 @@ QUICK: dict[str, list[str]] = {
     "migrate": ["--count", "60", "--repeat", "1"],
     "tui": ["--modules", "200", "--repeat", "3", "--skip-stream"],
     "tmux": ["--writes", "10", "--repeat", "7"],
-    "first_frame": ["--repeat", "7"],
+    "first_frame": ["--repeat", "15"],  # the least of 7 moved with the bare app's luckiest start
     "dashboard": ["--runs", "5000", "--repeat", "2"],
     "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the 50 goldens
 }
