@@ -157,7 +157,7 @@ class BrowserScreen(Screen[None]):
     def _filter_cancelled(self) -> None:
         box = self.query_one(FilterInput)
         box.value = ""
-        box.add_class("-hidden")
+        self.query_one("#filter-bar").add_class("-hidden")
         tree = self.query_one(ModuleTree)
         tree.rebuild("")
         self.set_focus(tree)
@@ -166,12 +166,15 @@ class BrowserScreen(Screen[None]):
         boxes = self.query(FilterInput)
         if boxes:
             box = boxes.first()
-        else:  # mounted on first use: one widget less before the first frame; docked under the tree
+        else:  # mounted on first use (widgets fewer before the first frame): a bar docked above the status line
+            from textual.containers import Horizontal
+            from textual.widgets import Label
+
             box = FilterInput(
-                self._filter_accepted, self._filter_cancelled, placeholder="filter modules by name", id="filter"
+                self._filter_accepted, self._filter_cancelled, placeholder="a module's name, or part of it", id="filter"
             )
-            await self.mount(box)
-        box.remove_class("-hidden")
+            await self.mount(Horizontal(Label("Filter", id="filter-label"), box, id="filter-bar"))
+        self.query_one("#filter-bar").remove_class("-hidden")
         self.set_focus(box)  # now, not after the keys already queued (key_pipeline.py)
 
     # ------------------------------------------------------------ actions on the selected module
