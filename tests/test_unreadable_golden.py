@@ -129,3 +129,26 @@ def test_cogn_validate_still_reports_the_file_and_cogn_run_runs(tmp_path: Path) 
     given = (MODULES / "code-reviewer" / "tests" / "case1.input.json").read_text(encoding="utf-8")
     proc = cogn(tmp_path, "run", "code-reviewer", "--provider", "replay", "--input", given, "--json", path=mods)
     assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stdout
+
+
+def test_an_example_that_does_not_parse_blocks_nothing(tmp_path: Path) -> None:
+    """D175: examples are validated and offered, never sent; a broken one is validate's finding, not a blocker."""
+    mods = tmp_path / "mods"
+    shutil.copytree(MODULES / "code-reviewer", mods / "code-reviewer")
+    examples = mods / "code-reviewer" / "examples"
+    examples.mkdir(exist_ok=True)
+    (examples / "broken.input.json").write_text(BROKEN, encoding="utf-8")
+    (examples / "broken.output.json").write_text("{}", encoding="utf-8")
+    module = load_module(mods / "code-reviewer")
+    assert run_blockers(module) == []
+    assert [d.code for d in module.load_diagnostics if d.file == examples / "broken.input.json"] == ["P002"]
+    proc = cogn(tmp_path, "validate", "code-reviewer", "--json", path=mods)
+    found = [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == "P002"]
+    assert proc.returncode == 1 and [(Path(d["file"]).name, d["line"], d["column"]) for d in found] == [
+        ("broken.input.json", 3, 3)
+    ]
+    given = (MODULES / "code-reviewer" / "tests" / "case1.input.json").read_text(encoding="utf-8")
+    proc = cogn(tmp_path, "run", "code-reviewer", "--provider", "replay", "--input", given, "--json", path=mods)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stdout
+    proc = cogn(tmp_path, "test", "code-reviewer", path=mods)
+    assert proc.returncode == 0 and proc.stdout.splitlines()[-1] == "3 cases: 3 passed, 0 failed", proc.stdout

@@ -129,6 +129,15 @@ def _golden_files(module: Module) -> frozenset[Path]:
     )
 
 
+def _example_files(module: Module) -> frozenset[Path]:
+    """Every example's input and output file: read by the replay provider and offered as run inputs, never sent."""
+    return memo(
+        module,
+        "example_files",
+        lambda: frozenset(p for e in module.examples for p in (e.input_path, e.output_path) if p is not None),
+    )
+
+
 def golden_file_problems(module: Module, test: GoldenTest) -> list[Diagnostic]:
     """Why one golden case's files cannot be read (P: does not parse, F: the confined reader refused it), located:
     that case fails with them, the module's other cases still run (D172)."""
@@ -139,9 +148,10 @@ def golden_file_problems(module: Module, test: GoldenTest) -> list[Diagnostic]:
 def run_blockers(module: Module) -> list[Diagnostic]:
     """What keeps the module from running, most basic first: a file that cannot be read (P, F), a contract that
     cannot be known, an output schema that cannot be used, declared manifest values that cannot be honoured.
-    A golden test's file is not one: it fails its own case (`golden_file_problems`, D172)."""
-    goldens = _golden_files(module)
-    out = [d for d in module.load_diagnostics if _unreadable(d) and d.file not in goldens]
+    A golden test's file is not one: it fails its own case (`golden_file_problems`, D172); nor is an example's,
+    which only the replay provider reads (it answers from the examples that could be read, D175)."""
+    left_out = _golden_files(module) | _example_files(module)
+    out = [d for d in module.load_diagnostics if _unreadable(d) and d.file not in left_out]
     out += [d for d in contract_problems(module) if d not in out]
     out += [u.diagnostic for u in unusable_output_refs(module) if u.diagnostic not in out]
     return out + manifest_value_errors(module)
