@@ -21,6 +21,7 @@ from cogtui.core.module.schema_engine import (
     SchemaUnusable,
     compile_schema,
     draft_of,
+    engine_name,
     without_lone_surrogates,
 )
 from cogtui.core.module.schema_engine_py import compile_python
@@ -290,3 +291,17 @@ def test_the_rust_engine_imports_plainly_when_email_utils_is_loaded_or_threads_r
     waiting = "import threading\nstop = threading.Event()\nthreading.Thread(target=stop.wait, daemon=True).start()"
     loaded_during, errors, year, _ = run_engine_import(waiting)
     assert loaded_during is True and errors == ["required"] and year == 2026
+
+
+def test_the_engine_follows_the_environment_at_each_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    """COGTUI_SCHEMA_ENGINE is read at each use, not once per process: the tests run `cogn` in their own process
+    (tests/cli_inprocess.py), and a command asked to use the pure-Python engine once made every later one in
+    that process use it too (a validate test then saw S001 instead of the Rust engine's S008, by test order)."""
+    monkeypatch.setenv("COGTUI_SCHEMA_ENGINE", "jsonschema")
+    assert engine_name() == "jsonschema"
+    unsafe = {"type": "string", "pattern": "^(\\w+\\s?)*$"}  # nested quantifiers: only the Rust engine bounds them
+    with pytest.raises(SchemaUnusable):
+        compile_schema(unsafe)
+    monkeypatch.delenv("COGTUI_SCHEMA_ENGINE")
+    assert engine_name() == "jsonschema-rs"
+    assert compile_schema(unsafe).errors("word word") == []

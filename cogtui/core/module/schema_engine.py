@@ -86,15 +86,21 @@ def engine_name() -> str:
     return "jsonschema" if _use_python_engine() else "jsonschema-rs"
 
 
-@cache
 def _use_python_engine() -> bool:
+    """COGTUI_SCHEMA_ENGINE=jsonschema, read at each use (a command run in a process that ran others, as the
+    tests run `cogn`, sees its own environment), or jsonschema-rs missing."""
     if os.environ.get("COGTUI_SCHEMA_ENGINE", "").strip().lower() == "jsonschema":
         return True
+    return not _rust_engine_importable()
+
+
+@cache
+def _rust_engine_importable() -> bool:
     try:
         import_rust_engine()
     except ImportError:  # no wheel for this platform: the pure-Python engine takes over
-        return True
-    return False
+        return False
+    return True
 
 
 def import_rust_engine() -> ModuleType:
