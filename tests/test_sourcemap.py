@@ -10,9 +10,9 @@ import pytest
 import yaml
 from modkit import pos
 
+from cogtui.core.files.decoding import decode_bytes
 from cogtui.core.files.sourcemap import (
     ParseFailure,
-    decode_bytes,
     load_file,
     offset_to_position,
     parse_json,

@@ -23,7 +23,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
+    from cogtui.core.files.decoding import decode_bytes
+    from cogtui.core.files.sourcemap import ParseFailure
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.rules.document_checker import (
         UnjudgedInput,

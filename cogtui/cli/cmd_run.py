@@ -108,7 +108,7 @@ def _input_text(spec: str) -> str:
     """The text of an input file (or of stdin for `-`): UTF-8, with or without a BOM, or BOM-marked UTF-16;
     anything else is said with its place, as `cogn check` says it (P005), never as a codec's error."""
     from cogtui.core.files.confined import ParseFailure
-    from cogtui.core.files.sourcemap import decode_bytes
+    from cogtui.core.files.decoding import decode_bytes
 
     name = "stdin" if spec == "-" else spec
     try:

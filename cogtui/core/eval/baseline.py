@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from cogtui.core.eval.model import BadReport, EvalReport
 from cogtui.core.files.confined import ParseFailure
-from cogtui.core.files.sourcemap import decode_bytes
+from cogtui.core.files.decoding import decode_bytes
 
 MAX_BASELINE_BYTES = 64 * 1024 * 1024
 REGRESSION, IMPROVEMENT, SAME, NEW, GONE = "regression", "improvement", "same", "new", "gone"

@@ -1,7 +1,7 @@
 """Bytes to text, as every module file is read: UTF-8 (with or without BOM) or BOM-marked UTF-16.
 
-Apart from sourcemap.py (which re-exports `decode_bytes`), so that a reader of one small file (a theme at the
-TUI's start) does not import the YAML and JSON locating machinery with it.
+Apart from sourcemap.py, so that a reader of one file that needs no locating (a theme at the TUI's start, a
+baseline, an input file) does not import the YAML and JSON locating machinery with it.
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cogtui.core.files.confined import read_confined
+from cogtui.core.files.decoding import decode_bytes
 from cogtui.core.files.module_folder import lexists
-from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
+from cogtui.core.files.sourcemap import ParseFailure
 from cogtui.core.files.text_codec import DEFAULT_STYLE, TextStyle, detect_style, sha256
 from cogtui.core.files.transaction import FileTransaction
 

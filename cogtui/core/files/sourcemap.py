@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
-from cogtui.core.files.decoding import decode_bytes as decode_bytes  # re-exported: most readers import it here
+from cogtui.core.files.decoding import decode_bytes
 from cogtui.core.files.json_scan import KeyCounter, json_locate, offset_to_position
 from cogtui.core.files.json_scan import skip_json_value as skip_json_value  # re-exported: the migration walks JSON
 from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cogtui.core.files.confined import read_confined
-from cogtui.core.files.sourcemap import decode_bytes
+from cogtui.core.files.decoding import decode_bytes
 
 _BOMS: tuple[tuple[bytes, str, str], ...] = (
     (codecs.BOM_UTF8, "utf-8", "UTF-8 with BOM"),

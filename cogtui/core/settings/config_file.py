@@ -28,7 +28,8 @@ class SettingNotSaved(ValueError):
 
 def save_setting(key: str, value: Any, path: Path | None = None) -> Path:
     """Set one top-level setting in place; raises SettingNotSaved (file untouched) or OSError."""
-    from cogtui.core.files.sourcemap import ParseFailure, decode_bytes
+    from cogtui.core.files.decoding import decode_bytes
+    from cogtui.core.files.sourcemap import ParseFailure
 
     path = path or config_file()
     # A config.yaml that is a link (to a dotfiles checkout) is written where it leads: the atomic write
