@@ -1,11 +1,14 @@
-"""Files stay small enough to read: no Python file under cogtui/ is over 400 lines (AGENTS.md, invariant 10)."""
+"""Files stay readable at a sitting: no Python file under cogtui/ is over 600 lines (AGENTS.md, invariant 10).
+
+The cap is a backstop, not a target: split a file where a seam is (one cohesive thing may reach ~600 lines),
+never just to get under the number."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "cogtui"
-LIMIT = 400
+LIMIT = 600
 
 # Files over the limit whose split belongs to another lane, with that lane. An entry must go once its file
 # is split: the test fails for a listed file that is already under the limit, so this list only shrinks.
