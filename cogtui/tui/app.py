@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -121,6 +122,11 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
     @on(KeySettled)
     def _key_settled(self, message: KeySettled) -> None:
         self.keys_in_order.marker_arrived(message)
+
+    def key_time(self) -> float:
+        """When the key being handled arrived from the terminal, else now (Textual's monotonic clock)."""
+        at = self.keys_in_order.pressed_at()
+        return time.monotonic() if at is None else at
 
     # ------------------------------------------------------------ start
 

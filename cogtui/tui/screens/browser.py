@@ -177,6 +177,10 @@ class BrowserScreen(Screen[None]):
         self.query_one("#filter-bar").remove_class("-hidden")
         self.set_focus(box)  # now, not after the keys already queued (key_pipeline.py)
 
+    def select_module(self, path: Path) -> None:
+        """Select the module at `path` (one just created): the details show it, and `r` or enter act on it."""
+        self.query_one(ModuleTree).select_module(path)
+
     # ------------------------------------------------------------ actions on the selected module
 
     def _selected_path(self) -> Path | None:
