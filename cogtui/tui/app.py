@@ -344,20 +344,30 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         if quitting.quit_pending(self):
             self.notify("Quitting once the cancelled runs are recorded…")
             return
-        unsaved = any(getattr(s, "has_unsaved_changes", lambda: False)() for s in self.screen_stack)
+        unsaved = quitting.unsaved_note(self)  # None when no editor holds unsaved edits
         runs = quitting.quit_note(self)  # None when nothing runs (runs, evals, golden runs)
-        if not unsaved and runs is None:
+        if unsaved is None and runs is None:
             quitting.stop_everything(self, then=self.exit)  # at once, or once a finished run's record is written
             return
-        from .screens.modals import ConfirmModal
+        from .screens.modals import ChoiceModal, ConfirmModal
 
-        body = f"{'There are unsaved edits: quitting loses them. ' if unsaved else ''}{runs or ''}".strip()
-        self.push_screen(
-            ConfirmModal(
-                "Quit without saving?" if unsaved else "Quit while runs are running?", body, confirm="Quit", danger=True
-            ),
-            lambda ok: quitting.stop_everything(self, then=self.exit) if ok else None,
-        )
+        if unsaved is None:
+            self.push_screen(
+                ConfirmModal("Quit while runs are running?", runs or "", confirm="Quit", danger=True),
+                lambda ok: quitting.stop_everything(self, then=self.exit) if ok else None,
+            )
+            return
+
+        def decided(choice: str | None) -> None:
+            if choice == "save":
+                quitting.save_everything(self, lambda: quitting.stop_everything(self, then=self.exit))
+            elif choice == "discard":
+                quitting.stop_everything(self, then=self.exit)
+
+        # "Save all and quit" first: it has the focus, so enter alone never loses an edit.
+        body = f"{unsaved} Quitting without saving loses them. {runs or ''}".strip()
+        choices = [("save", "Save all and quit"), ("discard", "Quit without saving")]
+        self.push_screen(ChoiceModal("Unsaved edits", body, choices), decided)
 
 
 def run_app(args: argparse.Namespace) -> int:

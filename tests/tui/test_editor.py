@@ -27,7 +27,7 @@ from textual.widgets import TabbedContent
 from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
+from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.module_tree import ModuleTree
 
@@ -233,14 +233,14 @@ async def test_quitting_with_unsaved_edits_asks_and_cancel_keeps_running(module_
         screen = await open_editor(app, pilot, module_dir)
         await pilot.press("x")
         await pilot.press("ctrl+q")
-        assert isinstance(app.screen, ConfirmModal)
+        assert isinstance(app.screen, ChoiceModal)
         await click(pilot, "#cancel")
         await pilot.pause()
         assert app.is_running and app.screen is screen
         assert screen.has_unsaved_changes()
         await pilot.press("ctrl+q")
-        assert isinstance(app.screen, ConfirmModal)
-        await click(pilot, "#confirm")
+        assert isinstance(app.screen, ChoiceModal)
+        await click(pilot, "#choice-discard")
         await until(pilot, lambda: not app.is_running, "the app to exit")
 
 
