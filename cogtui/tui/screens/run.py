@@ -51,7 +51,7 @@ from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
-from .run_golden import GoldenSaved, GoldenSaveFlow
+from .run_golden import GoldenPlanned, GoldenSaved, GoldenSaveFlow
 from .run_input import INPUT_DEBOUNCE, InputChecked, fill_input, input_status
 from .run_launch import RunLaunchFlow
 
@@ -71,7 +71,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history", "run.save_golden")
     HELP = (
         "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab; ctrl+g saves its input and "
-        "envelope as a golden test. What you type here is kept until cogtui quits."
+        "envelope as a golden test, under a name you give. What you type here is kept until cogtui quits."
     )
 
     def __init__(self, module_path: Path, input_value: Any = None, autorun: bool = False) -> None:
@@ -437,6 +437,10 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def action_save_golden(self) -> None:
         self.golden_saving.start()
+
+    @on(GoldenPlanned)
+    def _golden_planned(self, message: GoldenPlanned) -> None:
+        self.golden_saving.planned(message)
 
     @on(GoldenSaved)
     def _golden_saved(self, message: GoldenSaved) -> None:
