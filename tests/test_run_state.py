@@ -34,6 +34,25 @@ def test_cancel_is_final_and_replaces_the_running_meta() -> None:
     assert s.progress_line() == "cancelled (recorded as interrupted)"
 
 
+def test_a_cancelled_run_shows_no_invented_confidence_risk_or_full_bar() -> None:
+    """The runtime's envelope for a cancelled run carries confidence 0.0 and risk high as placeholders: the card
+    says "cancelled" in their place, and the bar, which never reached 100 %, is not shown."""
+    s = RunState("m")
+    s.saw_progress(40, "analyse", "")
+    meta = {"confidence": 0.0, "risk": "high", "explain": "the run was cancelled"}
+    s.ended({"ok": False, "meta": meta, "error": {"code": "E2010"}}, True, None, 80.0)
+    assert s.card() == ({"explain": "the run was cancelled"}, "cancelled") and s.bar() is None
+    failed = RunState("m")
+    failed.ended({"ok": False, "error": {"code": "E4001"}}, False, None, 5.0)
+    assert failed.bar() is None
+    done = RunState("m")
+    assert done.bar() == 0.0  # before the first chunk
+    done.saw_content(1.0)
+    assert done.bar() is True  # streaming, no percent: indeterminate
+    done.ended({"ok": True, "meta": {"confidence": 0.9, "risk": "low"}}, False, 1.0, 2.0)
+    assert done.bar() == 100.0 and done.card() == ({"confidence": 0.9, "risk": "low"}, "")
+
+
 def test_done_and_failed() -> None:
     done = RunState("m")
     done.ended({"ok": True, "meta": {"explain": "x"}}, False, 3.0, 10.0)

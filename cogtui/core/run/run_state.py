@@ -93,6 +93,26 @@ class RunState:
         if self.phase is Phase.DONE:
             self.percent = 100.0
 
+    def card(self) -> tuple[dict[str, Any], str]:
+        """What the meta card shows: the meta, and a word standing for what it leaves out. A cancelled run has no
+        confidence or risk of its own (the runtime's envelope for it carries placeholders): only its explain, and
+        "cancelled" in their place."""
+        if self.phase is Phase.CANCELLED:
+            explain = self.meta.get("explain")
+            return ({"explain": explain} if explain else {}), "cancelled"
+        return self.meta, ""
+
+    def bar(self) -> float | bool | None:
+        """The progress bar: a percent, True for an indeterminate bar (streaming with no percent), or None for no
+        bar (a run that did not finish reached no 100 %; before the first chunk nothing is known)."""
+        if self.phase is Phase.DONE:
+            return 100.0
+        if self.phase in (Phase.FAILED, Phase.CANCELLED):
+            return None
+        if self.percent is not None:
+            return self.percent
+        return True if self.phase is Phase.STREAMING else 0.0
+
     def progress_line(self) -> str:
         """What the progress line says, in words."""
         if self.phase is Phase.STARTING:

@@ -33,7 +33,7 @@ from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.model import Module
 from cogtui.core.run.providers import PROVIDERS
 from cogtui.core.run.run_start import InputChoice, default_provider, input_choices, starting_input
-from cogtui.core.run.run_state import Press, RunScreenState
+from cogtui.core.run.run_state import Phase, Press, RunScreenState
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import SPECS, KeySpec, bindings, register
@@ -326,6 +326,11 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     @on(RunPane.Finished)
     def _finished(self, event: RunPane.Finished) -> None:
         event.pane.finish(event.result)
+        if event.pane.state.phase is Phase.CANCELLED:  # what "Cancelling the run…" came to
+            self.notify(
+                "The run was cancelled: its provider request is closed, and the history records it as interrupted.",
+                title="Run cancelled",
+            )
         if event.result is not None:
             self._pending_records.add(self.record(event.request, event.result))
             if event.result.warnings:
