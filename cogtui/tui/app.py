@@ -75,6 +75,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.config = config or load_config()
         self.session_theme = theme  # never saved to config.yaml
         self.terminal_note = ""
+        self.terminal_note_said: bool | None = None  # whether it was said at this start (None: not decided yet)
         self.store = ModuleStore.from_paths(paths or [], cwd)
         self.review = review
         self.review_plans = review_plans  # `cogtui review -`: the plan read from stdin
@@ -158,12 +159,24 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
     def _say_start_notes(self) -> None:
         """The terminal's theme choice, theme files and config.yaml that could not be used, search path problems."""
         if self.terminal_note:
-            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
+            self.say_terminal_note()
         for problem in self._theme_problems:
             self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         for problem in self.config.problems:
             self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
         self.report_search_path_problems()
+
+    @work(thread=True, group="said", exit_on_error=False)
+    def say_terminal_note(self) -> None:
+        """The theme chosen for this terminal, said at the first start on it only (`cogn doctor` says it always)."""
+        from cogtui.core.settings.said import first_time
+
+        self.call_from_thread(self._terminal_note_decided, first_time(self.terminal_note))
+
+    def _terminal_note_decided(self, first: bool) -> None:
+        self.terminal_note_said = first
+        if first:
+            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
 
     def get_default_screen(self) -> Screen[Any]:
         """The browser is the first screen itself, so the very first frame already shows the modules."""

@@ -22,6 +22,7 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("COGTUI_CONFIG_FILE", str(tmp_path / "config.yaml"))
     monkeypatch.setenv("COGTUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COGTUI_STATE_DIR", str(tmp_path / "state"))  # notices said once: said in each test
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0")
     for name in (

@@ -60,6 +60,8 @@ class DiagnosticsPanel(OptionList):
     """Shows one module's diagnostics; `Selected` asks the screen to jump to one, `Left` (escape) to go back to the
     text. Its title and height are the screen's (the editor's state: counts, collapsed when empty)."""
 
+    HELP_NAME = "problems list"  # what help calls it (help.seen_name)
+
     BINDINGS = bindings("problems.back")
 
     class Left(Message):

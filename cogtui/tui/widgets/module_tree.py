@@ -19,6 +19,7 @@ from textual.widgets.tree import TreeNode
 
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.discovery import LEVELS, ModuleEntry, SearchRoot
+from cogtui.core.module.model import DEPRECATED_FORMATS
 from cogtui.core.module.selection import follow_selection, name_matches
 
 from ..shown import cell, rich_assemble
@@ -47,6 +48,8 @@ NodeItem = LevelItem | RootItem | ModuleItem
 
 
 class ModuleTree(Tree[NodeItem]):
+    HELP_NAME = "module tree"  # what help calls it (help.seen_name)
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "module-tree--name",
         "module-tree--dim",
@@ -256,9 +259,8 @@ class ModuleTree(Tree[NodeItem]):
             if report.version:
                 parts.append((f" {visible(report.version, True)}", self._style("dim")))
             fmt = report.format or "?"
-            parts.append(
-                (" v0 deprecated" if fmt == "v0" else f" {fmt}", self._style("deprecated" if fmt == "v0" else "badge"))
-            )
+            old = fmt in DEPRECATED_FORMATS  # as `cogn validate` says: migrate it
+            parts.append((f" {fmt} deprecated" if old else f" {fmt}", self._style("deprecated" if old else "badge")))
             if report.tier:
                 parts.append((f" {visible(report.tier, True)}", self._style("dim")))
         return rich_assemble(*parts)
