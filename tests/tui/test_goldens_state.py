@@ -63,7 +63,7 @@ async def test_every_case_and_a_rerun_show_the_state(monkeypatch: pytest.MonkeyP
         check_agrees(screen)
         table = screen.query_one(DataTable)
         assert table.row_count == 3 and len({str(table.get_row_at(i)[0]) for i in range(3)}) == 3
-        assert state_title(screen).endswith("all 3 passed")
+        assert state_title(screen) == "code-reviewer — all 3 passed via replay"
         await pilot.press("down")  # the cursor moves: the pane follows
         await until(lambda: screen.state.highlighted == "case2", pilot)
         check_agrees(screen)

@@ -103,7 +103,7 @@ async def test_goldens_progress_and_table(monkeypatch: pytest.MonkeyPatch, tmp_p
         bar = screen.query_one(ProgressBar)
         assert bar.progress == bar.total == 3
         assert all(r.passed for r in screen.results.values())
-        assert str(screen.query_one("#goldens-title").render()).endswith("all 3 passed")
+        assert "all 3 passed" in str(screen.query_one("#goldens-title").render())
         assert '"ok": true' in _view_text(screen)  # the first case, under the cursor
 
 

@@ -103,9 +103,10 @@ class GoldensState:
             return self.problem
         if not self.module:
             return "Loading the module…"
+        if self.phase is GoldensPhase.DONE:  # the outcome first: a narrow title keeps it
+            return f"{self.module} — {self.summary()} via {self.provider}"
         tests = f"{self.total} golden test{'s' * (self.total != 1)}"
-        done = f": {self.summary()}" if self.phase is GoldensPhase.DONE else ""
-        return f"{self.module} — {tests} via {self.provider}{done}"
+        return f"{self.module} — {tests} via {self.provider}"
 
     def summary(self) -> str:
         """What the view pane says when no case is highlighted."""
