@@ -12,6 +12,7 @@ from test_editor_kit import (
     buffer,
     click,
     codes,
+    edit_prompt_and_schema,
     make_app,
     module_dir,
     notes,
@@ -190,11 +191,7 @@ async def test_leaving_with_unsaved_edits_can_save_them_all_first(module_dir: Pa
     app = make_app(module_dir)
     prompt, schema = module_dir / "prompt.md", module_dir / "schema.json"
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_editor(app, pilot, module_dir, prompt)
-        area(screen, "prompt.md").insert("A first line.\n", (0, 0))
-        screen.query_one(TabbedContent).active = buffer(screen, "schema.json").pane_id
-        area(screen, "schema.json").insert(" ", (0, 0))
-        await until(pilot, lambda: buffer(screen, "schema.json").modified, "the schema edit")
+        await edit_prompt_and_schema(app, pilot, module_dir)
         await pilot.press("escape")
         assert isinstance(app.screen, ChoiceModal)
         await pilot.press("enter")  # the first choice has the focus: save, never discard

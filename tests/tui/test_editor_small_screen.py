@@ -5,20 +5,20 @@ files and can save them all first."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from test_editor_kit import (
     SIZE,
     active_rel,
     area,
-    buffer,
     codes,
+    edit_prompt_and_schema,
     make_app,
     module_dir,
     open_editor,
     replace_line,
     until,
 )
-from textual.widgets import TabbedContent
 
 from cogtui.core.authoring.editor_state import PROBLEMS_ROWS, PROBLEMS_STEP
 from cogtui.tui.screens.editor import EditorScreen
@@ -44,12 +44,18 @@ async def test_no_problems_is_one_line_and_the_code_gets_the_rest(module_dir: Pa
         assert not screen.state.can("problems_taller") and not screen.state.can("focus_diagnostics")
 
 
+async def with_a_problem(app: Any, pilot: Any, module_dir: Path) -> EditorScreen:
+    """The editor on module.yaml, its tier made unknown (M003) and shown in the problems pane."""
+    screen = await open_editor(app, pilot, module_dir)
+    await replace_line(pilot, area(screen, "module.yaml"), "tier: ", "tier: bogus")
+    await until(pilot, lambda: "M003" in codes(screen), "M003 in the problems pane")
+    return screen
+
+
 async def test_problems_open_the_pane_and_keys_hide_and_resize_it(module_dir: Path) -> None:
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_editor(app, pilot, module_dir)
-        await replace_line(pilot, area(screen, "module.yaml"), "tier: ", "tier: bogus")
-        await until(pilot, lambda: "M003" in codes(screen), "M003 in the problems pane")
+        screen = await with_a_problem(app, pilot, module_dir)
         await until(pilot, lambda: panel(screen).region.height == PROBLEMS_ROWS, "the open pane")
         assert panel(screen).border_title == "Problems  ✗ 1  ⚠ 0"
         await pilot.press("alt+up")
@@ -69,9 +75,7 @@ async def test_escape_in_the_problems_list_goes_back_to_the_text(module_dir: Pat
     """It opened the "unsaved edits" dialog, as escape in the text does."""
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_editor(app, pilot, module_dir)
-        await replace_line(pilot, area(screen, "module.yaml"), "tier: ", "tier: bogus")
-        await until(pilot, lambda: "M003" in codes(screen), "M003 in the problems pane")
+        screen = await with_a_problem(app, pilot, module_dir)
         await pilot.press("ctrl+g")
         assert app.focused is panel(screen)
         await pilot.press("escape")
@@ -99,11 +103,7 @@ async def test_quitting_names_the_unsaved_files_and_can_save_them_all(module_dir
     app = make_app(module_dir)
     prompt, schema = module_dir / "prompt.md", module_dir / "schema.json"
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_editor(app, pilot, module_dir, prompt)
-        area(screen, "prompt.md").insert("A first line.\n", (0, 0))
-        screen.query_one(TabbedContent).active = buffer(screen, "schema.json").pane_id
-        area(screen, "schema.json").insert(" ", (0, 0))
-        await until(pilot, lambda: buffer(screen, "schema.json").modified, "the schema edit")
+        await edit_prompt_and_schema(app, pilot, module_dir)
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, ChoiceModal), "the quit dialog")
         dialog = app.screen
