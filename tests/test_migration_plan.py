@@ -269,9 +269,9 @@ def test_unparseable_frontmatter_names_file_and_line(tmp_path: Path) -> None:
     plan = plan_for(root)
     assert not plan.ok and plan.files == ()
     err = plan.errors[0]
-    assert err.code == "P001" and err.file == root / "MODULE.md" and err.line == 6
+    assert err.code == "P001" and err.file == root / "MODULE.md" and (err.line, err.column) == (5, 11)  # the open [
     text = render_plan_text(plan)
-    assert f"{root / 'MODULE.md'}:6:" in text and "nothing was written" in text
+    assert f"{root / 'MODULE.md'}:5:11 " in text and "nothing was written" in text
 
 
 def test_missing_schema_is_an_error(tmp_path: Path) -> None:
