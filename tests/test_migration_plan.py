@@ -188,7 +188,7 @@ def test_plain_rendering_reads_well_without_ansi() -> None:
     assert lines[0] == "legacy-summarizer: v0 -> v2.2  (6 create, 7 delete)"
     assert "files:" in lines and "notes:" in lines
     assert any(line.startswith("  create module.yaml") for line in lines)
-    assert any(line.startswith("  - tier: inferred decision") for line in lines)
+    assert any(line.startswith("  ! tier: inferred decision") for line in lines)  # to confirm: marked, and first
     assert "=== create prompt.md (diff against prompt.txt)" in lines
     assert "+## Response Format (Envelope v2.2)" in lines
     assert "    (27 lines removed; its content is carried to prompt.md)" in lines
