@@ -105,11 +105,12 @@ def test_validate_malformed_yaml(world: World) -> None:
     p001 = [d for d in out["diagnostics"] if d["code"] == "P001"]
     assert len(p001) == 1
     assert p001[0]["file"] == str(world.broken / "module.yaml")
-    assert p001[0]["line"] == 3  # the flow sequence is never closed: the parser stops at the end
+    # The flow sequence is never closed: the parser stops at the end, the diagnostic points at its [ (D190).
+    assert (p001[0]["line"], p001[0]["column"]) == (2, 10)
     for d in out["diagnostics"]:
         assert_diagnostic_shape(d)
     text = world.run("validate", "--path", str(world.extra), "broken")
-    assert text.returncode == 1 and "P001" in text.stdout and f"{world.broken / 'module.yaml'}:3:" in text.stdout
+    assert text.returncode == 1 and "P001" in text.stdout and f"{world.broken / 'module.yaml'}:2:10" in text.stdout
 
 
 def test_validate_v22(world: World) -> None:

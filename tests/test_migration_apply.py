@@ -49,6 +49,10 @@ def test_every_migrated_module_passes_validate_v22(source: str, to: str, tmp_pat
 # ---------------------------------------------------------------- what survives
 
 
+# v1-triage's result fields, as its prompt lists them and as the migrated prompt does.
+V1_TRIAGE_RESULT = ("`priority`, `rationale` and `confidence`", "`priority` and `rationale`")
+
+
 def test_v1_comments_key_order_unknown_fields_and_prompt_survive(tmp_path: Path, data_dir: Path) -> None:
     root = copy_module(FIXTURES / "v1-triage", tmp_path)
     original = (root / "MODULE.md").read_text(encoding="utf-8")
@@ -66,7 +70,8 @@ def test_v1_comments_key_order_unknown_fields_and_prompt_survive(tmp_path: Path,
         assert line in manifest.splitlines(), line
     keys = [line.split(":")[0] for line in manifest.splitlines() if line and line[0].isalpha()]
     assert keys[:3] == ["name", "version", "responsibility"] and keys[-2:] == ["x-team", "context"]
-    assert (root / "prompt.md").read_text(encoding="utf-8").startswith(body)
+    # The prompt survives, but for its one line asking for confidence in the result, which v2.2 puts in meta (D193).
+    assert (root / "prompt.md").read_text(encoding="utf-8").startswith(body.replace(*V1_TRIAGE_RESULT))
     schema = json.loads((root / "schema.json").read_text(encoding="utf-8"))
     assert schema["x-owner"] == "support-tools" and schema["$defs"]["label"] == schema_before["$defs"]["label"]
     assert list(schema) == ["$schema", "meta", "input", "data", "error", "$defs", "x-owner"]
@@ -122,7 +127,8 @@ def test_encodings_and_line_endings_survive(style: str, tmp_path: Path, data_dir
         assert raw.startswith(bom) if bom else not raw.startswith(b"\xef\xbb\xbf"), rel
         text = raw[len(bom) :].decode(codec)
         assert text.count("\r\n") == text.count("\n") > 0, rel
-    assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes)
+    rewritten = [part.encode(codec) for part in V1_TRIAGE_RESULT]  # the one line the migration rewrites (D193)
+    assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes.replace(*rewritten))
 
 
 def test_mixed_line_endings_in_the_prompt_are_carried_verbatim(tmp_path: Path, data_dir: Path) -> None:

@@ -188,7 +188,7 @@ def test_plain_rendering_reads_well_without_ansi() -> None:
     assert lines[0] == "legacy-summarizer: v0 -> v2.2  (6 create, 7 delete)"
     assert "files:" in lines and "notes:" in lines
     assert any(line.startswith("  create module.yaml") for line in lines)
-    assert any(line.startswith("  - tier: inferred decision") for line in lines)
+    assert any(line.startswith("  ! tier: inferred decision") for line in lines)  # to confirm: marked, and first
     assert "=== create prompt.md (diff against prompt.txt)" in lines
     assert "+## Response Format (Envelope v2.2)" in lines
     assert "    (27 lines removed; its content is carried to prompt.md)" in lines
@@ -269,9 +269,9 @@ def test_unparseable_frontmatter_names_file_and_line(tmp_path: Path) -> None:
     plan = plan_for(root)
     assert not plan.ok and plan.files == ()
     err = plan.errors[0]
-    assert err.code == "P001" and err.file == root / "MODULE.md" and err.line == 6
+    assert err.code == "P001" and err.file == root / "MODULE.md" and (err.line, err.column) == (5, 11)  # the open [
     text = render_plan_text(plan)
-    assert f"{root / 'MODULE.md'}:6:" in text and "nothing was written" in text
+    assert f"{root / 'MODULE.md'}:5:11 " in text and "nothing was written" in text
 
 
 def test_missing_schema_is_an_error(tmp_path: Path) -> None:

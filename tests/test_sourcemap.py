@@ -192,13 +192,12 @@ def _yaml_mark(text: str) -> tuple[int, int]:
     [
         "name: mod\n\tversion: 1\n",  # a tab
         "a: b: c\n",  # an unquoted ': '
-        "name: [unclosed\nversion: 1\n",
         "x: 1\ny: *undefined\n",
-        "k: 'open\n",
         "- a\nb: c\n",
     ],
 )
 def test_yaml_syntax_errors_use_the_parser_position(text: str) -> None:
+    # Where the parser stops is where these problems are; tests/test_yaml_errors.py has the ones it is not.
     with pytest.raises(ParseFailure) as info:
         parse_yaml(text, P)
     d = info.value.diagnostic

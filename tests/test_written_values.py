@@ -146,7 +146,9 @@ def test_a_second_document_keeps_the_parsers_context_and_problem() -> None:
 def test_an_unclosed_quote_says_where_it_opened() -> None:
     with pytest.raises(ParseFailure) as caught:
         parse_yaml('a: 1\nb: "open\nc: 2\n', Path("module.yaml"))
-    assert caught.value.diagnostic.message.startswith("YAML syntax error: while scanning a quoted scalar (line 2), ")
+    # Said, and located, at the quote that opens the value, not at the end of the file (D190).
+    d = caught.value.diagnostic
+    assert (d.message, d.line, d.column) == ('YAML syntax error: the " that starts this value is never closed', 2, 4)
 
 
 def test_a_folder_where_a_file_belongs_has_a_hint(tmp_path: Path) -> None:

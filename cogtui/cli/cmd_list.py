@@ -13,6 +13,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from cogtui.core.module.discovery import unsearched_modules
 
     ws = open_workspace(args.paths)
     rows: list[dict[str, Any]] = []
@@ -37,9 +38,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         p.json({"modules": rows})
         return 0
+    unsearched = unsearched_modules(ws.search_path)
     if not rows:
         roots = ", ".join(str(r.path) for r in ws.search_path.roots)
         p.line(f"No modules found. Searched: {roots}", "dim")
+        if unsearched is not None:
+            p.line(f"note: {unsearched.note}", "warning")
         return 0
     table = []
     for r in rows:
@@ -50,4 +54,6 @@ def run(args: argparse.Namespace) -> int:
     shadowed = [r for r in rows if r["shadowed"]]
     for r in shadowed:
         p.line(f"{r['name']} at {r['path']} is shadowed by {r['shadowed_by']}", "dim")
+    if unsearched is not None:
+        p.line(f"note: {unsearched.note}", "warning")
     return 0

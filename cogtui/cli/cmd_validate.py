@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from cogtui.core.diagnostics import plural
 
@@ -65,16 +66,30 @@ def validate(args: argparse.Namespace) -> int:
     for r in reports:
         print_report(p, r)
     if args.all:
-        bad = sum(1 for r in reports if r.errors)
         p.line()
-        p.parts(
-            (f"{plural(len(reports), 'module')}: ", None),
-            (f"{len(reports) - bad} valid", "ok"),
-            (", ", None),
-            (f"{bad} with errors", "error" if bad else None),
-        )
+        p.parts(*summary_parts(reports))
         unjudged_folders(ws)
     return 1 if failed else 0
+
+
+def summary_parts(reports: list[Any]) -> list[tuple[str, str | None]]:
+    """`9 modules: 8 valid, 1 with errors · 2 errors, 5 warnings in 3 modules`: the modules, then every problem
+    counted (a warning does not make a module invalid, but it is counted, never hidden)."""
+    bad = sum(1 for r in reports if r.errors)
+    errors = sum(r.errors for r in reports)
+    warnings = sum(r.warnings for r in reports)
+    warned = sum(1 for r in reports if r.warnings)
+    return [
+        (f"{plural(len(reports), 'module')}: ", None),
+        (f"{len(reports) - bad} valid", "ok"),
+        (", ", None),
+        (f"{bad} with errors", "error" if bad else None),
+        (" · ", "dim"),
+        (plural(errors, "error"), "error" if errors else None),
+        (", ", None),
+        (plural(warnings, "warning"), "warning" if warnings else None),
+        (f" in {plural(warned, 'module')}" if warnings else "", None),
+    ]
 
 
 def print_report(p: Printer, r: object) -> None:

@@ -193,7 +193,12 @@ def unjudged_folders(ws: Workspace) -> int:
 
 def nothing_found(ws: Workspace) -> int:
     """`--all` on a search path without a single module: an error (exit 1), so CI does not pass on nothing."""
+    from cogtui.core.module.discovery import unsearched_modules
+
     err(f"no modules on the search path (searched: {', '.join(str(r.path) for r in ws.search_path.roots)})")
+    unsearched = unsearched_modules(ws.search_path)
+    if unsearched is not None:
+        err(f"note: {unsearched.note}")
     unjudged_folders(ws)
     return 1
 

@@ -6,11 +6,14 @@ summary; docs/diagnostics.md documents each one (a test keeps them in step).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
-from cogtui.core.records import asdict, record
+from cogtui.core.records import asdict, field, record
+
+T = TypeVar("T")
 
 
 class Severity(StrEnum):
@@ -39,6 +42,9 @@ class Diagnostic:
     line: int | None
     column: int | None
     hint: str = ""
+    # The one fact it states, when another rule can state it too: what kind of finding about which field
+    # (`missing meta.confidence`, `enum meta.risk`); empty when no other rule can (D192). Not shown.
+    fact: str = field(default="", repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # Validators quote the value they judged: a whole golden or envelope would fill the screen.
@@ -47,6 +53,7 @@ class Diagnostic:
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        del out["fact"]
         out["severity"] = self.severity.value
         out["file"] = str(self.file) if self.file is not None else None
         return out
@@ -227,9 +234,43 @@ def diag(
     column: int | None = None,
     hint: str = "",
     severity: Severity | None = None,
+    fact: str = "",
 ) -> Diagnostic:
     info = CATALOGUE[code]
-    return Diagnostic(severity or info.severity, code, message, file, line, column, hint)
+    return Diagnostic(severity or info.severity, code, message, file, line, column, hint, fact)
+
+
+# Codes that judge a narrower part than the codes after them, which can state the same fact: an expected output's
+# data against the data schema (T003, L003) is narrower than the whole envelope (T002).
+NARROWER_FIRST = ("T003", "L003", "T002")
+
+
+def one_fact_each(items: list[Diagnostic]) -> list[Diagnostic]:
+    """`items` with each fact said once (D192): of the diagnostics at one place (file, line, column) that state
+    one fact (the same `fact`: the same kind of finding about the same field), the most severe is kept, then the
+    one whose code judges the narrowest part (NARROWER_FIRST), then the first found (a rule the spec names runs
+    before the schema that restates it). Diagnostics without a fact are all kept, in their order."""
+    return one_each(items, lambda d: (str(d.file), d.line, d.column, d.fact) if d.fact else None, _rank)
+
+
+def one_each(items: list[T], key: Callable[[T], Hashable | None], rank: Callable[[T], tuple[int, ...]]) -> list[T]:
+    """`items` in their order, keeping of those with one `key` the one of lowest `rank` (the first of equals);
+    an item whose key is None is always kept."""
+    best: dict[Hashable, int] = {}
+    for index, item in enumerate(items):
+        k = key(item)
+        if k is None:
+            continue
+        kept = best.get(k)
+        if kept is None or rank(item) < rank(items[kept]):
+            best[k] = index
+    keep = set(best.values())
+    return [item for index, item in enumerate(items) if key(item) is None or index in keep]
+
+
+def _rank(d: Diagnostic) -> tuple[int, int]:
+    narrow = NARROWER_FIRST.index(d.code) if d.code in NARROWER_FIRST else len(NARROWER_FIRST)
+    return d.severity.rank, narrow
 
 
 def counts(diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> tuple[int, int]:

@@ -79,6 +79,13 @@ class ModuleStore:
         alive = {e.path for e in self.index.entries}
         self.reports = {p: r for p, r in self.reports.items() if p in alive}
 
+    def unsearched_note(self) -> str | None:
+        """Where modules the search path does not reach are (./cognitive/modules) and how to add them (D194)."""
+        from cogtui.core.module.discovery import unsearched_modules
+
+        found = unsearched_modules(self.search_path)
+        return found.note if found is not None else None
+
     @property
     def entries(self) -> list[ModuleEntry]:
         return list(self.index.entries)

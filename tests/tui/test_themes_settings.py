@@ -53,8 +53,10 @@ async def test_broken_user_theme_falls_back_with_a_notification(
         await until(lambda: "not available" in " ".join(toasts(app)), pilot)
         notes = " ".join(toasts(app))
         assert "broken.yaml" in notes and "nocolor.yaml" in notes and "not available" in notes
-        broken = user_themes / "broken.yaml"  # located, with the parser's whole reason (D154)
-        assert f"{broken}:3:1: YAML syntax error: while parsing a flow sequence (line 2)," in notes
+        broken = (
+            user_themes / "broken.yaml"
+        )  # located, with the whole reason (D154), at the bracket never closed (D190)
+        assert f"{broken}:2:10: YAML syntax error: the [ that starts here is never closed" in notes
 
 
 async def test_theme_choice_is_persisted(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

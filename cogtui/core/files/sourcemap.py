@@ -162,11 +162,18 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
             check_yaml_keys(node, path, line_offset)
         value = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        problem = _yaml_problem(exc, line_offset)
+        from cogtui.core.files.yaml_errors import explain_yaml_error  # only when a file does not parse
+
+        found = explain_yaml_error(exc, text, cls, line_offset)
         raise ParseFailure(
-            diag("P001", f"YAML syntax error: {problem}", path, line + line_offset, col, hint=_yaml_hint(problem))
+            diag(
+                "P001",
+                f"YAML syntax error: {found.message}",
+                path,
+                found.line + 1 + line_offset,
+                found.column + 1,
+                hint=found.hint,
+            )
         ) from None
     except yaml.reader.ReaderError as exc:  # a character YAML does not allow, e.g. a control character
         offset = exc.position
@@ -197,28 +204,6 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
         if loader is not None:
             loader.dispose()
     return SourceFile(path, text, "yaml", value, line_offset, node)
-
-
-def _yaml_problem(exc: yaml.MarkedYAMLError, line_offset: int) -> str:
-    """The parser's context and problem both ("expected a single document in the stream, but found another
-    document"), with the context's line when it is not the problem's."""
-    problem = exc.problem or "invalid YAML"
-    if not exc.context:
-        return problem
-    context, at, here = exc.context, exc.context_mark, exc.problem_mark
-    if at is not None and here is not None and at.line != here.line:
-        context += f" (line {at.line + 1 + line_offset})"
-    return f"{context}, {problem}" if exc.problem else context
-
-
-def _yaml_hint(problem: str) -> str:
-    if "single document" in problem:
-        return "A YAML file holds one document: remove the second '---' and what follows it, or merge the two."
-    if "tab" in problem:
-        return "YAML indentation must use spaces, not tabs."
-    if "mapping values" in problem:
-        return "A value containing ': ' must be quoted."
-    return "Check indentation and quoting near this position."
 
 
 def _yaml_walk(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> tuple[yaml.Node, bool]:

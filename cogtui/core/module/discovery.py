@@ -227,6 +227,37 @@ def discover(search_path: SearchPath) -> ModuleIndex:
     return index
 
 
+class Unsearched(NamedTuple):
+    """A folder that holds modules the search path does not reach, and what to do about it."""
+
+    path: Path
+    modules: int
+
+    @property
+    def note(self) -> str:
+        return (
+            f"{self.path} holds {self.modules} module{'s' * (self.modules != 1)}, but it is not on the search path "
+            "(the project's folder is ./.cognitive/modules, with a dot): add it with `--path cognitive/modules` or "
+            "COGNITIVE_MODULES_PATH=cognitive/modules, or rename it to .cognitive/modules"
+        )
+
+
+def unsearched_modules(search_path: SearchPath) -> Unsearched | None:
+    """`./cognitive/modules`, the folder SPEC-v2.5's examples show, when it holds modules and is not on the search
+    path, whose project folder is SPEC-v0.1's `./.cognitive/modules` (D194). Modules put there are never found, so
+    `cogn doctor`, `cogn list`, an empty `--all` and the TUI's empty browser say where they are and how to add them."""
+    project = search_path.root_for("project")
+    if project is None:
+        return None
+    folder = project.path.parent.parent / "cognitive" / "modules"
+    if any(os.path.normpath(root.path) == os.path.normpath(folder) for root in search_path.roots):
+        return None
+    if not is_dir(folder):
+        return None
+    count = len(scan_root(SearchRoot(folder, "custom"), []))
+    return Unsearched(folder, count) if count else None
+
+
 def resolve(target: str, index: ModuleIndex, cwd: Path | None = None) -> Path | None:
     """A module name on the search path, or a path to a module folder."""
     entry = index.get(target)

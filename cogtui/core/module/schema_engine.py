@@ -144,10 +144,15 @@ def compile_schema(schema: Any, *, draft: str = DEFAULT_DRAFT, retrieve: Retriev
 
 
 def metaschema_errors(schema: Any, draft: str) -> list[SchemaError]:
-    """How `schema` breaks its draft's metaschema (paths inside `schema`)."""
+    """How `schema` breaks its draft's metaschema (paths inside `schema`), each message a sentence about what the
+    author wrote at that path (schema_words.py), the same from both engines."""
+    from cogtui.core.module.schema_words import in_authors_words
+
     if _use_python_engine():
-        return _python_engine().python_metaschema(draft).errors(schema)  # type: ignore[no-any-return]
-    return _rust_metaschema(draft).errors(schema)
+        errors: list[SchemaError] = _python_engine().python_metaschema(draft).errors(schema)
+    else:
+        errors = _rust_metaschema(draft).errors(schema)
+    return in_authors_words(errors, draft) if errors else errors
 
 
 @cache
@@ -192,7 +197,7 @@ class _RustSchema:
                     raise
                 self._validator = build(usable)
         except rs.ValidationError as exc:
-            raise _unusable(exc) from None
+            raise _unusable(exc, draft) from None
         except (ValueError, TypeError) as exc:  # a schema value Rust cannot take (e.g. a huge integer)
             raise SchemaUnusable("schema", f"the schema cannot be compiled: {exc}") from None
 
@@ -226,14 +231,18 @@ def _surrogate() -> re.Pattern[str]:
     return re.compile("[\ud800-\udfff]")  # in a Python str every surrogate is a lone one (compiled when needed)
 
 
-def _unusable(exc: Any) -> SchemaUnusable:
+def _unusable(exc: Any, draft: str) -> SchemaUnusable:
     where = tuple(exc.instance_path)
     message = str(exc.message)
     if message.endswith('is not a "regex"'):
-        return SchemaUnusable("regex", f"{excerpt(exc.instance)} is not a valid regular expression", where)
+        from cogtui.core.module.schema_words import pattern_problem
+
+        return SchemaUnusable("regex", pattern_problem(str(exc.instance)), where)
     if type(exc.kind).__name__ != "Referencing":  # the schema breaks its draft's metaschema: not a $ref problem
-        shown = ".".join(str(p) for p in where) or "the root"
-        return SchemaUnusable("schema", f"the schema is not a valid JSON Schema at {shown}: {message}", where)
+        from cogtui.core.module.schema_words import describe, place
+
+        sentence = describe(_convert(exc), draft)
+        return SchemaUnusable("schema", f"the schema is not a valid JSON Schema at {place(where)}: {sentence}", where)
     ref = "?"
     if "Resource '" in message:
         ref = message.split("Resource '", 1)[1].split("'", 1)[0]

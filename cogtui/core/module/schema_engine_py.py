@@ -29,6 +29,7 @@ from cogtui.core.module.schema_types import (
     shorten,
     unexpected_properties,
 )
+from cogtui.core.module.schema_words import pattern_problem
 
 
 def _validator_class(draft: str) -> Any:
@@ -90,8 +91,8 @@ def _check_patterns(schema: Any) -> None:
     for where, pattern in iter_patterns(schema):
         try:
             re.compile(pattern)
-        except (re.error, RecursionError, OverflowError) as exc:
-            raise SchemaUnusable("regex", f"{pattern!r} is not a valid regular expression: {exc}", where) from None
+        except (re.error, RecursionError, OverflowError):
+            raise SchemaUnusable("regex", pattern_problem(pattern), where) from None
         hazard = backtracking_hazard(pattern)
         if hazard:
             raise SchemaUnusable(

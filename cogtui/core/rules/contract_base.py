@@ -46,6 +46,7 @@ class RuleBase:
         parts: PathT = (),
         hint: str = "",
         severity: Severity | None = None,
+        fact: str = "",
     ) -> None:
         src = self.m.sources.get(file) if file is not None else None
         line: int | None
@@ -56,7 +57,7 @@ class RuleBase:
             line, col = 1, 1
         else:
             line = col = None
-        self.out.append(diag(code, message, file, line, col, hint, severity))
+        self.out.append(diag(code, message, file, line, col, hint, severity, fact))
 
     def add_part(
         self, code: str, message: str, part: str, inner: PathT = (), hint: str = "", severity: Severity | None = None

@@ -26,6 +26,7 @@ from cogtui.core.files.json_pointer import object_at
 from cogtui.core.module.memo import memo
 from cogtui.core.module.model import GoldenTest, Module
 from cogtui.core.module.schema_engine import SchemaUnusable, draft_label, metaschema_errors
+from cogtui.core.module.schema_words import place
 from cogtui.core.module.schemas import PARTS, schemas_for
 from cogtui.core.rules.output_refs import unusable_output_refs
 from cogtui.core.rules.ref_checks import ref_problems
@@ -76,7 +77,7 @@ def _contract_problems(module: Module) -> list[Diagnostic]:
 def _not_a_schema(module: Module, path: Path, where: tuple[str | int, ...], why: str, draft: str) -> Diagnostic:
     src = module.sources.get(path)
     line, col = src.locate(where) if src is not None else (None, None)
-    shown = ".".join(str(p) for p in where) or "the root"
+    shown = place(where)
     why = why.removeprefix(f"the schema is not a valid JSON Schema at {shown}: ")
     return diag(
         "S001",

@@ -30,7 +30,7 @@ class V22Checks(RuleBase):
             meta = deref(s.meta, s.root) or {}
             required = array_at(meta, "required")
             missing = [f for f in ("confidence", "risk", "explain") if f not in required]
-            if missing:
+            if missing and _required_is_a_list(meta):
                 self.add_part(
                     "V002",
                     f"the meta schema does not require {', '.join(missing)}",
@@ -47,7 +47,7 @@ class V22Checks(RuleBase):
         if s.data is not None:
             data = deref(s.data, s.root) or {}
             required = array_at(data, "required")
-            if "rationale" not in required:
+            if "rationale" not in required and _required_is_a_list(data):
                 self.add_part(
                     "V004",
                     "the data schema does not require rationale",
@@ -176,3 +176,9 @@ def _extensible_enum_paths(node: Any, path: PathT = ()) -> Iterator[PathT]:
     elif isinstance(node, list):
         for i, v in enumerate(node):
             yield from _extensible_enum_paths(v, (*path, i))
+
+
+def _required_is_a_list(schema: object) -> bool:
+    """`required` is absent or a list: when it is anything else, S001 says so, and "does not require X" would
+    only restate that fact (D192)."""
+    return not isinstance(schema, dict) or isinstance(schema.get("required", []), list)

@@ -25,7 +25,7 @@ from cogtui.core.rules.media_walk import find_output_media
 from cogtui.core.rules.violation import PathT as PathT
 from cogtui.core.rules.violation import Violation as Violation
 from cogtui.core.rules.violation import dotted as dotted
-from cogtui.core.rules.violation import json_type
+from cogtui.core.rules.violation import json_type, one_violation_per_fact, schema_error_fact
 
 if TYPE_CHECKING:
     from cogtui.core.module.model import Module
@@ -134,7 +134,7 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
         said = {v.path for v in out}
         found = _schema_violations(module, "meta", {**meta, "risk": level} if level else meta, (*path, "meta"))
         out.extend(v for v in found if v.path not in said)
-    return out
+    return one_violation_per_fact(out)  # a missing field both the spec and the schema require is said once (D192)
 
 
 def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> list[Violation]:
@@ -372,6 +372,7 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
             f"schema.{part}",
             (*path, *e.path),
             f"{dotted((*path, *e.path))}: {e.message}",
+            schema_error_fact(e, path),
         )
         for e in errors
     ]

@@ -17,6 +17,7 @@ from cogtui.core.module.schemas import RefError, schemas_for
 from cogtui.core.rules.contract_base import PathT, RuleBase
 from cogtui.core.rules.envelope_rules import check_envelope, dotted
 from cogtui.core.rules.golden_contract import is_contract, schema_problems, short_message, unknown_parts
+from cogtui.core.rules.violation import schema_error_fact, violation_fact
 
 
 class GoldenChecks(RuleBase):
@@ -48,7 +49,7 @@ class GoldenChecks(RuleBase):
                     else:
                         code = "L003" if not self.m.format.is_v2 else "T003"
                         for err in sch.iter_errors("data", e.output):
-                            self.stale(code, e.output_path, ("data", *err.path), short_message(err), e.output)
+                            self.schema_finding(code, e.output_path, ("data",), err, e.output, bare=True)
         except RefError as exc:
             self.add_at("S002", str(exc), self.m.files.schema if self.m.files else None)
 
@@ -64,17 +65,32 @@ class GoldenChecks(RuleBase):
                 tuple(err.path),
             )
 
-    def stale(self, code: str, path: Path, where: PathT, message: str, doc: Any) -> None:
-        """One expected-output problem, located inside the file (a bare data file has no `data` key)."""
-        inner = where if isinstance(doc, dict) and where[:1] and where[0] in doc else where[1:]
+    def stale(
+        self, code: str, path: Path, where: PathT, sentence: str, doc: Any, fact: str = "", bare: bool = False
+    ) -> None:
+        """One expected-output problem, located inside the file: `where` is the envelope path, and a `bare` file
+        (an example output holding the data itself) has no `data` key to find."""
+        inner = where[1:] if bare or not (isinstance(doc, dict) and where[:1] and where[0] in doc) else where
         self.add_at(
             code,
-            f"{path.name}: {dotted(where)}: {message}",
+            f"{path.name}: {sentence}",
             path,
             inner,
             hint="The test data may be stale: update the file, or the schema if the test is right.",
             severity=self.stale_severity,
+            fact=fact,
         )
+
+    def schema_finding(self, code: str, path: Path, at: PathT, err: Any, doc: Any, bare: bool = False) -> None:
+        """A schema error about the part at `at` of an expected output, named as the file has it (a bare file's
+        fields without `data.`): a missing property by its own path (`data.rationale is required`)."""
+        if err.keyword == "required" and err.missing is not None:
+            where: PathT = (*at, *err.path, err.missing)
+            sentence = f"{_named(where, bare)} is required"
+        else:
+            where = (*at, *err.path)
+            sentence = f"{_named(where, bare)}: {short_message(err)}"
+        self.stale(code, path, where, sentence, doc, schema_error_fact(err, at), bare)
 
     def check_expected(self, path: Path, value: Any) -> None:
         if is_contract(value):
@@ -95,7 +111,9 @@ class GoldenChecks(RuleBase):
                 continue  # re-reported below with a short message
             if violation.rule == "envelope.meta.required" and not self.m.format.has_envelope_contract:
                 continue  # a v2.1 envelope is {ok, data}: the runtime adds meta (SPEC-v2.2 §6.3)
-            self.stale("T002", path, violation.path, violation.message, value)
+            named = dotted(violation.path)
+            sentence = violation.message if violation.message.startswith(named) else f"{named}: {violation.message}"
+            self.stale("T002", path, violation.path, sentence, value, violation_fact(violation))
         for part in ("meta", "data"):
             section = value.get(part) if isinstance(value, dict) else None
             if section is None or getattr(self.m.schemas, part, None) is None:
@@ -103,4 +121,9 @@ class GoldenChecks(RuleBase):
             if part == "data" and value.get("ok") is not True:
                 continue
             for err in sch.iter_errors(part, section):
-                self.stale("T003" if part == "data" else "T002", path, (part, *err.path), short_message(err), value)
+                self.schema_finding("T003" if part == "data" else "T002", path, (part,), err, value)
+
+
+def _named(where: PathT, bare: bool) -> str:
+    """A field of an expected output as its file names it: `data.x` in an envelope, `x` in a bare data file."""
+    return (dotted(where[1:]) if where[1:] else "the output") if bare else dotted(where)

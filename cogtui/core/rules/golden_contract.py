@@ -62,7 +62,7 @@ def schema_problems(module: Module, expected: dict[str, Any]) -> Iterator[tuple[
             yield part, (), f"$validate.{part} must be a JSON Schema (an object or a boolean)"
             continue
         for err in metaschema_errors(schema, draft):
-            yield part, tuple(err.path), f"$validate.{part}: {err.message}"
+            yield part, tuple(err.path), f"{dotted(('$validate', part, *err.path))}: {err.message}"
 
 
 def judge(module: Module, expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:

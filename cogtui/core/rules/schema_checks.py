@@ -28,6 +28,7 @@ from cogtui.core.module.schema_engine import (
     metaschema_errors,
 )
 from cogtui.core.module.schemas import PARTS, schemas_for
+from cogtui.core.rules.violation import dotted
 
 PathT = tuple[str | int, ...]
 
@@ -64,7 +65,11 @@ def check_schema_documents(rules: Locating) -> bool:
         for err in metaschema_errors(schema, draft):
             ok = False
             rules.add_part(
-                "S001", f"{part} schema: {err.message}", part, err.path, hint=f"Checked against {draft_label(draft)}."
+                "S001",
+                f"{part_place(module, part, err.path)}: {err.message}",
+                part,
+                err.path,
+                hint=f"Checked against {draft_label(draft)}.",
             )
     draft = sch.draft()
     schema_file = module.files.schema if module.files else None
@@ -74,7 +79,8 @@ def check_schema_documents(rules: Locating) -> bool:
             for def_name, sub in defs.items():
                 for err in metaschema_errors(sub, draft):
                     ok = False
-                    rules.add_at("S001", f"{name}.{def_name}: {err.message}", schema_file, (name, def_name, *err.path))
+                    where = (name, def_name, *err.path)
+                    rules.add_at("S001", f"{dotted(where)}: {err.message}", schema_file, where)
     for file, document in _documents(module):
         doc_draft = draft_of(document)
         patterns = list(iter_patterns(document))
@@ -126,6 +132,17 @@ def foreign_keywords(document: Any, draft: str, at: PathT = ()) -> list[tuple[Pa
     return out
 
 
+def part_place(module: Module, part: str, inner: PathT = ()) -> str:
+    """Where `inner` is in a schema part, named as its file names it: `output.properties.x.type` in a v1 or v2.1
+    schema.json, `data.…` in a v2.2 one, `properties.x.type` in a file that is the schema (v0's
+    output.schema.json), the file's name for its root."""
+    loc = module.schemas.locations.get(part)
+    where = (*(loc[1] if loc else (part,)), *inner)
+    if where:
+        return dotted(where)
+    return loc[0].name if loc else part
+
+
 def _is_schema_map(value: dict[str, Any]) -> bool:
     return all(isinstance(v, (dict, list, bool)) for v in value.values())
 
@@ -154,7 +171,7 @@ def _check_pattern(rules: Locating, file: Path, where: PathT, pattern: str, draf
     except SchemaUnusable as exc:
         rules.add_at(
             "S001",
-            f"{_keyword(where)}: {exc.detail}",
+            f"{dotted(where)}: {exc.detail}",
             file,
             where,
             hint="Patterns are ECMA-262 regular expressions; escape a literal backslash as \\\\ in JSON.",

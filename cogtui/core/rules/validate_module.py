@@ -11,7 +11,7 @@ from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.diagnostics import Diagnostic, Severity, diag
+from cogtui.core.diagnostics import Diagnostic, Severity, diag, one_fact_each
 from cogtui.core.files.written import as_written, key_as_written, yaml_kind
 from cogtui.core.module.model import Module, ModuleFormat
 from cogtui.core.module.tiers import CHUNK_TYPES, ENUM_STRATEGIES, MODALITIES, RESPONSE_MODES, STRICTNESS, TIERS
@@ -354,7 +354,8 @@ def _required_hint(name: str) -> str:
 def validate_module(
     module: Module, v22: bool = False, strict: bool = False, provider: ProviderCaps | None = None
 ) -> list[Diagnostic]:
-    """All diagnostics for a module, sorted by file and position; `strict` makes stale goldens errors.
+    """All diagnostics for a module, sorted by file and position, each fact said once (D192); `strict` makes
+    stale goldens errors.
 
     `provider` (name, capability declaration) adds M021 for the runtime_requirements it cannot meet.
     """
@@ -367,7 +368,7 @@ def validate_module(
         for message, where in requirement_findings(module, provider[1], provider[0]):
             rules.add("M021", message, *where, hint="Choose another provider (--provider), or see docs/providers.md.")
     ContractRules(module, out, v22, strict).run()
-    return sorted(_dedupe(out), key=Diagnostic.sort_key)
+    return sorted(one_fact_each(_dedupe(out)), key=Diagnostic.sort_key)
 
 
 def _dedupe(items: list[Diagnostic]) -> list[Diagnostic]:

@@ -15,6 +15,7 @@ from cogtui.core.authoring.migration.manifest_upgrade import (
     migrate_io,
 )
 from cogtui.core.authoring.migration.plan import to_confirm
+from cogtui.core.authoring.migration.prompt_rewrite import rewrite_response_format
 from cogtui.core.authoring.migration.prompt_section import append_section, describes_envelope, envelope_section
 from cogtui.core.authoring.migration.yamldoc import YamlDoc
 from cogtui.core.files.sourcemap import split_frontmatter
@@ -153,13 +154,33 @@ def write_manifest(draft: Draft, tier: str, overflow: Any, parts: list[str], tes
 
 
 def with_section(prompt: str, draft: Draft, overflow: Any, style: TextStyle) -> str:
+    """The prompt for v2.2: its old response format rewritten to agree with the envelope section appended after
+    it, and the lines it cannot tell about quoted in a note to confirm (D193)."""
     if describes_envelope(prompt):
         draft.notes.append("prompt.md: the prompt already describes the v2.2 envelope; carried verbatim")
         return prompt
-    draft.notes.append(
-        "prompt.md: the prompt is carried verbatim and a 'Response Format (Envelope v2.2)' section is appended"
-    )
-    return append_section(prompt, envelope_section(overflow), style.newline)
+    rewrite = rewrite_response_format(prompt)
+    if rewrite.changes:
+        draft.notes.append(
+            "prompt.md: the prompt is carried with its old response format rewritten (the diff shows each line) "
+            "and a 'Response Format (Envelope v2.2)' section is appended"
+        )
+        draft.notes.extend(f"prompt.md: {change}" for change in rewrite.changes)
+    else:
+        draft.notes.append(
+            "prompt.md: the prompt is carried verbatim and a 'Response Format (Envelope v2.2)' section is appended"
+        )
+    if rewrite.review:
+        quoted = "; ".join(f"line {n}: {text[:100]!r}" for n, text in rewrite.review[:3])
+        more = f"; and {len(rewrite.review) - 3} more" if len(rewrite.review) > 3 else ""
+        draft.notes.append(
+            to_confirm(
+                f"prompt.md: review {'this line, which still mentions' if len(rewrite.review) == 1 else 'these lines, which still mention'} "
+                f"confidence (v2.2 returns it as meta.confidence, never in data): {quoted}{more}"
+            )
+        )
+    section = envelope_section(overflow, confidence_in_result=bool(rewrite.review))
+    return append_section(rewrite.text, section, style.newline)
 
 
 def write_prompt(draft: Draft, overflow: Any) -> None:

@@ -1,7 +1,8 @@
 """The "Response Format (Envelope v2.2)" section added to prompt.md (SPEC-v2.2 §1, module-formats.md).
 
-The prompt above it is never touched: the section is appended, separated by
-a blank line, in the prompt file's own line endings. It mentions meta,
+The section is appended, separated by a blank line, in the prompt file's own
+line endings; the old response format above it is rewritten to agree with it
+first (prompt_rewrite.py). It mentions meta,
 confidence, risk, explain and rationale, which is what `validate` rule V005
 looks for (docs/spec-decisions.md D15).
 """
@@ -23,8 +24,9 @@ def describes_envelope(prompt: str) -> bool:
     return bool(_ENVELOPE_HEADING.search(prompt)) and all(w in lower for w in ENVELOPE_WORDS)
 
 
-def envelope_section(overflow: OverflowSettings) -> str:
-    """The section, LF line ends, starting with its heading and ending with a newline."""
+def envelope_section(overflow: OverflowSettings, confidence_in_result: bool = True) -> str:
+    """The section, LF line ends, starting with its heading and ending with a newline. `confidence_in_result`:
+    the prompt above may still ask for confidence in the result, so the section says where it goes."""
     if overflow.enabled:
         mapping = (
             " and `suggested_mapping` (the schema field or enum value that would capture it)"
@@ -37,6 +39,11 @@ def envelope_section(overflow: OverflowSettings) -> str:
         )
     else:
         insights = "- no `extensions`: this module does not return overflow insights"
+    redirect = (
+        "\nIf the instructions above ask for `confidence` in the result, report it as `meta.confidence`.\n"
+        if confidence_in_result
+        else ""
+    )
     return f"""{SECTION_TITLE}
 
 You MUST wrap your response in the v2.2 envelope:
@@ -52,9 +59,7 @@ You MUST wrap your response in the v2.2 envelope:
 - the result fields described above
 - `rationale`: your detailed reasoning, for audit (no length limit)
 {insights}
-
-If the instructions above ask for `confidence` in the result, report it as `meta.confidence`.
-"""
+{redirect}"""
 
 
 def append_section(prompt: str, section_lf: str, newline: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogtui.core.authoring.migration.plan import FileChange, MigrationPlan
+from cogtui.core.authoring.migration.plan import FileChange, MigrationPlan, confirm_first, severity_of
 
 Chunk = tuple[str, "str | None"]
 Line = list[Chunk]
@@ -51,8 +51,9 @@ def plan_lines(plan: MigrationPlan, diffs: bool = True) -> list[Line]:
         out.append([(f"  {f.action:<7}", ACTION_STYLE[f.action]), (path, None), (extra, "dim")])
     if plan.notes:
         out.append([("notes:", "bold")])
-        for note in plan.notes:
-            out.append([(f"  - {note}", None)])
+        for note in confirm_first(plan.notes):  # `!`: a choice to confirm or text to review, as the TUI marks it
+            confirm = severity_of(note) == "confirm"
+            out.append([(f"  {'!' if confirm else '-'} {note}", "warning" if confirm else None)])
     if diffs:
         for f in plan.files:
             out.append([])
