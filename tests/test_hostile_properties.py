@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 from modkit import clean_v22, make_module
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
@@ -41,9 +42,7 @@ from cogtui.core.rules.validate_module import validate_module
 from cogtui.core.run.providers.replay import ReplayProvider
 from cogtui.core.run.runner import RunOptions, run_module
 
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
-)
+SETTINGS = property_settings(25, shared_fixtures=True)
 TRIPWIRE = "TRIPWIRE-5d1e-outside-the-module"
 
 # ---------------------------------------------------------------- the tripwire

@@ -20,6 +20,7 @@ import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 from modkit import make_module
 from tlskit import make_cert
 
@@ -540,6 +541,7 @@ def test_allow_hosts_takes_ips_only() -> None:
         FetchPolicy(allow_hosts=frozenset({"localhost"}))
 
 
+@property_settings(100)
 @given(st.integers(0, 2**32 - 1))
 def test_ipv6_forms_of_an_ipv4_address_are_judged_as_it(n: int) -> None:
     v4 = ipaddress.IPv4Address(n)
