@@ -16,7 +16,7 @@ import os
 import sqlite3
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 import llmserver
 from llmserver import RecordedRequest, Text
-from rtkit import options, provider, set_keys
+from rtkit import CountingReplay, options, provider, set_keys
 
 from cogtui.core.diagnostics import CATALOGUE
 from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
@@ -39,8 +39,6 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.error_codes import ERROR_CODES
 from cogtui.core.rules.validate_module import validate_module
-from cogtui.core.run.providers.base import ModelRequest, ProviderEvent
-from cogtui.core.run.providers.replay import ReplayProvider
 from cogtui.core.run.runner import RunOptions, run_module
 
 SETTINGS = property_settings(25, shared_fixtures=True)
@@ -154,19 +152,6 @@ def documented(envelope: dict[str, Any]) -> bool:
         return True
     code = (envelope.get("error") or {}).get("code")
     return code in ERROR_CODES or code == "PARSE_ERROR"
-
-
-class CountingReplay(ReplayProvider):
-    """The replay provider, counting the requests a run makes of it: 0 when the run stopped before any."""
-
-    def __init__(self) -> None:
-        super().__init__(interval=0)
-        self.requests = 0
-
-    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
-        self.requests += 1
-        async for answered in super().stream(request):
-            yield answered
 
 
 # A run reads these; a golden's files are read by its own case only (D172), so they never stop a run.
