@@ -107,6 +107,27 @@ def burst(app: object, text: str) -> None:
         app.post_message(key_event(char))  # type: ignore[attr-defined]
 
 
+async def typed(app: Any, pilot: Any, text: str) -> None:
+    """`burst(app, text)`, then wait until every one of its keys has settled in the app's key pipeline
+    (key_pipeline.py: dispatched, any binding it triggered run, the screen it leads to mounted). What a key
+    would do has been done by then: a test can check what did not happen without waiting a fixed time."""
+    keys = app.keys_in_order
+    await until(lambda: keys.in_flight is None and not keys.waiting, pilot)  # earlier keys first
+    last = keys.serial + len(text)
+    burst(app, text)
+    await until(lambda: keys.serial >= last and keys.in_flight is None and not keys.waiting, pilot)
+
+
+async def timers_due(pilot: Any, delay: float) -> None:
+    """Wait until every timer the app armed so far with a delay of at most `delay` has fired: messages still
+    queued are handled first (they may arm timers), then a timer of our own with that delay is armed last and
+    awaited. Timers fire in the order they fall due, so a debounced update that is still coming has come."""
+    await pilot.pause()
+    fired = asyncio.Event()
+    pilot.app.set_timer(delay, fired.set)
+    await until(fired.is_set, pilot)
+
+
 async def click(pilot: Any, selector: str, timeout: float = 10.0) -> None:
     """Click the widget `selector` on the current screen once it is laid out and nothing covers its centre.
 
