@@ -104,7 +104,7 @@ async def test_closing_the_editor_while_it_reads_its_module_draws_nothing_and_ra
         await pilot.press("escape")  # answered while the module is read
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         loads.release()
-        await pilot.pause(0.2)
+        await loads.answered(pilot)
         assert isinstance(app.screen, BrowserScreen) and not screen.is_attached
         assert screen.state.loading and screen.state.files == {}  # its read arrived at no screen: nothing opened
 

@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import TextArea
 from textual.worker import get_current_worker
 from tuikit import copy_modules, isolate, make_app, until
 
 import cogtui.core.module.loader as loader
 from cogtui.tui import navigation
+from cogtui.tui.module_loads import ModuleLoaded
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.run import RunScreen
@@ -43,6 +46,23 @@ class HeldLoads:
             return real_load(path, *args, **kwargs)
 
         monkeypatch.setattr(loader, "load_module", load_module)
+        # Every `ModuleLoaded` a screen's read posts, once posted (queued, or dropped by a closed screen): after
+        # a release, a test waits for it, then for the app to handle what was queued.
+        self.posted: list[bool] = []
+        real_post = Screen.post_message
+
+        def post_message(screen: Screen[Any], message: Message) -> bool:
+            delivered = real_post(screen, message)
+            if isinstance(message, ModuleLoaded):
+                self.posted.append(delivered)
+            return delivered
+
+        monkeypatch.setattr(Screen, "post_message", post_message)
+
+    async def answered(self, pilot: Any, n: int = 1) -> None:
+        """Wait until `n` reads have posted what they read, and the app has handled whatever was delivered."""
+        await until(lambda: len(self.posted) >= n, pilot)
+        await pilot.pause()
 
     def hold(self) -> None:
         self.gate.clear()

@@ -128,6 +128,13 @@ async def timers_due(pilot: Any, delay: float) -> None:
     await until(fired.is_set, pilot)
 
 
+async def validated(app: Any, pilot: Any) -> None:
+    """Wait until the app's validation workers (watching.validate_entries) have ended and what they posted has
+    been handled: every module's new report is applied, and whatever screen follows reports has seen it."""
+    await until(lambda: not any(w.name == "validate modules" for w in app.workers), pilot)
+    await pilot.pause()
+
+
 async def click(pilot: Any, selector: str, timeout: float = 10.0) -> None:
     """Click the widget `selector` on the current screen once it is laid out and nothing covers its centre.
 
