@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tuikit import click, copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
@@ -61,7 +61,7 @@ async def confirm_modal(app: Any, pilot: Any) -> ConfirmModal:
 @pytest.fixture
 def slow_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     root = isolate(monkeypatch, tmp_path)
-    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.1")  # a run that lasts long enough to quit during it
+    endless_replay(monkeypatch)  # a run that lasts until it is quit
     (module,) = copy_modules(root, MODULE)
     return module
 
@@ -85,7 +85,7 @@ async def test_quitting_asks_then_records_the_run_before_exiting(
         await pilot.press("ctrl+q")
         await confirm_modal(app, pilot)
         await click(pilot, "#confirm")
-        await until(lambda: bool(exits), pilot, timeout=20)
+        await until(lambda: bool(exits), pilot)
         assert exits == [["interrupted"]]  # recorded before the app was told to exit, and only then
         assert pane.result is not None and pane.result.interrupted
 
@@ -102,7 +102,7 @@ async def test_quitting_stops_runs_on_a_run_screen_under_another_screen(
         await pilot.press("q")
         await confirm_modal(app, pilot)
         await click(pilot, "#confirm")
-        await until(lambda: bool(exits), pilot, timeout=20)
+        await until(lambda: bool(exits), pilot)
         assert exits == [["interrupted"]] and pane.result is not None and pane.result.interrupted
 
 

@@ -53,7 +53,13 @@ def make_app(root: Path, cwd: Path, **kwargs: object):  # type: ignore[no-untype
     return CogtuiApp(paths=[str(root)], cwd=cwd, watch=kwargs.pop("watch", False), config=config, **kwargs)  # type: ignore[arg-type]
 
 
-async def until(predicate: Callable[[], bool], pilot: object, timeout: float = 10.0, step: float = 0.05) -> None:
+# How long a wait on an event may take before the test fails: a bound for a hang, never a measure of speed (those
+# live in bench/). A wait that takes a second on an idle machine took over ten with the suite at `-n 10` on two
+# shared cores; a test that passes never waits it out.
+HANG_S = 60.0
+
+
+async def until(predicate: Callable[[], bool], pilot: object, timeout: float = HANG_S, step: float = 0.05) -> None:
     """Pump the app until `predicate()` holds; fail with a clear message after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -107,6 +113,27 @@ def burst(app: object, text: str) -> None:
         app.post_message(key_event(char))  # type: ignore[attr-defined]
 
 
+def endless_replay(monkeypatch: pytest.MonkeyPatch, interval: float = 0.05) -> None:
+    """Replay answers that never end on their own: each streams its answer, then a space every `interval` seconds
+    until the run is cancelled (a quit, escape). A test that acts on a running run finds it running however slowly
+    the machine got it there, where a paced answer could have ended first."""
+    from cogtui.core.run.providers.base import TextDelta
+    from cogtui.core.run.providers.replay import ReplayProvider
+
+    answer = ReplayProvider.stream
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", str(interval))
+
+    async def stream(self: ReplayProvider, request: Any) -> Any:
+        async for event in answer(self, request):
+            if isinstance(event, TextDelta):
+                yield event
+        while True:
+            await asyncio.sleep(interval)
+            yield TextDelta(" ")
+
+    monkeypatch.setattr(ReplayProvider, "stream", stream)
+
+
 async def typed(app: Any, pilot: Any, text: str) -> None:
     """`burst(app, text)`, then wait until every one of its keys has settled in the app's key pipeline
     (key_pipeline.py: dispatched, any binding it triggered run, the screen it leads to mounted). What a key
@@ -135,7 +162,7 @@ async def validated(app: Any, pilot: Any) -> None:
     await pilot.pause()
 
 
-async def click(pilot: Any, selector: str, timeout: float = 10.0) -> None:
+async def click(pilot: Any, selector: str, timeout: float = HANG_S) -> None:
     """Click the widget `selector` on the current screen once it is laid out and nothing covers its centre.
 
     `Pilot.click` aims at the widget's region as it is at that moment: a dialog just pushed on a loaded machine
