@@ -130,7 +130,7 @@ def test_calls_made_while_an_import_runs_wait_for_it_with_the_loop_free() -> Non
         imports.append(threading.current_thread().name)
         sys.modules[name] = type(sys)(name)  # as an import does before running the module's code
         started.set()
-        release.wait(10)
+        release.wait(120)  # until the test lets go: a bound for a hang only
         finished.set()
 
     async def scenario() -> tuple[list[bool], int]:
@@ -181,7 +181,7 @@ def test_a_failed_off_loop_import_fails_its_callers_and_is_tried_again() -> None
     def flaky() -> None:
         attempts.append(1)
         if len(attempts) == 1:
-            release.wait(10)  # until both callers wait for this attempt
+            release.wait(120)  # until both callers wait for this attempt (a bound for a hang only)
             raise ImportError("no such SDK")
         sys.modules[name] = type(sys)(name)
 
@@ -216,7 +216,7 @@ def test_a_call_cancelled_while_it_waits_leaves_the_import_to_the_others() -> No
     release = threading.Event()
 
     def slow() -> None:
-        release.wait(10)
+        release.wait(120)  # until the test lets go: a bound for a hang only
         sys.modules[name] = type(sys)(name)
 
     async def scenario() -> None:

@@ -15,7 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import TextArea
 from textual.worker import get_current_worker
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import HANG_S, copy_modules, isolate, make_app, until
 
 import cogtui.core.module.loader as loader
 from cogtui.tui import navigation
@@ -42,7 +42,9 @@ class HeldLoads:
                     self.on_ui_thread.append(ui)
                 elif get_current_worker().name == "load the module":
                     self.on_ui_thread.append(ui)
-                    self.gate.wait(10)  # never on the UI thread: that would freeze the test as it froze the screen
+                    # Never on the UI thread: that would freeze the test as it froze the screen. Held until the
+                    # test lets go (or past any wait's bound, HANG_S: a test that failed ends).
+                    self.gate.wait(2 * HANG_S)
             return real_load(path, *args, **kwargs)
 
         monkeypatch.setattr(loader, "load_module", load_module)
