@@ -5,12 +5,12 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.stamp-run
 STAMP_DEV := $(VENV)/.stamp-dev
 
-.PHONY: run test test-mypy test-imports test-pytest venv dev screenshots bench clean
+.PHONY: run test test-mypy test-imports test-pytest fuzz venv dev screenshots bench clean
 
 # The tests and benchmarks start many Python processes: each keeps what it compiled (__pycache__, git-ignored),
 # even where the environment turns that off (an empty PYTHONDONTWRITEBYTECODE is off), or every process
 # recompiles all it imports and pytest rewrites every test module's asserts again in each worker.
-test test-pytest bench: export PYTHONDONTWRITEBYTECODE =
+test test-pytest fuzz bench: export PYTHONDONTWRITEBYTECODE =
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,11 @@ test-imports: $(STAMP_DEV)
 
 test-pytest: $(STAMP_DEV)
 	$(BIN)/python -m pytest
+
+# The property tests with random examples, 20 times as many per test (tests/hypothesis_profiles.py): `make test`
+# runs the same derandomized examples every time. A failure found here becomes an @example on its test.
+fuzz: $(STAMP_DEV)
+	$(BIN)/python -m pytest -m hypothesis --hypothesis-profile=fuzz
 
 screenshots: $(STAMP_DEV)
 	$(BIN)/python -m tools.screenshots screenshots

@@ -2,7 +2,9 @@ from __future__ import annotations
 
 import atexit
 import gc
+import importlib
 import os
+import pkgutil
 import signal
 import sys
 import tempfile
@@ -17,6 +19,9 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the repositor
 
 from llmserver import ScriptedLLMServer
 from pgserver import scratch_parent
+
+# The Hypothesis profiles (derandomized in the gate, `make fuzz` explores) and the rule that no test is skipped.
+pytest_plugins = ("hypothesis_profiles", "no_skips")
 
 # The replay provider paces its chunks (10 ms each) so a person can watch a run stream; a test that wants
 # pacing sets it itself, every other replay run answers at once (subprocesses inherit this too).
@@ -168,26 +173,17 @@ def slow_rank(nodeid: str) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: slow_rank(item.nodeid))  # stable: the rest keep their order
+    import_every_module()
 
 
-# ------------------------------------------------------------------ no test is ever skipped
-# A skipped test hides what it would have found. The session fails if any test skipped (or
-# xfailed), naming each one; a test that cannot run here must fail and say what it needs.
-_SKIPPED: list[str] = []
+# ------------------------------------------------------------------ the same examples in every process
+# Hypothesis draws some values from the constants of the project's own modules that are imported when it draws
+# (not from tests). Which of cogtui's modules a worker has imported depends on the tests xdist gave it before, so
+# a derandomized test could draw other examples in another run. Every module is imported before any test
+# runs: each process draws from the same constants, whatever ran before.
+def import_every_module() -> None:
+    import cogtui
 
-
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    if report.skipped:
-        _SKIPPED.append(report.nodeid)
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    if _SKIPPED and exitstatus == 0 and not getattr(session.config, "workerinput", None):
-        session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _SKIPPED:
-        terminalreporter.section("skipped tests fail the session", sep="=", red=True)
-        for nodeid in _SKIPPED:
-            terminalreporter.write_line(f"skipped: {nodeid}")
+    for found in pkgutil.walk_packages(cogtui.__path__, "cogtui."):
+        if not found.name.endswith(".__main__"):  # runs the program
+            importlib.import_module(found.name)

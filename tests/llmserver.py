@@ -483,7 +483,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST  # unknown routes are still recorded, and answered 404
 
     def _run(self, plan: list[_Step]) -> None:
-        chunked = False
+        chunked = ended = False
         try:
             for index, step in enumerate(plan):
                 if step is None:
@@ -501,10 +501,18 @@ class _Handler(BaseHTTPRequestHandler):
                     self.end_headers()
                     chunked = step.chunked
                 else:  # wfile is unbuffered, so each piece hits the wire at once
-                    if not chunked and index == len(plan) - 1:
+                    last = index == len(plan) - 1
+                    if last:
                         self._finish()
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(step), step) if chunked else step)
-            if chunked:
+                    if not chunked:
+                        self.wfile.write(step)
+                        continue
+                    # A chunked body's end goes out with its last chunk, as a server writing its answer in one go
+                    # sends it: a client that reads `[DONE]` finds the end with it, however late this thread runs
+                    # again (a plan that ends on a pause sends the end after it, late on purpose).
+                    ended = last
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(step), step) + (b"0\r\n\r\n" if last else b""))
+            if chunked and not ended:
                 self._finish()
                 self.wfile.write(b"0\r\n\r\n")
         except OSError:  # the client hung up (e.g. its timeout fired) or we are stopping

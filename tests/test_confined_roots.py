@@ -7,8 +7,11 @@ import os
 from pathlib import Path
 
 import pytest
+from modkit import clean_v22, make_module
 
 from cogtui.core.files.confined import ConfinementError, read_confined
+from cogtui.core.module.loader import load_module
+from cogtui.core.rules.validate_module import validate_module
 
 
 @pytest.fixture
@@ -49,3 +52,39 @@ def test_the_root_itself_and_a_root_of_slash(world: dict[str, Path]) -> None:
     assert read_confined(world["mod"] / "prompt.md", Path(os.sep)) == b"inside"
     with pytest.raises(ConfinementError):
         read_confined(world["mod"] / "tests" / "sibling.json", world["mod"] / "tests")
+
+
+# ---------------------------------------------------------------- through the module's own reads
+# Confinement is judged before existence: a module file linked to a missing file outside the folder is F001, as a
+# link to an existing one is. Said "does not exist", it would tell the author (or a hostile folder's maker) which
+# paths outside exist (the probe answers differently for the two); a link to a missing file inside is P003.
+MODULE_FILES = ["module.yaml", "prompt.md", "schema.json", "tests/case1.input.json", "tests/case1.expected.json"]
+
+
+@pytest.mark.parametrize("rel", MODULE_FILES)
+@pytest.mark.parametrize("target", ["missing outside", "existing outside", "missing inside"])
+def test_a_module_file_linked_outside_is_f001_whether_or_not_its_target_exists(
+    rel: str, target: str, tmp_path: Path
+) -> None:
+    root = make_module(tmp_path, clean_v22())
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "there.json").write_text("{}", encoding="utf-8")
+    path = root / rel
+    path.unlink()
+    path.symlink_to(
+        {
+            "missing outside": outside / "missing.json",
+            "existing outside": outside / "there.json",
+            "missing inside": root / "missing.json",
+        }[target]
+    )
+    module = load_module(root)
+    said = [(d.code, d.message) for d in [*module.load_diagnostics, *validate_module(module)] if d.file == path]
+    assert said, target
+    if target == "missing inside":
+        assert {code for code, _ in said} == {"P003"}, said
+        assert all("does not exist" in message for _, message in said), said
+    else:
+        assert {code for code, _ in said} == {"F001"}, said
+        assert all("outside the module folder" in message for _, message in said), said

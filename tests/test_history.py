@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from history_kit import T0, columns, fail_env, insight, ok_env, raw, run, with_insights
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.history.store import SCHEMA_VERSION, History, HistoryError, RunRecord, field_path, iso_utc
 
@@ -300,9 +301,7 @@ RUNS = st.lists(
 )
 
 
-@settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
-)
+@property_settings(60, shared_fixtures=True)
 @given(RUNS)
 def test_aggregation_matches_python(new_store: NewStore, spec: list[Any]) -> None:
     counts: Counter[str | None] = Counter()

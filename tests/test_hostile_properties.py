@@ -22,15 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import event, example, given
 from hypothesis import strategies as st
-from modkit import clean_v22, make_module
+from hypothesis_profiles import property_settings
+from modkit import GOOD_EXPECTED, GOOD_INPUT, clean_v22, make_module
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 import llmserver
 from llmserver import RecordedRequest, Text
-from rtkit import options, provider, set_keys
+from rtkit import CountingReplay, options, provider, set_keys
 
 from cogtui.core.diagnostics import CATALOGUE
 from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
@@ -38,12 +39,9 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.error_codes import ERROR_CODES
 from cogtui.core.rules.validate_module import validate_module
-from cogtui.core.run.providers.replay import ReplayProvider
 from cogtui.core.run.runner import RunOptions, run_module
 
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
-)
+SETTINGS = property_settings(25, shared_fixtures=True)
 TRIPWIRE = "TRIPWIRE-5d1e-outside-the-module"
 
 # ---------------------------------------------------------------- the tripwire
@@ -156,33 +154,54 @@ def documented(envelope: dict[str, Any]) -> bool:
     return code in ERROR_CODES or code == "PARSE_ERROR"
 
 
+# A run reads these; a golden's files are read by its own case only (D172), so they never stop a run.
+RUN_READS = ("module.yaml", "prompt.md", "schema.json")
+GOLDEN = ("tests/a.input.json", "tests/a.expected.json")
+REFUSED = {"outside-link": "F001", "dev-zero-link": "F001", "fifo": "F002", "loop": "F004", "sparse-huge": "F003"}
+A_INPUT = {"text": "a"}  # the golden a's input, which the module accepts; the run asks with it
+OFTEN_KEPT = st.one_of(st.just("keep"), KINDS)  # a file kept half the time: many runs reach the provider
+
+
 @SETTINGS
-@given(kinds=st.lists(KINDS, min_size=len(FILES), max_size=len(FILES)), noise=st.binary(max_size=200))
+@example(kinds=["keep"] * len(FILES), noise=b"").via("the module as written: the run reaches the provider")
+@example(kinds=["keep", "keep", "random", "outside-link", "keep"], noise=b'{"ok":true,"data":{"rationale":"x"}}').via(
+    "a golden input linked outside fails its own case (F001), and the run still succeeds (D172)"
+)
+@given(kinds=st.lists(OFTEN_KEPT, min_size=len(FILES), max_size=len(FILES)), noise=st.binary(max_size=200))
 def test_hostile_module_folders_load_validate_and_run(kinds: list[str], noise: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         tripwire = base / "secret.txt"
         tripwire.write_text(TRIPWIRE)
         files = clean_v22()
-        files["tests/a.input.json"] = {"code": "x"}
-        files["tests/a.expected.json"] = {"ok": True}
+        files["tests/a.input.json"] = A_INPUT
+        files["tests/a.expected.json"] = GOOD_EXPECTED
         root = make_module(base, files)
-        for rel, kind in zip(FILES, kinds, strict=True):
+        planted = dict(zip(FILES, kinds, strict=True))
+        for rel, kind in planted.items():
             plant(root, rel, kind, tripwire, noise)
+        provider = CountingReplay()
         with watching_opens(tripwire):
             module = load_module(root)
             diagnostics = validate_module(module)
-            result = asyncio.run(run_module(module, {"code": "x"}, RunOptions(ReplayProvider(interval=0))))
+            result = asyncio.run(run_module(module, A_INPUT, RunOptions(provider)))
         assert all(d.code in CATALOGUE for d in diagnostics)
         shown = (
             json.dumps([d.to_json() for d in diagnostics]) + module.prompt + json.dumps(result.envelope, default=str)
         )
         assert TRIPWIRE not in shown
         assert documented(result.envelope), result.envelope
-        refused = {"outside-link", "dev-zero-link", "fifo", "loop", "sparse-huge"}
-        for rel, kind in zip(FILES, kinds, strict=True):
-            if kind in refused and rel != "tests/a.expected.json":
-                assert result.envelope["ok"] is False, (rel, kind)
+        event("run reached the provider" if provider.requests else "run stopped before the provider")
+        if all(planted[rel] == "keep" for rel in RUN_READS):  # whatever the goldens hold, the run asks
+            assert provider.requests >= 1, result.envelope
+        for rel in RUN_READS:
+            if planted[rel] in REFUSED:  # the run stops before any request, saying why
+                assert result.envelope["ok"] is False and result.envelope["error"]["code"].startswith("E4"), rel
+                assert provider.requests == 0, rel
+        located = {(d.code, Path(d.file).relative_to(root).as_posix()) for d in diagnostics if d.file}
+        for rel in GOLDEN:
+            if planted[rel] in REFUSED:  # said with its code at its file, never as missing
+                assert (REFUSED[planted[rel]], rel) in located, (rel, planted[rel], located)
 
 
 # ---------------------------------------------------------------- envelopes and stream bytes from a provider
@@ -227,9 +246,12 @@ def test_mangled_stream_bytes_end_in_a_documented_envelope(
     render = sse_stream(chunks)
     monkeypatch.setattr(llmserver, "plan_steps", lambda reply, proto, req: render(req))
     llm_server.enqueue(*(["x"] * 4))  # the runner may retry or ask once more
-    module = load_module(make_module(Path(tempfile.mkdtemp()), clean_v22()))
-    opts = options(provider("openai", llm_server), stream_timeout=2.0, deadline=10.0)
-    result = asyncio.run(run_module(module, {"code": "x"}, opts))
+    asked = len(llm_server.calls("openai"))
+    with tempfile.TemporaryDirectory() as tmp:
+        module = load_module(make_module(Path(tmp), clean_v22()))
+        opts = options(provider("openai", llm_server), stream_timeout=2.0, deadline=10.0)
+        result = asyncio.run(run_module(module, GOOD_INPUT, opts))  # an input the module accepts
+    assert len(llm_server.calls("openai")) > asked, result.envelope  # the bytes were streamed to the runner
     assert documented(result.envelope), result.envelope
     json.dumps(result.envelope, ensure_ascii=True)  # serialisable for history and NDJSON
 

@@ -18,7 +18,19 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 from llmserver import text
-from rtkit import PROTOCOLS, cli_env, cogn, collect, copy_module, golden, model_answer, options, provider, set_keys
+from rtkit import (
+    PROTOCOLS,
+    CountingReplay,
+    cli_env,
+    cogn,
+    collect,
+    copy_module,
+    golden,
+    model_answer,
+    options,
+    provider,
+    set_keys,
+)
 
 from cogtui.core.module.loader import load_module
 
@@ -183,8 +195,6 @@ def test_escape_sequences_from_modules_and_models_are_shown_escaped(tmp_path: Pa
 async def test_base64_media_does_not_count_toward_max_input_tokens(tmp_path: Path) -> None:
     import base64
 
-    from rtkit import replay
-
     folder = copy_module(tmp_path, "screenshot-auditor")
     png = (folder / "assets" / "login-form.png").read_bytes()
     padded = png + b"\0" * 200_000  # ~270 kB of base64, ~67k "tokens" if it were counted as text
@@ -194,16 +204,20 @@ async def test_base64_media_does_not_count_toward_max_input_tokens(tmp_path: Pat
     }
     module = load_module(folder)
     assert module.runtime_requirements["max_input_tokens"] == 8000
-    _, result, _ = await collect(module, inp, options(replay()))
-    assert (result.envelope.get("error") or {}).get("code") != "E1005", result.envelope
+    counted = CountingReplay()
+    _, result, _ = await collect(module, inp, options(counted))
+    assert counted.requests >= 1, result.envelope  # past the input checks: the model was asked
+    as_text = CountingReplay()  # the same characters as text are counted, and over the limit
+    _, result, _ = await collect(module, {**inp, "question": inp["screenshot"]["data"]}, options(as_text))
+    assert result.envelope["error"]["code"] == "E1005" and as_text.requests == 0, result.envelope
 
 
 async def test_lone_surrogates_in_input_never_crash_a_run(tmp_path: Path) -> None:
-    from rtkit import replay
-
     module = load_module(copy_module(tmp_path, "code-reviewer"))
-    _, result, _ = await collect(module, {"diff": "+ x \ud800 y\n"}, options(replay()))
-    json.dumps(result.envelope)  # an envelope, never a traceback
+    counted = CountingReplay()
+    _, result, _ = await collect(module, {"diff": "+ x \ud800 y\n"}, options(counted))
+    assert result.envelope["ok"] is True and counted.requests >= 1, result.envelope  # a run like any other
+    json.dumps(result.envelope, ensure_ascii=False).encode("utf-8")  # an envelope that can be written out
 
 
 def test_cli_history_with_damaged_rows_warns_and_lists_the_rest(tmp_path: Path) -> None:

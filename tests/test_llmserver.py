@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -152,23 +151,19 @@ def test_anthropic_nonstream_disconnect_is_connection_error(srv: ScriptedLLMServ
 def test_anthropic_silence_before_headers_times_out(srv: ScriptedLLMServer) -> None:
     import anthropic
 
-    srv.enqueue(silence(30))
-    started = time.monotonic()
+    srv.enqueue(silence(30))  # then a closed connection: a timeout error says the client's own timer fired
     with pytest.raises(anthropic.APITimeoutError) as info:
         claude(srv, timeout=TIMEOUT).messages.create(model="m", max_tokens=8, messages=USER)
-    assert time.monotonic() - started < 2
     assert isinstance(info.value.__cause__, httpx2.ReadTimeout)
 
 
 def test_anthropic_stall_after_headers_raises_raw_read_timeout(srv: ScriptedLLMServer) -> None:
-    srv.enqueue(silence_after_headers(30, then=text("never sent")))
-    started = time.monotonic()
+    srv.enqueue(silence_after_headers(30, then=text("never sent")))  # the read timeout fires first
     with (
         claude(srv, timeout=SHORT_TIMEOUT).messages.stream(model="m", max_tokens=8, messages=USER) as stream,
         pytest.raises(httpx2.ReadTimeout),
     ):
         list(stream.text_stream)
-    assert time.monotonic() - started < 2
 
 
 def test_anthropic_silence_then_answer(srv: ScriptedLLMServer) -> None:
@@ -282,7 +277,6 @@ def test_openai_stream_disconnect(srv: ScriptedLLMServer) -> None:
 def test_openai_timeouts(srv: ScriptedLLMServer) -> None:
     srv.enqueue(silence_before_headers(30), silence_after_headers(30, then=text("never")))
     body = {"model": "gpt-test", "messages": USER, "stream": True}
-    started = time.monotonic()
     with httpx.Client(timeout=SHORT_TIMEOUT) as client:
         with pytest.raises(httpx.ReadTimeout):
             client.post(chat_url(srv), json=body)
@@ -290,7 +284,6 @@ def test_openai_timeouts(srv: ScriptedLLMServer) -> None:
             assert resp.status_code == 200  # headers arrived, then the body stalls
             with pytest.raises(httpx.ReadTimeout):
                 resp.read()
-    assert time.monotonic() - started < 2
 
 
 def test_unknown_path_is_404_and_keeps_script(srv: ScriptedLLMServer) -> None:
@@ -302,7 +295,8 @@ def test_unknown_path_is_404_and_keeps_script(srv: ScriptedLLMServer) -> None:
 # --------------------------------------------------------------------------- lifecycle
 
 
-def test_stop_is_fast_with_stalled_and_idle_connections() -> None:
+def test_stop_ends_stalled_and_idle_connections() -> None:
+    before = set(threading.enumerate())
     server = ScriptedLLMServer().start()
     server.enqueue("warm-up", silence(30), silence_after_headers(30))
     idle = httpx.Client()  # keeps its keep-alive connection open across stop()
@@ -321,12 +315,12 @@ def test_stop_is_fast_with_stalled_and_idle_connections() -> None:
     for t in threads:
         t.start()
     server.wait_for_requests(3)
-    time.sleep(0.05)  # let both handlers enter their pause
-    started = time.monotonic()
-    server.stop()
-    assert time.monotonic() - started < 1
+    handlers = [t for t in threading.enumerate() if t.name.startswith("llmserver-conn-") and t not in before]
+    server.stop(timeout=20)  # joins the handlers for up to 20 s: woken, they end at once, however loaded the machine
+    # stop() woke both 30 s pauses and closed the idle connection: no handler of this server is left running.
+    assert len(handlers) == 3 and not any(t.is_alive() for t in handlers)
     for t in threads:
-        t.join(2)
+        t.join(30)
     assert len(outcomes) == 2 and all(isinstance(o, httpx.RemoteProtocolError) for o in outcomes)
     idle.close()
     with pytest.raises(RuntimeError):

@@ -20,6 +20,7 @@ import httpx
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 from modkit import make_module
 from tlskit import make_cert
 
@@ -342,11 +343,9 @@ async def test_content_length_over_limit_rejected_before_reading(srv: MediaServe
 
 
 async def test_slow_server_times_out(srv: MediaServer, net: Module) -> None:
-    loop = asyncio.get_running_loop()
-    start = loop.time()
+    # /slow sends its headers and then nothing (for 5 s, then an empty body): E1012 is the fetch's own timer.
     err = await fetch_error(srv.url("/slow"), net, FetchPolicy(allow_hosts=frozenset({"127.0.0.1"}), timeout=0.3))
     assert err.code == "E1012" and "longer than 0.3 s" in err.message
-    assert loop.time() - start < 2
 
 
 # ------------------------------------------------------------------ DNS: every address, pinned connection
@@ -540,6 +539,7 @@ def test_allow_hosts_takes_ips_only() -> None:
         FetchPolicy(allow_hosts=frozenset({"localhost"}))
 
 
+@property_settings(100)
 @given(st.integers(0, 2**32 - 1))
 def test_ipv6_forms_of_an_ipv4_address_are_judged_as_it(n: int) -> None:
     v4 = ipaddress.IPv4Address(n)

@@ -9,8 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.authoring.migration import MigrationError, undo_latest
 from cogtui.core.authoring.promote import (
@@ -285,7 +286,7 @@ FIELDS = st.lists(st.tuples(NAMES, st.integers(0, 1)), min_size=1, max_size=3).m
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@property_settings(60, shared_fixtures=True)
 @given(data=SCHEMAS, defs=SCHEMAS, field=FIELDS, value=st.sampled_from(["a", "new", "x"]))
 def test_any_schema_gives_a_plan_or_a_promotion_error(
     reviewer: Path, data: dict, defs: dict, field: str, value: str

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 from modkit import GOOD_EXPECTED, MANIFEST_V22, SCHEMA_V22, clean_v1, clean_v22, make_module
 
 from cogtui.core.diagnostics import Diagnostic
@@ -34,7 +35,7 @@ from cogtui.core.rules.document_checker import (
 from cogtui.core.rules.validate_module import validate_module
 from cogtui.core.workspace import check_path
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = property_settings(200, shared_fixtures=True)
 
 # ---------------------------------------------------------------- strategies
 
@@ -296,7 +297,7 @@ def test_random_schema_parts_with_a_sane_manifest(schema_part: Any, defs: Any, e
         check_module_dir(make_module(Path(tmp), files))
 
 
-@settings(max_examples=50, deadline=None)
+@property_settings(50)
 @given(text=st.text(max_size=200), name=st.sampled_from(["module.yaml", "MODULE.md", "module.md"]))
 def test_random_text_as_any_manifest(text: str, name: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:

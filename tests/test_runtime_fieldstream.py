@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.run.field_stream import ENVELOPE_KEYS, FieldStreamer
 
@@ -93,7 +94,7 @@ def expected_fields(fields: dict[str, Any], events: list[tuple[str, str, Any]]) 
     assert set(joined) | set(values_seen) <= set(fields)  # nothing reported that is not a field
 
 
-@settings(max_examples=250, deadline=None)
+@property_settings(250)
 @given(st.data(), envelopes())
 def test_envelope_fields_survive_any_cuts(data: st.DataObject, doc: dict[str, Any]) -> None:
     _, text = serialise(data.draw, doc)
@@ -102,7 +103,7 @@ def test_envelope_fields_survive_any_cuts(data: st.DataObject, doc: dict[str, An
     expected_fields(fields, events)
 
 
-@settings(max_examples=150, deadline=None)
+@property_settings(150)
 @given(st.data(), bare_payloads)
 def test_bare_v21_payload_fields_are_reported_as_data(data: st.DataObject, doc: dict[str, Any]) -> None:
     _, text = serialise(data.draw, doc)
@@ -110,7 +111,7 @@ def test_bare_v21_payload_fields_are_reported_as_data(data: st.DataObject, doc: 
     expected_fields({f"data.{k}": v for k, v in doc.items()}, events)
 
 
-@settings(max_examples=100, deadline=None)
+@property_settings(100)
 @given(st.data(), envelopes())
 def test_one_character_at_a_time(data: st.DataObject, doc: dict[str, Any]) -> None:
     _, text = serialise(data.draw, doc)

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
@@ -144,7 +145,7 @@ def _check_events(events: list[Any]) -> None:
         json.dumps(payload, allow_nan=False)  # every event can go out as a chunk
 
 
-@settings(max_examples=400, deadline=None)
+@property_settings(400)
 @given(st.data(), texts)
 def test_any_text_cut_anywhere_never_raises(data: st.DataObject, text: str) -> None:
     cuts = sorted(set(data.draw(st.lists(st.integers(0, len(text)), max_size=30))))
@@ -154,7 +155,7 @@ def test_any_text_cut_anywhere_never_raises(data: st.DataObject, text: str) -> N
     assert not streamer.broken
 
 
-@settings(max_examples=100, deadline=None)
+@property_settings(100)
 @given(texts)
 def test_any_text_one_character_at_a_time_never_raises(text: str) -> None:
     streamer = FieldStreamer()

@@ -9,8 +9,9 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.module.schema_engine import DRAFT7, DRAFT2020, metaschema_errors
 from cogtui.core.workspace import Workspace
@@ -98,7 +99,7 @@ _value = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@property_settings(300)
 @given(st.dictionaries(_keyword, _value, max_size=4))
 def test_metaschema_agrees_on_random_schemas(schema: dict[str, Any]) -> None:
     assert _agree(schema, DRAFT7) and _agree(schema, DRAFT2020)

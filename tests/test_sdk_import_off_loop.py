@@ -2,11 +2,11 @@
 
 The Anthropic SDK's first import is ~2 s of CPU. Imported inside the stream, it froze the TUI for that long on
 the first Anthropic run of a session, and on a slow machine the stream's silence timeout (E2011) could fire
-before a byte was asked for. Here a fresh `cogn` process is made to take three seconds over that import and is
-given a second and a half of silence (room for a loaded machine to answer): the run must succeed, and the
-import must not run on the loop's thread. Neither may what a provider's client and first request import (httpx
-defers httpcore, h11 and anyio's asyncio support until then), nor may calls that start while that import runs
-take it for done.
+before a byte was asked for. Here a fresh `cogn` process is made to take a second longer over that import, and
+says when the call's timers start: after the import has finished, whatever the machine's load (the order is
+checked, not a time). The run must succeed, and the import must not run on the loop's thread. Neither may what a
+provider's client and first request import (httpx defers httpcore, h11 and anyio's asyncio support until then),
+nor may calls that start while that import runs take it for done.
 """
 
 from __future__ import annotations
@@ -22,22 +22,44 @@ from llmserver import ScriptedLLMServer
 from rtkit import ANTHROPIC_KEY, MODULES, cli_env, golden, model_answer
 
 # A fresh `cogn` that says on which thread each watched import is found (once: by the thread that imports it),
-# and takes three seconds over the import named by SLOW_IMPORT.
+# takes a second longer over the import named by SLOW_IMPORT, and says whether that import had finished when a
+# call's timers started (the runner's `timed`, wrapped).
 WHERE_IMPORTED = """
-import importlib.abc, os, sys, threading, time
+import importlib.abc, importlib.machinery, os, sys, threading, time
 
 WATCHED = ("anthropic", "httpx", "httpcore", "h11", "anyio._backends._asyncio")
+SLOW = os.environ.get("SLOW_IMPORT")
+FINISHED = []
 
 class WhereImported(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name in WATCHED:
             main = threading.current_thread() is threading.main_thread()
             sys.stderr.write(name + " imported on the " + ("loop's thread" if main else "other thread") + "\\n")
-            if name == os.environ.get("SLOW_IMPORT"):
-                time.sleep(3.0)
-        return None
+        if name != SLOW:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            time.sleep(1.0)
+            run(module)
+            FINISHED.append(name)
+
+        spec.loader.exec_module = exec_module
+        return spec
 
 sys.meta_path.insert(0, WhereImported())
+from cogtui.core.run import runner
+timed = runner.timed
+
+def said_timed(*args, **kwargs):
+    if SLOW:
+        done = SLOW in FINISHED
+        sys.stderr.write("timers start " + ("after " if done else "before the end of ") + SLOW + "'s import\\n")
+    return timed(*args, **kwargs)
+
+runner.timed = said_timed
 from cogtui.cli import main
 sys.argv[0] = "cogn"
 sys.exit(main())
@@ -58,11 +80,14 @@ def test_a_slow_first_sdk_import_is_not_silence_and_leaves_the_loop_free(
         tmp_path, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url, SLOW_IMPORT="anthropic"
     )
     argv = [sys.executable, "-c", WHERE_IMPORTED, "--path", str(MODULES), "run", "code-reviewer"]
-    argv += ["--input", "in.json", "--provider", "anthropic", "--timeout", "1.5", "--json", "--no-history"]
+    argv += ["--input", "in.json", "--provider", "anthropic", "--json", "--no-history"]
     proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
     # The SDK, then what its client and first request import; httpx and h11 come with the SDK.
     names = ("anthropic", "httpx", "httpcore", "h11", "anyio._backends._asyncio")
     assert imported(proc.stderr) == sorted(f"{name} imported on the other thread" for name in names), proc.stderr
+    assert [line for line in proc.stderr.splitlines() if line.startswith("timers start")] == [
+        "timers start after anthropic's import"
+    ], proc.stderr
     envelope = json.loads(proc.stdout)
     assert proc.returncode == 0 and envelope["ok"] is True, (proc.stderr, envelope)
     assert llm_server.request_count == 1
@@ -105,7 +130,7 @@ def test_calls_made_while_an_import_runs_wait_for_it_with_the_loop_free() -> Non
         imports.append(threading.current_thread().name)
         sys.modules[name] = type(sys)(name)  # as an import does before running the module's code
         started.set()
-        release.wait(10)
+        release.wait(120)  # until the test lets go: a bound for a hang only
         finished.set()
 
     async def scenario() -> tuple[list[bool], int]:
@@ -156,7 +181,7 @@ def test_a_failed_off_loop_import_fails_its_callers_and_is_tried_again() -> None
     def flaky() -> None:
         attempts.append(1)
         if len(attempts) == 1:
-            release.wait(10)  # until both callers wait for this attempt
+            release.wait(120)  # until both callers wait for this attempt (a bound for a hang only)
             raise ImportError("no such SDK")
         sys.modules[name] = type(sys)(name)
 
@@ -191,7 +216,7 @@ def test_a_call_cancelled_while_it_waits_leaves_the_import_to_the_others() -> No
     release = threading.Event()
 
     def slow() -> None:
-        release.wait(10)
+        release.wait(120)  # until the test lets go: a bound for a hang only
         sys.modules[name] = type(sys)(name)
 
     async def scenario() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.files.terminal_text import terminal_json, visible
 
@@ -40,7 +41,7 @@ def test_terminal_json_is_valid_json_with_nothing_raw() -> None:
     text.encode("utf-8")  # writable
 
 
-@settings(max_examples=200, deadline=None)
+@property_settings(200)
 @given(st.text())
 def test_nothing_unsafe_survives(text: str) -> None:
     out = visible(text, single_line=True)
@@ -53,7 +54,7 @@ BOUNDARIES = "".join(chr(c) for c in (*range(0x00, 0xA1), 0x61C, 0x200D, 0x200E,
 AROUND = st.text(st.sampled_from(BOUNDARIES + "\u2066\u2069\u206a\ufeff\ufffd\ud800\udfff\U0001f600 ab"), max_size=30)
 
 
-@settings(max_examples=300, deadline=None)
+@property_settings(300)
 @given(st.one_of(AROUND, st.text(st.characters(max_codepoint=0x7F), max_size=30), st.text(max_size=30)))
 def test_ascii_text_takes_a_narrower_class_with_the_same_answers(text: str) -> None:
     """ASCII text is judged with the classes' ASCII part (compiled cheaply); every answer is the full class's."""

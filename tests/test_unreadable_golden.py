@@ -9,6 +9,7 @@ no longer a load error that blocks the module (`run_blockers`): its case fails w
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -90,6 +91,26 @@ def test_a_golden_linked_outside_the_folder_fails_its_case_with_its_f_code(tmp_p
     refused = unrunnable(module, module.tests[1])
     assert refused is not None and [d.code for d in refused.diagnostics] == ["F001"]
     assert "never read" not in json.dumps(refused.to_json())
+
+
+def test_an_expected_file_found_by_name_that_is_not_a_regular_file_is_said_as_it_is(tmp_path: Path) -> None:
+    """tests/case2.* found by their names (not listed in module.yaml): an expected file that is a FIFO, a link to a
+    device or a symlink loop exists, so it is refused with its F code, never reported as missing (T008)."""
+    for expected, code in (("fifo", "F002"), ("/dev/zero", "F001"), ("loop", "F004")):
+        folder = _module(tmp_path / expected.strip("/"))
+        path = folder / "tests" / "case2.expected.json"
+        path.unlink()
+        if expected == "fifo":
+            os.mkfifo(path)
+        elif expected == "loop":
+            path.symlink_to(path.with_name("again.json"))
+            path.with_name("again.json").symlink_to(path)
+        else:
+            path.symlink_to(expected)
+        module = load_module(folder)
+        assert [(d.code, d.file) for d in module.load_diagnostics] == [(code, path)], expected
+        refused = unrunnable(module, module.tests[1])
+        assert refused is not None and [d.code for d in refused.diagnostics] == [code], expected
 
 
 def _copy(tmp_path: Path) -> Path:

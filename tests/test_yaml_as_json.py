@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.files.sourcemap import ParseFailure, parse_yaml
 
@@ -53,7 +54,7 @@ def parsed(text: str) -> tuple[str, str | None]:
     return source.kind, typed(source.value)
 
 
-@settings(max_examples=300, deadline=None)
+@property_settings(300)
 @given(DOCUMENTS, st.booleans(), st.sampled_from([None, 0, 2]))
 def test_json_shaped_yaml_reads_as_pyyaml_does(value: Any, ascii_only: bool, indent: int | None) -> None:
     text = json.dumps(value, ensure_ascii=ascii_only, indent=indent)

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.files.sourcemap import ParseFailure, parse_yaml
 from cogtui.core.files.yaml_block import block_yaml
@@ -141,7 +142,7 @@ MANIFEST_LIKE = trees(st.one_of(PLAIN, st.sampled_from(VALID)), PLAIN.filter(lam
 SHAPES = (st.sampled_from([2, 4]), st.booleans(), st.booleans(), st.lists(st.integers(0, 40), max_size=3))
 
 
-@settings(max_examples=300, deadline=None)
+@property_settings(300)
 @given(st.one_of(TREES, MANIFEST_LIKE, MANIFEST_LIKE), *SHAPES)
 def test_generated_block_yaml_reads_as_pyyaml_does(
     tree: Any, step: int, indentless: bool, comments: bool, blanks: list[int]

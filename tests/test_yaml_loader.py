@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import property_settings
 
 from cogtui.core.files.sourcemap import ParseFailure, parse_yaml
 from cogtui.core.files.yaml_loader import LinearSafeLoader
@@ -81,7 +82,7 @@ def test_nesting_that_outlasts_the_key_reach_scans_alike() -> None:
 YAMLISH = st.text(alphabet=st.sampled_from(list("ab1 :,-?[]{}\n'\"#&*!|>")), max_size=60)
 
 
-@settings(max_examples=300, deadline=None)
+@property_settings(300)
 @given(YAMLISH)
 def test_random_yaml_reads_alike(text: str) -> None:
     assert_same(text)

@@ -20,12 +20,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from tuikit import copy_modules
+from tuikit import HANG_S, copy_modules
 from unreadable import as_unprivileged
 
 pytestmark = pytest.mark.e2e
 
-TIMEOUT = 30.0
+TIMEOUT = HANG_S  # a bound for a hang (tuikit.HANG_S)
 WIDTH, HEIGHT = 120, 36
 
 

@@ -26,11 +26,12 @@ from test_editor_kit import (
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Static
+from tuikit import timers_due
 
 from cogtui.core.files.merge3 import HunkKind, Side
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor import VALIDATE_DELAY_S, EditorScreen
 from cogtui.tui.screens.editor_merge import HunkView, MergeModal
 from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
 from cogtui.tui.widgets.file_diff import FileDiffModal
@@ -368,7 +369,7 @@ async def test_a_reload_from_disk_validates_once(module_dir: Path) -> None:
     app = make_app(module_dir)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_editor(app, pilot, module_dir)
-        await pilot.pause(0.5)
+        await timers_due(pilot, VALIDATE_DELAY_S)  # what opening started is done
         started: list[str] = []
         original = screen.validate_now  # every validation starts here (typing, saving, disk changes)
 
@@ -379,5 +380,5 @@ async def test_a_reload_from_disk_validates_once(module_dir: Path) -> None:
         screen.validate_now = counting  # type: ignore[method-assign]
         external_edit(manifest)
         screen.disk.changed(frozenset({manifest}))  # what the watcher's DiskChanged handler does
-        await pilot.pause(1.0)  # longer than the typing delay a Changed message would start
+        await timers_due(pilot, VALIDATE_DELAY_S)  # a Changed message would have started its validation by now
         assert started == ["validate"]

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widgets import TabbedContent, TextArea
+from tuikit import HANG_S
 from tuikit import click as click
 
 from cogtui.tui import navigation
@@ -50,7 +51,7 @@ async def until(
     pilot: Pilot[None],
     predicate: Callable[[], bool],
     what: str,
-    timeout: float = 15.0,  # a bound for a loaded machine (the watcher is a thread): a pass never waits it out
+    timeout: float = HANG_S,  # a bound for a hang (tuikit.HANG_S): a pass never waits it out
     retry: Callable[[], None] | None = None,
 ) -> None:
     """Pause until `predicate()` holds; `retry` runs about once a second (e.g. to write a file again)."""

@@ -13,7 +13,7 @@ import pytest
 from test_run_loads_off_ui_thread import HeldLoads
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static, TabbedContent
-from tuikit import copy_modules, editor_ready, isolate, make_app, until
+from tuikit import HANG_S, copy_modules, editor_ready, isolate, make_app, until
 
 import cogtui.tui.screens.editor as editor_screen
 from cogtui.core.authoring.editor_files import FileBuffer
@@ -104,7 +104,7 @@ async def test_closing_the_editor_while_it_reads_its_module_draws_nothing_and_ra
         await pilot.press("escape")  # answered while the module is read
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         loads.release()
-        await pilot.pause(0.2)
+        await loads.answered(pilot)
         assert isinstance(app.screen, BrowserScreen) and not screen.is_attached
         assert screen.state.loading and screen.state.files == {}  # its read arrived at no screen: nothing opened
 
@@ -119,7 +119,7 @@ class HeldListing:
 
         def read_listing(root: Path) -> Any:
             self.on_ui_thread.append(on_ui_thread())
-            self.gate.wait(10)
+            self.gate.wait(2 * HANG_S)  # until the test lets go (past any wait's bound: a test that failed ends)
             return real_listing(root)
 
         monkeypatch.setattr(editor_screen, "read_listing", read_listing)  # what the editor reads its listing with

@@ -6,7 +6,9 @@ editor would (D168)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_editor_kit import (
     SIZE,
     active_rel,
@@ -21,7 +23,7 @@ from test_editor_kit import (
     until,
 )
 from textual.message import Message
-from textual.widgets import Label, OptionList, Tab, TabbedContent
+from textual.widgets import Label, OptionList, Tab, TabbedContent, TabPane
 
 from cogtui.tui import navigation
 from cogtui.tui.screens.editor import EditorScreen
@@ -121,3 +123,32 @@ async def test_the_keys_that_open_the_tab_list_close_it(module_dir: Path) -> Non
             await pilot.press(key)  # the same key again: the list closes, the tab shown stays
             await until(pilot, lambda: app.screen is screen, "the list closed")
             assert active_rel(screen) == "module.yaml"
+
+
+async def test_a_file_reopened_while_the_watcher_reports_it_is_never_used_before_its_tab_exists(
+    module_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Other handlers go on while a reopened file's tab mounts: the watcher's report of that file (made on disk just
+    now) and a validation whose timer fired. Under load they ran in that window and found the file's buffer with no
+    text area yet (NoMatches '#file-9-text', the app ended). Here they run at the window's start, every time."""
+    notes_md = module_dir / "NOTES.md"
+    real_add_pane = TabbedContent.add_pane
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir)
+        meanwhile: list[str] = []
+
+        def add_pane(tabs: TabbedContent, pane: TabPane, **kwargs: Any) -> Any:
+            meanwhile.append(pane.id or "")
+            screen.disk.changed(frozenset({notes_md}))  # the watcher's DiskChanged, handled as the tab mounts
+            screen.validate_now()  # the typing delay's timer, firing as the tab mounts
+            return real_add_pane(tabs, pane, **kwargs)
+
+        monkeypatch.setattr(TabbedContent, "add_pane", add_pane)
+        notes_md.write_text("made after the editor opened\n")
+        navigation.open_module(app, module_dir)  # "Open code-reviewer" again: NOTES.md gets its tab
+        await until(pilot, lambda: screen.buffer_for(notes_md) is not None, "the new tab")
+        await pilot.pause()
+        assert app.return_code is None and app.screen is screen and len(meanwhile) == 1
+        assert area(screen, "NOTES.md").text == "made after the editor opened\n"
+        assert not buffer(screen, "NOTES.md").modified

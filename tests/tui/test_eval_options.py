@@ -39,7 +39,7 @@ def finished(app: Any) -> bool:
 async def open_eval(app: Any, pilot: Any) -> EvalScreen:
     await until(lambda: app.store.entries and app.screen.query_one("#tree").cursor_node is not None, pilot)
     await pilot.press("e")
-    await until(lambda: finished(app), pilot, timeout=30)
+    await until(lambda: finished(app), pilot)
     assert isinstance(app.screen, EvalScreen)
     return app.screen
 
@@ -92,7 +92,7 @@ async def test_t_chooses_targets_typed_or_configured_and_the_module_keeps_them(
         targets.deselect("replay")
         targets.select("openai/gpt-4o-mini")
         await pilot.press("ctrl+r")
-        await until(lambda: finished(app) and llm_server.request_count == 6, pilot, timeout=30)
+        await until(lambda: finished(app) and llm_server.request_count == 6, pilot)
         assert columns(app.screen) == ["openai/gpt-4o-mini", "openai/gpt-test"]
         assert sorted(r.body["model"] for r in llm_server.requests) == ["gpt-4o-mini"] * 3 + ["gpt-test"] * 3
         assert app.screen.report is not None and app.screen.report.failed == 0
@@ -126,12 +126,12 @@ async def test_the_response_cache_option_reuses_answers_and_is_remembered(
         button = next(b for b in options.query(RadioButton) if b.name == "any")
         button.value = True
         await pilot.press("ctrl+r")
-        await until(lambda: finished(app) and llm_server.request_count == 3, pilot, timeout=30)
+        await until(lambda: finished(app) and llm_server.request_count == 3, pilot)
         table = app.screen.query_one(DataTable)
         assert str(table.get_cell("case-000", "openai/gpt-4o-mini")) == "✓ pass"
         first = app.screen.report
         await pilot.press("ctrl+r")  # the same requests again: answered from the history, no model call
-        await until(lambda: finished(app) and app.screen.report is not first, pilot, timeout=30)
+        await until(lambda: finished(app) and app.screen.report is not first, pilot)
         assert llm_server.request_count == 3
         table = app.screen.query_one(DataTable)
         assert str(table.get_cell("case-000", "openai/gpt-4o-mini")) == "✓ pass (cached)"

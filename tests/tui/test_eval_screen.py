@@ -61,7 +61,7 @@ async def test_pending_cells_before_results(monkeypatch: pytest.MonkeyPatch, tmp
         )
         table = app.screen.query_one(DataTable)
         assert str(table.get_cell("case3", "replay")) == PENDING  # one at a time: the last case has not run yet
-        await until(lambda: app.screen.report is not None, pilot, timeout=30)
+        await until(lambda: app.screen.report is not None, pilot)
         assert str(table.get_cell("case3", "replay")) == "✓ pass"
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.content import Content
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Select, Static
-from tuikit import click, copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.settings.config import load_config
@@ -186,8 +186,8 @@ async def test_new_module_and_browser_with_a_hostile_search_path(
         await until(lambda: any(n.startswith("Created ") for n in seen), pilot)
         created = next(n for n in seen if n.startswith("Created "))
         assert created == f"Created {app.store.display(root / 'fresh-module')}" and "[b]" in created
-        # The new module opens in the editor: let it finish mounting before the app shuts down.
-        await until(lambda: type(app.screen).__name__ == "EditorScreen" and bool(app.screen.query("KeyFooter")), pilot)
+        # The new module opens in the editor: let it read the module and draw its tabs before the app shuts down.
+        await until(lambda: editor_ready(app), pilot)
         await pilot.pause()
 
 
@@ -247,11 +247,11 @@ async def test_migration_notifications_name_a_hostile_module(monkeypatch: pytest
             modal.query_one(".dialog-body", Static)
         )
         await click(pilot, "#confirm")  # applied, then undone: both notifications quote the module and its backup
-        await until(lambda: screen.slots[0].applied is not None, pilot, timeout=20)
+        await until(lambda: screen.slots[0].applied is not None, pilot)
         backup = screen.slots[0].applied.backup_dir  # type: ignore[union-attr]
         assert name in str(backup) and any(str(backup) in n for n in seen), seen
         await pilot.press("u")
-        await until(lambda: any(n.startswith(f"Restored from {backup}") for n in seen), pilot, timeout=20)
+        await until(lambda: any(n.startswith(f"Restored from {backup}") for n in seen), pilot)
 
 
 # ---------------------------------------------------------------- insights: status, filter, promote

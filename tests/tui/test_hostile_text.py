@@ -219,18 +219,27 @@ async def test_insights_over_a_hostile_history(hostile_history: Path, tmp_path: 
         insights = screen.query_one(InsightTable)
         shown = {insights.get_row_at(i)[0].plain for i in range(insights.row_count)}
         assert {f"data.{t}" for t in HOSTILE} <= shown
-        for _ in range(insights.row_count):  # every row's detail pane too
+        detail = screen.query_one("#insight-detail-body", Static)
+        for row in range(insights.row_count):  # every row's detail pane shows its mapping literally
+            mapping = insights.get_row_at(row)[0].plain
+            await until(
+                lambda row=row, mapping=mapping: insights.cursor_row == row and mapping in str(detail.render()), pilot
+            )
             await pilot.press("down")
-        await pilot.pause()
         enums = screen.query_one(CustomEnumTable)
         values = {enums.get_row_at(i)[2].plain: enums.get_row_at(i)[4].plain for i in range(enums.row_count)}
         assert values == {t: f"{t} because [/b]" for t in HOSTILE}
-        await pilot.press("t")
-        await pilot.pause()
-        enums.focus()
-        for _ in range(enums.row_count):
+        await pilot.press("t")  # the custom enums tab, its table focused
+        await until(lambda: screen.query_one(TabbedContent).active == "enums-tab" and enums.has_focus, pilot)
+        for row in range(enums.row_count):  # and each enum value's detail: the value and its reason, literally
+            value, reason = enums.get_row_at(row)[2].plain, enums.get_row_at(row)[4].plain
+            shows = (f"{value}  ·  ", f"• {reason}")  # the value in the heading, its reason in the list
+
+            def detailed(row: int = row, shows: tuple[str, str] = shows) -> bool:
+                return enums.cursor_row == row and all(s in str(detail.render()) for s in shows)
+
+            await until(detailed, pilot)
             await pilot.press("down")
-        await pilot.pause()
 
 
 def _hostile_module(root: Path) -> Path:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select, Sparkline, Static
+from tuikit import HANG_S
 
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.history.store import History, RunRecord
@@ -132,7 +133,7 @@ async def dashboard(pilot: Pilot[None], module: str | None = None, press_i: bool
     return screen
 
 
-async def until(pilot: Pilot[None], condition: Any, timeout: float = 10.0) -> None:
+async def until(pilot: Pilot[None], condition: Any, timeout: float = HANG_S) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "timed out"

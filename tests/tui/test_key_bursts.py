@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tuikit import burst, copy_modules, isolate, make_app, until
+from tuikit import burst, copy_modules, isolate, make_app, timers_due, typed, until
 
-from cogtui.tui.screens.browser import BrowserScreen, FilterInput
+from cogtui.tui.screens.browser import DETAIL_DELAY, BrowserScreen, FilterInput
 from cogtui.tui.screens.run import RunScreen
 
 NAMES = ("incident-narrator", "code-reviewer", "json-patch-generator")
@@ -26,9 +26,7 @@ async def test_a_word_typed_after_slash_goes_to_the_filter(root: Path, tmp_path:
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
-        burst(app, "/" + word)  # every letter is a browser command key when the tree has focus
-        await until(lambda: bool(app.query(FilterInput)) and app.query_one(FilterInput).value == word, pilot)
-        await pilot.pause(0.2)
+        await typed(app, pilot, "/" + word)  # every letter is a browser command key when the tree has focus
         assert app.is_running and isinstance(app.screen, BrowserScreen)
         assert app.query_one(FilterInput).value == word and app.focused is app.query_one(FilterInput)
 
@@ -62,7 +60,7 @@ async def test_the_details_follow_the_filter(root: Path, tmp_path: Path) -> None
         for word, shown in (("incident", "incident-narrator"), ("json", "json-patch-generator")):
             app.screen.query_one(FilterInput).value = word
             await until(lambda: shown in detail_text(app), pilot)  # noqa: B023 - awaited at once
-            await pilot.pause(0.3)
+            await timers_due(pilot, DETAIL_DELAY)  # a debounced show of the module before would have come
             assert shown in detail_text(app)
         app.screen.query_one(FilterInput).value = "zzz"
         await until(lambda: "No module name contains 'zzz'" in detail_text(app), pilot)
@@ -104,7 +102,7 @@ async def test_escape_right_after_opening_a_screen_goes_back_without_a_crash(
     app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        burst(app, keys)
-        await pilot.pause(0.5)
+        await typed(app, pilot, keys)
+        await pilot.pause()  # and what the screens scheduled for after their next refresh
         await until(lambda: isinstance(app.screen, BrowserScreen) and len(app.screen_stack) == 1, pilot)
         assert app.is_running and [type(s).__name__ for s in app.screen_stack] == ["BrowserScreen"]

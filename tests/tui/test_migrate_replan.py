@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, until, validated
 
 from cogtui.core.authoring.migration.preview_state import REPLANNED
 from cogtui.tui import navigation
@@ -60,7 +60,7 @@ async def test_a_change_under_the_plan_plans_again_whether_the_watcher_or_a_find
         slot = screen.slots[0]
         first = slot.plan
         app.validate_all()  # nothing changed: the plan stays
-        await pilot.pause(0.3)
+        await validated(app, pilot)
         assert slot.plan is first and slot.replanned is None
 
         edit_prompt(module)

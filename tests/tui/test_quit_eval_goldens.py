@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tuikit import click, copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
 
 from cogtui.core.eval.eval_state import EvalPhase
 from cogtui.core.run.golden_state import GoldensPhase
@@ -44,7 +44,7 @@ async def test_q_asks_while_an_eval_or_golden_run_is_running(
     key: str, screen_type: type, group: str, running: object, said: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
-    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.1")  # answers that stream long enough to quit during them
+    endless_replay(monkeypatch)  # answers that stream until they are quit
     copy_modules(root, "code-reviewer")
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tuikit import click, copy_modules, isolate, make_app, until
+from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
@@ -61,7 +61,7 @@ async def confirm_modal(app: Any, pilot: Any) -> ConfirmModal:
 @pytest.fixture
 def slow_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     root = isolate(monkeypatch, tmp_path)
-    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0.1")  # a run that lasts long enough to quit during it
+    endless_replay(monkeypatch)  # a run that lasts until it is quit
     (module,) = copy_modules(root, MODULE)
     return module
 
@@ -79,13 +79,13 @@ async def test_quitting_asks_then_records_the_run_before_exiting(
         assert "1 run is still running" in str(modal.query_one(".dialog-body", Static).render())
         await pilot.press("escape")  # declining: nothing stops
         await until(lambda: app.screen is screen, pilot)
-        await pilot.pause(0.3)
+        declined_at = pane.assembler.chunks
+        await until(lambda: pane.assembler.chunks >= declined_at + 3, pilot)  # the run streams on after it
         assert pane.running and not exits and app.is_running
-        assert pane.assembler.chunks > 2  # still streaming
         await pilot.press("ctrl+q")
         await confirm_modal(app, pilot)
         await click(pilot, "#confirm")
-        await until(lambda: bool(exits), pilot, timeout=20)
+        await until(lambda: bool(exits), pilot)
         assert exits == [["interrupted"]]  # recorded before the app was told to exit, and only then
         assert pane.result is not None and pane.result.interrupted
 
@@ -102,7 +102,7 @@ async def test_quitting_stops_runs_on_a_run_screen_under_another_screen(
         await pilot.press("q")
         await confirm_modal(app, pilot)
         await click(pilot, "#confirm")
-        await until(lambda: bool(exits), pilot, timeout=20)
+        await until(lambda: bool(exits), pilot)
         assert exits == [["interrupted"]] and pane.result is not None and pane.result.interrupted
 
 

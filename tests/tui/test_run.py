@@ -154,7 +154,7 @@ async def test_anthropic_disconnect_shows_partial_data(
         screen.query_one("#run-provider", Select).value = "anthropic"
         await pilot.pause()
         await pilot.press("ctrl+r")
-        await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot, timeout=20)
+        await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot)
         pane = _panes(screen)[0]
         env = pane.result.envelope
         assert env["error"]["code"] == "E2010"

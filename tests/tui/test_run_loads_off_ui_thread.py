@@ -11,12 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import TextArea
 from textual.worker import get_current_worker
-from tuikit import copy_modules, isolate, make_app, press_at, press_run_again, until
+from tuikit import HANG_S, copy_modules, isolate, make_app, press_at, press_run_again, until
 
 import cogtui.core.module.loader as loader
 from cogtui.tui import navigation
+from cogtui.tui.module_loads import ModuleLoaded
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.goldens import GoldensScreen
 from cogtui.tui.screens.run import RunScreen
@@ -39,10 +42,29 @@ class HeldLoads:
                     self.on_ui_thread.append(ui)
                 elif get_current_worker().name == "load the module":
                     self.on_ui_thread.append(ui)
-                    self.gate.wait(10)  # never on the UI thread: that would freeze the test as it froze the screen
+                    # Never on the UI thread: that would freeze the test as it froze the screen. Held until the
+                    # test lets go (or past any wait's bound, HANG_S: a test that failed ends).
+                    self.gate.wait(2 * HANG_S)
             return real_load(path, *args, **kwargs)
 
         monkeypatch.setattr(loader, "load_module", load_module)
+        # Every `ModuleLoaded` a screen's read posts, once posted (queued, or dropped by a closed screen): after
+        # a release, a test waits for it, then for the app to handle what was queued.
+        self.posted: list[bool] = []
+        real_post = Screen.post_message
+
+        def post_message(screen: Screen[Any], message: Message) -> bool:
+            delivered = real_post(screen, message)
+            if isinstance(message, ModuleLoaded):
+                self.posted.append(delivered)
+            return delivered
+
+        monkeypatch.setattr(Screen, "post_message", post_message)
+
+    async def answered(self, pilot: Any, n: int = 1) -> None:
+        """Wait until `n` reads have posted what they read, and the app has handled whatever was delivered."""
+        await until(lambda: len(self.posted) >= n, pilot)
+        await pilot.pause()
 
     def hold(self) -> None:
         self.gate.clear()

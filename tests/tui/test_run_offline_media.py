@@ -60,7 +60,7 @@ async def test_a_replay_run_with_an_image_url_finishes_offline(monkeypatch: pyte
             monkeypatch.setattr(socket, name, refuse(name))
         monkeypatch.setattr(socket.socket, "connect", refuse("connect"))
         await pilot.press("ctrl+r")
-        await until(lambda: bool(screen.query(RunPane)) and not screen.query_one(RunPane).running, pilot, timeout=30)
+        await until(lambda: bool(screen.query(RunPane)) and not screen.query_one(RunPane).running, pilot)
         pane = screen.query_one(RunPane)
         assert pane.state.phase is Phase.DONE, (pane.state.error_code, pane.state.error_message)
         assert calls == []

@@ -132,7 +132,7 @@ async def test_closing_asks_then_cancels_and_records_every_running_run(
         await pilot.press("escape")
         await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
         await click(pilot, "#confirm")
-        await until(lambda: not isinstance(app.screen, (RunScreen, ConfirmModal)), pilot, timeout=20)
+        await until(lambda: not isinstance(app.screen, (RunScreen, ConfirmModal)), pilot)
         runs = _runs(tmp_path, "incident-narrator")  # already recorded when the screen closed
         assert [r.outcome for r in runs] == ["interrupted"] * 3
         assert first.result is not None and first.result.interrupted

@@ -72,7 +72,7 @@ async def test_cancel_is_shown_as_final(module: Path, tmp_path: Path) -> None:
         pane = await start(app, pilot, module)
         seen = notices(app)
         await pilot.press("escape")  # cancels the running run
-        await until(lambda: not pane.running, pilot, timeout=20)
+        await until(lambda: not pane.running, pilot)
         await pilot.pause(0.3)
         view = shown(pane)
         assert pane.state.phase is Phase.CANCELLED

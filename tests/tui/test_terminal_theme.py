@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -126,16 +125,19 @@ def test_the_real_binary_on_a_16_colour_term(tmp_path: Path) -> None:
         f"COGTUI_STATE_DIR={tmp_path / 'state'}",  # the note is said at the first start on this terminal only
         "TERM=xterm",
     ]
+    # A search path entry that is a file: its notice is said just after the terminal's note (app.py,
+    # `_say_start_notes`), so the first screen that shows it would show the note too.
+    not_a_folder = tmp_path / "not-a-folder"
+    not_a_folder.write_text("x", encoding="utf-8")
+    paths = ["--path", str(root), "--path", str(not_a_folder)]
     for extra, expect_note in (([], True), (["--theme", "cogtui-dark"], False)):
         tmux = Tmux(tmux_binary, tmp_path)
         try:
-            tmux.start([*env, str(cogtui), "--path", str(root), *extra], cwd=tmp_path)
-            screen = wait_for(tmux, lambda s: "code-reviewer" in s, "the browser")
+            tmux.start([*env, str(cogtui), *paths, *extra], cwd=tmp_path)
+            screen = wait_for(tmux, lambda s: "code-reviewer" in s and "not a folder" in s, "the start notices")
             if expect_note:
                 wait_for(tmux, lambda s: "16-colour terminal" in s and ANSI_THEME in s, "the ANSI theme note")
             else:
-                time.sleep(1.0)  # the note would show with the first frame
-                screen = tmux.screen()
                 assert "16-colour terminal" not in screen, screen
         finally:
             tmux.kill()

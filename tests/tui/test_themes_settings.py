@@ -149,19 +149,23 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+# `cogn serve` in a Python where textual-serve cannot be imported (None in sys.modules makes its import fail), as
+# in an install without the `serve` extra: the dev extras always install it.
+WITHOUT_TEXTUAL_SERVE = (
+    "import runpy, sys; sys.modules['textual_serve'] = None; sys.argv[0] = 'cogn'; "
+    "runpy.run_module('cogtui.cli', run_name='__main__')"
+)
+
+
 def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
-    try:
-        import textual_serve  # noqa: F401
-    except ImportError:
-        argv = [sys.executable, "-m", "cogtui.cli", "serve", "--port", str(free_port())]
-        proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
-        assert proc.returncode == 2 and "cogn serve needs textual-serve" in proc.stderr
-        assert "Traceback" not in proc.stderr
-    else:  # installed: at least the command parses
-        proc = subprocess.run(
-            [sys.executable, "-m", "cogtui.cli", "serve", "--help"], capture_output=True, text=True, timeout=60
-        )
-        assert proc.returncode == 0 and "--port" in proc.stdout
+    argv = [sys.executable, "-c", WITHOUT_TEXTUAL_SERVE, "serve", "--port", str(free_port())]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert "cogn serve needs textual-serve: pip install 'cogtui[serve]'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    installed = [sys.executable, "-m", "cogtui.cli", "serve", "--help"]  # with it, the command parses
+    proc = subprocess.run(installed, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0 and "--port" in proc.stdout
 
 
 def test_the_ansi_theme_hard_codes_neither_black_nor_white_for_text_or_cursor() -> None:

@@ -13,7 +13,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
@@ -119,10 +118,9 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
     command += [str(bin_dir / "cogtui"), "--path", str(work / "modules")]
     try:
         tmux.start(command, cwd=work)
-        screen = wait_for(tmux, lambda s: bool(label("✓", "code-reviewer").search(s)), "code-reviewer, validated")
-        time.sleep(0.5)  # a theme problem is announced on mount, before validation reports: it would show by now
-        screen = tmux.screen()
-        assert "not available" not in screen and "theme skipped" not in screen, screen
+        wait_for(tmux, lambda s: bool(label("✓", "code-reviewer").search(s)), "code-reviewer, validated")
+        # The theme loaded from the installed package: its own colours are on screen (a theme that was not found
+        # leaves Textual's default colours, whatever notice says so).
         styled = tmux("capture-pane", "-e", "-p", "-t", tmux.session).stdout
         assert f"48;2;{rgb(theme['background'])}m" in styled, "the screen is not drawn on cogtui-dark's background"
         assert f"2;{rgb(theme['primary'])}m" in styled, "cogtui-dark's primary colour is nowhere on screen"

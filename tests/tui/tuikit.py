@@ -54,7 +54,13 @@ def make_app(root: Path, cwd: Path, **kwargs: object):  # type: ignore[no-untype
     return CogtuiApp(paths=[str(root)], cwd=cwd, watch=kwargs.pop("watch", False), config=config, **kwargs)  # type: ignore[arg-type]
 
 
-async def until(predicate: Callable[[], bool], pilot: object, timeout: float = 10.0, step: float = 0.05) -> None:
+# How long a wait on an event may take before the test fails: a bound for a hang, never a measure of speed (those
+# live in bench/). A wait that takes a second on an idle machine took over ten with the suite at `-n 10` on two
+# shared cores; a test that passes never waits it out.
+HANG_S = 60.0
+
+
+async def until(predicate: Callable[[], bool], pilot: object, timeout: float = HANG_S, step: float = 0.05) -> None:
     """Pump the app until `predicate()` holds; fail with a clear message after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -108,7 +114,56 @@ def burst(app: object, text: str) -> None:
         app.post_message(key_event(char))  # type: ignore[attr-defined]
 
 
-async def click(pilot: Any, selector: str, timeout: float = 10.0) -> None:
+def endless_replay(monkeypatch: pytest.MonkeyPatch, interval: float = 0.05) -> None:
+    """Replay answers that never end on their own: each streams its answer, then a space every `interval` seconds
+    until the run is cancelled (a quit, escape). A test that acts on a running run finds it running however slowly
+    the machine got it there, where a paced answer could have ended first."""
+    from cogtui.core.run.providers.base import TextDelta
+    from cogtui.core.run.providers.replay import ReplayProvider
+
+    answer = ReplayProvider.stream
+    monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", str(interval))
+
+    async def stream(self: ReplayProvider, request: Any) -> Any:
+        async for event in answer(self, request):
+            if isinstance(event, TextDelta):
+                yield event
+        while True:
+            await asyncio.sleep(interval)
+            yield TextDelta(" ")
+
+    monkeypatch.setattr(ReplayProvider, "stream", stream)
+
+
+async def typed(app: Any, pilot: Any, text: str) -> None:
+    """`burst(app, text)`, then wait until every one of its keys has settled in the app's key pipeline
+    (key_pipeline.py: dispatched, any binding it triggered run, the screen it leads to mounted). What a key
+    would do has been done by then: a test can check what did not happen without waiting a fixed time."""
+    keys = app.keys_in_order
+    await until(lambda: keys.in_flight is None and not keys.waiting, pilot)  # earlier keys first
+    last = keys.serial + len(text)
+    burst(app, text)
+    await until(lambda: keys.serial >= last and keys.in_flight is None and not keys.waiting, pilot)
+
+
+async def timers_due(pilot: Any, delay: float) -> None:
+    """Wait until every timer the app armed so far with a delay of at most `delay` has fired: messages still
+    queued are handled first (they may arm timers), then a timer of our own with that delay is armed last and
+    awaited. Timers fire in the order they fall due, so a debounced update that is still coming has come."""
+    await pilot.pause()
+    fired = asyncio.Event()
+    pilot.app.set_timer(delay, fired.set)
+    await until(fired.is_set, pilot)
+
+
+async def validated(app: Any, pilot: Any) -> None:
+    """Wait until the app's validation workers (watching.validate_entries) have ended and what they posted has
+    been handled: every module's new report is applied, and whatever screen follows reports has seen it."""
+    await until(lambda: not any(w.name == "validate modules" for w in app.workers), pilot)
+    await pilot.pause()
+
+
+async def click(pilot: Any, selector: str, timeout: float = HANG_S) -> None:
     """Click the widget `selector` on the current screen once it is laid out and nothing covers its centre.
 
     `Pilot.click` aims at the widget's region as it is at that moment: a dialog just pushed on a loaded machine

@@ -144,7 +144,8 @@ def collect_tests(loader: ReadContext, manifest: dict[str, Any]) -> tuple[tuple[
             if inp in declared_inputs or _resolved(inp) in seen:  # the same path, or the same file by a link
                 continue
             exp = tests_dir / (name[: -len(".input.json")] + ".expected.json")
-            if not is_file(exp):
+            # Any entry by that name pairs (a FIFO, a link outside or to nothing): reading it says what it is.
+            if not lexists(exp):
                 loader.diagnostics.append(
                     diag(
                         "T008",

@@ -25,6 +25,7 @@ from ..widgets.marked_text_area import MarkedTextArea
 __all__ = [
     "EditorBody",
     "FileBuffer",
+    "file_label",
     "file_pane",
     "language_for",
     "problem_content",
@@ -45,8 +46,12 @@ def problem_content(buf: FileBuffer) -> Content:
 
 
 def tab_label(state: EditorState, pane: str) -> Content:
+    """The label of the tab `pane` (`file_label`)."""
+    return file_label(state.files[pane])
+
+
+def file_label(buf: FileBuffer) -> Content:
     """The path, then `●` modified, `⚠` the disk changed under the edits, `✗` deleted on disk, `(ro)` read-only."""
-    buf = state.files[pane]
     parts: list[str | tuple[str, str]] = [visible(buf.rel, single_line=True)]
     for mark in buf.marks():
         parts += [" ", (MARK_SIGNS[mark], MARK_STYLES[mark])]
@@ -61,7 +66,7 @@ def status_content(state: EditorState) -> Content:
     return Content(" · ").join(parts)
 
 
-def file_pane(app: App[object], state: EditorState, buf: FileBuffer, start: bool = False, read: bool = True) -> TabPane:
+def file_pane(app: App[object], buf: FileBuffer, start: bool = False, read: bool = True) -> TabPane:
     """A file's tab: why it is read-only (hidden when it is not) over its text, read from disk now (`buf.load`)
     unless `read` is False (read already, off the UI thread: editor_opening.py); `start` marks the area the editor
     focuses as it opens."""
@@ -81,7 +86,7 @@ def file_pane(app: App[object], state: EditorState, buf: FileBuffer, start: bool
         id=f"{buf.pane_id}-text",
         classes="-start-file" if start else None,
     )
-    return TabPane(tab_label(state, buf.pane_id), problem, area, id=buf.pane_id)
+    return TabPane(file_label(buf), problem, area, id=buf.pane_id)
 
 
 class EditorBody(Vertical):
@@ -98,7 +103,7 @@ class EditorBody(Vertical):
         start = state.current()
         with TabbedContent(id="editor-tabs", initial=state.active):
             for buf in state.files.values():
-                yield file_pane(self.app, state, buf, start=buf is start, read=False)
+                yield file_pane(self.app, buf, start=buf is start, read=False)
             if state.contract:
                 with TabPane("contract", id=CONTRACT_PANE):
                     yield ContractTree(id=f"{CONTRACT_PANE}-tree")

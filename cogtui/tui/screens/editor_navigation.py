@@ -203,9 +203,12 @@ class Navigator:
             if state.file_for(path) is not None or not path.is_file():
                 continue
             buf = FileBuffer(path, relative_name(path, state.root), state.new_pane_id(), state.root)
-            state.add(buf)
             contract = {"before": CONTRACT_PANE} if state.contract else {}
-            await tabs.add_pane(file_pane(editor.app, state, buf), **contract)
+            # The tab first, then the file joins the state: other handlers go on while the tab mounts (the watcher
+            # reporting this very file, a validation whose timer fired), and each takes the state's files to have
+            # their text areas. Calls of this one run in turn (the app's queue), so the pane id stays unused.
+            await tabs.add_pane(file_pane(editor.app, buf), **contract)
+            state.add(buf)
             opened.append(buf.rel)
         if show is not None and (shown := state.file_for(show)) is not None:
             self.activate(shown.pane_id)
