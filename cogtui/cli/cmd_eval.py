@@ -170,8 +170,6 @@ async def _eval(
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.runner import RunOptions
 
-    from . import start_up_over
-
     def resolver(name: str) -> Any:
         try:
             return ws.load(name)
@@ -196,13 +194,11 @@ async def _eval(
         task = progress.add_task("eval", total=total)
 
     def cell_done(cell: Any) -> None:
-        start_up_over()  # a cell answered from the response cache takes no call slot: start-up is over all the same
         if progress is not None:
             progress.update(task, advance=1, description=f"{cell.module}/{cell.case}")
 
     try:
-        # The collector, paused since `main` began, is back once the first call is out (or the first cell done).
-        outcome = await run_eval(modules, targets, settings, history, cell_done, lambda *_: start_up_over())
+        outcome = await run_eval(modules, targets, settings, history, cell_done)
     finally:
         if progress is not None:
             progress.stop()

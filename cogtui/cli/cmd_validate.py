@@ -6,7 +6,6 @@ import argparse
 
 from cogtui.core.diagnostics import plural
 
-from . import collector_paused
 from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem, unjudged_folders
 
 
@@ -31,11 +30,7 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("validate", args.target, args.all)) is not None:
         err(problem)
         return 2
-    # What a validate makes lives until it ends (imports, reports) or is freed by reference counting (a module
-    # and its sources hold no reference cycle: tests/test_cli_collector.py), so the cyclic collector only cost
-    # time: ~2.5 ms of a one-module validate, ~4 ms of --all (issue 16). Worker processes collect as usual.
-    with collector_paused():
-        return validate(args)
+    return validate(args)
 
 
 def validate(args: argparse.Namespace) -> int:

@@ -34,7 +34,7 @@ _XDG["cache"] = ("XDG_CACHE_HOME", "~/.cache")
 
 def user_dir(kind: str) -> str:
     """platformdirs' `user_<kind>_dir("cogtui")`. On Linux that is the XDG rule, computed here: importing
-    platformdirs (tempfile, random, hashlib ...) cost ~8 ms of every command's start-up. Anywhere else, and
+    platformdirs (tempfile, random, hashlib ...) would be a start-up cost of every command. Anywhere else, and
     in Linux's corner cases (a HOME that is not absolute, Android), platformdirs answers; tests/test_locations.py
     checks that both agree."""
     variable, default = _XDG[kind]
