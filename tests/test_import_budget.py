@@ -46,12 +46,11 @@ def imported(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[st
 
 
 # Start-up costs a validate does without (BENCHMARKS.md, issue 16): e-mail parsing (jsonschema-rs's build date,
-# schema_engine.import_rust_engine), platformdirs (the XDG folders are computed on Linux), threads, the
+# schema_engine.import_rust_engine), threads, the
 # response-schema converter and the price table (imported when a provider dialect or a price is involved),
 # the media rules (loaded when a document holds media).
 NEVER_FOR_VALIDATE = {
     "email.utils",
-    "platformdirs",
     "threading",
     "cogtui.core.module.schema_dialects",
     "cogtui.core.settings.prices",
