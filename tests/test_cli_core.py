@@ -65,6 +65,29 @@ def test_every_command_says_the_same_where_a_name_was_looked_for(world: World, c
     ), proc.stderr
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "legacyy"],
+        ["migrate", "legacyy", "--dry-run"],
+        ["run", "legacyy"],
+        ["test", "legacyy"],
+        ["eval", "legacyy"],
+        ["check", "--module", "legacyy", "-"],
+    ],
+)
+def test_a_mistyped_module_name_names_the_nearest_module(world: World, argv: list[str]) -> None:
+    proc = world.run(*argv, stdin='{"ok": true, "meta": {}, "data": {}}')
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().startswith("cogn: no module named 'legacyy' on the search path"), proc.stderr
+    assert proc.stderr.strip().endswith("no module folder at that path; did you mean 'legacy'?"), proc.stderr
+
+
+def test_a_module_path_gets_no_guess(world: World) -> None:
+    proc = world.run("validate", str(world.cwd / "legacyy"))
+    assert proc.returncode == 2 and "did you mean" not in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("command", ["validate", "migrate", "test", "eval"])
 def test_a_name_and_all_at_once_is_refused_as_such(world: World, command: str) -> None:
     both, neither = world.run(command, "good", "--all"), world.run(command)

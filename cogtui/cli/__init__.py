@@ -91,6 +91,8 @@ class CommandLine(argparse.ArgumentParser):
             from cogtui.core.diagnostics import did_you_mean
 
             message = f"{bad!r} is not a command{did_you_mean(bad, COMMANDS)} (`{self.prog} --help` lists them)"
+        elif message.startswith("unrecognized arguments:") and "--json" in self.words:
+            message += " (--json takes no file: it prints to stdout, and `-o FILE` writes the file)"
         super().error(message)
 
 

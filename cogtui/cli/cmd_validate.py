@@ -49,10 +49,19 @@ def validate(args: argparse.Namespace) -> int:
             return 2
         reports = [check_path(path, args.v22, strict=args.strict, provider=provider)]
         deprecation_notice(reports[0].module)
-    failed = any(r.errors for r in reports) or (args.all and bool(ws.index.unreadable))
+    unreadable = [str(f) for f in ws.index.unreadable] if args.all else []
+    failed = any(r.errors for r in reports) or bool(unreadable)
     if args.json:
-        out = [r.to_json() for r in reports]
-        Printer().json(out if args.all else out[0])
+        bad = sum(1 for r in reports if r.errors)
+        summary = {
+            "modules": len(reports),
+            "valid": len(reports) - bad,
+            "with_errors": bad,
+            "errors": sum(r.errors for r in reports),
+            "warnings": sum(r.warnings for r in reports),
+            "unreadable_folders": unreadable,
+        }
+        Printer().document("validate", "modules", [r.to_json() for r in reports], summary)
         if args.all:
             unjudged_folders(ws)
         return 1 if failed else 0
