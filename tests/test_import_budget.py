@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from cli_json import envelope
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
 NEVER_HEADLESS = {"httpx", "anthropic", "textual", "rich"}  # rich only for colour on a terminal
@@ -118,7 +119,7 @@ def test_a_replay_run_imports_no_http_client_or_sdk(tmp_path: Path) -> None:
         str(inp),
     )
     proc, packages = imported(tmp_path, *args)
-    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stdout + proc.stderr[-2000:]
+    assert proc.returncode == 0 and envelope(proc.stdout)["ok"] is True, proc.stdout + proc.stderr[-2000:]
     assert packages & NEVER_HEADLESS == set()
 
 
