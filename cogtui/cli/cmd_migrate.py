@@ -15,7 +15,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, err, open_workspace, target_problem, unjudged_folders
+from .output import Printer, err, json_document, open_workspace, target_problem, unjudged_folders
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -245,16 +245,20 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def print_plans_json(outcomes: list[Outcome], args: argparse.Namespace) -> None:
+def plans_document(outcomes: list[Outcome], dry_run: bool, to: str) -> dict[str, Any]:
     """`migrate --json`: each module's plan and what came of it (the file `cogtui review` reads)."""
     summary = {
-        "dry_run": bool(args.dry_run),
-        "to": f"v{args.to}",
+        "dry_run": dry_run,
+        "to": f"v{to}",
         "migrated": sum(1 for o in outcomes if o.result in ("migrated", "would migrate")),
         "already_current": sum(1 for o in outcomes if o.result == "already current"),
         "failed": sum(1 for o in outcomes if o.failed),
     }
-    Printer().document("migrate", "modules", [o.to_json() for o in outcomes], summary)
+    return json_document("migrate", "modules", [o.to_json() for o in outcomes], summary)
+
+
+def print_plans_json(outcomes: list[Outcome], args: argparse.Namespace) -> None:
+    Printer().json(plans_document(outcomes, bool(args.dry_run), args.to))
 
 
 def _detail(o: Outcome) -> str:
