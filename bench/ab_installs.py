@@ -1,6 +1,6 @@
 """Two or more installs of cogtui, one command, runs interleaved: what a change to start-up buys.
 
-    .venv/bin/python bench/bench_ab.py OLD_VENV NEW_VENV [--repeat 25] [-- validate PATH]
+    .venv/bin/python bench/ab_installs.py OLD_VENV NEW_VENV [--repeat 25] [-- validate PATH]
 
 Each VENV is a regular (non-editable) install, e.g. `python3 -m venv V && V/bin/pip install ./tree`. Every
 round runs the command once with each install, in turn, as a fresh process (`VENV/bin/cogn ...`), so load on a
