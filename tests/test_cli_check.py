@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_json import checked
 from modkit import run_cogn
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
@@ -32,7 +33,7 @@ def test_the_sse_cogn_run_writes_is_a_valid_stream(sse: str, tmp_path: Path) -> 
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert "✓ valid stream" in proc.stdout
     proc = run_cogn(["check", "--json", "--module", str(MODULES / "code-reviewer"), str(target)], cwd=tmp_path)
-    assert proc.returncode == 0 and json.loads(proc.stdout)["kind"] == "stream", proc.stdout + proc.stderr
+    assert proc.returncode == 0 and checked(proc.stdout)["kind"] == "stream", proc.stdout + proc.stderr
 
 
 def test_an_sse_stream_with_a_wrong_event_or_frame_is_located(sse: str, tmp_path: Path) -> None:
@@ -40,7 +41,7 @@ def test_an_sse_stream_with_a_wrong_event_or_frame_is_located(sse: str, tmp_path
     line = wrong.splitlines().index("event: chunk", len(wrong.splitlines()) - 4) + 1
     proc = run_cogn(["check", "--json", "-"], cwd=tmp_path, stdin=wrong)
     assert proc.returncode == 1
-    [v] = json.loads(proc.stdout)["violations"]
+    [v] = checked(proc.stdout)["violations"]
     assert (v["rule"], v["code"], v["line"]) == ("stream.sse.event", "E3001", line)
     proc = run_cogn(["check", "-"], cwd=tmp_path, stdin=wrong)
     assert proc.returncode == 1 and f"stream.sse.event (line {line})" in proc.stdout
@@ -59,7 +60,7 @@ def test_a_vector_whose_verdict_disagrees_says_so(tmp_path: Path) -> None:
     assert "✓ valid envelope" in proc.stdout
     assert "conformance vector odd expects reject: the verdict disagrees" in proc.stdout
     proc = run_cogn(["check", "--json", str(target)], cwd=tmp_path)
-    assert json.loads(proc.stdout)["vector"]["agrees"] is False
+    assert checked(proc.stdout)["vector"]["agrees"] is False
 
 
 @pytest.mark.parametrize("args", [[], ["--kind", "input"], ["--json"]])

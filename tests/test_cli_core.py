@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_json import checked, document, report
 from modkit import GOOD_EXPECTED, clean_v1, clean_v22, make_module, pos, run_cogn
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
@@ -65,6 +66,29 @@ def test_every_command_says_the_same_where_a_name_was_looked_for(world: World, c
     ), proc.stderr
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "legacyy"],
+        ["migrate", "legacyy", "--dry-run"],
+        ["run", "legacyy"],
+        ["test", "legacyy"],
+        ["eval", "legacyy"],
+        ["check", "--module", "legacyy", "-"],
+    ],
+)
+def test_a_mistyped_module_name_names_the_nearest_module(world: World, argv: list[str]) -> None:
+    proc = world.run(*argv, stdin='{"ok": true, "meta": {}, "data": {}}')
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().startswith("cogn: no module named 'legacyy' on the search path"), proc.stderr
+    assert proc.stderr.strip().endswith("no module folder at that path; did you mean 'legacy'?"), proc.stderr
+
+
+def test_a_module_path_gets_no_guess(world: World) -> None:
+    proc = world.run("validate", str(world.cwd / "legacyy"))
+    assert proc.returncode == 2 and "did you mean" not in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("command", ["validate", "migrate", "test", "eval"])
 def test_a_name_and_all_at_once_is_refused_as_such(world: World, command: str) -> None:
     both, neither = world.run(command, "good", "--all"), world.run(command)
@@ -79,7 +103,7 @@ def test_a_name_and_all_at_once_is_refused_as_such(world: World, command: str) -
 def test_validate_by_name_json(world: World) -> None:
     proc = world.run("validate", "good", "--json")
     assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    out = report(proc.stdout)
     assert set(out) >= {"module", "format", "diagnostics"}
     assert (out["module"], out["format"], out["diagnostics"]) == ("good", "v2.2", [])
     assert out["path"] == str(world.good)  # the project module, not the shadowed user one
@@ -88,9 +112,9 @@ def test_validate_by_name_json(world: World) -> None:
 def test_validate_by_path(world: World) -> None:
     assert world.run("validate", str(world.shadowed)).returncode == 0
     proc = world.run("validate", "./.cognitive/modules/good", "--json")
-    assert proc.returncode == 0 and json.loads(proc.stdout)["module"] == "good"
+    assert proc.returncode == 0 and report(proc.stdout)["module"] == "good"
     proc = world.run("validate", str(world.good / "module.yaml"), "--json")
-    assert proc.returncode == 0 and json.loads(proc.stdout)["format"] == "v2.2"
+    assert proc.returncode == 0 and report(proc.stdout)["format"] == "v2.2"
 
 
 def test_validate_text_output(world: World) -> None:
@@ -101,7 +125,7 @@ def test_validate_text_output(world: World) -> None:
 def test_validate_malformed_yaml(world: World) -> None:
     proc = world.run("--path", str(world.extra), "validate", "broken", "--json")
     assert proc.returncode == 1
-    out = json.loads(proc.stdout)
+    out = report(proc.stdout)
     p001 = [d for d in out["diagnostics"] if d["code"] == "P001"]
     assert len(p001) == 1
     assert p001[0]["file"] == str(world.broken / "module.yaml")
@@ -117,7 +141,7 @@ def test_validate_v22(world: World) -> None:
     assert world.run("validate", "legacy").returncode == 0
     proc = world.run("validate", "legacy", "--v22", "--json")
     assert proc.returncode == 1
-    out = json.loads(proc.stdout)
+    out = report(proc.stdout)
     assert out["format"] == "v1"
     [v000] = [d for d in out["diagnostics"] if d["code"] == "V000"]
     assert v000["severity"] == "error" and v000["file"] == str(world.legacy / "MODULE.md")
@@ -130,21 +154,29 @@ def test_validate_v22_turns_warnings_into_errors(world: World) -> None:
     mod = make_module(world.cwd, files, "vague")
     lax = world.run("validate", str(mod), "--json")
     assert lax.returncode == 0
-    assert [(d["code"], d["severity"]) for d in json.loads(lax.stdout)["diagnostics"]] == [("V005", "warning")]
+    assert [(d["code"], d["severity"]) for d in report(lax.stdout)["diagnostics"]] == [("V005", "warning")]
     strict = world.run("validate", str(mod), "--v22", "--json")
     assert strict.returncode == 1
-    assert [(d["code"], d["severity"]) for d in json.loads(strict.stdout)["diagnostics"]] == [("V005", "error")]
+    assert [(d["code"], d["severity"]) for d in report(strict.stdout)["diagnostics"]] == [("V005", "error")]
 
 
 def test_validate_all(world: World) -> None:
     proc = world.run("validate", "--all", "--json")
     assert proc.returncode == 0
-    out = json.loads(proc.stdout)
-    assert isinstance(out, list)
+    doc = document(proc.stdout, "validate")
+    out = doc["modules"]
     assert sorted((r["module"], r["path"]) for r in out) == [("good", str(world.good)), ("legacy", str(world.legacy))]
+    assert doc["summary"] == {
+        "modules": 2,
+        "valid": 2,
+        "with_errors": 0,
+        "errors": 0,
+        "warnings": sum(r["warnings"] for r in out),
+        "unreadable_folders": [],
+    }
     proc = world.run("--path", str(world.extra), "validate", "--all", "--json")
     assert proc.returncode == 1
-    by_name = {r["module"]: r for r in json.loads(proc.stdout)}
+    by_name = {r["module"]: r for r in document(proc.stdout, "validate")["modules"]}
     assert set(by_name) == {"good", "legacy", "broken"}
     assert by_name["broken"]["errors"] >= 1 and by_name["good"]["errors"] == 0
     text = world.run("--path", str(world.extra), "validate", "--all")
@@ -198,7 +230,7 @@ def test_usage_errors_and_not_found_exit_2(world: World, args: list[str]) -> Non
 def test_list_json(world: World) -> None:
     proc = world.run("--path", str(world.extra), "list", "--json")
     assert proc.returncode == 0
-    rows = json.loads(proc.stdout)["modules"]
+    rows = document(proc.stdout, "list")["modules"]
     for row in rows:
         assert set(row) == LIST_KEYS
     summary = [(r["name"], r["level"], r["path"], r["shadowed"], r["shadowed_by"]) for r in rows]
@@ -229,7 +261,13 @@ def test_list_text(world: World) -> None:
 
 def test_list_empty(tmp_path: Path) -> None:
     proc = run_cogn(["list", "--json"], cwd=tmp_path)
-    assert (proc.returncode, json.loads(proc.stdout)) == (0, {"modules": []})
+    assert proc.returncode == 0
+    assert document(proc.stdout, "list") == {
+        "format": 1,
+        "command": "list",
+        "modules": [],
+        "summary": {"modules": 0, "shadowed": 0, "with_errors": 0, "warnings": 0},
+    }
     proc = run_cogn(["list"], cwd=tmp_path)
     assert proc.returncode == 0 and "No modules found" in proc.stdout
 
@@ -240,7 +278,7 @@ def test_env_path_is_custom_level(world: World, tmp_path: Path) -> None:
     proc = run_cogn(
         ["list", "--json"], cwd=world.cwd, home=world.home, extra_env={"COGNITIVE_MODULES_PATH": str(custom)}
     )
-    rows = {r["name"]: r for r in json.loads(proc.stdout)["modules"] if not r["shadowed"]}
+    rows = {r["name"]: r for r in document(proc.stdout, "list")["modules"] if not r["shadowed"]}
     assert rows["from-env"]["level"] == "custom"
     assert rows["good"]["path"] == str(world.good)
 
@@ -257,7 +295,7 @@ def test_check_exit_codes(world: World) -> None:
     proc = world.run("check", "bad.json")
     assert proc.returncode == 1 and "E3001" in proc.stdout and "meta.confidence.range" in proc.stdout
     proc = world.run("check", "--json", "bad.json")
-    out = json.loads(proc.stdout)
+    out = checked(proc.stdout)
     assert proc.returncode == 1 and out["valid"] is False and out["codes"] == ["E3001"]
 
 
@@ -301,12 +339,12 @@ def test_check_stream_ndjson_from_stdin(world: World) -> None:
     ndjson = "\n".join(json.dumps(c) for c in chunks) + "\n"
     proc = world.run("check", "--kind", "stream", "--json", "-", stdin=ndjson)
     assert proc.returncode == 0, proc.stdout
-    assert json.loads(proc.stdout) == {"kind": "stream", "valid": True, "codes": [], "violations": []}
+    assert checked(proc.stdout) == {"file": "-", "kind": "stream", "valid": True, "codes": [], "violations": []}
     proc = world.run("check", "-", stdin=ndjson)  # detected as a stream
     assert proc.returncode == 0 and "valid stream" in proc.stdout
     broken = "\n".join(json.dumps(c) for c in chunks[:-1]) + "\n"  # no final chunk
     proc = world.run("check", "--kind", "stream", "--json", "-", stdin=broken)
-    assert proc.returncode == 1 and json.loads(proc.stdout)["codes"] == ["E2010"]
+    assert proc.returncode == 1 and checked(proc.stdout)["codes"] == ["E2010"]
     proc = world.run("check", "--kind", "stream", "-", stdin=ndjson + "{oops\n")
     assert proc.returncode == 2 and "line 6" in proc.stderr
 
@@ -314,7 +352,7 @@ def test_check_stream_ndjson_from_stdin(world: World) -> None:
 def test_check_with_module(world: World) -> None:
     proc = world.run("check", "--kind", "input", "--module", "good", "--json", "-", stdin="{}")
     assert proc.returncode == 1
-    [v] = json.loads(proc.stdout)["violations"]
+    [v] = checked(proc.stdout)["violations"]
     assert (v["code"], v["path"]) == ("E1002", "text")
     proc = world.run("check", "--module", str(world.good), "-", stdin=json.dumps(GOOD_EXPECTED))
     assert proc.returncode == 0
@@ -347,7 +385,7 @@ def test_malformed_files_everywhere(tmp_path: Path) -> None:
     make_module(root, {"module.md": ":\n- ]", "constraints.yaml": "\t- x", "input.schema.json": "nul\x00l"}, "bad-v0")
     proc = run_cogn(["--path", str(root), "validate", "--all", "--json"], cwd=tmp_path)
     assert "Traceback" not in proc.stderr and proc.returncode == 1, proc.stderr
-    reports = {r["module"]: r for r in json.loads(proc.stdout)}
+    reports = {r["module"]: r for r in document(proc.stdout, "validate")["modules"]}
     assert set(reports) == set(cases) | {"bad-v1", "plain-v1", "bad-v0"}
     expected_codes = {
         "bad-yaml": "P001",
@@ -364,11 +402,11 @@ def test_malformed_files_everywhere(tmp_path: Path) -> None:
     }
     for name, code in expected_codes.items():
         assert code in {d["code"] for d in reports[name]["diagnostics"]}, (name, reports[name]["diagnostics"])
-    for report in reports.values():
-        for d in report["diagnostics"]:
+    for each in reports.values():
+        for d in each["diagnostics"]:
             assert_diagnostic_shape(d)
     schema_p002 = next(d for d in reports["bad-schema"]["diagnostics"] if d["code"] == "P002")
     assert (schema_p002["line"], schema_p002["column"]) == pos('{"input": {"type": "object",}, }', "}")
     proc = run_cogn(["--path", str(root), "list", "--json"], cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
-    assert len(json.loads(proc.stdout)["modules"]) == len(reports)
+    assert len(document(proc.stdout, "list")["modules"]) == len(reports)

@@ -1,7 +1,7 @@
-"""The parser is built for what argv asks (issue 16: building every subparser delayed each command and the TUI).
+"""The command line: argparse with one subparser per command, each given its options only when it is used.
 
-A named command builds only its own subparser; argv with global options only (how the TUI starts) builds
-none. Help, errors and parsing must read exactly as with the full parser.
+A command line names one command, so only that command's module is imported; help, errors and parsing read
+as argparse writes them, and a mistyped command is answered with the nearest one (issue 30).
 """
 
 from __future__ import annotations
@@ -12,15 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtui.cli import (
-    COMMANDS,
-    build_parser,
-    global_options,
-    help_formatter,
-    main,
-    only_global_options,
-    terminal_columns,
-)
+from cogtui.cli import COMMANDS, main, parse
 
 
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -38,12 +30,31 @@ def test_help_before_a_command_is_the_full_help(capsys: pytest.CaptureFixture[st
     assert all(name in out for name in COMMANDS)
 
 
-def test_an_unknown_command_lists_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_command_s_help_shows_its_own_options(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main(["bogus"], prog="cogn")
+        main(["validate", "--help"], prog="cogn")
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: cogn validate [-h] [--path DIR] [--all]") and "--strict" in out
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("valdate", "validate"), ("lst", "list"), ("evl", "eval"), ("histroy", "history")]
+)
+def test_a_mistyped_command_names_the_nearest_one(typed: str, meant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--path", "x", typed, "something"], prog="cogn")
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert "invalid choice: 'bogus'" in err and all(repr(name) in err for name in COMMANDS)
+    assert f"cogn: error: {typed!r} is not a command; did you mean {meant!r}? (`cogn --help` lists them)" in err
+
+
+def test_a_word_far_from_every_command_gets_no_guess(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["xyzzy"], prog="cogn")
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "'xyzzy' is not a command (`cogn --help` lists them)" in err and "did you mean" not in err
 
 
 @pytest.mark.parametrize(
@@ -54,7 +65,7 @@ def test_an_unknown_command_lists_the_choices(capsys: pytest.CaptureFixture[str]
         (["--path", "x", "validate", "--bogus"], "unrecognized arguments: --bogus"),
     ],
 )
-def test_errors_read_as_with_the_full_parser(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_errors_read_as_argparse_writes_them(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(argv, prog="cogtui")
     assert exit_.value.code == 2
@@ -62,54 +73,21 @@ def test_errors_read_as_with_the_full_parser(argv: list[str], message: str, caps
     assert message in err and "usage: cogtui [-h] [--version] [--path DIR] [--theme NAME] COMMAND ..." in err
 
 
-def test_global_options_only_parse_without_subparsers() -> None:
-    assert only_global_options(["--path", "a", "--theme=x", "--path=b"])
-    assert not only_global_options(["--path"]) and not only_global_options(["list"])
-    assert not only_global_options(["--help"]) and not only_global_options(["--version"])
-    args = build_parser("cogtui", None, commands=False).parse_args(["--path", "a", "--theme", "t"])
-    assert (args.command, args.paths, args.theme) == (None, ["a"], "t")
+def test_global_options_parse_without_a_command() -> None:
+    _, args = parse(["--path", "a", "--theme", "t", "--path=b"], "cogtui")
+    assert (args.command, args.paths, args.theme) == (None, ["a", "b"], "t")
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [[], ["--path", "a"], ["--path", "a", "--theme=x", "--path=b"], ["--theme", "x", "--theme", "y"], ["--path="]],
-)
-def test_plain_cogtui_options_are_read_as_argparse_reads_them_without_it(argv: list[str]) -> None:
-    """`cogtui [--path DIR]... [--theme NAME]` starts the TUI without importing argparse (issue 16): what it reads
-    is what the parser would."""
-    assert only_global_options(argv)
-    parsed = build_parser("cogtui", None, commands=False).parse_args(argv)
-    ours = global_options(argv)
-    assert (ours.command, ours.paths, ours.theme) == (parsed.command, parsed.paths, parsed.theme)
+def test_paths_given_before_and_after_the_command_are_one_list() -> None:
+    _, args = parse(["--path", "p", "validate", "--all", "--json", "--path", "q"], "cogn")
+    assert (args.command, args.all, args.json, args.paths) == ("validate", True, True, ["p", "q"])
 
 
-def test_starting_the_tui_imports_no_argparse(tmp_path: Path) -> None:
+def test_a_command_line_imports_only_the_command_it_names(tmp_path: Path) -> None:
     code = (
-        "import sys, cogtui.cli as c, cogtui.tui.app as a\n"
-        "a.run_app = lambda args: print(sorted(vars(args).items()), 'argparse' in sys.modules) or 0\n"
-        "sys.exit(c.main(['--path', 'mods', '--theme=x'], prog='cogtui'))\n"
+        "import sys, cogtui.cli as c\n"
+        "c.parse(['--path', 'mods', 'validate', 'x'], 'cogn')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('cogtui.cli.cmd_')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path)
-    assert out.stdout.strip() == "[('command', None), ('paths', ['mods']), ('theme', 'x')] False", out.stderr
-
-
-def test_a_chosen_command_parses_its_own_options() -> None:
-    args = build_parser("cogn", "validate").parse_args(["--path", "p", "validate", "--all", "--json"])
-    assert (args.command, args.all, args.json, args.paths) == ("validate", True, True, ["p"])
-
-
-@pytest.mark.parametrize("columns", [None, "", "0", "-4", "wide", "57", "203"])
-def test_help_is_as_wide_as_argparse_would_make_it(columns: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The help formatter learns the width without shutil (issue 16), and must agree with shutil."""
-    import argparse
-    import shutil
-
-    if columns is None:
-        monkeypatch.delenv("COLUMNS", raising=False)
-    else:
-        monkeypatch.setenv("COLUMNS", columns)
-    assert terminal_columns() == shutil.get_terminal_size().columns
-    ours = build_parser("cogn", "eval")
-    theirs = build_parser("cogn", "eval")
-    theirs.formatter_class = argparse.HelpFormatter
-    assert ours.formatter_class is help_formatter() and ours.format_help() == theirs.format_help()
+    assert out.stdout.strip() == "['cogtui.cli.cmd_validate']", out.stderr

@@ -3,10 +3,10 @@ suggestion, its cases counted as failed, exit 1; never one failed diff per case;
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
+from cli_json import document
 from modkit import run_cogn
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
@@ -37,8 +37,8 @@ def test_json_names_the_refusal(tmp_path: Path) -> None:
     root = _world(tmp_path)
     proc = run_cogn(["--path", str(root), "test", "code-reviewer", "--json"], cwd=tmp_path)
     assert proc.returncode == 1
-    report = json.loads(proc.stdout)
-    assert (report["passed"], report["failed"]) == (0, 3)
-    (entry,) = report["modules"]
+    doc = document(proc.stdout, "test")
+    assert (doc["summary"]["passed"], doc["summary"]["failed"], doc["summary"]["cannot_run"]) == (0, 3, 3)
+    (entry,) = doc["modules"]
     assert entry["module"] == "code-reviewer" and entry["cases"] == []
     assert entry["cannot_run"]["code"] == "E4000"

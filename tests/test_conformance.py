@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_json import checked
 from modkit import run_cogn
 
 from cogtui.core.rules.document_checker import check_document
@@ -62,7 +63,7 @@ def test_vector_cli(name: str, tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     expected_rc = 0 if spec["expects"] == "accept" else 1
     assert proc.returncode == expected_rc, proc.stdout + proc.stderr
-    out = json.loads(proc.stdout)
+    out = checked(proc.stdout)
     assert out["kind"] == "envelope" and out["valid"] is (expected_rc == 0)
     assert set(spec.get("error_codes", [])) <= set(out["codes"])
 
@@ -76,7 +77,7 @@ def test_vector_file_cli(name: str, tmp_path: Path) -> None:
     for kind in ([], ["--kind", "envelope"]):
         proc = run_cogn(["check", "--json", *kind, str(VECTORS / name)], cwd=tmp_path)
         assert proc.returncode == expected_rc, proc.stdout + proc.stderr
-        out = json.loads(proc.stdout)
+        out = checked(proc.stdout)
         assert out["kind"] == "envelope" and out["valid"] is (expected_rc == 0)
         assert out["vector"] == {
             "name": spec["name"],

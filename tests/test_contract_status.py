@@ -17,6 +17,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import envelope as printed_envelope
+from cli_json import report
 from modkit import GOOD_EXPECTED, GOOD_INPUT, FileContent, clean_v22, make_module, run_cogn
 from rtkit import assert_failure, options, replay
 
@@ -121,7 +123,7 @@ def test_cli_run_and_test_refuse_a_module_without_schema_json(tmp_path: Path) ->
     inp = tmp_path / "in.json"
     inp.write_text(json.dumps(GOOD_INPUT), encoding="utf-8")
     run = run_cogn(["run", str(root), "--input", str(inp), "--json", "--no-history"], cwd=tmp_path)
-    envelope = json.loads(run.stdout)
+    envelope = printed_envelope(run.stdout)
     assert run.returncode != 0 and envelope["error"]["code"] == "E4000"
     test = run_cogn(["test", str(root), "--json"], cwd=tmp_path)
     assert test.returncode != 0 and "E4000" in test.stdout and "schema.json is missing" in test.stdout
@@ -190,7 +192,7 @@ def test_validate_says_a_missing_schema_json_once_located_with_a_hint(tmp_path: 
     root = module_with_schema_file(tmp_path, None)
     make_module(tmp_path, {"module.yaml": manifest})  # the same folder, now with io references to schema.json
     proc = run_cogn(["validate", str(root), "--json"], cwd=tmp_path)
-    diags = [d for d in json.loads(proc.stdout)["diagnostics"] if d["severity"] == "error"]
+    diags = [d for d in report(proc.stdout)["diagnostics"] if d["severity"] == "error"]
     assert [d["code"] for d in diags] == ["S010"], diags
     assert diags[0]["file"] == str(root / "schema.json") and "missing" in diags[0]["message"]
     assert "Create schema.json" in diags[0]["hint"]

@@ -15,6 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import checked
 from modkit import clean_v22, make_module, run_cogn
 from rtkit import MODULES, assert_failure, collect, example, golden, model_answer, options, provider, set_keys
 
@@ -134,7 +135,7 @@ def test_strict_enums_inside_oneof_on_the_python_engine(
         extra_env={"COGTUI_SCHEMA_ENGINE": "jsonschema"},
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    found = {v["code"] for v in json.loads(proc.stdout)["violations"]}
+    found = {v["code"] for v in checked(proc.stdout)["violations"]}
     assert code in found and ({"E3005", "E3001"} - {code}).isdisjoint(found), found
 
 
@@ -158,7 +159,7 @@ def test_cogn_check_flags_an_undeclared_module_code(tmp_path: Path) -> None:
     for code, flagged in (("E5009", True), ("E5001", False)):
         doc.write_text(json.dumps(model_failure(code)), encoding="utf-8")
         proc = run_cogn(["check", str(doc), "--module", str(MODULES / "json-patch-generator"), "--json"], tmp_path)
-        out = json.loads(proc.stdout)
+        out = checked(proc.stdout)
         assert out["valid"] is True, out
         assert any("E5009" in w["message"] for w in out.get("warnings", [])) is flagged, out
     proc = run_cogn(["check", str(doc), "--module", str(MODULES / "json-patch-generator")], tmp_path)

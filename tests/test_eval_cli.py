@@ -4,7 +4,6 @@ four cases at once by default."""
 
 from __future__ import annotations
 
-import json
 import sys
 import threading
 import xml.etree.ElementTree as ET
@@ -15,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import document
 from evalkit import eval_module, responder
 from llmserver import ScriptedLLMServer
 from rtkit import ANTHROPIC_KEY, OPENAI_KEY, cli_env, cogn
@@ -31,14 +31,14 @@ def env_for(tmp_path: Path, srv: ScriptedLLMServer) -> dict[str, str]:
 
 
 def test_replay_eval_writes_json_and_junit_and_records_it(tmp_path: Path) -> None:
-    proc = cogn(tmp_path, "eval", "code-reviewer", "--json", "out/eval.json", "--junit", "out/junit.xml")
+    proc = cogn(tmp_path, "eval", "code-reviewer", "-o", "out/eval.json", "--junit", "out/junit.xml")
     assert proc.returncode == 0, proc.stderr
     assert "code-reviewer/case1" in proc.stdout and "✓ pass" in proc.stdout and "3/3 passed" in proc.stdout
     assert "eval 1 recorded" in proc.stdout
-    doc = json.loads((tmp_path / "out" / "eval.json").read_text())
-    assert doc["format"] == "cogtui-eval/1" and doc["id"] == 1 and doc["targets"] == ["replay"]
-    assert [c["case"] for c in doc["cells"]] == ["case1", "case2", "case3"]
-    assert all(isinstance(c["run_id"], int) for c in doc["cells"])
+    doc = document((tmp_path / "out" / "eval.json").read_text(), "eval")
+    assert doc["summary"]["id"] == 1 and doc["summary"]["targets"] == ["replay"]
+    assert [c["case"] for c in doc["items"]] == ["case1", "case2", "case3"]
+    assert all(isinstance(c["run_id"], int) for c in doc["items"])
     suites = ET.parse(tmp_path / "out" / "junit.xml").getroot()
     assert suites.tag == "testsuites" and suites.get("tests") == "3" and suites.get("failures") == "0"
     assert [c.get("name") for c in suites.iter("testcase")] == ["case1", "case2", "case3"]
@@ -50,10 +50,11 @@ def test_json_to_stdout_and_target_pairs(tmp_path: Path, llm_server: ScriptedLLM
     args = ("eval", "ticket", "--provider", "openai", "--model", "m-one", "--provider", "anthropic", "--json")
     proc = cogn(tmp_path, *args, "--no-history", env=env_for(tmp_path, llm_server), path=tmp_path / "mods")
     assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
-    assert doc["targets"] == ["openai/m-one", "anthropic/claude-sonnet-5-5"] and doc["id"] is None
+    doc = document(proc.stdout, "eval")
+    assert doc["summary"]["targets"] == ["openai/m-one", "anthropic/claude-sonnet-5-5"] and doc["summary"]["id"] is None
     assert sorted(r.model for r in llm_server.requests) == ["claude-sonnet-5-5"] * 2 + ["m-one"] * 2
-    assert {s["target"]: s["passed"] for s in doc["summary"]} == {"openai/m-one": 2, "anthropic/claude-sonnet-5-5": 2}
+    by_target = {s["target"]: s["passed"] for s in doc["summary"]["by_target"]}
+    assert by_target == {"openai/m-one": 2, "anthropic/claude-sonnet-5-5": 2}
 
 
 def test_baseline_by_file_and_by_id_fails_only_on_regression(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
@@ -61,7 +62,7 @@ def test_baseline_by_file_and_by_id_fails_only_on_regression(tmp_path: Path, llm
     eval_module(mods, n=4)
     env = env_for(tmp_path, llm_server)
     llm_server.respond_with(responder(wrong=frozenset({3})))  # case 3 fails from the start
-    first = cogn(tmp_path, "eval", "ticket", "--provider", "openai", "--json", "base.json", env=env, path=mods)
+    first = cogn(tmp_path, "eval", "ticket", "--provider", "openai", "-o", "base.json", env=env, path=mods)
     assert first.returncode == 1  # without a baseline, any failing cell fails the command
     llm_server.respond_with(responder(wrong=frozenset({3})))
     same = cogn(tmp_path, "eval", "ticket", "--provider", "openai", "--baseline", "base.json", env=env, path=mods)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_json import document
 from history_kit import T0, fail_env, insight, ok_env, run, with_insights
 
 from cogtui.cli import main
@@ -62,7 +63,12 @@ def test_export_then_import_into_another_store(
     dump = tmp_path / "runs.ndjson"
     dump.write_text(out, encoding="utf-8")
     code, out, _ = cli(monkeypatch, target, "history", "import", str(dump), "--json")
-    assert code == 0 and json.loads(out) == {"file": str(dump), "imported": 3, "duplicates": 0, "bad_lines": []}
+    assert code == 0 and document(out, "history import") == {
+        "format": 1,
+        "command": "history import",
+        "items": [],
+        "summary": {"file": str(dump), "imported": 3, "duplicates": 0, "bad": 0},
+    }
     with History(source) as a, History(target) as b:
         assert a.insights() == b.insights()
         mine = sorted(a.runs(), key=lambda r: r.started_at)
@@ -71,7 +77,8 @@ def test_export_then_import_into_another_store(
     # Idempotent: the same file again changes nothing, and so does re-importing into the source.
     for where in (target, source):
         code, out, _ = cli(monkeypatch, where, "history", "import", str(dump), "--json")
-        assert code == 0 and json.loads(out)["imported"] == 0 and json.loads(out)["duplicates"] == 3
+        assert code == 0 and document(out, "history import")["summary"]["duplicates"] == 3
+        assert document(out, "history import")["summary"]["imported"] == 0
         with History(where) as h:
             assert h.count() == 3
 
@@ -109,7 +116,7 @@ def test_a_module_named_export_or_import_is_listed_with_module(tmp_path: Path, m
     for name in ("export", "import"):
         code, out, errs = cli(monkeypatch, where, "history", "--module", name, "--json")
         assert code == 0, errs
-        assert {r["module"] for r in json.loads(out)["runs"]} == {name}
+        assert {r["module"] for r in document(out, "history")["items"]} == {name}
 
 
 GOOD = {
@@ -224,7 +231,7 @@ def test_concurrent_imports_of_one_file_store_each_run_once(new_store: NewStore,
     ]
     results = [p.communicate("go\n", timeout=180) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], [e for _, e in results]
-    reports = [json.loads(out) for out, _ in results]
+    reports = [document(out, "history import")["summary"] for out, _ in results]
     assert sum(r["imported"] for r in reports) == 1500
     assert all(r["imported"] + r["duplicates"] == 1500 for r in reports)
     with History(where) as h:

@@ -17,6 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import document, envelope, report
 from llmserver import text
 from rtkit import (
     PROTOCOLS,
@@ -81,12 +82,12 @@ def test_cli_deadline_from_config_and_flag(tmp_path: Path, llm_server: Any) -> N
         tmp_path, "run", str(module), "--input", "in.json", "--provider", "openai", "--json", env=env, path=None
     )
     assert proc.returncode == 1
-    error = json.loads(proc.stdout)["error"]
+    error = envelope(proc.stdout)["error"]
     assert error["code"] == "E2002" and "deadline of 1 s" in error["message"]
     llm_server.enqueue(text(ANSWER, chunk_size=1, delay=0.3))
     args = ("run", str(module), "--input", "in.json", "--provider", "openai", "--json", "--deadline", "0.5")
     proc = cogn(tmp_path, *args, env=env, path=None)
-    assert json.loads(proc.stdout)["error"]["code"] == "E2002" and "0.5 s" in proc.stdout
+    assert envelope(proc.stdout)["error"]["code"] == "E2002" and "0.5 s" in proc.stdout
 
 
 # ------------------------------------------------------------ confined reads
@@ -113,7 +114,9 @@ def test_validate_and_test_refuse_outside_links(tmp_path: Path) -> None:
     assert "F001" in proc.stdout and TRIPWIRE not in proc.stdout + proc.stderr
     proc = cogn(tmp_path, "test", str(module), "--json", path=None)
     assert proc.returncode == 1 and TRIPWIRE not in proc.stdout + proc.stderr
-    cases = {c["name"]: c for c in json.loads(proc.stdout)["modules"][0]["cases"]}  # the link fails its case (D172)
+    cases = {
+        c["name"]: c for c in document(proc.stdout, "test")["modules"][0]["cases"]
+    }  # the link fails its case (D172)
     assert [d["code"] for d in cases["case1"]["diagnostics"]] == ["F001"] and not cases["case1"]["passed"]
     assert cases["case2"]["passed"] and cases["case3"]["passed"]
 
@@ -129,7 +132,7 @@ def test_fifo_and_dev_zero_never_block_list_validate_or_run(tmp_path: Path) -> N
     proc = cogn(tmp_path, "validate", str(module), "--json", path=None, timeout=30)
     assert proc.returncode == 1 and "F002" in proc.stdout and "F001" in proc.stdout
     proc = cogn(tmp_path, "run", str(module), "--json", path=None, timeout=30)
-    assert proc.returncode == 1 and json.loads(proc.stdout)["error"]["code"] == "E4007"
+    assert proc.returncode == 1 and envelope(proc.stdout)["error"]["code"] == "E4007"
 
 
 def test_a_refused_file_is_said_once_not_also_described_as_missing_or_incomplete(tmp_path: Path) -> None:
@@ -141,7 +144,7 @@ def test_a_refused_file_is_said_once_not_also_described_as_missing_or_incomplete
     (module / "tests" / "case2.expected.json").unlink()
     os.mkfifo(module / "tests" / "case2.expected.json")
     proc = cogn(tmp_path, "validate", str(module), "--json", path=None, timeout=30)
-    codes = [d["code"] for d in json.loads(proc.stdout)["diagnostics"]]
+    codes = [d["code"] for d in report(proc.stdout)["diagnostics"]]
     assert "F001" in codes and "F002" in codes, codes
     assert "V005" not in codes and "T004" not in codes, codes
 
@@ -245,7 +248,7 @@ def test_cli_history_with_damaged_rows_warns_and_lists_the_rest(tmp_path: Path) 
         assert proc.returncode == 0, (command, proc.stderr)
         assert "\x1b" not in proc.stdout
     proc = cogn(tmp_path, "history", "--json", env=env)
-    assert len(json.loads(proc.stdout)["runs"]) == 1 and proc.stderr.count("skipped") == 2
+    assert len(document(proc.stdout, "history")["items"]) == 1 and proc.stderr.count("skipped") == 2
 
 
 def test_a_full_disk_while_recording_history_says_so(tmp_path: Path) -> None:
@@ -271,7 +274,7 @@ def test_a_full_disk_while_recording_history_says_so(tmp_path: Path) -> None:
         preexec_fn=limit,
         check=False,
     )
-    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stderr
+    assert proc.returncode == 0 and envelope(proc.stdout)["ok"] is True, proc.stderr
     assert "the run was not recorded" in proc.stderr and "is full" in proc.stderr
     assert "damaged" not in proc.stderr and "Traceback" not in proc.stderr
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import document
 from rtkit import cli_env, cogn
 
 DIFF = "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-x = 1\n+x = '\ud800 lone \udfff'\n"
@@ -25,7 +26,7 @@ def test_lone_surrogates_in_an_input_file_stream_record_and_read_back(tmp_path: 
     assert chunks
     proc = cogn(tmp_path, "history", "--json", env=env)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert len(json.loads(proc.stdout)["runs"]) == 1
+    assert len(document(proc.stdout, "history")["items"]) == 1
     exported = cogn(tmp_path, "history", "export", env=env)  # NDJSON again, one run per line
     assert exported.returncode == 0 and "Traceback" not in exported.stderr, exported.stderr
     (run,) = [json.loads(line) for line in exported.stdout.splitlines() if line.strip()]

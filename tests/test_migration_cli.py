@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any
 
 import pytest
 from cli_inprocess import run_cli
+from cli_json import document
 from test_migration_kit import FIXTURES, MODULES, copy_module, tree
 
 from cogtui.core.module.loader import load_module
@@ -60,10 +60,9 @@ def test_colour_on_a_terminal(world: Path) -> None:
 def test_all_json_dry_run_shape(world: Path) -> None:
     proc = cogn(world, "--all", "--dry-run", "--json", "--to", "2.5")
     assert proc.returncode == 0, proc.stderr
-    data = json.loads(proc.stdout)
-    assert set(data) == {"plans", "summary"}
+    data = document(proc.stdout, "migrate")
     assert data["summary"]["migrated"] == 4 and data["summary"]["failed"] == 0 and data["summary"]["dry_run"] is True
-    plan = next(p for p in data["plans"] if p["module"] == "legacy-summarizer")
+    plan = next(p for p in data["modules"] if p["module"] == "legacy-summarizer")
     assert plan["from"] == "v0" and plan["to"] == "v2.5" and plan["result"] == "would migrate"
     assert {f["path"]: f["action"] for f in plan["files"]}["prompt.txt"] == "delete"
     assert any(n.startswith("tier: inferred decision") for n in plan["notes"])

@@ -77,6 +77,19 @@ def test_an_all_modules_plan_lists_every_module(world: Path) -> None:
     assert all(f.diff for f in plans["api-naming-reviewer"].files)
 
 
+def test_plan_files_saved_before_the_json_document_had_a_format_still_read(world: Path) -> None:
+    """`migrate --json` printed one plan, or `{"plans": [...]}` with --all, before format 1 (docs/cli.md): a plan
+    saved then (a CI artifact) reads back as the same plans."""
+    doc = json.loads((world / "all.json").read_text(encoding="utf-8"))
+    assert (doc["format"], doc["command"]) == (1, "migrate")
+    older = world / "older.json"
+    older.write_text(json.dumps({"plans": doc["modules"], "summary": doc["summary"]}), encoding="utf-8")
+    assert load_plan_file(older) == load_plan_file(world / "all.json")
+    [one] = json.loads((world / "single.json").read_text(encoding="utf-8"))["modules"]
+    older.write_text(json.dumps(one), encoding="utf-8")
+    assert load_plan_file(older) == load_plan_file(world / "single.json")
+
+
 def test_a_plan_with_errors_keeps_their_locations(tmp_path: Path) -> None:
     data = {
         "module": "broken",

@@ -4,10 +4,10 @@ and one that fails at the end (a full disk) still leaves the result on stdout.""
 from __future__ import annotations
 
 import errno
-import json
 from pathlib import Path
 
 import pytest
+from cli_json import envelope as printed_envelope
 from modkit import run_cogn
 
 from cogtui.core.files import editor_snapshot
@@ -24,12 +24,8 @@ def runs_recorded(tmp_path: Path) -> str:
 
 @pytest.mark.parametrize(
     ("args", "target"),
-    [
-        ([*RUN, "-o"], "afile/out.json"),
-        ([*EVAL, "--junit"], "afile/junit.xml"),
-        ([*EVAL, "--json"], "afile/sub/eval.json"),
-    ],
-    ids=["run -o", "eval --junit", "eval --json"],
+    [([*RUN, "-o"], "afile/out.json"), ([*EVAL, "--junit"], "afile/junit.xml"), ([*EVAL, "-o"], "afile/sub/eval.json")],
+    ids=["run -o", "eval --junit", "eval -o"],
 )
 def test_a_target_under_a_file_is_refused_before_any_model_call(args: list[str], target: str, tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("x", encoding="utf-8")
@@ -62,7 +58,7 @@ def test_a_run_whose_file_cannot_be_written_at_the_end_still_prints_its_envelope
     done = run_cogn([*RUN, "-o", "out.json"], cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip() == "cogn: cannot write out.json: No space left on device"
-    assert json.loads(done.stdout)["ok"] is True  # the envelope, on stdout instead of lost
+    assert printed_envelope(done.stdout)["ok"] is True  # the envelope, on stdout instead of lost
 
 
 def test_an_eval_whose_junit_cannot_be_written_at_the_end_still_prints_its_matrix(

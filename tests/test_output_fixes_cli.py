@@ -13,6 +13,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import envelope
 from rtkit import OPENAI_KEY, cli_env, cogn, golden, model_answer
 
 from cogtui.core.history.store import History
@@ -34,13 +35,13 @@ def _run(tmp_path: Path, srv: Any, *extra: str) -> Any:
 
 def test_no_fix_by_default(tmp_path: Path, llm_server: Any) -> None:
     proc = _run(tmp_path, llm_server)
-    assert proc.returncode == 1 and json.loads(proc.stdout)["error"]["code"] == "E3001"
+    assert proc.returncode == 1 and envelope(proc.stdout)["error"]["code"] == "E3001"
 
 
 def test_fix_flag_acts_and_is_recorded(tmp_path: Path, llm_server: Any) -> None:
     proc = _run(tmp_path, llm_server, "--fix", "confidence_clamp")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    env = json.loads(proc.stdout)
+    env = envelope(proc.stdout)
     assert env["meta"]["confidence"] == 1.0
     assert any(w.startswith("confidence_clamp:") for w in env["meta"]["warnings"])
     assert "warning: confidence_clamp" in proc.stderr
@@ -52,7 +53,7 @@ def test_config_output_fixes_and_strict(tmp_path: Path, llm_server: Any) -> None
     (tmp_path / "config.yaml").write_text("output_fixes: [confidence_clamp]\n", encoding="utf-8")
     assert _run(tmp_path, llm_server).returncode == 0
     proc = _run(tmp_path, llm_server, "--fix", "all", "--strict")
-    assert proc.returncode == 1 and json.loads(proc.stdout)["error"]["code"] == "E3001"
+    assert proc.returncode == 1 and envelope(proc.stdout)["error"]["code"] == "E3001"
 
 
 def test_unknown_fix_is_a_usage_error(tmp_path: Path) -> None:

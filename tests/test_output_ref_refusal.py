@@ -18,6 +18,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import document as cli_document
+from cli_json import envelope
 from modkit import GOOD_EXPECTED, GOOD_INPUT, clean_v22, make_module, pos
 from rtkit import ANTHROPIC_KEY, assert_failure, cli_env, cogn, options, provider, set_keys
 
@@ -113,8 +115,8 @@ def test_cogn_run_test_and_eval_make_no_request(tmp_path: Path, llm_server: Any)
     evaluated = cogn(tmp_path, "eval", str(root), *given, "--no-history", env=env, path=None)
     assert llm_server.request_count == 0
     assert run.returncode == test.returncode == evaluated.returncode == 1
-    assert json.loads(run.stdout)["error"]["code"] == "E4000"
-    [blocked] = json.loads(test.stdout)["modules"]
+    assert envelope(run.stdout)["error"]["code"] == "E4000"
+    [blocked] = cli_document(test.stdout, "test")["modules"]
     assert blocked["cannot_run"]["code"] == "E4000" and "$ref '#/$defs/nowhere'" in blocked["cannot_run"]["suggestion"]
     assert "E4000" in evaluated.stdout
 

@@ -19,6 +19,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import envelope as printed_envelope
+from cli_json import report as validated
 from modkit import clean_v22, make_module, run_cogn
 
 from cogtui.core.module.loader import load_module
@@ -44,7 +46,7 @@ def test_there_are_six_of_them_with_the_shapes_authors_use() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_validate_passes(tmp_path: Path, name: str) -> None:
     proc = run_cogn(["validate", str(REALWORLD / name), "--json"], tmp_path)
-    report = json.loads(proc.stdout)
+    report = validated(proc.stdout)
     assert proc.returncode == 0 and report["errors"] == 0, report
 
 
@@ -177,7 +179,7 @@ def test_run_accepts_the_manifest_name(tmp_path: Path) -> None:
         tmp_path,
     )
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["data"]["verdict"] == "allow"
+    assert printed_envelope(proc.stdout)["data"]["verdict"] == "allow"
 
 
 @pytest.mark.parametrize(("name", "fmt"), [("ui-spec-generator", "v1"), ("changelog-writer", "v2.1")])
@@ -204,5 +206,5 @@ def test_a_voice_memo_over_ten_minutes_is_refused(tmp_path: Path) -> None:
     memo_input.write_text(json.dumps({"memo": {"type": "file", "path": "tests/long.wav"}}), encoding="utf-8")
     proc = run_cogn(["run", str(folder), str(memo_input), "--provider", "replay", "--json", "--no-history"], tmp_path)
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    error = json.loads(proc.stdout)["error"]
+    error = printed_envelope(proc.stdout)["error"]
     assert error["code"] == "E1011" and "10 minutes" in error["message"]

@@ -19,6 +19,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import envelope as printed_envelope
 from modkit import GOOD_EXPECTED, GOOD_INPUT, clean_v22, make_module, pos, run_cogn
 from rtkit import assert_failure, options, replay
 
@@ -144,7 +145,7 @@ def test_cli_validate_and_run_agree_on_an_outside_file_uri(tmp_path: Path) -> No
     inp = tmp_path / "in.json"
     inp.write_text(json.dumps(GOOD_INPUT), encoding="utf-8")
     run = run_cogn(["run", str(root), "--input", str(inp), "--json", "--no-history"], cwd=tmp_path)
-    error = json.loads(run.stdout)["error"]
+    error = printed_envelope(run.stdout)["error"]
     assert error["code"] == "E4000" and "schema.json" in error["message"]
     assert "Fix the reference in the input" not in error["suggestion"]
 

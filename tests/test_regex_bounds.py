@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_json import envelope as printed_envelope
+from cli_json import report as validated
 from modkit import GOOD_EXPECTED, clean_v22, make_module, run_cogn
 
 WATCHDOG = 120  # seconds: only a hang gets anywhere near it
@@ -49,7 +51,7 @@ def test_validate_reports_the_pattern_and_the_golden_without_hanging(
 ) -> None:
     root = module_with(tmp_path, pattern, value, pp)
     proc = cogn(tmp_path, "validate", str(root), "--json")
-    report = json.loads(proc.stdout)
+    report = validated(proc.stdout)
     diags = report["diagnostics"]
     codes = {d["code"] for d in diags}
     assert "S008" in codes  # the hazard, located in schema.json
@@ -64,7 +66,7 @@ def test_run_check_and_test_answer_with_an_input_error(tmp_path: Path, pattern: 
     inp = tmp_path / "input.json"
     inp.write_text(json.dumps({"text": value}), encoding="utf-8")
     run = cogn(tmp_path, "run", str(root), "--input", str(inp), "--provider", "replay", "--json", "--no-history")
-    envelope = json.loads(run.stdout)
+    envelope = printed_envelope(run.stdout)
     assert envelope["ok"] is False and envelope["error"]["code"] == "E1001"
     check = cogn(tmp_path, "check", str(inp), "--kind", "input", "--module", str(root), "--json")
     assert check.returncode != 0 and "E1001" in check.stdout
@@ -77,13 +79,13 @@ def test_an_invalid_pattern_is_a_located_diagnostic_and_a_clear_envelope(tmp_pat
     proc = cogn(tmp_path, "validate", str(root), "--json")
     text = (root / "schema.json").read_text(encoding="utf-8")
     line = text[: text.index('"([a-z]"')].count("\n") + 1
-    report = json.loads(proc.stdout)
+    report = validated(proc.stdout)
     diags = report["diagnostics"]
     assert any(d["code"] == "S001" and d["line"] == line and "regular expression" in d["message"] for d in diags)
     run = cogn(
         tmp_path, "run", str(root), "--input", '{"text": "abc"}', "--provider", "replay", "--json", "--no-history"
     )
-    envelope = json.loads(run.stdout)
+    envelope = printed_envelope(run.stdout)
     assert envelope["ok"] is False and "regular expression" in envelope["error"]["message"]
     assert envelope["error"]["code"] == "E1006"
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from cli_json import report
 from modkit import clean_v1, clean_v22, make_module, pos, run_cogn
 
 from cogtui.core.files.repeated_keys import check_yaml_keys
@@ -137,7 +138,7 @@ def test_validate_refuses_a_manifest_with_a_repeated_tier_at_the_effective_key(t
     )
     root = make_module(tmp_path, {**files, "module.yaml": manifest})
     proc = run_cogn(["validate", str(root), "--json"], cwd=tmp_path)
-    errors = [d for d in json.loads(proc.stdout)["diagnostics"] if d["severity"] == "error"]
+    errors = [d for d in report(proc.stdout)["diagnostics"] if d["severity"] == "error"]
     first = manifest.split("\n").index("tier: decision") + 1
     assert [(d["code"], d["line"], d["column"]) for d in errors] == [("P008", first + 1, 1)]
     assert errors[0]["message"] == f"key tier appears twice in this mapping (first at line {first})"
@@ -182,7 +183,7 @@ def test_a_ref_target_file_with_a_repeated_key_is_said_and_never_runs(tmp_path: 
     files["defs.json"] = '{"text": {"type": "string", "type": "integer"}}'
     root = make_module(tmp_path, files)
     proc = run_cogn(["validate", str(root), "--json"], cwd=tmp_path)
-    errors = [d for d in json.loads(proc.stdout)["diagnostics"] if d["severity"] == "error"]
+    errors = [d for d in report(proc.stdout)["diagnostics"] if d["severity"] == "error"]
     assert [d["code"] for d in errors] == ["S002"], errors
     assert 'key "type" appears twice in this object (first at line 1)' in errors[0]["message"]
     ran = run_cogn(["run", str(root), "--input", '{"text": "x"}', "--provider", "replay", "--json"], cwd=tmp_path)

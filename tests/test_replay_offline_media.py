@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_json import envelope
 
 from cogtui.cli import main
 from cogtui.core.module.loader import load_module
@@ -100,5 +101,5 @@ def test_cogn_run_on_replay_with_an_image_url_works_offline(
     )
     out = capsys.readouterr()
     assert code == 0, out.err
-    assert json.loads(out.out)["ok"] is True, out
+    assert envelope(out.out)["ok"] is True, out
     assert network_calls == []

@@ -16,6 +16,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import report
 from rtkit import MODULES, cli_env, cogn, copy_module
 
 from cogtui.core.module.loader import load_module
@@ -97,7 +98,7 @@ def test_cogn_validate_takes_a_provider(tmp_path: Path) -> None:
     assert plain.returncode == 0 and "M021" not in plain.stdout  # the default provider: replay
     chosen = cogn(tmp_path, "validate", "code-reviewer", "--provider", "openai", "--json", env=env)
     assert chosen.returncode == 0, chosen.stderr  # warnings only
-    codes = [d["code"] for d in json.loads(chosen.stdout)["diagnostics"]]
+    codes = [d["code"] for d in report(chosen.stdout)["diagnostics"]]
     assert codes.count("M021") == 2
     by_env = cogn(tmp_path, "validate", "code-reviewer", env={**env, "COGNITIVE_PROVIDER": "anthropic"})
     assert "M021" in by_env.stdout and "output_config" in by_env.stdout

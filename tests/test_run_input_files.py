@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import envelope
 from rtkit import cogn
 
 GOOD = {"diff": "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n"}
@@ -34,7 +35,7 @@ def test_utf16_and_bom_inputs_are_read(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(data)
         proc = cogn(tmp_path, "run", "code-reviewer", "--input", str(tmp_path / name), "--no-history", "--json")
         assert proc.returncode == 0, proc.stderr
-        assert json.loads(proc.stdout)["ok"] is True
+        assert envelope(proc.stdout)["ok"] is True
 
 
 @pytest.mark.parametrize("value", ["-5", "0", "nan", "soon"])

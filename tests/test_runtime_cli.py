@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_json import envelope
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
@@ -53,7 +54,7 @@ def history(tmp_path: Path) -> History:
 def test_ok_run_prints_the_final_envelope(tmp_path: Path) -> None:
     proc = cogn(tmp_path, "run", "code-reviewer", "--input", case("code-reviewer"), "--json")
     assert proc.returncode == 0, proc.stderr
-    env = json.loads(proc.stdout)
+    env = envelope(proc.stdout)
     assert env["ok"] is True and env["data"] == golden("code-reviewer")[1]["data"]
     assert env["meta"]["model"] == "replay"
     assert check_document(env, "envelope", example("code-reviewer")).valid
@@ -74,7 +75,7 @@ def test_a_config_that_does_not_parse_is_said_not_silently_ignored(tmp_path: Pat
 def test_not_ok_run_exits_1(tmp_path: Path) -> None:
     proc = cogn(tmp_path, "run", "code-reviewer", "--input", case("code-reviewer", "case3"), "--json")
     assert proc.returncode == 1
-    env = json.loads(proc.stdout)
+    env = envelope(proc.stdout)
     assert env["ok"] is False and env["error"]["code"] == "E2006"
 
 
@@ -105,7 +106,7 @@ def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
 def test_unknown_module_with_json_prints_an_e4006_envelope(tmp_path: Path) -> None:
     proc = cogn(tmp_path, "run", "no-such-module", "--json")
     assert proc.returncode == 2
-    env = json.loads(proc.stdout)
+    env = envelope(proc.stdout)
     assert env["error"]["code"] == "E4006" and check_document(env, "envelope").valid
 
 
@@ -121,7 +122,7 @@ def test_input_from_stdin(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
-    assert proc.returncode == 0 and json.loads(proc.stdout)["data"] == golden("code-reviewer")[1]["data"]
+    assert proc.returncode == 0 and envelope(proc.stdout)["data"] == golden("code-reviewer")[1]["data"]
 
 
 # ---------------------------------------------------------------- streaming transports
@@ -201,12 +202,12 @@ def test_no_validate_skips_output_validation(tmp_path: Path) -> None:
     expected["data"]["extensions"]["insights"] *= 7
     (root / "tests/case1.expected.json").write_text(json.dumps(expected), encoding="utf-8")
     strict = cogn(tmp_path, "run", "code-reviewer", "--input", case("code-reviewer"), "--json", path=mods)
-    assert strict.returncode == 1 and json.loads(strict.stdout)["error"]["code"] == "E3004"
+    assert strict.returncode == 1 and envelope(strict.stdout)["error"]["code"] == "E3004"
     loose = cogn(
         tmp_path, "run", "code-reviewer", "--input", case("code-reviewer"), "--json", "--no-validate", path=mods
     )
     assert loose.returncode == 0, loose.stdout
-    env = json.loads(loose.stdout)
+    env = envelope(loose.stdout)
     assert env["data"]["verdict"] == "ship it" and len(env["data"]["extensions"]["insights"]) == 7
 
 
@@ -329,9 +330,9 @@ def test_ctrl_c_with_json_prints_the_cancelled_envelope(tmp_path: Path, llm_serv
     args = ("run", "code-reviewer", case("code-reviewer"), "--provider", "anthropic", "--json", "-o", str(out_file))
     proc = popen_cogn(tmp_path, *args, env=env)
     out = interrupt(proc, lambda: llm_server.wait_for_requests(1, timeout=60))
-    envelope = json.loads(out)
-    assert envelope["ok"] is False and envelope["error"]["code"] == "E2010"
-    assert json.loads(out_file.read_text(encoding="utf-8")) == envelope
+    cancelled = envelope(out)
+    assert cancelled["ok"] is False and cancelled["error"]["code"] == "E2010"
+    assert json.loads(out_file.read_text(encoding="utf-8")) == cancelled
     with history(tmp_path) as h:
         (run,) = h.runs()
-    assert run.outcome == "interrupted" and run.envelope["error"] == envelope["error"]
+    assert run.outcome == "interrupted" and run.envelope["error"] == cancelled["error"]

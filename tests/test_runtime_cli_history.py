@@ -10,6 +10,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import document, envelope
 from rtkit import ANTHROPIC_KEY, MODULES, OPENAI_KEY, cli_env, cogn, golden, model_answer
 
 from cogtui.core.history.store import History, canonical_json
@@ -20,7 +21,7 @@ REVIEW = str(MODULES / "code-reviewer" / "tests")
 def run_json(tmp_path: Path, *args: str, env: dict[str, str] | None = None, code: int = 0) -> dict[str, Any]:
     proc = cogn(tmp_path, "run", *args, "--json", env=env)
     assert proc.returncode == code, proc.stdout + proc.stderr
-    return json.loads(proc.stdout)
+    return envelope(proc.stdout)
 
 
 # ---------------------------------------------------------------- provider selection
@@ -74,7 +75,7 @@ def test_provider_precedence(tmp_path: Path, llm_server: Any) -> None:
     assert len(llm_server.requests) == 4
 
     proc = cogn(tmp_path, "history", "--json", env=env)
-    runs = json.loads(proc.stdout)["runs"]
+    runs = document(proc.stdout, "history")["items"]
     assert [(r["provider"], r["model"]) for r in runs] == [
         ("replay", "replay"),
         ("openai", "flag-model"),
@@ -119,7 +120,7 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
         )
     proc = cogn(tmp_path, "history", "--json")
     assert proc.returncode == 0
-    runs = json.loads(proc.stdout)["runs"]
+    runs = document(proc.stdout, "history")["items"]
     assert len(runs) == 4 and all(set(r) == RUN_KEYS for r in runs)
     runs.reverse()  # newest first on output
     for run, env, case in zip(runs, printed, ("case1", "case2", "case2", "case3"), strict=True):
@@ -145,16 +146,26 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
     assert records[0].input == json.loads(Path(f"{REVIEW}/case1.input.json").read_text(encoding="utf-8"))
     assert all(r.session_id == "sess_" + r.envelope["meta"]["trace_id"] for r in records)
 
-    limited = json.loads(cogn(tmp_path, "history", "code-reviewer", "--limit", "2", "--json").stdout)["runs"]
+    limited = document(cogn(tmp_path, "history", "code-reviewer", "--limit", "2", "--json").stdout, "history")["items"]
     assert [r["id"] for r in limited] == [r["id"] for r in reversed(runs)][:2]
-    assert json.loads(cogn(tmp_path, "history", "product-ideas", "--json").stdout) == {"runs": []}
+    none_yet = document(cogn(tmp_path, "history", "product-ideas", "--json").stdout, "history")
+    assert none_yet["items"] == [] and none_yet["summary"] == {"runs": 0, "module": "product-ideas", "limit": 50}
     text = cogn(tmp_path, "history").stdout
     assert "code-reviewer" in text and "E2006" in text
     assert cogn(tmp_path, "history", "product-ideas").stdout.strip() == "No runs of product-ideas recorded."
 
     proc = cogn(tmp_path, "insights", "--json")
-    agg = json.loads(proc.stdout)
-    assert set(agg) == {"insights", "custom_enums", "excluded"}
+    doc = document(proc.stdout, "insights")
+    agg = {
+        "insights": [{k: v for k, v in i.items() if k != "kind"} for i in doc["items"] if i["kind"] == "insight"],
+        "custom_enums": [
+            {k: v for k, v in c.items() if k != "kind"} for c in doc["items"] if c["kind"] == "custom_enum"
+        ],
+        "excluded": doc["summary"]["excluded"],
+    }
+    assert doc["summary"]["insights"] == len(agg["insights"]) and doc["summary"]["custom_enums"] == len(
+        agg["custom_enums"]
+    )
     assert agg["excluded"] == {"runs": 0, "insights": 0, "custom_enums": 0}  # case3 failed with nothing to leave out
     assert all(set(i) == INSIGHT_KEYS for i in agg["insights"])
     assert all(set(c) == ENUM_KEYS for c in agg["custom_enums"])
@@ -173,9 +184,10 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
     assert enums[("code-reviewer", "issues[].category", "api_compatibility")]["count"] == 2
     assert len(enums) == 2
 
-    only = json.loads(cogn(tmp_path, "insights", "--module", "product-ideas", "--json").stdout)
-    assert only == {"insights": [], "custom_enums": [], "excluded": agg["excluded"]}
-    assert json.loads(cogn(tmp_path, "insights", "code-reviewer", "--json").stdout) == agg  # NAME, as for history
+    only = document(cogn(tmp_path, "insights", "--module", "product-ideas", "--json").stdout, "insights")
+    assert only["items"] == [] and only["summary"]["excluded"] == agg["excluded"]
+    named = document(cogn(tmp_path, "insights", "code-reviewer", "--json").stdout, "insights")  # NAME, as for history
+    assert named["items"] == doc["items"] and named["summary"] == {**doc["summary"], "module": "code-reviewer"}
     none = cogn(tmp_path, "insights", "product-ideas").stdout
     assert "No insights recorded in product-ideas's runs" in none
     both = cogn(tmp_path, "insights", "code-reviewer", "--module", "product-ideas")
@@ -185,7 +197,7 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
 
 def test_no_history_flag(tmp_path: Path) -> None:
     run_json(tmp_path, "code-reviewer", "--input", f"{REVIEW}/case1.input.json", "--no-history")
-    assert json.loads(cogn(tmp_path, "history", "--json").stdout) == {"runs": []}
+    assert document(cogn(tmp_path, "history", "--json").stdout, "history")["items"] == []
 
 
 # ---------------------------------------------------------------- capabilities (SPEC-v2.5 §8.1)
@@ -239,5 +251,5 @@ def test_trimmed_insights_are_said_in_the_envelope_and_in_history(tmp_path: Path
         assert run.envelope["meta"]["warnings"] == envelope["meta"]["warnings"]
         aggregate = history.insights("product-ideas")
     assert aggregate["insights"][0]["count"] == 20  # what was kept is what history counts
-    listed = json.loads(cogn(tmp_path, "history", "--json", env=env).stdout)["runs"]
+    listed = document(cogn(tmp_path, "history", "--json", env=env).stdout, "history")["items"]
     assert said[0] in listed[0]["envelope"]["meta"]["warnings"]

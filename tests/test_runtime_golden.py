@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import document
 from rtkit import MODULES, OPENAI_KEY, cli_env, cogn, copy_module, example, golden, model_answer
 
 from cogtui.core.run.envelope_builder import failure
@@ -133,11 +134,11 @@ def test_diff_leaves_runtime_meta_out() -> None:
 def test_cogn_test_all_examples_pass_offline(tmp_path: Path) -> None:
     proc = cogn(tmp_path, "test", "--all", "--json")
     assert proc.returncode == 0, proc.stdout[-3000:]
-    report = json.loads(proc.stdout)
-    assert report["provider"] == "replay" and report["failed"] == 0
+    doc = document(proc.stdout, "test")
+    assert doc["summary"]["provider"] == "replay" and doc["summary"]["failed"] == 0
     tested = [example(p.name) for p in MODULES.iterdir() if p.is_dir() and example(p.name).tests]
-    assert report["passed"] == sum(len(m.tests) for m in tested) >= 14
-    assert sorted(m["module"] for m in report["modules"]) == sorted(m.name for m in tested)
+    assert doc["summary"]["passed"] == sum(len(m.tests) for m in tested) >= 14
+    assert sorted(m["module"] for m in doc["modules"]) == sorted(m.name for m in tested)
 
 
 def test_one_case_and_one_module_are_counted_in_the_singular(tmp_path: Path) -> None:
@@ -181,9 +182,9 @@ def test_cogn_test_json_on_a_broken_golden(tmp_path: Path) -> None:
     case.write_text(json.dumps(broken), encoding="utf-8")
     proc = cogn(tmp_path, "test", "code-reviewer", "--json", path=mods)
     assert proc.returncode == 1
-    report = json.loads(proc.stdout)
-    assert (report["passed"], report["failed"]) == (2, 1)
-    cases = {c["name"]: c for c in report["modules"][0]["cases"]}
+    doc = document(proc.stdout, "test")
+    assert (doc["summary"]["passed"], doc["summary"]["failed"]) == (2, 1)
+    cases = {c["name"]: c for c in doc["modules"][0]["cases"]}
     bad = cases["case2"]
     assert bad["passed"] is False and bad["reasons"][0].startswith("ok is false but true was expected (E3001")
     assert bad["envelope"]["error"]["code"] == "E3001" and bad["diff"].startswith("--- expected")

@@ -18,6 +18,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 import llmserver
+from cli_json import document
+from cli_json import envelope as printed_envelope
 from llmserver import RecordedRequest, Text, text
 from rtkit import (
     ANTHROPIC_KEY,
@@ -97,7 +99,7 @@ def test_a_key_with_stray_characters_never_leaks(tmp_path: Path, llm_server: Any
     )
     inp = str(MODULES / "code-reviewer" / "tests" / "case1.input.json")
     proc = cogn(tmp_path, "run", "code-reviewer", "--input", inp, "--provider", proto, "--json", env=env)
-    envelope = json.loads(proc.stdout)
+    envelope = printed_envelope(proc.stdout)
     history = cogn(tmp_path, "history", "--json", env=env)
     assert_no_secret(proc.stdout, proc.stderr, history.stdout, history.stderr, data_files(tmp_path / "data"))
     if suffix in TRIMMED:
@@ -107,7 +109,7 @@ def test_a_key_with_stray_characters_never_leaks(tmp_path: Path, llm_server: Any
         assert proc.returncode == 1
         err = assert_failure(envelope, "E4001")
         assert VAR[proto] in err["message"] and llm_server.requests == []
-        assert json.loads(history.stdout)["runs"][0]["error_code"] == "E4001"
+        assert document(history.stdout, "history")["items"][0]["error_code"] == "E4001"
 
 
 @both

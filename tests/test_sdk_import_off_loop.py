@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import envelope as printed_envelope
 from llmserver import ScriptedLLMServer
 from rtkit import ANTHROPIC_KEY, MODULES, cli_env, golden, model_answer
 
@@ -88,7 +89,7 @@ def test_a_slow_first_sdk_import_is_not_silence_and_leaves_the_loop_free(
     assert [line for line in proc.stderr.splitlines() if line.startswith("timers start")] == [
         "timers start after anthropic's import"
     ], proc.stderr
-    envelope = json.loads(proc.stdout)
+    envelope = printed_envelope(proc.stdout)
     assert proc.returncode == 0 and envelope["ok"] is True, (proc.stderr, envelope)
     assert llm_server.request_count == 1
 
@@ -247,7 +248,7 @@ def test_a_missing_key_is_said_before_the_sdk_is_loaded(tmp_path: Path, llm_serv
     argv = [sys.executable, "-c", WHERE_IMPORTED, "--path", str(MODULES), "run", "code-reviewer"]
     argv += ["--input", "in.json", "--provider", "anthropic", "--json", "--no-history"]
     proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
-    envelope = json.loads(proc.stdout)
+    envelope = printed_envelope(proc.stdout)
     assert envelope["ok"] is False and envelope["error"]["code"] == "E4001", envelope
     assert envelope["error"]["message"] == "ANTHROPIC_API_KEY is not set"
     assert "Set ANTHROPIC_API_KEY" in envelope["error"]["suggestion"]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_json import envelope as printed_envelope
 from modkit import run_cogn
 
 from cogtui.core.module.loader import load_module
@@ -45,7 +46,7 @@ def test_args_and_subagent_short_and_long(tmp_path: Path, flags: list[str]) -> N
     """`cogn run ui-spec-generator -a "..." -s`: $ARGUMENTS is filled from --args, the input too."""
     proc = run_cogn(["run", str(UI_SPEC), *flags, "--provider", "replay", "--json", "--no-history"], tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    envelope = json.loads(proc.stdout)
+    envelope = printed_envelope(proc.stdout)
     assert envelope["ok"] is True and envelope["data"]["pages"]
 
 

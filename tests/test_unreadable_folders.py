@@ -7,7 +7,6 @@ read instead of "no module folder at that path". A command judging every module 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -15,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_json import document
 from unreadable import as_unprivileged, unreadable
 
 MODULES = Path(__file__).resolve().parent.parent / "modules"
@@ -87,7 +87,12 @@ def test_every_all_command_judges_the_rest_and_fails(tmp_path: Path, command: li
     with unreadable(hidden):
         done = cogn(tmp_path, "--path", str(root), *command)
     assert done.returncode == 1, (done.stdout, done.stderr)
-    assert "code-reviewer" in done.stdout and "release-notes" not in done.stdout  # the rest was judged
+    if "--json" in command:  # the folder is named in the summary, its module is not judged
+        doc = document(done.stdout, "validate")
+        assert [m["module"] for m in doc["modules"]] == ["code-reviewer"]
+        assert doc["summary"]["unreadable_folders"] == [str(hidden)]
+    else:
+        assert "code-reviewer" in done.stdout and "release-notes" not in done.stdout  # the rest was judged
     assert f"error: cannot read {hidden}: Permission denied" in done.stderr
     assert "warning: cannot read" not in done.stderr
     assert done.stderr.rstrip().endswith(UNJUDGED + str(hidden)), done.stderr  # said last, where CI logs are read
@@ -106,7 +111,8 @@ def test_validate_all_json_stays_a_list_of_the_modules_judged(tmp_path: Path) ->
     root, hidden = roots(tmp_path)
     with unreadable(hidden):
         done = cogn(tmp_path, "--path", str(root), "validate", "--all", "--json")
-    assert [r["module"] for r in json.loads(done.stdout)] == ["code-reviewer"]
+    doc = document(done.stdout, "validate")
+    assert [r["module"] for r in doc["modules"]] == ["code-reviewer"] and doc["summary"]["unreadable_folders"]
     assert done.returncode == 1
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from cli_json import document, envelope, report
 from modkit import GOOD_EXPECTED, GOOD_INPUT, clean_v22, make_module, pos
 from rtkit import MODULES, cogn, options, replay
 
@@ -133,9 +134,9 @@ def test_cogn_test_runs_the_other_cases_and_exits_1(tmp_path: Path) -> None:
     assert f"    - P002 {where}: JSON syntax error: Expecting property name enclosed in double quotes" in lines
     assert lines[-1] == "3 cases: 2 passed, 1 failed"
     proc = cogn(tmp_path, "test", "code-reviewer", "--json", path=mods)
-    report = json.loads(proc.stdout)
-    assert proc.returncode == 1 and (report["passed"], report["failed"]) == (2, 1)
-    cases = {c["name"]: c for c in report["modules"][0]["cases"]}
+    doc = document(proc.stdout, "test")
+    assert proc.returncode == 1 and (doc["summary"]["passed"], doc["summary"]["failed"]) == (2, 1)
+    cases = {c["name"]: c for c in doc["modules"][0]["cases"]}
     [diagnostic] = cases["case2"]["diagnostics"]
     assert (diagnostic["code"], diagnostic["line"], diagnostic["column"]) == ("P002", 3, 3)
     assert cases["case2"]["envelope"] is None and cases["case1"]["diagnostics"] == []
@@ -145,11 +146,11 @@ def test_cogn_validate_still_reports_the_file_and_cogn_run_runs(tmp_path: Path) 
     mods = _copy(tmp_path)
     proc = cogn(tmp_path, "validate", "code-reviewer", "--json", path=mods)
     assert proc.returncode == 1
-    found = [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == "P002"]
+    found = [d for d in report(proc.stdout)["diagnostics"] if d["code"] == "P002"]
     assert [(Path(d["file"]).name, d["line"], d["column"]) for d in found] == [("case2.expected.json", 3, 3)]
     given = (MODULES / "code-reviewer" / "tests" / "case1.input.json").read_text(encoding="utf-8")
     proc = cogn(tmp_path, "run", "code-reviewer", "--provider", "replay", "--input", given, "--json", path=mods)
-    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stdout
+    assert proc.returncode == 0 and envelope(proc.stdout)["ok"] is True, proc.stdout
 
 
 def test_an_example_that_does_not_parse_blocks_nothing(tmp_path: Path) -> None:
@@ -164,12 +165,12 @@ def test_an_example_that_does_not_parse_blocks_nothing(tmp_path: Path) -> None:
     assert run_blockers(module) == []
     assert [d.code for d in module.load_diagnostics if d.file == examples / "broken.input.json"] == ["P002"]
     proc = cogn(tmp_path, "validate", "code-reviewer", "--json", path=mods)
-    found = [d for d in json.loads(proc.stdout)["diagnostics"] if d["code"] == "P002"]
+    found = [d for d in report(proc.stdout)["diagnostics"] if d["code"] == "P002"]
     assert proc.returncode == 1 and [(Path(d["file"]).name, d["line"], d["column"]) for d in found] == [
         ("broken.input.json", 3, 3)
     ]
     given = (MODULES / "code-reviewer" / "tests" / "case1.input.json").read_text(encoding="utf-8")
     proc = cogn(tmp_path, "run", "code-reviewer", "--provider", "replay", "--input", given, "--json", path=mods)
-    assert proc.returncode == 0 and json.loads(proc.stdout)["ok"] is True, proc.stdout
+    assert proc.returncode == 0 and envelope(proc.stdout)["ok"] is True, proc.stdout
     proc = cogn(tmp_path, "test", "code-reviewer", path=mods)
     assert proc.returncode == 0 and proc.stdout.splitlines()[-1] == "3 cases: 3 passed, 0 failed", proc.stdout

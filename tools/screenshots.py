@@ -36,7 +36,7 @@ from textual.css.query import NoMatches
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Sparkline, Static, TextArea
 
-from cogtui.cli.cmd_migrate import migrate_path
+from cogtui.cli.cmd_migrate import migrate_path, plans_document
 from cogtui.core.eval.stats import summarise
 from cogtui.core.history.run_record import to_record
 from cogtui.core.history.store import History, RunRecord
@@ -468,10 +468,7 @@ def record_replay_runs(modules: list[Path], repeat: int = 2, start: float = T0) 
 def save_plan(out: Path, module_paths: list[Path]) -> Path:
     """What `cogn migrate --all --dry-run --json` writes for these modules."""
     outcomes = [migrate_path(p, "2.2", dry_run=True, backup=False) for p in module_paths]
-    out.write_text(
-        json.dumps({"plans": [o.to_json() for o in outcomes], "summary": {"dry_run": True, "to": "v2.2"}}, indent=2),
-        encoding="utf-8",
-    )
+    out.write_text(json.dumps(plans_document(outcomes, True, "2.2"), indent=2), encoding="utf-8")
     return out
 
 

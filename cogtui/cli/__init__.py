@@ -6,18 +6,13 @@ subcommand module is imported only when it runs.
 
 from __future__ import annotations
 
+import argparse
 import gc
 import importlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from functools import cache
-from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # argparse is imported when a command line needs parsing (plain `cogtui` needs none)
-    import argparse
+from collections.abc import Sequence
+from typing import Any
 
 from .. import __version__
 
@@ -53,94 +48,58 @@ def _path_option(parser: argparse.ArgumentParser, suppress: bool) -> None:
     )
 
 
-def chosen_command(argv: Sequence[str]) -> str | None:
-    """The subcommand named in argv (skipping global options), without parsing anything else; None when
-    there is none, or when help is asked for before it (the help lists every command)."""
-    it = iter(argv)
-    for tok in it:
-        if tok == "--path":
-            next(it, None)
-        elif tok in ("-h", "--help"):
-            return None
-        elif tok in COMMANDS:
-            return tok
-        elif not tok.startswith("-"):
-            return None
-    return None
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser, given its options (and its module imported) when it first parses or shows help: a
+    command line names one command, so the other modules are never imported."""
+
+    def __init__(self, *args: Any, module: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.module = module
+        self.configured = not module
+
+    def configure(self) -> None:
+        if not self.configured:
+            self.configured = True
+            _path_option(self, suppress=True)
+            importlib.import_module(self.module).configure(self)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.configure()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self.configure()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self.configure()
+        return super().format_help()
 
 
-def only_global_options(argv: Sequence[str]) -> bool:
-    """True when argv holds nothing but `--path DIR` and `--theme NAME` (how the TUI is started): parsing it
-    needs no subcommand parser."""
-    it = iter(argv)
-    for tok in it:
-        if tok in ("--path", "--theme"):
-            if next(it, None) is None:
-                return False
-        elif not tok.startswith(("--path=", "--theme=")):
-            return False
-    return True
+class CommandLine(argparse.ArgumentParser):
+    """The top-level parser: a mistyped command is answered with the nearest one."""
+
+    words: Sequence[str] = ()
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        self.words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> Any:
+        bad = next((w for w in self.words if message.startswith(f"argument COMMAND: invalid choice: {w!r}")), None)
+        if bad is not None:
+            from cogtui.core.diagnostics import did_you_mean
+
+            message = f"{bad!r} is not a command{did_you_mean(bad, COMMANDS)} (`{self.prog} --help` lists them)"
+        elif message.startswith("unrecognized arguments:") and "--json" in self.words:
+            message += " (--json takes no file: it prints to stdout, and `-o FILE` writes the file)"
+        super().error(message)
 
 
-def terminal_columns() -> int:
-    """`shutil.get_terminal_size().columns`: $COLUMNS when it is a positive number, else the width of the
-    terminal on stdout, else 80."""
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):  # no stdout, closed, detached, or not a terminal
-            columns = 0
-    return columns or 80
-
-
-@cache
-def help_formatter() -> type[argparse.HelpFormatter]:
-    """argparse's own formatter, given the width argparse would find (`terminal_columns() - 2`): argparse asks
-    shutil, whose import (bz2, lzma, zlib) was ~2.5 ms of a one-module validate (BENCHMARKS.md)."""
-    import argparse
-
-    class HelpFormatter(argparse.HelpFormatter):
-        def __init__(
-            self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
-        ) -> None:
-            width = terminal_columns() - 2 if width is None else width
-            super().__init__(prog, indent_increment, max_help_position, width)
-
-    return HelpFormatter
-
-
-def global_options(argv: Sequence[str]) -> Any:
-    """What argparse would make of argv holding only `--path DIR` (repeatable) and `--theme NAME` (the last one
-    counts), for which `only_global_options` is True: how `cogtui` is started, without importing argparse
-    (with its gettext and locale, ~6 ms before the first frame; BENCHMARKS.md)."""
-    paths: list[str] = []
-    theme = None
-    it = iter(argv)
-    for tok in it:
-        name, given, value = tok.partition("=")
-        value = value if given else next(it)
-        if name == "--path":
-            paths.append(value)
-        else:
-            theme = value
-    return SimpleNamespace(command=None, paths=paths, theme=theme)
-
-
-def build_parser(prog: str, only: str | None = None, commands: bool = True) -> argparse.ArgumentParser:
-    """The parser. With a chosen command, only that command's subparser is built (and its module imported);
-    without `commands`, none (argv names none): building the thirteen subparsers cost more than the rest of a
-    one-module validate's parsing, and delayed the TUI's first frame as much."""
-    import argparse
-
-    formatter = help_formatter()
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI.",
-        formatter_class=formatter,
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    """The whole command line: the global options and one subparser per command, each filled in only when used."""
+    parser = CommandLine(
+        prog=prog, description="A workbench for Cognitive Modules. Without a subcommand, cogtui opens the TUI."
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     _path_option(parser, suppress=False)
@@ -149,20 +108,18 @@ def build_parser(prog: str, only: str | None = None, commands: bool = True) -> a
         metavar="NAME",
         help="TUI theme for this session (default: config.yaml's, or cogtui-ansi on a terminal without truecolor)",
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CommandParser)
     for name, (module_name, help_text) in COMMANDS.items():
-        if not commands or (only is not None and name != only):
-            continue
-        cmd = sub.add_parser(name, help=help_text, description=help_text, formatter_class=formatter)
-        _path_option(cmd, suppress=True)
-        if name == only:
-            importlib.import_module(module_name).configure(cmd)
+        sub.add_parser(name, help=help_text, description=help_text, module=module_name)
     return parser
 
 
-# Commands whose start-up (imports, loading) runs with the cyclic collector paused until they call
-# `start_up_over`, or until they return: an eval's first model call waits on all of it (BENCHMARKS.md).
-PAUSED_START_UP = frozenset({"eval"})
+def parse(argv: Sequence[str], prog: str) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """The parser and what it made of argv, `--path` given before and after the command in one list."""
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])
+    return parser, args
 
 
 def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
@@ -170,22 +127,7 @@ def main(argv: Sequence[str] | None = None, prog: str | None = None) -> int:
     if prog is None:
         prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "cogn"
         prog = prog if prog in ("cogn", "cogtui") else "cogn"
-    command = chosen_command(argv)
-    if command in PAUSED_START_UP:
-        _pause_start_up()
-    try:
-        return _main(argv, prog, command)
-    finally:
-        start_up_over()
-
-
-def _main(argv: list[str], prog: str, command: str | None) -> int:
-    plain = only_global_options(argv)
-    if prog == "cogtui" and plain:
-        return _start_tui(global_options(argv))
-    parser = build_parser(prog, command, commands=not plain)
-    args = parser.parse_args(argv)
-    args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])
+    parser, args = parse(argv, prog)
     if args.command is None:
         if prog == "cogtui":
             return _start_tui(args)
@@ -210,65 +152,12 @@ def _main(argv: list[str], prog: str, command: str | None) -> int:
 def entry() -> int:
     """The `cogn` and `cogtui` executables and `python -m cogtui.cli`: `main`, then the process ends.
 
-    The objects left are freed by the exit; frozen first, they are not walked by the cyclic collector's
-    last collection at interpreter shutdown, which cost ~15 ms of CPU after a one-module validate and
-    55-90 ms after an eval (BENCHMARKS.md). Exit handlers still run, and whatever reference counting
-    frees is still finalised. Only the process entry does this: `main` called in a process that goes on
-    (tests) leaves the collector alone.
-    """
-    global _process_ends_after_main
-    _process_ends_after_main = True
+    What the command made is frozen before the interpreter's last full collection at exit, which then does not
+    walk it (exit handlers still run). Kept: it saves more than 5 ms of a one-module validate (issue 31)."""
     try:
         return main()
     finally:
         gc.freeze()
-        _process_ends_after_main = False  # an `entry` called by a process that goes on (a test) leaves no trace
-
-
-_process_ends_after_main = False  # set by `entry`: what a command makes lives until the process ends
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic collector off for a bounded piece of work that makes mostly long-lived objects (imports, one
-    module and its report) and little cyclic garbage; back as it was afterwards.
-
-    Turned back on, the collector would first walk everything the work made (its allocation count is long past
-    the threshold): ~4 ms after a `validate --all`. In a process that ends after this command (`entry`), that
-    work is frozen first, so the walk never happens; a process that goes on (tests calling `main`) freezes
-    nothing and collects as usual."""
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        _collector_back(was_on)
-
-
-def _collector_back(was_on: bool) -> None:
-    """The collector as it was before a pause; what the pause made is frozen first when the process ends after
-    this command (`entry`), so the collector never walks it."""
-    if was_on:
-        if _process_ends_after_main:
-            gc.freeze()
-        gc.enable()
-
-
-_start_up_paused: list[bool] = []  # while a command's start-up is paused: whether the collector was on before
-
-
-def _pause_start_up() -> None:
-    _start_up_paused.append(gc.isenabled())
-    gc.disable()
-
-
-def start_up_over() -> None:
-    """The command's start-up is over (an eval's: its first model call is out): the collector paused for it by
-    `main` (PAUSED_START_UP) is back as it was. What start-up made (modules, classes, the loaded modules and their
-    goldens) lives on, so in a process that ends after this command it is frozen first, as `collector_paused`
-    does, and never walked. At once when nothing is paused; the calls after the first change nothing."""
-    if _start_up_paused:
-        _collector_back(_start_up_paused.pop())
 
 
 EX_SOFTWARE = 70  # sysexits.h: an internal software error
@@ -288,9 +177,10 @@ def internal_error(prog: str, command: str, exc: BaseException) -> int:
 
 
 def _start_tui(args: argparse.Namespace) -> int:
-    # Start-up makes long-lived objects only (modules, classes, stylesheets, widgets): the cyclic collector
-    # walking them before the first frame cost 60-130 ms (a full collection among them). It is paused until
-    # the first frame is on screen; the app then freezes what exists and turns it back on (app.py).
+    # Start-up makes long-lived objects only (modules, classes, stylesheets, widgets), which the cyclic collector
+    # would walk again and again (full collections among them) before the first frame. It is paused until the
+    # first frame is on screen; the app then freezes what exists and turns it back on (app.py). Kept: it saves
+    # more than 5 ms of the first frame (issue 31, BENCHMARKS.md).
     gc.disable()
     try:
         from ..tui.app import run_app

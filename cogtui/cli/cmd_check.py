@@ -66,7 +66,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     p = Printer()
     if args.json:
-        p.json(result.to_json())
+        summary = {
+            "valid": result.valid,
+            "kind": result.kind,
+            "violations": len(result.violations),
+            "warnings": len(result.warnings),
+        }
+        p.document("check", "items", [{"file": args.file, **result.to_json()}], summary)
         return 0 if result.valid else 1
     for w in result.warnings:
         p.parts(("  ", None), ("warning", "warning"), (f" {dotted(w.path)}", "bold"), (f"  {w.message}", None))

@@ -1,4 +1,4 @@
-"""`cogn eval NAME|PATH|--all [--provider P [--model M]]... [-j N] [--baseline FILE|ID] [--json [FILE]] [--junit FILE]`.
+"""`cogn eval NAME|PATH|--all [--provider P [--model M]]... [-j N] [--baseline FILE|ID] [--json] [-o FILE] [--junit FILE]`.
 
 Every golden case against every target, at most N model calls at once; a
 matrix of pass/fail with the failure's code, and per target the pass rate,
@@ -19,6 +19,7 @@ from .output import (
     config_warnings,
     deprecation_notice,
     err,
+    json_document,
     nothing_found,
     open_workspace,
     output_file_problem,
@@ -54,26 +55,22 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", action=_TargetAction, metavar="M", help="the model of the --provider before it")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4)")
     p.add_argument("--baseline", metavar="FILE|ID", help="compare with an earlier eval: its --json file or its id")
-    p.add_argument(
-        "--json",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="write the report as JSON to FILE (to stdout, instead of the matrix, without FILE)",
-    )
+    p.add_argument("--json", action="store_true", help="print the report as JSON (docs/cli.md), not the matrix")
+    p.add_argument("-o", "--output", metavar="FILE", help="also write the report as JSON to FILE (a later --baseline)")
     p.add_argument("--junit", metavar="FILE", help="write JUnit XML to FILE, for CI")
+    # Two flags, neither taking a value (D210): `--cache NAME` would read NAME as the cache's mode.
     p.add_argument(
         "--cache",
-        nargs="?",
+        action="store_const",
         const="deterministic",
-        choices=("deterministic", "any"),
-        help="reuse answers from history for identical requests (deterministic targets only, unless =any)",
+        help="reuse answers from history for identical requests (deterministic targets only)",
     )
+    p.add_argument("--cache=any", dest="cache", action="store_const", const="any", help="as --cache, for every target")
     p.add_argument("--no-history", action="store_true", help="do not record the runs and the eval")
     p.set_defaults(targets=[])
     p.epilog = (
         "Exit status: 0 when every cell passes (with --baseline: when no case regressed), 1 otherwise, "
-        "2 for a usage error. Put NAME before --json. Details: docs/eval.md"
+        "2 for a usage error. Details: docs/eval.md; the JSON report: docs/cli.md"
     )
 
 
@@ -90,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         err("-j must be at least 1")
         return 2
-    for target in (args.json if args.json != "-" else None, args.junit):  # before the model is paid
+    for target in (args.output, args.junit):  # before the model is paid
         if target and (problem := output_file_problem(target)) is not None:
             err(problem)
             return 2
@@ -170,8 +167,6 @@ async def _eval(
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.runner import RunOptions
 
-    from . import start_up_over
-
     def resolver(name: str) -> Any:
         try:
             return ws.load(name)
@@ -183,7 +178,7 @@ async def _eval(
 
     settings = EvalSettings(jobs=args.jobs, cache=args.cache or "off", prices=cfg.prices, options=options)
     p = Printer()
-    to_stdout = args.json == "-"
+    to_stdout = args.json
     total = sum(len(m.tests) for m in modules) * len(targets)
     progress = None
     if p.color and not to_stdout and total:
@@ -196,13 +191,11 @@ async def _eval(
         task = progress.add_task("eval", total=total)
 
     def cell_done(cell: Any) -> None:
-        start_up_over()  # a cell answered from the response cache takes no call slot: start-up is over all the same
         if progress is not None:
             progress.update(task, advance=1, description=f"{cell.module}/{cell.case}")
 
     try:
-        # The collector, paused since `main` began, is back once the first call is out (or the first cell done).
-        outcome = await run_eval(modules, targets, settings, history, cell_done, lambda *_: start_up_over())
+        outcome = await run_eval(modules, targets, settings, history, cell_done)
     finally:
         if progress is not None:
             progress.stop()
@@ -214,10 +207,8 @@ async def _eval(
         from cogtui.core.eval.baseline import compare
 
         comparison = compare(report, baseline[0], baseline[1])
-    doc = report.to_json()
-    if comparison is not None:
-        doc["baseline"] = comparison.to_json()
-    written = not args.json or to_stdout or write_output_file(args.json, json.dumps(doc, ensure_ascii=False, indent=2))
+    doc = eval_document(report, comparison)
+    written = not args.output or write_output_file(args.output, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
     if args.junit:
         from cogtui.core.eval.junit import junit_xml
 
@@ -236,3 +227,20 @@ async def _eval(
     if comparison is not None:
         return 1 if comparison.fails else 0
     return 1 if report.failed else 0
+
+
+def eval_document(report: Any, comparison: Any) -> dict[str, Any]:
+    """`eval --json` and `-o FILE`: every cell, and the eval's summary (per target, and against the baseline)."""
+    summary = {
+        "id": report.id,
+        "started_at": report.started_at,
+        "modules": report.modules,
+        "targets": report.targets,
+        "jobs": report.jobs,
+        "cells": len(report.cells),
+        "passed": len(report.cells) - report.failed,
+        "failed": report.failed,
+        "by_target": [s.to_json() for s in report.summaries],
+        "baseline": comparison.to_json() if comparison is not None else None,
+    }
+    return json_document("eval", "items", [c.to_json() for c in report.cells], summary)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 
-from .output import Printer, err
+from .output import Printer, err, mistyped_module
 
 MAX_LIMIT = 1_000_000_000
 
@@ -84,43 +84,48 @@ def run(args: argparse.Namespace) -> int:
         return transfer.export(args) if args.module == "export" else transfer.import_(args)
     from cogtui.core.history.store import History, HistoryError
 
+    name = args.module_filter or args.module
     try:
         with History.open_default() as history:
-            runs = history.runs(args.module_filter or args.module, limit=args.limit)
+            runs = history.runs(name, limit=args.limit)
             skipped = list(history.skipped)
+            recorded = history.modules() if name and not runs else []
     except HistoryError as exc:
         err(str(exc))
         return 2
     for problem in skipped:  # damaged rows: skipped, said, never a crash
         err(f"warning: {problem}")
+    if name and not runs and (guess := mistyped_module(name, recorded, args.paths)):
+        err(f"no runs of {name!r} recorded, and no module of that name{guess}")
+        return 2
     p = Printer()
     if args.json:
-        p.json(
-            {
-                "runs": [
-                    {
-                        "id": r.id,
-                        "module": r.module,
-                        "module_version": r.module_version,
-                        "format": r.module_format,
-                        "provider": r.provider,
-                        "model": r.model,
-                        "input_hash": r.input_hash,
-                        "started_at": _utc(r.started_at),
-                        "ttfc_ms": r.ttfc_ms,
-                        "total_ms": r.total_ms,
-                        "usage": r.usage,
-                        "outcome": r.outcome,
-                        "error_code": r.error_code,
-                        "envelope": r.envelope,
-                    }
-                    for r in runs
-                ]
-            }
+        p.document(
+            "history",
+            "items",
+            [
+                {
+                    "id": r.id,
+                    "module": r.module,
+                    "module_version": r.module_version,
+                    "format": r.module_format,
+                    "provider": r.provider,
+                    "model": r.model,
+                    "input_hash": r.input_hash,
+                    "started_at": _utc(r.started_at),
+                    "ttfc_ms": r.ttfc_ms,
+                    "total_ms": r.total_ms,
+                    "usage": r.usage,
+                    "outcome": r.outcome,
+                    "error_code": r.error_code,
+                    "envelope": r.envelope,
+                }
+                for r in runs
+            ],
+            {"runs": len(runs), "module": name, "limit": args.limit},
         )
         return 0
     if not runs:
-        name = args.module_filter or args.module
         p.line(f"No runs of {name} recorded." if name else "No runs recorded yet.", "dim")
         return 0
     rows = [

@@ -62,7 +62,9 @@ def import_(args: argparse.Namespace) -> int:
     label = "<stdin>" if name == "-" else name
     p = Printer()
     if args.json:
-        p.json({"file": label, **report.to_json()})
+        bad = [{"line": n, "error": why} for n, why in report.bad]
+        summary = {"file": label, "imported": report.imported, "duplicates": report.duplicates, "bad": len(bad)}
+        p.document("history import", "items", bad, summary)
     else:
         for number, why in report.bad:
             err(f"{label}:{number}: {why}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .output import Printer, err
+from .output import Printer, err, mistyped_module
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -25,14 +25,26 @@ def run(args: argparse.Namespace) -> int:
         with History.open_default() as history:
             agg = history.insights(module)
             skipped = list(history.skipped)
+            recorded = history.modules() if module else []
     except HistoryError as exc:
         err(str(exc))
         return 2
     for problem in skipped:  # damaged rows: left out, said, never a crash
         err(f"warning: {problem}")
+    if module and module not in recorded and (guess := mistyped_module(module, recorded, args.paths)):
+        err(f"no runs of {module!r} recorded, and no module of that name{guess}")
+        return 2
     p = Printer()
     if args.json:
-        p.json(agg)
+        items = [{"kind": "insight", **i} for i in agg["insights"]]
+        items += [{"kind": "custom_enum", **c} for c in agg["custom_enums"]]
+        summary = {
+            "module": module,
+            "insights": len(agg["insights"]),
+            "custom_enums": len(agg["custom_enums"]),
+            "excluded": agg["excluded"],
+        }
+        p.document("insights", "items", items, summary)
         return 0
     left_out = agg["excluded"]
     if left_out["runs"]:  # D130: only runs that passed their contract count

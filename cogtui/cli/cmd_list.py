@@ -36,7 +36,13 @@ def run(args: argparse.Namespace) -> int:
         )
     p = Printer()
     if args.json:
-        p.json({"modules": rows})
+        summary = {
+            "modules": sum(1 for r in rows if not r["shadowed"]),
+            "shadowed": sum(1 for r in rows if r["shadowed"]),
+            "with_errors": sum(1 for r in rows if r["errors"]),
+            "warnings": sum(r["warnings"] for r in rows),
+        }
+        p.document("list", "modules", rows, summary)
         return 0
     unsearched = unsearched_modules(ws.search_path)
     if not rows:

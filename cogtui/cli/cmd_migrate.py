@@ -15,7 +15,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, err, open_workspace, target_problem, unjudged_folders
+from .output import Printer, err, json_document, open_workspace, target_problem, unjudged_folders
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -157,7 +157,7 @@ def _run_one(path: Path, args: argparse.Namespace) -> int:
 
     outcome = migrate_path(path, args.to, args.dry_run, not args.no_backup)
     if args.json:
-        Printer().json(outcome.to_json())
+        print_plans_json([outcome], args)
         return 1 if outcome.failed else 0
     p = Printer()
     plan = outcome.plan
@@ -224,28 +224,7 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
     done = sum(1 for o in outcomes if o.result in ("migrated", "would migrate"))
     current = sum(1 for o in outcomes if o.result == "already current")
     if args.json:
-        p.json(
-            {
-                "plans": [o.to_json() for o in outcomes],
-                "summary": {
-                    "dry_run": bool(args.dry_run),
-                    "to": f"v{args.to}",
-                    "migrated": done,
-                    "already_current": current,
-                    "failed": len(failed),
-                    "modules": [
-                        {
-                            "module": o.name,
-                            "path": str(o.path),
-                            "from": o.source_format,
-                            "result": o.result,
-                            "reason": o.reason or None,
-                        }
-                        for o in outcomes
-                    ],
-                },
-            }
-        )
+        print_plans_json(outcomes, args)
         return 1 if failed else 0
     rows = [[o.name, o.source_format, o.result, _short(o.reason if o.failed else _detail(o))] for o in outcomes]
     p.table(
@@ -264,6 +243,22 @@ def _run_all(paths: list[Path], args: argparse.Namespace) -> int:
     if args.dry_run:
         p.line("dry run: nothing was written", "dim")
     return 1 if failed else 0
+
+
+def plans_document(outcomes: list[Outcome], dry_run: bool, to: str) -> dict[str, Any]:
+    """`migrate --json`: each module's plan and what came of it (the file `cogtui review` reads)."""
+    summary = {
+        "dry_run": dry_run,
+        "to": f"v{to}",
+        "migrated": sum(1 for o in outcomes if o.result in ("migrated", "would migrate")),
+        "already_current": sum(1 for o in outcomes if o.result == "already current"),
+        "failed": sum(1 for o in outcomes if o.failed),
+    }
+    return json_document("migrate", "modules", [o.to_json() for o in outcomes], summary)
+
+
+def print_plans_json(outcomes: list[Outcome], args: argparse.Namespace) -> None:
+    Printer().json(plans_document(outcomes, bool(args.dry_run), args.to))
 
 
 def _detail(o: Outcome) -> str:
@@ -289,6 +284,12 @@ def _undo(args: argparse.Namespace) -> int:
     if path is None:
         path = _recorded_path(backups_for(name))
     if path is None:
+        from cogtui.core.authoring.migration import backed_up_modules
+        from cogtui.core.diagnostics import did_you_mean
+
+        if guess := did_you_mean(args.undo, [*ws.names(), *backed_up_modules()]):  # a typo (D211)
+            err(f"no module or migration backup named {args.undo!r}{guess}")
+            return 2
         err(f"no migration backup of {args.undo} to undo")
         return 1
     from cogtui.core.files.journal import recover
@@ -303,16 +304,16 @@ def _undo(args: argparse.Namespace) -> int:
         return 1
     p = Printer()
     if args.json:
-        p.json(
-            {
-                "module": result.module,
-                "path": str(result.path),
-                "backup": str(result.backup_dir),
-                "restored": list(result.restored),
-                "removed": list(result.removed),
-                "edited_since": list(result.edited_since),
-            }
-        )
+        entry = {
+            "module": result.module,
+            "path": str(result.path),
+            "result": "undone",
+            "backup": str(result.backup_dir),
+            "restored": list(result.restored),
+            "removed": list(result.removed),
+            "edited_since": list(result.edited_since),
+        }
+        p.document("migrate", "modules", [entry], {"undone": 1})
         return 0
     p.parts((f"restored {result.module}", "ok"), (f" from {result.backup_dir}", "dim"))
     for rel in result.restored:

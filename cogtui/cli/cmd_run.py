@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     except NotAModule as exc:
         err(str(exc))
         if args.json:
-            Printer().json(failure("E4006", str(exc)))
+            print_run_json(args.target, None, failure("E4006", str(exc)), None)
         return 2
     from cogtui.core.run.output_fixes import parse_fixes
 
@@ -236,7 +236,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
             if args.output:
                 _write_output(args.output, result.envelope)
             if args.json:
-                Printer().json(result.envelope)
+                print_run_json(module.name, module.path, result.envelope, provider)
         _record(module, input_value, args, session)
         raise
     finally:
@@ -246,7 +246,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
     _record(module, input_value, args, session)
     written = not args.output or _write_output(args.output, result.envelope)
     if args.json or not written:  # a file that could not be written after all: the envelope is not lost
-        Printer().json(result.envelope)
+        print_run_json(module.name, module.path, result.envelope, provider)
     elif not args.stream:
         from .runview import print_result
 
@@ -257,6 +257,19 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
     if not written:
         return 2
     return 0 if result.ok else 1
+
+
+def print_run_json(name: str, path: Any, envelope: dict[str, Any], provider: Any) -> None:
+    """`run --json`: the run's envelope as the spec defines it, in the one document every `--json` prints."""
+    error = envelope.get("error")
+    summary = {
+        "ok": envelope.get("ok") is True,
+        "error_code": error.get("code") if isinstance(error, dict) else None,
+        "provider": getattr(provider, "name", None),
+        "model": getattr(provider, "model", None),
+    }
+    entry = {"module": name, "path": str(path) if path is not None else None, "envelope": envelope}
+    Printer().document("run", "modules", [entry], summary)
 
 
 def _record(module: Any, input_value: Any, args: argparse.Namespace, session: Any) -> None:

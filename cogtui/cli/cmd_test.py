@@ -126,15 +126,17 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         by_module: dict[str, list[Any]] = {}
         for module, r in results:
             by_module.setdefault(module.name, []).append(r.to_json())
-        p.json(
-            {
-                "provider": provider.name,
-                "passed": len(results) - len(failed),
-                "failed": len(failed) + not_run,
-                "modules": [{"module": k, "cases": v} for k, v in by_module.items()]
-                + [{"module": k, "cannot_run": error, "cases": []} for k, error in blocked.items()],
-            }
-        )
+        summary = {
+            "provider": provider.name,
+            "model": provider.model,
+            "cases": len(results) + not_run,
+            "passed": len(results) - len(failed),
+            "failed": len(failed) + not_run,
+            "cannot_run": not_run,
+        }
+        entries: list[dict[str, Any]] = [{"module": k, "cases": v} for k, v in by_module.items()]
+        entries += [{"module": k, "cannot_run": error, "cases": []} for k, error in blocked.items()]
+        p.document("test", "modules", entries, summary)
         return 1 if failed or blocked else 0
     for name, error in blocked.items():
         p.parts(("✗ CANNOT RUN", "error"), (f"  {name}: {error['code']} {error['message']}", None))

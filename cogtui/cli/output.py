@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from cogtui.core.diagnostics import plural
@@ -29,6 +29,17 @@ STYLES = {
     "remove": "red",
     "hunk": "cyan",
 }
+
+
+JSON_FORMAT = 1  # the version of the document every `--json` prints (docs/cli.md); a change of shape raises it
+
+
+def json_document(command: str, key: str, entries: list[Any], summary: dict[str, Any]) -> dict[str, Any]:
+    """The one shape of every command's `--json` output (docs/cli.md): its format version, the command, the
+    list it reports on (`modules` for a command about modules, else `items`) and a summary of that list."""
+    if key not in ("modules", "items"):
+        raise ValueError(f"a --json document lists modules or items, not {key!r}")
+    return {"format": JSON_FORMAT, "command": command, key: entries, "summary": summary}
 
 
 def use_color(stream: IO[str]) -> bool:
@@ -77,6 +88,10 @@ class Printer:
 
     def json(self, value: Any) -> None:
         self.stream.write(terminal_json(value, indent=2) + "\n")
+
+    def document(self, command: str, key: str, entries: list[Any], summary: dict[str, Any]) -> None:
+        """A command's `--json` output: `json_document`, printed."""
+        self.json(json_document(command, key, entries, summary))
 
     def table(self, headers: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None) -> None:
         headers = [visible(h, single_line=True) for h in headers]
@@ -176,6 +191,16 @@ def open_workspace(paths: list[str], judging_all: bool = False) -> Workspace:
         kind = "error" if d.file in failing else "warning"
         err(f"{kind}: {d.message}" + (f" ({d.hint})" if d.hint else ""))
     return ws
+
+
+def mistyped_module(name: str, recorded: Iterable[str], paths: list[str]) -> str:
+    """For a module name that matched nothing in the history: `; did you mean 'x'?` when it is no module on the
+    search path either and a recorded or found name is near it (a typo, D211); "" when it may just have no runs."""
+    from cogtui.core.diagnostics import did_you_mean
+    from cogtui.core.workspace import Workspace
+
+    known = [*recorded, *Workspace.from_environment(paths).names()]
+    return "" if name in known else did_you_mean(name, known)
 
 
 def unjudged_folders(ws: Workspace) -> int:

@@ -6,7 +6,7 @@ summary; docs/diagnostics.md documents each one (a test keeps them in step).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
@@ -29,6 +29,14 @@ class Severity(StrEnum):
 def plural(n: int, noun: str) -> str:
     """A count and its noun, for messages: "1 error", "2 errors", "1,000 runs"."""
     return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """The suggestion `; did you mean 'x'?` naming the choice nearest to a mistyped `word`; "" when none is near."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 @record
@@ -141,7 +149,7 @@ def format_location(file: Path | None, line: int | None, column: int | None) -> 
 class CodeInfo(NamedTuple):
     """A diagnostic code of the CATALOGUE: its default severity and one-line summary.
 
-    A NamedTuple, immutable: a frozen dataclass cost ~1 ms to define, paid by every command and the TUI."""
+    A NamedTuple: immutable, and made once per code when the catalogue is read."""
 
     code: str
     severity: Severity

@@ -1,10 +1,9 @@
 """Records: the `@dataclass` of the core's start-up paths, made without compiling code.
 
+Kept because it saves more than 5 ms of a one-module `cogn validate` (issue 31, measured in BENCHMARKS.md):
 Python 3.11's `dataclasses` writes each class's `__init__`, `__repr__`, `__eq__`,
 `__hash__`, `__setattr__` and `__delattr__` as source text and compiles them one by
-one: 0.6-1.7 ms a class, and importing `dataclasses` pulls in `inspect`, `ast`, `dis`
-and `tokenize` (~8 ms). The seventeen classes a one-module `cogn validate` loads
-cost ~20 ms of its ~80 ms that way (BENCHMARKS.md, "Session of 2026-11-26, third").
+one, and importing `dataclasses` pulls in `inspect`, `ast`, `dis` and `tokenize`.
 A record declares its fields the same way (annotations, defaults, `field(...)`),
 and gets the same behaviour from methods shared by every record, which read the
 class's field table: keyword and positional construction with defaults and
@@ -14,9 +13,9 @@ the compared fields and no assignment after construction (`FrozenInstanceError`,
 an `AttributeError`). A mutable record (`frozen=False`) is unhashable, as a
 dataclass is. `replace` and `asdict` do what `dataclasses`' functions do.
 
-Construction costs ~2 us more per object than a dataclass's compiled `__init__`:
-records are for values made a few hundred times per command at most (modules,
-files, diagnostics, settings), not for values made per streamed chunk.
+Construction is slower per object than a dataclass's compiled `__init__`: records
+are for values made a few hundred times per command at most (modules, files,
+diagnostics, settings), not for values made per streamed chunk.
 Type checkers see a dataclass (`dataclass_transform`).
 """
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cogtui.core.diagnostics import Diagnostic, counts, diag
+from cogtui.core.diagnostics import Diagnostic, counts, diag, did_you_mean
 from cogtui.core.files.module_folder import folder_read_error, module_folder_at, written_as_path
 from cogtui.core.module.loader import NotAModule, load_module
 from cogtui.core.module.model import Module
@@ -218,7 +218,12 @@ class Workspace:
             if d.code == "P003" and d.file is not None and d.file.name == target:
                 return f"{d.message} (a module named {target!r} may be in it)"
         searched = ", ".join(str(r.path) for r in self.search_path.roots)
-        return f"no module named {target!r} on the search path ({searched}), and no module folder at that path"
+        guess = "" if written_as_path(target) else did_you_mean(target, self.names())
+        return f"no module named {target!r} on the search path ({searched}), and no module folder at that path{guess}"
+
+    def names(self) -> list[str]:
+        """The names of the modules on the search path, each once."""
+        return list(dict.fromkeys(e.name for e in self.index.entries))
 
     def entries(self, include_shadowed: bool = True) -> list[ModuleEntry]:
         return list(self.index.entries) if include_shadowed else self.index.winners

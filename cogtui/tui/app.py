@@ -141,8 +141,8 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         return name == ANSI_THEME or (theme is not None and theme.ansi)
 
     def on_mount(self) -> None:
-        # What start-up has to say comes after the first frame: the modules first, then the toasts (a toast in the
-        # first frame cost it ~15 ms of CPU, BENCHMARKS.md "Session of 2026-11-26, fourth").
+        # What start-up has to say comes after the first frame: the modules first, then the toasts (a toast
+        # mounts and animates widgets the first frame would otherwise wait for).
         self.call_after_refresh(self._say_start_notes)
         if self.config.keymap:  # after the first frame: it imports every screen to know every binding
             self.call_after_refresh(self.report_keymap_problems)
@@ -289,7 +289,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.modules_changed.publish(None if message.rediscover else [r.path for r in applied])
         if len(message.reports) > 1 and len(self.store.reports) >= len(self.store.entries):
             # Every module is loaded: move those long-lived objects out of the collector's reach, or each
-            # full collection walks them all (about 0.2 s with 1,000 modules) in the middle of typing.
+            # full collection walks them all, a pause that grows with the modules, in the middle of typing.
             gc.freeze()
 
     # ------------------------------------------------------------ actions

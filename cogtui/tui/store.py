@@ -50,7 +50,7 @@ def load_now(path: Path) -> Module | str:
 
 
 class ModuleStore:
-    """A plain class: a dataclass cost ~1 ms to define before the first frame."""
+    """The modules on the search path and their latest reports, each stamped with the request it answers."""
 
     def __init__(self, search_path: SearchPath, index: ModuleIndex, cwd: Path | None = None) -> None:
         self.search_path = search_path

@@ -3,8 +3,7 @@
 A screen's stylesheet is its class's DEFAULT_CSS, read from its file when the screen's module is imported (the
 first time the screen is opened): Textual adds a new class's default CSS to the stylesheet it has, parsing only
 that. A screen's CSS_PATH instead makes Textual parse every stylesheet again and restyle every widget of the app
-the first time each screen kind is shown: 12-45 ms of CPU per screen kind, more as screens were opened
-(BENCHMARKS.md, "Session of 2026-11-26, fourth"). Default CSS ranks below the app's CSS_PATH (app.tcss,
+the first time each screen kind is shown, a cost that grows with every screen opened. Default CSS ranks below the app's CSS_PATH (app.tcss,
 browser.tcss) and is scoped to its screen, so a screen's rules never reach another screen: the dialogs a screen
 pushes (screens of their own) are styled in app.tcss, beside `.dialog`.
 """

@@ -48,7 +48,7 @@ def builtin_theme_dir() -> Path:
     """The `cogtui.themes` package folder, wherever the package is installed (a wheel, editable or a checkout).
 
     Found from this module's own file, as the stylesheets are (stylesheets.STYLES): pip never installs a package
-    zipped, and `importlib.resources` cost ~5 ms of start-up (it imports zipfile) to say the same."""
+    zipped."""
     return Path(__file__).parent.parent / "themes"
 
 
@@ -57,7 +57,7 @@ def user_theme_dir() -> Path:
 
 
 class ThemeLoad:
-    """What `load_themes` found (a plain class: a dataclass cost ~1 ms to define before the first frame)."""
+    """What `load_themes` found."""
 
     def __init__(self) -> None:
         self.themes: list[Theme] = []
@@ -237,8 +237,8 @@ def start_in_theme(app: App[Any], name: str) -> bool:
     """Give a not yet running app its start theme without Textual's restyle; False when it must be set as usual.
 
     Setting `App.theme` queues a full re-parse of the stylesheet (`refresh_css`), which at start comes right
-    after the first parse, made with Textual's default theme, and throws away the parse cache (~10-20 ms of CPU
-    before the first frame; BENCHMARKS.md, Workbench). Before the app runs nothing is styled yet, so the theme's
+    after the first parse, made with Textual's default theme, and throws away the parse cache: the first frame
+    waits for a second parse. Before the app runs nothing is styled yet, so the theme's
     variables in the stylesheet and its class on the app are all it takes: Textual's own documented
     `set_reactive(App.theme, ...)`. Only when the line filter the app built for its default theme (ANSI colours
     mapped for a dark or a light background, or not at all for an ANSI theme) is right for this one as well.

@@ -43,7 +43,9 @@ def save_plans(tmp_path: Path, root: Path, names: tuple[str, ...]) -> Path:
     """What `cogn migrate --all --dry-run --json` writes (tests/test_migration_review.py checks the real CLI)."""
     plans = [plan_migration(load_module(root / name)).to_json() | {"result": "would migrate"} for name in names]
     path = tmp_path / "PLAN.json"
-    path.write_text(json.dumps({"plans": plans, "summary": {"dry_run": True}}), encoding="utf-8")
+    summary = {"dry_run": True, "to": "v2.2", "migrated": len(plans), "already_current": 0, "failed": 0}
+    document = {"format": 1, "command": "migrate", "modules": plans, "summary": summary}
+    path.write_text(json.dumps(document), encoding="utf-8")
     return path
 
 
@@ -107,9 +109,7 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
 async def test_a_single_plan_opens_on_its_summary(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "legacy-summarizer")
-    plan_file = save_plans(tmp_path, root, ("legacy-summarizer",))
-    single = json.loads(plan_file.read_text(encoding="utf-8"))["plans"][0]
-    plan_file.write_text(json.dumps(single), encoding="utf-8")
+    plan_file = save_plans(tmp_path, root, ("legacy-summarizer",))  # as `cogn migrate NAME --dry-run --json`
     app = make_app(root, tmp_path, review=plan_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), pilot)

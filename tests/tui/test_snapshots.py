@@ -165,7 +165,7 @@ def saved_plan(stage: Stage) -> Stage:
     """`cogn migrate legacy-summarizer --dry-run --json`, as if saved on another machine (review shows its path)."""
     plan_file = save_plan(stage.root.parent / "PLAN.json", [stage.module("legacy-summarizer")])
     document = json.loads(plan_file.read_text(encoding="utf-8"))
-    for plan in document["plans"]:
+    for plan in document["modules"]:
         plan["path"] = f"/home/dev/project/modules/{plan['module']}"
     plan_file.write_text(json.dumps(document, indent=2), encoding="utf-8")
     return Stage(stage.root, plan_file)

@@ -239,10 +239,9 @@ def test_serve_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path:
 
 
 def test_serve_starts_each_session_with_the_path_and_theme_it_was_given() -> None:
-    from cogtui.cli import build_parser
+    from cogtui.cli import parse
     from cogtui.cli.cmd_serve import served_command
 
-    args = build_parser("cogn", "serve").parse_args(["--theme", "cogtui-ansi", "--path", "mods", "serve"])
-    args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])  # as cli.main merges them
+    _, args = parse(["--theme", "cogtui-ansi", "--path", "mods", "serve"], "cogn")
     command = served_command(args)
     assert command[1:3] == ["-m", "cogtui"] and command[3:] == ["--path", "mods", "--theme", "cogtui-ansi"]

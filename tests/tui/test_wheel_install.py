@@ -106,7 +106,8 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
     tested = cli("test", "--provider", "replay", "--json", "modules/code-reviewer")
     assert tested.returncode == 0, tested.stdout + tested.stderr
     report = json.loads(tested.stdout)
-    assert report["passed"] == 3 and report["failed"] == 0
+    assert (report["format"], report["command"]) == (1, "test")
+    assert report["summary"]["passed"] == 3 and report["summary"]["failed"] == 0
 
     # The default theme's own colours, read from the installed package: on screen only if it loaded.
     (theme_file,) = venv.glob("lib/python*/site-packages/cogtui/themes/cogtui-dark.yaml")

@@ -170,8 +170,15 @@ class EvalReport:
 
     @classmethod
     def from_json(cls, doc: Any) -> EvalReport:
+        """A report as history keeps it (`"format": "cogtui-eval/1"`), or the `cogn eval --json` document that
+        carries it (`"format": 1`, docs/cli.md); BadReport for anything else."""
+        if isinstance(doc, dict) and doc.get("format") == 1 and doc.get("command") == "eval":
+            given = doc.get("summary")
+            summary: dict[str, Any] = given if isinstance(given, dict) else {}
+            keys = ("id", "started_at", "modules", "targets", "jobs")
+            doc = {"format": FORMAT, "cells": doc.get("items"), **{k: summary.get(k) for k in keys}}
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            raise BadReport(f'not a cogtui eval report (expected "format": "{FORMAT}", from `cogn eval --json`)')
+            raise BadReport("not a cogtui eval report (a file from `cogn eval -o FILE` or `cogn eval --json`)")
         cells = doc.get("cells")
         if not isinstance(cells, list):
             raise BadReport("the report has no list of cells")

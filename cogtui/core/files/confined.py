@@ -71,7 +71,7 @@ def _inside(real: str, roots: Iterable[Path]) -> bool:
     for root in roots:
         # `real` is a resolved path: its every leading part, `root` as written among them, is a real folder
         # (no link, no `..`), so a `real` under `root` as written is under `realpath(root)`. That answers most
-        # reads without resolving the root again (a lstat per part, ~30 us a read: issue 16); any other case
+        # reads without resolving the root again (a lstat per part of the root, for every read); any other case
         # resolves it as before.
         written = str(root)
         if real == written or real.startswith(written.rstrip(os.sep) + os.sep):

@@ -27,8 +27,8 @@ UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u20
 UNSAFE_LINE = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
 # In JSON text, C0 controls are already escaped by json.dumps; the rest must be escaped as \uXXXX.
 UNSAFE_JSON = "[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
-# The same classes within ASCII, for ASCII text (most of it): the full classes take ~0.5 ms each to
-# compile, so each is compiled the first time text outside ASCII comes by, not in every process.
+# The same classes within ASCII, for ASCII text (most of it): the full classes are slower to compile, so each
+# is compiled the first time text outside ASCII comes by, not in every process.
 _ASCII = {UNSAFE: re.compile("[\x00-\x08\x0b-\x1f\x7f]"), UNSAFE_LINE: re.compile("[\x00-\x1f\x7f]")}
 _ASCII[UNSAFE_JSON] = re.compile("\x7f")
 

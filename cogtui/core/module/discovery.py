@@ -52,8 +52,7 @@ def skipped_name_reason(name: str) -> str | None:
     return f"names ending in {found.group(0)!r} are backups or editor leftovers (*.bak, *~, *.orig), never modules"
 
 
-# The records below are NamedTuples, immutable like frozen dataclasses and ~10x cheaper to define: the TUI
-# imports them before its first frame (BENCHMARKS.md, Workbench).
+# The records below are NamedTuples: immutable, like frozen dataclasses.
 class SearchRoot(NamedTuple):
     """A folder of the search path and its level."""
 
@@ -126,9 +125,7 @@ class ModuleEntry(NamedTuple):
 
 
 class ModuleIndex:
-    """What discovery found on a search path: every module folder (shadowed ones too) and the problems met.
-
-    A plain class (a dataclass cost ~1 ms to define before the TUI's first frame)."""
+    """What discovery found on a search path: every module folder (shadowed ones too) and the problems met."""
 
     def __init__(
         self,

@@ -108,7 +108,8 @@ def import_rust_engine() -> ModuleType:
 
     When it loads, the extension builds a `__build__` dictionary whose build date it parses with
     `email.utils.parsedate_to_datetime`: importing `email.utils` (socket, datetime, calendar, base64 ...)
-    cost ~12 ms of CPU, about half the interpreter's own start-up, for a value cogtui never reads. While
+    is a start-up cost of every validate, for a value cogtui never reads (kept: it saves more than 5 ms of a
+    one-module validate, issue 31). While
     the extension loads, `email.utils` is a stand-in whose `parsedate_to_datetime` returns the text as it
     is; the stand-in is gone when this returns, so a later `import email.utils` gets the real module. Only
     in a process with one thread (no other thread can see the stand-in), when `email.utils` is not loaded

@@ -10,9 +10,9 @@ point cogtui somewhere else without a config file.
 from __future__ import annotations
 
 import os
-import posixpath
-import sys
 from pathlib import Path
+
+import platformdirs
 
 APP_NAME = "cogtui"
 DATA_DIR_ENV = "COGTUI_DATA_DIR"
@@ -28,27 +28,8 @@ def _env_path(name: str) -> Path | None:
     return Path(value).expanduser() if value else None
 
 
-# kind -> (XDG variable, its default under the home folder)
-_XDG = {"data": ("XDG_DATA_HOME", "~/.local/share"), "config": ("XDG_CONFIG_HOME", "~/.config")}
-_XDG["cache"] = ("XDG_CACHE_HOME", "~/.cache")
-_XDG["state"] = ("XDG_STATE_HOME", "~/.local/state")
-
-
 def user_dir(kind: str) -> str:
-    """platformdirs' `user_<kind>_dir("cogtui")`. On Linux that is the XDG rule, computed here: importing
-    platformdirs (tempfile, random, hashlib ...) cost ~8 ms of every command's start-up. Anywhere else, and
-    in Linux's corner cases (a HOME that is not absolute, Android), platformdirs answers; tests/test_locations.py
-    checks that both agree."""
-    variable, default = _XDG[kind]
-    home = os.environ.get("HOME", "")
-    android = hasattr(sys, "getandroidapilevel") or (
-        os.environ.get("ANDROID_DATA") == "/data" and os.environ.get("ANDROID_ROOT") == "/system"
-    )
-    if sys.platform == "linux" and not android and posixpath.isabs(home):
-        base = os.environ.get(variable, "")
-        return os.path.join(base if posixpath.isabs(base) else os.path.expanduser(default), APP_NAME)
-    import platformdirs
-
+    """The platform's per-user folder of `kind` ("data", "config", "cache" or "state") for cogtui, as platformdirs names it."""
     return str(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME))
 
 

@@ -14,6 +14,7 @@ from textual.widgets import Input, Static, Tree
 
 from ..keys import bindings
 from ..messages import Navigate, ReportsReady
+from ..places import EditModule, Evaluation, GoldenTests, Insights, Migration, NewModule, RunHistory, RunModule
 from ..shown import block, markup
 from ..widgets.key_footer import KeyFooter
 from ..widgets.module_detail import ModuleDetail
@@ -72,7 +73,7 @@ class BrowserScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         # No containers: the screen lays the tree and the detail side by side, the status and footer docked below
-        # (each container around them cost ~4 ms of the first frame's CPU, BENCHMARKS.md "Session of 2026-11-26, fourth").
+        # (a container around them is one more widget to lay out and style in the first frame, for nothing).
         yield ModuleTree(self.bench.store, id="tree")
         yield ModuleDetail(id="detail")
         yield Static(id="status", classes="browser-status")
@@ -205,49 +206,33 @@ class BrowserScreen(Screen[None]):
         return entry.path
 
     def action_open(self) -> None:
-        from ..places import EditModule  # places are imported when a key asks for one, not before the first frame
-
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(EditModule(path)))
 
     def action_run(self) -> None:
-        from ..places import RunModule
-
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(RunModule(path)))
 
     def action_migrate(self) -> None:
-        from ..places import Migration
-
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(Migration((path,))))
 
     def action_goldens(self) -> None:
-        from ..places import GoldenTests
-
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(GoldenTests(path)))
 
     def action_eval(self) -> None:
-        from ..places import Evaluation
-
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(Evaluation(path)))
 
     def action_history(self) -> None:
-        from ..places import RunHistory
-
         if (path := self._selected_path()) is not None:
             self.app.post_message(Navigate(RunHistory(path)))
 
     def action_insights(self) -> None:
-        from ..places import Insights
-
         self.app.post_message(Navigate(Insights(None)))
 
     def action_new_module(self) -> None:
-        from ..places import NewModule
-
         self.app.post_message(Navigate(NewModule()))
 
     def action_validate_all(self) -> None:

@@ -34,7 +34,7 @@ class MarkedTextArea(ThemedTextArea):
         self.marks: dict[int, Severity] = {}  # 0-based row -> the worst severity on it
         if language is not None:
             # Given to TextArea's constructor, a language builds the document twice (two tree-sitter parses and
-            # two compiles of the highlight query, ~6 ms a file): before the reactive is set and again when it is.
+            # two compiles of the highlight query a file): before the reactive is set and again when it is.
             self.language = language  # type: ignore[assignment]
 
     def set_marks(self, marks: Mapping[int, Severity]) -> None:

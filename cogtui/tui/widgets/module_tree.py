@@ -64,7 +64,7 @@ class ModuleTree(Tree[NodeItem]):
     }
 
     def __init__(self, store: ModuleStore, **kwargs: object) -> None:
-        # A Text root (hidden): Tree reads a str label as Rich markup, importing the emoji table (~3 ms at start).
+        # A Text root (hidden): Tree reads a str label as Rich markup, which imports Rich's emoji table.
         super().__init__(cell("modules"), **kwargs)  # type: ignore[arg-type]
         self.store = store
         self.show_root = False
@@ -80,7 +80,7 @@ class ModuleTree(Tree[NodeItem]):
 
     def on_resize(self, event: events.Resize) -> None:
         """Tree's own resize handler throws its drawn lines away and draws them all again; at start that is
-        right after the first frame, which it doubles (~12 ms of CPU, BENCHMARKS.md, Workbench). Nothing a line
+        right after the first frame, whose drawing it repeats. Nothing a line
         shows depends on the size: lines are drawn from the nodes (any change to them redraws through Tree's
         own invalidation) and kept by width, so a new width draws anew and a new height reuses them. Skipped
         with the documented `prevent_default` (only Tree handles a Resize between here and Widget)."""

@@ -225,6 +225,14 @@ def _verify(plan: MigrationPlan) -> None:
 # ---------------------------------------------------------------- undo
 
 
+def backed_up_modules() -> list[str]:
+    """The names of the modules with migration backups (undone or not)."""
+    try:
+        return sorted(p.name for p in backups_dir().iterdir() if p.is_dir())
+    except OSError:  # no backups folder yet, or one that cannot be listed
+        return []
+
+
 def backups_for(module_name: str) -> list[Path]:
     """This module's backup folders that can still be undone, oldest first."""
     base = backups_dir() / module_name

@@ -1,8 +1,10 @@
 """Saved migration plans, read back for review (`cogtui review PLAN.json`), and the view of a plan the TUI draws.
 
-A plan file is what `cogn migrate --dry-run --json` prints: one plan object, or
+A plan file is what `cogn migrate --dry-run --json` prints: `{"format": 1,
+"command": "migrate", "modules": [plan, ...], "summary": {...}}` (docs/cli.md),
+or what it printed before that document had a format: one plan object, or
 `{"plans": [...], "summary": {...}}` with `--all` (docs/migration.md, "The JSON
-plan"). `load_plan_file` turns either into `ReviewPlan`s and never raises
+plan"). `load_plan_file` turns any of them into `ReviewPlan`s and never raises
 anything but `PlanFileError`, whose message names the file and, for bad JSON,
 the line and column, or for a wrong shape, the key (`plans[1].files[0].action`).
 
@@ -184,10 +186,13 @@ def plans_from_bytes(raw: bytes, path: Path) -> list[ReviewPlan]:
 
 
 def plans_from_json(data: Any, path: Path) -> list[ReviewPlan]:
-    """Plans from parsed JSON: a plan object, or `{"plans": [...]}`."""
+    """Plans from parsed JSON: `cogn migrate --json`'s document, a plan object, or `{"plans": [...]}`."""
     reader = _Reader(path)
     if not isinstance(data, dict):
         reader.fail(None, f'expected a JSON object (one plan, or {{"plans": [...]}}), got {_kind(data)}')
+    if data.get("format") == 1 and data.get("command") == "migrate":
+        plans = reader.get(data, "modules", list, None)
+        return [reader.plan(item, f"modules[{i}]") for i, item in enumerate(plans)]
     if "plans" in data:
         plans = reader.get(data, "plans", list, None)
         return [reader.plan(item, f"plans[{i}]") for i, item in enumerate(plans)]

@@ -83,8 +83,8 @@ class AnthropicProvider:
         return out
 
     async def prepare(self) -> None:
-        _required_key()  # a missing key is said at once, not after a 2 s import
-        # ~2 s of CPU the first time (its pydantic models), then what its client and first request import
+        _required_key()  # a missing key is said at once, not after the SDK's long import
+        # The SDK's first import (its pydantic models), then what its client and first request import
         await import_off_loop("anthropic", _import_sdk)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:

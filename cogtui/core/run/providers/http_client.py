@@ -1,10 +1,10 @@
 """The OpenAI-compatible provider's httpx client: what it costs to make one, and getting its connection back.
 
-Three costs an eval paid that a call does not need (BENCHMARKS.md, Evals):
+Three costs an eval paid that a call does not need:
 - `import httpx` also imports httpx's own command line (click, rich's console and
   progress, pygments) whenever click is installed: cogtui never runs it, and an
   installed cogtui (which does not depend on click) already goes without it.
-- A client's TLS context loads the CA bundle (about 30 ms of CPU): https clients
+- A client's TLS context loads the CA bundle: https clients
   share the process's one context (`shared_client.tls_context`). A client for a
   plain `http://` base URL never negotiates TLS: every request goes to that base
   URL and redirects are not followed. It gets a TLS context that trusts no

@@ -91,7 +91,7 @@ class OpenAIProvider:
         return new_client(self.base_url)
 
     async def prepare(self) -> None:
-        # ~100 ms of CPU the first time, in a thread: without it, ~60 of them would block the event loop
+        # The HTTP stack's first import, in a thread: made on the loop, it would block the event loop
         await import_off_loop("httpcore", import_http_stack)
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:

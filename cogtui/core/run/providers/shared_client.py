@@ -1,9 +1,8 @@
 """One HTTP client per provider and event loop, reused by every call until the provider is closed.
 
-Building an HTTP client costs a TLS context (loading the system's CA bundle:
-about 40 ms of CPU) and a fresh connection per call; an eval of 50 cases paid
-that 50 times, serially, which is what bounded its -j speed-up (BENCHMARKS.md,
-Evals). A client is bound to the event loop it first ran on (its pooled
+Building an HTTP client costs a TLS context (loading the system's CA bundle)
+and a fresh connection per call; an eval paid that once per case, serially,
+which is what bounded its -j speed-up. A client is bound to the event loop it first ran on (its pooled
 connections are), so each loop gets its own; `key` (the API key, given to the
 factory) makes a new client when it changes. `aclose()` closes the current loop's client; the
 clients of loops that have ended are dropped with them (weak references).
