@@ -3,11 +3,11 @@ place are said once, under the code that judges the narrowest part; different fa
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import cli_json
 from modkit import clean_v1, clean_v22, make_module, run_cogn
 
 from cogtui.core.diagnostics import Severity, diag, one_fact_each
@@ -87,7 +87,7 @@ def test_validate_the_tui_reports_and_json_count_each_fact_once(tmp_path: Path) 
     report = check_path(root)  # what the TUI's browser and editor show
     assert report.warnings == 2 and max(_findings(report.diagnostics).values()) == 1
     proc = run_cogn(["validate", str(root), "--json"], cwd=tmp_path)
-    out = json.loads(proc.stdout)
+    out = cli_json.report(proc.stdout)
     assert out["warnings"] == 2
     assert all("fact" not in d for d in out["diagnostics"])  # the JSON shape is unchanged
 

@@ -4,9 +4,9 @@ search path is shown (D194)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+import cli_json
 from modkit import clean_v22, make_module, run_cogn
 
 from cogtui.core.module.discovery import SearchPath, discover, unsearched_modules
@@ -52,7 +52,10 @@ def test_list_and_an_empty_all_say_where_the_modules_are(tmp_path: Path) -> None
     project = _project(tmp_path)
     listed = run_cogn(["list"], cwd=project, home=tmp_path / "home")
     assert "No modules found." in listed.stdout and HOW in listed.stdout
-    assert json.loads(run_cogn(["list", "--json"], cwd=project, home=tmp_path / "home").stdout) == {"modules": []}
+    assert (
+        cli_json.document(run_cogn(["list", "--json"], cwd=project, home=tmp_path / "home").stdout, "list")["modules"]
+        == []
+    )
     validated = run_cogn(["validate", "--all"], cwd=project, home=tmp_path / "home")
     assert validated.returncode == 1 and "no modules on the search path" in validated.stderr
     assert HOW in validated.stderr
