@@ -44,7 +44,9 @@ def test_a_server_that_refuses_is_a_clear_error_without_the_password() -> None:
     with pytest.raises(HistoryError) as info:
         History(url)
     text = str(info.value)
-    assert "s3cret" not in text and "ann:***@127.0.0.1:1/cog" in text and "server is running" in text
+    assert "s3cret" not in text and "ann:***@127.0.0.1:1/cog" in text
+    assert "the database server is unreachable at 127.0.0.1:1 (Connection refused. Is the server running" in text
+    assert "check that it is running" in text and "bug" not in text
 
 
 def test_a_url_that_does_not_parse_says_so_not_a_bug() -> None:

@@ -147,7 +147,7 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
 
     limited = json.loads(cogn(tmp_path, "history", "code-reviewer", "--limit", "2", "--json").stdout)["runs"]
     assert [r["id"] for r in limited] == [r["id"] for r in reversed(runs)][:2]
-    assert json.loads(cogn(tmp_path, "history", "product-ideas", "--json").stdout) == {"runs": []}
+    assert json.loads(cogn(tmp_path, "history", "product-ideas", "--json").stdout) == {"waiting": 0, "runs": []}
     text = cogn(tmp_path, "history").stdout
     assert "code-reviewer" in text and "E2006" in text
     assert cogn(tmp_path, "history", "product-ideas").stdout.strip() == "No runs of product-ideas recorded."
@@ -185,7 +185,7 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
 
 def test_no_history_flag(tmp_path: Path) -> None:
     run_json(tmp_path, "code-reviewer", "--input", f"{REVIEW}/case1.input.json", "--no-history")
-    assert json.loads(cogn(tmp_path, "history", "--json").stdout) == {"runs": []}
+    assert json.loads(cogn(tmp_path, "history", "--json").stdout) == {"waiting": 0, "runs": []}
 
 
 # ---------------------------------------------------------------- capabilities (SPEC-v2.5 §8.1)
