@@ -251,7 +251,10 @@ def test_a_statement_timeout(team: str, tmp_path: Path, data_dir: Path) -> None:
     with runs_locked(team):
         recorded = record_run(insightful(1), parse_location(impatient))
     warning = recorded.warning() or ""
-    assert recorded.kept is not None and "the server cancelled the statement (canceling statement due to statement timeout)" in warning
+    assert (
+        recorded.kept is not None
+        and "the server cancelled the statement (canceling statement due to statement timeout)" in warning
+    )
     assert "statement_timeout = '30s'" in warning and "cogtui bug" not in warning
     with History(impatient) as history:  # the same history, however its URL's options are spelled
         assert history.delivery.delivered == 1
