@@ -76,3 +76,20 @@ def record_run(run: RunRecord, location: HistoryLocation | None = None) -> Recor
                 f"{exc}; nor could the run be kept in {outbox.path} ({kept_exc.strerror or kept_exc}): it is lost",
             ) from kept_exc
         return Recorded(kept=outbox.path, problem=str(exc), waiting=waiting)
+
+
+def deliver_waiting(location: HistoryLocation | None = None) -> int:
+    """Deliver the configured history's outbox if it holds anything (cogtui does this as it starts); returns how
+    many runs are still waiting. Never raises: a history that cannot be opened leaves them waiting."""
+    try:
+        location = location or default_location()
+    except HistoryError:
+        return 0  # a location cogtui cannot use keeps no outbox
+    outbox = Outbox(location)
+    if not outbox.waiting():
+        return 0  # the common case: one stat, no database opened
+    try:
+        with History(location) as history:
+            return history.waiting
+    except HistoryError:
+        return outbox.waiting()
