@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux first_frame dashboard hostile eval caching]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history history_scale history_concurrency migrate tui tmux first_frame dashboard hostile eval caching]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -31,6 +31,7 @@ ORDER = (
     "startup",
     "history",
     "history_scale",
+    "history_concurrency",
     "migrate",
     "tui",
     "tmux",
@@ -48,6 +49,7 @@ QUICK: dict[str, list[str]] = {
     "startup": ["--repeat", "9", "--importtime-runs", "3"],
     "history": ["--runs", "10000", "--single", "300", "--repeat", "3"],
     "history_scale": ["--runs", "20000", "--repeat", "3"],
+    "history_concurrency": ["--no-baseline"],
     "migrate": ["--count", "60", "--repeat", "1"],
     "tui": ["--modules", "200", "--repeat", "3", "--skip-stream"],
     "tmux": ["--writes", "10", "--repeat", "7"],
