@@ -259,3 +259,40 @@ def test_a_statement_timeout(team: str, tmp_path: Path, data_dir: Path) -> None:
     with History(impatient) as history:  # the same history, however its URL's options are spelled
         assert history.delivery.delivered == 1
     exactly_once(tmp_path, env_for(tmp_path, team, COGTUI_DATA_DIR=str(data_dir)), team, 2)
+
+
+def test_an_eval_whose_history_stops_before_it_records_keeps_its_runs(
+    team: str, pg_server: Any, tmp_path: Path, llm_server: Any
+) -> None:
+    """The history opened as the eval started, and is gone when its runs are recorded: they are kept (the eval's
+    own report is not: it is printed, and its runs are what the history is built from)."""
+    arrived, answer = threading.Event(), threading.Event()
+    reply = json.dumps(model_answer(golden("code-reviewer")[1]))
+
+    def respond(_: Any) -> str:
+        arrived.set()
+        answer.wait(timeout=120)
+        return reply
+
+    llm_server.respond_with(respond)
+    env = env_for(tmp_path, team, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url)
+    argv = [sys.executable, "-m", "cogtui.cli", "--path", str(MODULES), "eval", "code-reviewer"]
+    proc = subprocess.Popen(
+        [*argv, "--provider", "anthropic", "--json"], env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert arrived.wait(timeout=120), "the eval never asked the model"
+        with stopped(pg_server):
+            answer.set()
+            out, err = proc.communicate(timeout=120)
+    finally:
+        answer.set()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode in (0, 1) and len(json.loads(out)["cells"]) == 3, err
+    outbox = Outbox(parse_location(team), tmp_path / "data" / "outbox")
+    assert f"the eval was not recorded: cannot write to run history {team}" in err, err
+    assert f"its 3 runs are kept in {outbox.path}" in err and "cogtui bug" not in err
+    flushed = cogn(tmp_path, "history", "flush", env=env)
+    assert flushed.returncode == 0 and "3 kept runs recorded" in flushed.stdout, flushed.stdout + flushed.stderr
+    exactly_once(tmp_path, env, team, 3)
