@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "tests"))
 import psycopg  # noqa: E402
 from benchutil import machine, report  # noqa: E402
+from history_kit import cogn_env  # noqa: E402
 from pgserver import PostgresServer  # noqa: E402
 
 MODULES = REPO / "modules"
@@ -39,16 +39,7 @@ GOLDEN = MODULES / "code-reviewer" / "tests" / "case1.input.json"
 
 
 def env_for(folder: Path, url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COGNITIVE_", "ANTHROPIC_", "OPENAI_"))}
-    env.update(
-        HOME=str(folder / "home"),
-        COGTUI_DATA_DIR=str(folder / "data"),
-        COGTUI_CONFIG_FILE=str(folder / "config.yaml"),
-        COGTUI_HISTORY_URL=url,
-        COGTUI_REPLAY_INTERVAL="0",
-        PYTHONDONTWRITEBYTECODE="",
-    )
-    return env
+    return {**cogn_env(folder, url), "PYTHONDONTWRITEBYTECODE": ""}  # compiled modules kept, as an install does
 
 
 def at_once(env: dict[str, str], inputs: list[str], *extra: str) -> tuple[float, list[str]]:

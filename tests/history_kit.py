@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 from cogtui.core.history.records import canonical_json, dumps
@@ -66,8 +67,8 @@ def raw(location: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any
     if is_postgres(location):
         import psycopg
 
-        with psycopg.connect(location, autocommit=True) as conn:
-            cur = conn.execute(sql.replace("?", "%s"), params)  # type: ignore[arg-type]
+        with psycopg.connect(location, autocommit=True) as server:
+            cur = server.execute(sql.replace("?", "%s"), params)
             return cur.fetchall() if cur.description is not None else []
     conn = sqlite3.connect(location, isolation_level=None)
     try:
@@ -85,8 +86,6 @@ def columns(location: str, table: str) -> list[str]:
 
 def open_backend(location: str) -> Any:
     """The store's backend without History (no migration): to build a store as an older cogtui left it."""
-    from pathlib import Path
-
     from cogtui.core.history.backend import open_sqlite
 
     if is_postgres(location):
@@ -124,3 +123,20 @@ def store_behind(location: str, runs: int = 1) -> None:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (r.module, r.provider, canonical_json(r.input), r.input_hash, dumps(r.envelope), r.started_at, "ok", r.key),
         )
+
+
+def cogn_env(folder: Path, location: str) -> dict[str, str]:
+    """The environment of a `cogn` process recording into `location`, its home, config and data in `folder`
+    (no provider settings of the developer's, the replay provider unpaced)."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("COGNITIVE_", "ANTHROPIC_", "OPENAI_"))}
+    env.update(
+        HOME=str(folder / "home"),
+        COGTUI_DATA_DIR=str(folder / "data"),
+        COGTUI_CONFIG_FILE=str(folder / "config.yaml"),
+        COGTUI_HISTORY_URL=location,
+        COGTUI_REPLAY_INTERVAL="0",
+        NO_COLOR="1",
+    )
+    return env

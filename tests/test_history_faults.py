@@ -88,6 +88,34 @@ def insightful(i: int) -> RunRecord:
     return run("faults", with_insights(insight("risk.level", f"n{i}"), tag={"custom": "odd", "reason": "r"}), 1e9 + i)
 
 
+def stopped_while_the_model_answers(
+    llm_server: Any, pg_server: Any, env: dict[str, str], *args: str
+) -> tuple[int, str, str]:
+    """`cogn ARGS --provider anthropic --json` as a process; once its first model request arrives, the database
+    server stops, then the model answers: the command records into a history that has gone away."""
+    arrived, answer = threading.Event(), threading.Event()
+    reply = json.dumps(model_answer(golden("code-reviewer")[1]))
+
+    def respond(_: Any) -> str:
+        arrived.set()
+        answer.wait(timeout=120)
+        return reply
+
+    llm_server.respond_with(respond)
+    argv = [sys.executable, "-m", "cogtui.cli", "--path", str(MODULES), *args, "--provider", "anthropic", "--json"]
+    proc = subprocess.Popen(argv, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert arrived.wait(timeout=120), "the command never asked the model"
+        with stopped(pg_server):
+            answer.set()
+            out, err = proc.communicate(timeout=120)
+    finally:
+        answer.set()
+        if proc.poll() is None:
+            proc.kill()
+    return proc.returncode, out, err
+
+
 def test_the_server_stopped_before_a_run(team: str, pg_server: Any, tmp_path: Path) -> None:
     env = env_for(tmp_path, team)
     outbox = Outbox(parse_location(team), tmp_path / "data" / "outbox")
@@ -109,30 +137,11 @@ def test_the_server_stopped_between_a_runs_start_and_its_record(
     team: str, pg_server: Any, tmp_path: Path, llm_server: Any
 ) -> None:
     """The model is answering when the database goes away: the run still ends 0, and is kept."""
-    arrived, answer = threading.Event(), threading.Event()
-    reply = json.dumps(model_answer(golden("code-reviewer")[1]))
-
-    def respond(_: Any) -> str:
-        arrived.set()
-        answer.wait(timeout=120)
-        return reply
-
-    llm_server.respond_with(respond)
     env = env_for(tmp_path, team, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url)
-    argv = [sys.executable, "-m", "cogtui.cli", "--path", str(MODULES), "run", "code-reviewer", "--input", CASE]
-    proc = subprocess.Popen(
-        [*argv, "--provider", "anthropic", "--json"], env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    code, out, err = stopped_while_the_model_answers(
+        llm_server, pg_server, env, "run", "code-reviewer", "--input", CASE
     )
-    try:
-        assert arrived.wait(timeout=120), "the run never asked the model"
-        with stopped(pg_server):
-            answer.set()
-            out, err = proc.communicate(timeout=120)
-    finally:
-        answer.set()
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0 and json.loads(out)["ok"] is True, err
+    assert code == 0 and json.loads(out)["ok"] is True, err
     outbox = Outbox(parse_location(team), tmp_path / "data" / "outbox")
     assert_kept(err, outbox, "the database server is unreachable at")
     flushed = cogn(tmp_path, "history", "flush", env=env)
@@ -266,30 +275,9 @@ def test_an_eval_whose_history_stops_before_it_records_keeps_its_runs(
 ) -> None:
     """The history opened as the eval started, and is gone when its runs are recorded: they are kept (the eval's
     own report is not: it is printed, and its runs are what the history is built from)."""
-    arrived, answer = threading.Event(), threading.Event()
-    reply = json.dumps(model_answer(golden("code-reviewer")[1]))
-
-    def respond(_: Any) -> str:
-        arrived.set()
-        answer.wait(timeout=120)
-        return reply
-
-    llm_server.respond_with(respond)
     env = env_for(tmp_path, team, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url)
-    argv = [sys.executable, "-m", "cogtui.cli", "--path", str(MODULES), "eval", "code-reviewer"]
-    proc = subprocess.Popen(
-        [*argv, "--provider", "anthropic", "--json"], env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    try:
-        assert arrived.wait(timeout=120), "the eval never asked the model"
-        with stopped(pg_server):
-            answer.set()
-            out, err = proc.communicate(timeout=120)
-    finally:
-        answer.set()
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode in (0, 1) and len(json.loads(out)["cells"]) == 3, err
+    code, out, err = stopped_while_the_model_answers(llm_server, pg_server, env, "eval", "code-reviewer")
+    assert code in (0, 1) and len(json.loads(out)["cells"]) == 3, err
     outbox = Outbox(parse_location(team), tmp_path / "data" / "outbox")
     assert f"the eval was not recorded: cannot write to run history {team}" in err, err
     assert f"its 3 runs are kept in {outbox.path}" in err and "cogtui bug" not in err

@@ -8,7 +8,6 @@ lock and the re-check inside it must win, every time, not only when the processe
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from history_kit import is_postgres, raw, schema_version, store_behind
+from history_kit import cogn_env, is_postgres, raw, schema_version, store_behind
 
 from cogtui.core.history.postgres import SCHEMA_LOCK
 from cogtui.core.history.schema import SCHEMA_VERSION
@@ -29,19 +28,6 @@ MODULES = REPO / "modules"
 CASE = MODULES / "code-reviewer" / "tests" / "case1.input.json"
 AT_ONCE = 20
 NewStore = Callable[[], str]
-
-
-def run_env(tmp_path: Path, location: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COGNITIVE_", "ANTHROPIC_", "OPENAI_"))}
-    env.update(
-        HOME=str(tmp_path / "home"),
-        COGTUI_DATA_DIR=str(tmp_path / "data"),
-        COGTUI_CONFIG_FILE=str(tmp_path / "config.yaml"),
-        COGTUI_HISTORY_URL=location,
-        COGTUI_REPLAY_INTERVAL="0",
-        NO_COLOR="1",
-    )
-    return env
 
 
 def start_runs(env: dict[str, str], count: int) -> list[subprocess.Popen[str]]:
@@ -94,7 +80,7 @@ def migration_lock_held(location: str) -> Iterator[Callable[[], int]]:
 
 
 def twenty_first_runs(tmp_path: Path, location: str) -> list[str]:
-    env = run_env(tmp_path, location)
+    env = cogn_env(tmp_path, location)
     if not is_postgres(location):
         return finish(start_runs(env, AT_ONCE))
     with migration_lock_held(location) as waiting:

@@ -29,6 +29,13 @@ def runs(n: int, module: str = "m") -> list[RunRecord]:
     return [*out, run(module, fail_env({"extensions": {"insights": [insight("x")]}}), started_at=2e9)]
 
 
+def kept_in_outbox(location: str, kept: list[RunRecord], why: str = "the database was down") -> Outbox:
+    outbox = Outbox(parse_location(location))
+    for r in kept:
+        outbox.keep(r, why)
+    return outbox
+
+
 def stored_once(location: str, expected: list[RunRecord]) -> None:
     """Each expected run is in the store exactly once, nothing else is, and the totals agree with the rows."""
     keys = sorted(k for (k,) in raw(location, "SELECT run_digest FROM runs"))
@@ -86,9 +93,7 @@ def test_one_history_one_outbox_whatever_the_spelling(tmp_path: Path) -> None:
 def test_kept_runs_are_delivered_once_on_the_next_open(new_store: NewStore, data_dir: Path) -> None:
     location = new_store()
     kept = runs(4)
-    outbox = Outbox(parse_location(location))
-    for r in kept:
-        outbox.keep(r, "the database was down")
+    outbox = kept_in_outbox(location, kept)
     assert outbox.waiting() == 4 and outbox.path.is_relative_to(data_dir)
     with History(location) as h:
         assert (h.delivery.delivered, h.delivery.already, h.waiting) == (4, 0, 0)
@@ -106,9 +111,7 @@ def test_a_run_stored_before_its_failure_was_reported_is_not_stored_twice(new_st
     kept = runs(3)
     with History(location) as h:
         h.record(kept[0])
-    outbox = Outbox(parse_location(location))
-    for r in kept:
-        outbox.keep(r, "the connection was lost")
+    outbox = kept_in_outbox(location, kept, "the connection was lost")
     outbox.keep(kept[1], "kept twice by two failed attempts")
     with History(location) as h:
         assert (h.delivery.delivered, h.delivery.already) == (2, 2)
@@ -120,9 +123,7 @@ def test_a_damaged_line_is_set_aside_with_its_number_and_the_rest_delivered(
 ) -> None:
     location = new_store()
     kept = runs(3)
-    outbox = Outbox(parse_location(location))
-    for r in kept:
-        outbox.keep(r, "down")
+    outbox = kept_in_outbox(location, kept)
     lines = outbox.path.read_text().splitlines()
     lines[1] = lines[1].replace('"provider":"anthropic"', '"provider":"someone-else"')
     outbox.path.write_text("\n".join([*lines, "{half a line"]) + "\n")
@@ -153,9 +154,7 @@ def test_a_line_cut_short_by_a_crash_does_not_swallow_the_next(tmp_path: Path, d
 def test_two_deliveries_at_once_store_each_run_once(new_store: NewStore, data_dir: Path) -> None:
     location = new_store()
     kept = runs(30)
-    outbox = Outbox(parse_location(location))
-    for r in kept:
-        outbox.keep(r, "down")
+    kept_in_outbox(location, kept)
     results: list[tuple[int, int]] = []
 
     def deliver() -> None:
