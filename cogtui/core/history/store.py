@@ -7,6 +7,8 @@ Each run is written in one transaction with rows derived from its envelope's
 (see `records.py`). Only runs that passed their contract feed them (D130); a
 failed run's `partial_data` is only counted as left out (`insight_exclusions`). The
 tables and their migrations are in `schema.py`, the aggregations in `aggregate.py`.
+Opening a history delivers its outbox (`outbox.py`: the runs kept while it could
+not take them); `check` compares the insights totals with a recount (`check.py`).
 """
 
 from __future__ import annotations
