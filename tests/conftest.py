@@ -90,8 +90,10 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 @pytest.fixture(autouse=True)
 def _private_cache_dir(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """No test reads or writes the user's real cache folder (the theme cache lives there)."""
+    """No test reads or writes the user's real cache folder (the theme cache lives there) or state folder."""
     monkeypatch.setenv("COGTUI_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cogtui-cache"))
+    # Nor its state folder (the notices it said once): tests that watch for one give the app a folder of their own.
+    monkeypatch.setenv("COGTUI_STATE_DIR", str(tmp_path_factory.getbasetemp() / "cogtui-state"))
     # Nor a team's shared history: a developer's COGTUI_HISTORY_URL never reaches a test.
     monkeypatch.delenv("COGTUI_HISTORY_URL", raising=False)
 

@@ -129,3 +129,35 @@ def test_loading_then_opened_with_its_files_or_why_not(tmp_path: Path) -> None:
     gone.opened([], None, "not a module folder")
     assert not gone.loading and gone.open_problem == "not a module folder" and gone.panes() == []
     assert gone.status_text() == "folder · checking…"
+
+
+def test_the_problems_pane_is_one_line_when_empty_or_hidden_and_resizes_within_bounds() -> None:
+    from cogtui.core.authoring.editor_state import PROBLEMS_MAX_ROWS, PROBLEMS_MIN_ROWS, PROBLEMS_ROWS
+
+    state = EditorState("m", Path("m"))
+    assert state.problems_title() == "Problems" and state.problems_rows() == 1  # not validated yet
+    state.validated(0, [])
+    assert state.problems_collapsed and state.problems_title() == "Problems  ✓ none"
+    assert not state.resize_problems(2) and not state.can("problems_taller") and not state.can("focus_diagnostics")
+    problem = Diagnostic(Severity.ERROR, "M003", "bad tier", Path("m/module.yaml"), 3, 7)
+    state.validated(1, [problem])
+    assert state.problems_rows() == PROBLEMS_ROWS and state.problems_title() == "Problems  ✗ 1  ⚠ 0"
+    assert state.can("problems_taller") and state.can("focus_diagnostics")
+    while state.resize_problems(5):
+        pass
+    assert state.problems_rows() == PROBLEMS_MAX_ROWS
+    while state.resize_problems(-5):
+        pass
+    assert state.problems_rows() == PROBLEMS_MIN_ROWS
+    state.toggle_problems()
+    assert state.problems_rows() == 1 and state.problems_title().endswith("(hidden)")
+    assert not state.can("problems_shorter")
+    state.toggle_problems()
+    assert state.problems_rows() == PROBLEMS_MIN_ROWS  # the size chosen stays
+
+
+def test_prose_wraps_and_data_does_not() -> None:
+    from cogtui.core.authoring.editor_files import soft_wraps
+
+    assert soft_wraps(Path("prompt.md")) and soft_wraps(Path("NOTES.txt")) and soft_wraps(Path("README"))
+    assert not soft_wraps(Path("module.yaml")) and not soft_wraps(Path("schema.json"))

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from cogtui.core.authoring.golden_save import GoldenSaveError, manifest_with_test, save_golden
+from cogtui.core.authoring.golden_save import (
+    GoldenSaveError,
+    manifest_with_test,
+    name_problem,
+    plan_save,
+    save_golden,
+    taken_names,
+)
 from cogtui.core.module.loader import load_module
 from cogtui.core.run.golden_runner import run_case
 
@@ -140,3 +147,51 @@ def test_an_error_the_module_answers_with_is_a_golden(code: str, tmp_path: Path)
     folder = copy(tmp_path)
     saved = save_golden(load_module(folder), {"diff": ""}, failure(code, "nothing to review"))
     assert json.loads(saved.expected_path.read_text(encoding="utf-8"))["error"]["code"] == code
+
+
+def test_a_name_is_a_free_file_stem(tmp_path: Path) -> None:
+    """D182: the author names the case; a name taken by a test or a file of tests/, or one that is no plain file
+    stem, is refused before anything is written."""
+    module = load_module(copy(tmp_path))
+    taken = taken_names(module)
+    assert {"case1", "case2", "case3"} <= taken
+    assert name_problem("sql-injection", taken) is None
+    assert name_problem("case1", taken) == "case1 is a test case already: choose another name"
+    for bad in ("", "../escape", "a/b", ".hidden", "x" * 65):
+        assert name_problem(bad, taken) is not None, bad
+    with pytest.raises(GoldenSaveError, match="case1 is a test case already"):
+        save_golden(module, {"diff": "+ x"}, ENVELOPE, name="case1")
+    saved = save_golden(module, {"diff": "+ x"}, ENVELOPE, name="sql-injection")
+    assert saved.input_path.name == "sql-injection.input.json" and saved.listed
+
+
+def test_an_input_with_a_golden_already_is_refused_with_its_answer_and_warned_with_another(tmp_path: Path) -> None:
+    folder = copy(tmp_path)
+    module = load_module(folder)
+    case1 = next(t for t in module.tests if t.name == "case1")
+    same = plan_save(module, case1.input, {**case1.expected, "meta": {**case1.expected["meta"], "trace_id": "t"}})
+    assert same.same_input == "case1" and same.same_answer
+    assert same.refused is not None and "golden case1 already has this input and expects this answer" in same.refused
+    other = plan_save(module, case1.input, ENVELOPE)
+    assert other.refused is None and other.same_input == "case1" and not other.same_answer
+    assert any("golden case1 already has this input and expects another answer" in n for n in other.notes())
+    fresh = plan_save(module, {"diff": "+ new"}, ENVELOPE)
+    assert fresh.refused is None and fresh.same_input is None and fresh.notes() == [] and fresh.name == "saved-1"
+
+
+def test_a_replay_answer_says_where_it_came_from(tmp_path: Path) -> None:
+    """Replay answers with a golden's expected envelope (or an example's output, or a minimal instance): saved as
+    a golden, it is a copy, not a model's answer. The dialog says which, and the author decides."""
+    module = load_module(copy(tmp_path))
+    case1 = next(t for t in module.tests if t.name == "case1")
+    copied = plan_save(module, case1.input, case1.expected, replay=True)
+    assert copied.refused is not None  # the very golden it copied: nothing new
+    new_input = plan_save(module, {"diff": "+ new"}, ENVELOPE, replay=True)
+    assert new_input.replay_source == "minimal instance" and new_input.refused is None
+    assert new_input.notes() == [
+        "This answer came from the replay provider, not a model: a minimal instance of the data schema. Save it only "
+        "if it is what the module should answer for this input."
+    ]
+    assert plan_save(module, {"diff": "+ new"}, ENVELOPE).replay_source is None  # a model's answer: nothing said
+    refused = plan_save(module, {"diff": "+ x"}, {"ok": False, "error": {"code": "E2010", "message": "stopped"}})
+    assert refused.refused is not None and "stopped before it finished" in refused.refused

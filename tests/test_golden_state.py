@@ -21,6 +21,23 @@ def test_a_run_its_results_and_a_stale_result_of_an_earlier_run() -> None:
     assert state.phase is GoldensPhase.DONE and state.summary() == "1 of 2 failed" and state.failures == 1
     assert not state.case_done(second, CaseResult("case3", True))  # done is final
     assert state.result("case2") is not None and state.result("nope") is None
+    assert state.title() == "m — 1 of 2 failed via replay"  # the outcome in the title, before the provider
+
+
+def test_the_pane_shows_the_case_under_the_cursor_only_once_the_run_is_done() -> None:
+    """Issue 30: the first row was highlighted while the pane said "Highlight a case to see its diff"."""
+    state = GoldensState()
+    generation = state.start("m", "replay", 3)
+    state.case_done(generation, CaseResult("case1", True))
+    assert state.shown_case() is None and not state.highlight("case1")  # running: no case shown, none highlighted
+    state.case_done(generation, CaseResult("case2", False, ["E3001 bad"]))
+    state.case_done(generation, CaseResult("case3", False, ["E3001 worse"]))
+    shown = state.shown_case()
+    assert shown is not None and shown.name == "case2"  # the first failing case
+    assert state.highlight("case1") and state.shown_case() == state.result("case1")
+    assert not state.highlight("case1") and not state.highlight("nope")
+    state.start("m", "replay", 3)
+    assert state.shown_case() is None and state.highlighted == ""
 
 
 def test_no_goldens_and_failures_are_final() -> None:

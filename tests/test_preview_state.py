@@ -87,6 +87,29 @@ def test_review_and_promotion_modes_offer_only_what_they_can_do(tmp_path: Path) 
     assert (promotion.change_kind, review.change_kind) == ("promotion", "migration")  # in messages: undo, confirm
 
 
+def test_apply_and_undo_are_offered_only_when_they_can_act(tmp_path: Path) -> None:
+    """Issue 30: the footer offered `a` Apply and `u` Undo with nothing to apply or undo."""
+    state = PreviewState.for_paths([tmp_path / "commit-message-writer"], "2.2")
+    assert not state.offers("apply") and not state.offers("undo")  # still planning
+    assert state.can("apply") and state.can("undo")  # still bound: pressed, they say why they do nothing
+    state = planned_state(tmp_path, ["commit-message-writer"])
+    assert state.offers("apply") and not state.offers("undo")  # no backup of an earlier change
+    slot = state.slots[0]
+    plan = slot.plan
+    assert plan is not None
+    state.planned(0, plan, slot.live, "2.2", undoable=True)
+    assert state.offers("undo")
+    state.start_apply([0])
+    assert not state.offers("apply") and not state.offers("undo")  # being written
+    path = slot.path
+    assert path is not None
+    state.applied(0, ApplyResult("commit-message-writer", path, tmp_path / "backup"), None)
+    assert not state.offers("apply") and state.offers("undo")  # applied: nothing more to apply, its undo offered
+    current = PreviewState.for_paths([tmp_path / "x"], "2.2")
+    current.planned(0, ReviewPlan("x", "v2.2", "v2.2", already_current=True), None, "2.2")
+    assert not current.offers("apply") and not current.offers("undo")  # already current, never changed by cogtui
+
+
 def test_footer_keys_say_what_they_do_now() -> None:
     live, review = PreviewState(), PreviewState()
     review.review_name = "PLAN.json"

@@ -88,7 +88,7 @@ def test_ok_must_match() -> None:
     module = example("code-reviewer")
     _, expected = golden("code-reviewer")
     reasons = compare(module, expected, failure("E2011", "stream timed out"))
-    assert reasons == ["ok is False but True was expected (E2011: stream timed out)"]
+    assert reasons == ["ok is false but true was expected (E2011: stream timed out)"]
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def test_cogn_test_json_on_a_broken_golden(tmp_path: Path) -> None:
     assert (report["passed"], report["failed"]) == (2, 1)
     cases = {c["name"]: c for c in report["modules"][0]["cases"]}
     bad = cases["case2"]
-    assert bad["passed"] is False and bad["reasons"][0].startswith("ok is False but True was expected (E3001")
+    assert bad["passed"] is False and bad["reasons"][0].startswith("ok is false but true was expected (E3001")
     assert bad["envelope"]["error"]["code"] == "E3001" and bad["diff"].startswith("--- expected")
     assert cases["case1"]["passed"] and cases["case1"]["diff"] == ""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -74,6 +75,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.config = config or load_config()
         self.session_theme = theme  # never saved to config.yaml
         self.terminal_note = ""
+        self.terminal_note_said: bool | None = None  # whether it was said at this start (None: not decided yet)
         self.store = ModuleStore.from_paths(paths or [], cwd)
         self.review = review
         self.review_plans = review_plans  # `cogtui review -`: the plan read from stdin
@@ -124,6 +126,11 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
     def _key_settled(self, message: KeySettled) -> None:
         self.keys_in_order.marker_arrived(message)
 
+    def key_time(self) -> float:
+        """When the key being handled arrived from the terminal, else now (Textual's monotonic clock)."""
+        at = self.keys_in_order.pressed_at()
+        return time.monotonic() if at is None else at
+
     # ------------------------------------------------------------ start
 
     def pick_theme_for_terminal(self, requested: str | None) -> None:
@@ -154,12 +161,24 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
     def _say_start_notes(self) -> None:
         """The terminal's theme choice, theme files and config.yaml that could not be used, search path problems."""
         if self.terminal_note:
-            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
+            self.say_terminal_note()
         for problem in self._theme_problems:
             self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         for problem in self.config.problems:
             self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
         self.report_search_path_problems()
+
+    @work(thread=True, group="said", exit_on_error=False)
+    def say_terminal_note(self) -> None:
+        """The theme chosen for this terminal, said at the first start on it only (`cogn doctor` says it always)."""
+        from cogtui.core.settings.said import first_time
+
+        self.call_from_thread(self._terminal_note_decided, first_time(self.terminal_note))
+
+    def _terminal_note_decided(self, first: bool) -> None:
+        self.terminal_note_said = first
+        if first:
+            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
 
     def get_default_screen(self) -> Screen[Any]:
         """The browser is the first screen itself, so the very first frame already shows the modules."""
@@ -354,20 +373,30 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         if quitting.quit_pending(self):
             self.notify("Quitting once the cancelled runs are recorded…")
             return
-        unsaved = any(getattr(s, "has_unsaved_changes", lambda: False)() for s in self.screen_stack)
+        unsaved = quitting.unsaved_note(self)  # None when no editor holds unsaved edits
         runs = quitting.quit_note(self)  # None when nothing runs (runs, evals, golden runs)
-        if not unsaved and runs is None:
+        if unsaved is None and runs is None:
             quitting.stop_everything(self, then=self.exit)  # at once, or once a finished run's record is written
             return
-        from .screens.modals import ConfirmModal
+        from .screens.modals import ChoiceModal, ConfirmModal
 
-        body = f"{'There are unsaved edits: quitting loses them. ' if unsaved else ''}{runs or ''}".strip()
-        self.push_screen(
-            ConfirmModal(
-                "Quit without saving?" if unsaved else "Quit while runs are running?", body, confirm="Quit", danger=True
-            ),
-            lambda ok: quitting.stop_everything(self, then=self.exit) if ok else None,
-        )
+        if unsaved is None:
+            self.push_screen(
+                ConfirmModal("Quit while runs are running?", runs or "", confirm="Quit", danger=True),
+                lambda ok: quitting.stop_everything(self, then=self.exit) if ok else None,
+            )
+            return
+
+        def decided(choice: str | None) -> None:
+            if choice == "save":
+                quitting.save_everything(self, lambda: quitting.stop_everything(self, then=self.exit))
+            elif choice == "discard":
+                quitting.stop_everything(self, then=self.exit)
+
+        # "Save all and quit" first: it has the focus, so enter alone never loses an edit.
+        body = f"{unsaved} Quitting without saving loses them. {runs or ''}".strip()
+        choices = [("save", "Save all and quit"), ("discard", "Quit without saving")]
+        self.push_screen(ChoiceModal("Unsaved edits", body, choices), decided)
 
 
 def run_app(args: argparse.Namespace) -> int:

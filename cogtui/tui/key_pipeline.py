@@ -50,6 +50,7 @@ class KeyPipeline:
         self.waiting: deque[events.Key] = deque()
         self.serial = 0
         self.in_flight: int | None = None  # the serial of the key not settled yet
+        self.current: events.Key | None = None  # that key: what the action it runs was asked for by
         self._stall: Timer | None = None
 
     @staticmethod
@@ -70,6 +71,7 @@ class KeyPipeline:
             key = self.waiting.popleft()
             self.serial += 1
             serial = self.in_flight = self.serial
+            self.current = key
             target = self.app.focused or self.app.screen
             await self.dispatch(key)
             if target.is_attached:
@@ -98,5 +100,11 @@ class KeyPipeline:
         if self._stall is not None:
             self._stall.stop()
             self._stall = None
-        self.in_flight = None
+        self.in_flight = self.current = None
         await self._next()
+
+    def pressed_at(self) -> float | None:
+        """When the key being handled arrived from the terminal (its event's time, on Textual's monotonic clock),
+        None when no key is: what a rule about the time between presses measures (a run key's burst), whatever
+        the time the app took to get to it."""
+        return self.current.time if self.current is not None else None

@@ -244,6 +244,7 @@ def new_module(app: App[Any]) -> None:
         if path is None:
             return
         app.post_message(ReportsReady([], rediscover=True))
+        app.call_later(select_in_browser, app, path)  # after the rediscovery: the next `r` runs the new module
         app.call_later(bench.validate_all)
         app.notify(f"Created {bench.store.display(path)}", title="New module", markup=False)
         if bench.watching:
@@ -251,6 +252,15 @@ def new_module(app: App[Any]) -> None:
         app.call_later(open_module, app, path)
 
     app.push_screen(NewModuleModal(bench.store.search_path, bench.store.index), created)
+
+
+def select_in_browser(app: App[Any], path: Path) -> None:
+    """The browser (the bottom screen) selects the module at `path`, for when its editor closes."""
+    from .screens.browser import BrowserScreen
+
+    browser = app.screen_stack[0] if app.screen_stack else None
+    if isinstance(browser, BrowserScreen):
+        browser.select_module(path)
 
 
 def toggle_watching(app: App[Any]) -> None:

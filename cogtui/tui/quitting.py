@@ -4,6 +4,10 @@ The app's one quit action (app.py) asks `quit_note` of the screens on the stack 
 running), asks the user when there is something, and on confirm calls `stop_everything`, which calls `then` once
 every such screen has settled: the run screen first records each cancelled run in the history as interrupted; an
 eval or a golden run is cancelled at once (neither is recorded unfinished).
+
+Unsaved edits are the editors' (`HoldsEdits`): the quit dialog names each editor's unsaved files, and "Save all
+and quit" saves them editor by editor (each save may ask: a merge, a deleted file) before quitting; a save that
+does not happen keeps the app open.
 """
 
 from __future__ import annotations
@@ -34,6 +38,42 @@ class StopsOnQuit(Protocol):
     def stop_for_quit(self, settled: Callable[[], object]) -> None:
         """Cancel what runs and start nothing new; call `settled` once (at once when nothing needs finishing)."""
         ...
+
+
+@runtime_checkable
+class HoldsEdits(Protocol):
+    """A screen that may hold unsaved edits (an editor)."""
+
+    def unsaved_files(self) -> tuple[str, list[str]]: ...  # (whose: the module's name, the unsaved files' names)
+
+    def save_all(self, then: Callable[[], object]) -> None:
+        """Save every unsaved file, then call `then`; never calls it when a save does not happen."""
+        ...
+
+
+def _editors(app: App[Any]) -> list[HoldsEdits]:
+    return [s for s in app.screen_stack if isinstance(s, HoldsEdits) and s.unsaved_files()[1]]
+
+
+def unsaved_note(app: App[Any]) -> str | None:
+    """The unsaved files by module ("Unsaved edits in code-reviewer: module.yaml, prompt.md."), or None."""
+    held = [editor.unsaved_files() for editor in _editors(app)]
+    if not held:
+        return None
+    return "Unsaved edits in " + "; ".join(f"{whose}: {', '.join(files)}" for whose, files in held) + "."
+
+
+def save_everything(app: App[Any], then: Callable[[], object]) -> None:
+    """Save every editor's unsaved files, one editor after another, then call `then`."""
+    editors = _editors(app)
+
+    def next_editor() -> None:
+        if editors:
+            editors.pop(0).save_all(next_editor)
+        else:
+            then()
+
+    next_editor()
 
 
 def _stoppers(app: App[Any]) -> list[StopsOnQuit]:

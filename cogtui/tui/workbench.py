@@ -52,6 +52,8 @@ class Workbench(Protocol):
     history_changed: Signal[None]  # history_waiting changed
     run_drafts: RunDrafts  # what was typed on each module's run screen, until cogtui quits
 
+    def key_time(self) -> float: ...  # when the key being handled arrived (monotonic), else now
+
     def validate_all(self) -> None: ...
 
     def validate_unreported(self, touched: set[Path] | None = None) -> None: ...

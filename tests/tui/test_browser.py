@@ -38,7 +38,7 @@ async def test_tree_levels_start_expanded_with_badges_and_status(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
-    copy_modules(root, "code-reviewer", "legacy-summarizer", "json-patch-generator")
+    copy_modules(root, "code-reviewer", "legacy-summarizer", "json-patch-generator", "commit-message-writer")
     (root / "broken").mkdir()
     (root / "broken" / "module.yaml").write_text("name: broken\nversion: [1\n", encoding="utf-8")
     app = make_app(root, tmp_path)
@@ -50,10 +50,12 @@ async def test_tree_levels_start_expanded_with_badges_and_status(
         labels = _labels(tree)
         assert labels["code-reviewer"].startswith("✓ code-reviewer 2.2.1 v2.2 decision")
         assert "v0 deprecated" in labels["legacy-summarizer"] and labels["legacy-summarizer"].startswith("⚠1")
+        assert " v1 deprecated" in labels["commit-message-writer"]  # as `cogn validate` notes (issue 30)
+        assert "deprecated" not in labels["code-reviewer"]
         assert " exec" in labels["json-patch-generator"]
         assert labels["broken"].startswith("✗")
         status = str(app.screen.query_one("#status", Static).render())
-        assert "4 modules" in status and "✗" in status
+        assert "5 modules" in status and "✗" in status
         from cogtui.tui.widgets.key_footer import KeyFooter
 
         footer = app.screen.query_one(KeyFooter)
@@ -147,7 +149,8 @@ async def test_help_lists_screen_and_app_bindings_with_ids(monkeypatch: pytest.M
         await until(lambda: isinstance(app.screen, HelpScreen), pilot)
         text = str(app.screen.query_one("#help-body", Static).render())
         assert "Browser screen" in text and "browser.filter" in text and "app.quit" in text
-        assert "ModuleTree" in text  # the focused widget's own keys
+        assert "Module tree" in text and "(focused: module tree)" in text  # the focused widget, as it is seen
+        assert "ModuleTree" not in text  # not by its class (issue 30)
         await pilot.press("escape")
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
 

@@ -130,6 +130,7 @@ def cogtui_in_tmux(tmp_path: Path, root: Path, unprivileged: bool = False) -> tu
         f"COGTUI_CONFIG_FILE={tmp_path / 'config.yaml'}",
         f"COGTUI_DATA_DIR={tmp_path / 'data'}",
         f"COGTUI_CACHE_DIR={tmp_path / 'cache'}",
+        f"COGTUI_STATE_DIR={tmp_path / 'state'}",
         "TERM=xterm-256color",
         str(cogtui),
         "--path",

@@ -12,6 +12,7 @@ from test_editor_kit import (
     buffer,
     click,
     codes,
+    edit_prompt_and_schema,
     make_app,
     module_dir,
     notes,
@@ -27,7 +28,7 @@ from textual.widgets import TabbedContent
 from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
+from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.module_tree import ModuleTree
 
@@ -190,11 +191,7 @@ async def test_leaving_with_unsaved_edits_can_save_them_all_first(module_dir: Pa
     app = make_app(module_dir)
     prompt, schema = module_dir / "prompt.md", module_dir / "schema.json"
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_editor(app, pilot, module_dir, prompt)
-        area(screen, "prompt.md").insert("A first line.\n", (0, 0))
-        screen.query_one(TabbedContent).active = buffer(screen, "schema.json").pane_id
-        area(screen, "schema.json").insert(" ", (0, 0))
-        await until(pilot, lambda: buffer(screen, "schema.json").modified, "the schema edit")
+        await edit_prompt_and_schema(app, pilot, module_dir)
         await pilot.press("escape")
         assert isinstance(app.screen, ChoiceModal)
         await pilot.press("enter")  # the first choice has the focus: save, never discard
@@ -233,14 +230,14 @@ async def test_quitting_with_unsaved_edits_asks_and_cancel_keeps_running(module_
         screen = await open_editor(app, pilot, module_dir)
         await pilot.press("x")
         await pilot.press("ctrl+q")
-        assert isinstance(app.screen, ConfirmModal)
+        assert isinstance(app.screen, ChoiceModal)
         await click(pilot, "#cancel")
         await pilot.pause()
         assert app.is_running and app.screen is screen
         assert screen.has_unsaved_changes()
         await pilot.press("ctrl+q")
-        assert isinstance(app.screen, ConfirmModal)
-        await click(pilot, "#confirm")
+        assert isinstance(app.screen, ChoiceModal)
+        await click(pilot, "#choice-discard")
         await until(pilot, lambda: not app.is_running, "the app to exit")
 
 

@@ -121,3 +121,15 @@ async def replace_line(pilot: Pilot[None], text_area: TextArea, prefix: str, new
     text_area.move_cursor((row, len(prefix)))
     text_area.move_cursor((row, len(text_area.document.get_line(row))), select=True)
     await pilot.press(*new[len(prefix) :])
+
+
+async def edit_prompt_and_schema(app: CogtuiApp, pilot: Pilot[None], module: Path) -> EditorScreen:
+    """The module's editor on prompt.md, with an unsaved edit in prompt.md and one in schema.json (shown)."""
+    screen = await open_editor(app, pilot, module, module / "prompt.md")
+    prompt, schema = screen.state.file_for(module / "prompt.md"), screen.state.file_for(module / "schema.json")
+    assert prompt is not None and schema is not None
+    screen.area(prompt).insert("A first line.\n", (0, 0))
+    screen.query_one(TabbedContent).active = schema.pane_id
+    screen.area(schema).insert(" ", (0, 0))
+    await until(pilot, lambda: schema.modified, "the schema edit")
+    return screen

@@ -19,7 +19,19 @@ from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.find_bar import FindBar
 
-ACTIONS = ("save", "reload", "external_editor", "next_diagnostic", "find", "find_next", "pick_tab", "next_file")
+ACTIONS = (
+    "save",
+    "reload",
+    "external_editor",
+    "next_diagnostic",
+    "find",
+    "find_next",
+    "pick_tab",
+    "next_file",
+    "focus_diagnostics",
+    "problems_taller",
+    "problems_shorter",
+)
 
 
 def check_agrees(screen: EditorScreen) -> None:
@@ -33,8 +45,9 @@ def check_agrees(screen: EditorScreen) -> None:
         assert screen.area(buf).read_only == buf.read_only
     panel = screen.query_one(DiagnosticsPanel)
     assert panel.diagnostics == state.diagnostics
-    errors, warnings = state.counts()
-    assert panel.border_title == f"Problems  ✗ {errors}  ⚠ {warnings}"
+    assert panel.border_title == state.problems_title()
+    assert panel.has_class("-collapsed") == state.problems_collapsed and panel.styles.height is not None
+    assert panel.styles.height.value == state.problems_rows()
     if state.current_problem() is not None:
         assert panel.current == state.current_problem()
     bar = screen.query_one(FindBar)

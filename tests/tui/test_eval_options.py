@@ -154,3 +154,14 @@ async def test_under_the_ansi_theme_chosen_and_unchosen_targets_differ_in_more_t
         unchosen = targets.get_component_rich_style("selection-list--button")
         chosen = targets.get_component_rich_style("selection-list--button-selected")
         assert unchosen.dim and not unchosen.bold and chosen.bold and not chosen.dim
+        # And in shape, not only in style: the mark of a target that is not chosen is blank (issue 30: `▐X▌` beside
+        # every target, chosen or not, read alike in tmux).
+        marks = {}
+        for y in range(targets.option_count):
+            text = targets.render_line(y).text
+            label = text[4:].split()[0]
+            marks[label] = text[:3]
+        chosen_labels = set(targets.selected)
+        assert chosen_labels and set(marks) - chosen_labels, marks
+        assert {marks[label] for label in chosen_labels} == {"▐X▌"}
+        assert {marks[label] for label in set(marks) - chosen_labels} == {"▐ ▌"}

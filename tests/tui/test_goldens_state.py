@@ -23,6 +23,20 @@ def check_agrees(screen: GoldensScreen) -> None:
     assert (bar.progress, bar.total) == state.progress()
     table = screen.query_one(DataTable)
     assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [r.name for r in state.results]
+    # The pane and the table's cursor agree: no row highlighted while the pane says where the run is; once it is
+    # done, the cursor's case is the pane's (it said "Highlight a case" under a highlighted first row).
+    shown = state.shown_case()
+    view = screen.query_one(CodeView).text
+    assert table.show_cursor == (shown is not None)
+    if shown is None:
+        assert view == state.summary()
+    else:
+        assert str(table.get_row_at(table.cursor_row)[0]) == shown.name
+        assert "Highlight a case" not in view and (shown.name in view or shown.passed)
+
+
+def state_title(screen: GoldensScreen) -> str:
+    return str(screen.query_one("#goldens-title", Static).render())
 
 
 async def test_every_case_and_a_rerun_show_the_state(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -49,7 +63,10 @@ async def test_every_case_and_a_rerun_show_the_state(monkeypatch: pytest.MonkeyP
         check_agrees(screen)
         table = screen.query_one(DataTable)
         assert table.row_count == 3 and len({str(table.get_row_at(i)[0]) for i in range(3)}) == 3
-        assert "all 3 passed" in screen.query_one(CodeView).text
+        assert state_title(screen) == "code-reviewer — all 3 passed via replay"
+        await pilot.press("down")  # the cursor moves: the pane follows
+        await until(lambda: screen.state.highlighted == "case2", pilot)
+        check_agrees(screen)
 
 
 async def test_a_module_that_cannot_be_loaded_is_shown_as_failed(

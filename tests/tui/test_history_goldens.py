@@ -103,7 +103,8 @@ async def test_goldens_progress_and_table(monkeypatch: pytest.MonkeyPatch, tmp_p
         bar = screen.query_one(ProgressBar)
         assert bar.progress == bar.total == 3
         assert all(r.passed for r in screen.results.values())
-        assert "all 3 passed" in _view_text(screen)
+        assert "all 3 passed" in str(screen.query_one("#goldens-title").render())
+        assert '"ok": true' in _view_text(screen)  # the first case, under the cursor
 
 
 async def test_goldens_failure_shows_reasons_and_diff(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import OptionList, Select, Static, TabbedContent, TextArea
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, press_run_again, until
 
 from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
@@ -119,7 +119,7 @@ async def test_hostile_errors_and_input_messages_show_literally(
         screen.query_one("#run-input", TextArea).text = (module / "tests" / "case2.input.json").read_text()
         screen.query_one("#run-model").value = "[/] see [/tmp"  # type: ignore[attr-defined]
         monkeypatch.setattr("cogtui.tui.screens.run_launch.make_provider", _replay_anyway)
-        await pilot.press("ctrl+r")
+        await press_run_again(pilot)
         await until(lambda: len(screen.query(RunPane)) == 2 and screen.query(RunPane)[1].result is not None, pilot)
         await pilot.pause()
         tab = screen.query_one("#runs", TabbedContent).get_tab("run-tab-2")

@@ -16,6 +16,7 @@ from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.migrate import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
+from cogtui.tui.widgets.key_footer import KeyFooter
 
 
 def check_agrees(screen: MigrationScreen) -> None:
@@ -30,6 +31,9 @@ def check_agrees(screen: MigrationScreen) -> None:
     offered = {active.binding.action for active in screen.active_bindings.values()}
     for action in ("apply", "undo", "switch_target"):
         assert (action in offered) == state.can(action), action
+    # The footer shows apply and undo only when they can act (issue 30: Apply/Undo with nothing to apply).
+    shown = {item.description for item in screen.query_one(KeyFooter).items}
+    assert ("Apply" in shown) == state.offers("apply") and ("Undo" in shown) == state.offers("undo")
     modules = screen.query_one("#migrate-modules", OptionList)
     if state.multi:
         chosen = modules.get_option_at_index(modules.highlighted or 0).id

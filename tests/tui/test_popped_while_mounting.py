@@ -81,7 +81,8 @@ async def test_a_screen_pushed_then_popped_at_once_leaves_the_app_running(kind: 
             for _ in range(turns):
                 await pilot.pause(0)
             app.pop_screen()
-            await pilot.pause(0.1)
+            # Removed once Textual is done with it (a loaded machine takes longer than any fixed pause): wait on that.
+            await until(lambda: not screen.is_attached or app.return_code is not None, pilot)  # noqa: B023
             assert app.return_code is None, (kind, turns)  # the app did not end on an unhandled error
             assert isinstance(app.screen, BrowserScreen) and not screen.is_attached, (kind, turns)
         await pilot.pause(0.2)  # anything still on its way (a worker's message, a refit) arrives at no screen

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from llmserver import disconnect_after, silence_after_headers, text
 from textual.widgets import Select, Static, TabbedContent, TextArea
-from tuikit import copy_modules, isolate, make_app, open_run, until
+from tuikit import copy_modules, isolate, make_app, open_run, press_run_again, until
 
 from cogtui.core.history.store import History
 from cogtui.tui.screens.run import RunScreen
@@ -87,7 +87,7 @@ async def test_ctrl_r_from_the_input_editor_streams_a_replay_run(
         tree = pane.query_one(JsonTree)
         assert set(tree.fields) >= {"verdict", "issues", "rationale"}
         # a second run opens a second tab, to compare
-        await pilot.press("ctrl+r")
+        await press_run_again(pilot)
         await until(lambda: len(_panes(screen)) == 2 and _panes(screen)[1].result is not None, pilot)
         assert screen.query_one("#runs", TabbedContent).active == "run-tab-2"
         await until(lambda: _history_count(tmp_path) == 2, pilot)

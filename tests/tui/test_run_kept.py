@@ -15,6 +15,7 @@ from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run_golden import GoldenNameModal
 from cogtui.tui.widgets.run_pane import RunPane
 
 
@@ -73,7 +74,9 @@ async def test_ctrl_g_saves_the_run_as_a_golden_pair(monkeypatch: pytest.MonkeyP
         await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).result is not None, pilot)
         envelope = screen.query_one(RunPane).result.envelope
         screen.query_one("#run-input", TextArea).text = '{"diff": "typed after the run"}'
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+g")  # asks for the name: the one proposed is kept
+        await until(lambda: isinstance(app.screen, GoldenNameModal), pilot)
+        await pilot.press("enter")
         await until(lambda: any(n.startswith("Saved golden test saved-1") for n in seen), pilot)
         assert json.loads((module / "tests" / "saved-1.input.json").read_text(encoding="utf-8")) == given
         expected = json.loads((module / "tests" / "saved-1.expected.json").read_text(encoding="utf-8"))

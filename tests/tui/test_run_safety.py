@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Select, Static
-from tuikit import click, copy_modules, isolate, make_app, open_run, until
+from tuikit import click, copy_modules, isolate, make_app, open_run, press_run_again, until
 
 from cogtui.core.history.store import History
 from cogtui.core.settings.config import Config
@@ -100,7 +100,7 @@ def _runs(tmp_path: Path, module: str) -> list[Any]:
 
 async def _start_runs(screen: RunScreen, pilot: Any, n: int) -> list[RunPane]:
     for i in range(n):
-        await pilot.press("ctrl+r")
+        await press_run_again(pilot)  # each a deliberate press: one run each (D180)
         await until(
             lambda i=i: len(screen.query(RunPane)) == i + 1 and screen.query(RunPane)[i].assembler.chunks > 1, pilot
         )

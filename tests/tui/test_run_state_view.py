@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
-from tuikit import copy_modules, isolate, make_app, until
+from textual.widgets import ProgressBar, Static
+from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.run.run_state import Phase
 from cogtui.tui import navigation as nav
@@ -70,10 +70,14 @@ async def test_cancel_is_shown_as_final(module: Path, tmp_path: Path) -> None:
     app = make_app(module.parent, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         pane = await start(app, pilot, module)
+        seen = notices(app)
         await pilot.press("escape")  # cancels the running run
         await until(lambda: not pane.running, pilot, timeout=20)
         await pilot.pause(0.3)
         view = shown(pane)
         assert pane.state.phase is Phase.CANCELLED
-        assert "the run was cancelled" in view["meta"]  # the card shows the final envelope's meta
+        assert "the run was cancelled" in view["meta"]  # the card shows the final envelope's explain
+        assert view["meta"].startswith("cancelled") and "confidence" not in view["meta"] and "HIGH" not in view["meta"]
+        assert not pane.query_one(ProgressBar).display  # no invented 100 %
         assert view["progress"] == "cancelled (recorded as interrupted)" and "running" not in view["timings"]
+        assert any(n.startswith("Run cancelled: The run was cancelled") for n in seen)  # what "Cancelling…" came to

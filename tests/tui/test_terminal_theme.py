@@ -123,6 +123,7 @@ def test_the_real_binary_on_a_16_colour_term(tmp_path: Path) -> None:
         f"COGTUI_CONFIG_FILE={tmp_path / 'config.yaml'}",
         f"COGTUI_DATA_DIR={tmp_path / 'data'}",
         f"COGTUI_CACHE_DIR={tmp_path / 'cache'}",
+        f"COGTUI_STATE_DIR={tmp_path / 'state'}",  # the note is said at the first start on this terminal only
         "TERM=xterm",
     ]
     for extra, expect_note in (([], True), (["--theme", "cogtui-dark"], False)):

@@ -22,6 +22,7 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("COGTUI_CONFIG_FILE", str(tmp_path / "config.yaml"))
     monkeypatch.setenv("COGTUI_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COGTUI_STATE_DIR", str(tmp_path / "state"))  # notices said once: said in each test
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", "0")
     for name in (
@@ -201,3 +202,33 @@ async def open_goldens(app: Any, pilot: Any, path: Path) -> Any:
     nav.goldens(app, path)
     await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
     return app.screen
+
+
+def press_at(app: Any, key: str, *offsets: float, base: float | None = None) -> None:
+    """Presses of `key`, as the terminal delivers them, that arrived `offsets` seconds after `base` (else now): each
+    key event carries its arrival time (`Message.time`), which the run key's burst rule reads (D180). Posted at once,
+    so the rule sees these gaps whatever the load on the machine."""
+    import time
+
+    from textual import events
+
+    base = time.monotonic() if base is None else base
+    for offset in offsets:
+        event = events.Key(key, None)
+        event.time = base + offset
+        app.post_message(event)
+
+
+async def press_run_again(pilot: Any) -> None:
+    """`ctrl+r` on the run screen as a deliberate new run: dated a burst window after the screen's last press
+    (presses closer together are one run, D180), so the test neither waits the window out nor depends on how fast
+    the run before it ended."""
+    import time
+
+    from cogtui.core.run.run_state import BURST_WINDOW
+
+    app = pilot.app
+    last = app.screen.state.presses.last
+    offset = 0.0 if last is None else max(0.0, last + BURST_WINDOW - time.monotonic())
+    press_at(app, "ctrl+r", offset)
+    await pilot.pause()

@@ -43,6 +43,12 @@ def language_for(path: Path) -> str | None:
     return LANGUAGES.get(path.suffix.lower())
 
 
+def soft_wraps(path: Path) -> bool:
+    """Whether the editor wraps the file's long lines: prose does (Markdown, plain text: a prompt's paragraph is one
+    line), data does not (JSON and YAML scroll sideways, so indentation always reads true)."""
+    return language_for(path) not in ("json", "yaml")
+
+
 def with_newlines(text_lf: str, newline: str) -> str:
     """Editor text (LF) with the file's own line ends, ready for `save_text`."""
     return text_lf if newline == "\n" else text_lf.replace("\n", newline)

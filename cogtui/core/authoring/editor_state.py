@@ -27,6 +27,12 @@ MARK_SIGNS = {"modified": "●", "stale": "⚠", "deleted": "✗", "read-only": 
 # A status segment is a list of (text, style) pieces; style is "" or a theme variable such as "$error".
 Segment = list[tuple[str, str]]
 
+# The problems pane's height in rows, its border included: open with problems (resizable between the bounds), and
+# collapsed (no problems, or hidden) to the one line of its title, which keeps the counts in view.
+PROBLEMS_ROWS = 7
+PROBLEMS_MIN_ROWS, PROBLEMS_MAX_ROWS = 3, 20
+PROBLEMS_STEP = 2
+
 
 def where(d: Diagnostic) -> tuple[int, int]:
     """A problem's (row, column), 0-based, as the editor's cursor has them."""
@@ -51,6 +57,8 @@ class EditorState:
     find_query: str = ""
     find_note: str = ""  # "3 matches", "not found"
     added: int = 0  # tabs added so far, closed ones included: a new tab's pane id is never one used before
+    problems_open: bool = True  # the problems pane shows its list (toggled by a key); collapsed when empty anyway
+    problems_size: int = PROBLEMS_ROWS  # its height when it shows the list (resized by keys)
 
     # ------------------------------------------------------------ files and tabs
 
@@ -189,6 +197,37 @@ class EditorState:
         """The shown file's problem f8 (or a click in the problems pane) last moved to."""
         return self.problem_at.get(self.active)
 
+    # ------------------------------------------------------------ the problems pane
+
+    @property
+    def problems_collapsed(self) -> bool:
+        """The pane is its title line alone: hidden by the user, or with nothing to list."""
+        return not self.problems_open or not self.diagnostics
+
+    def problems_rows(self) -> int:
+        return 1 if self.problems_collapsed else self.problems_size
+
+    def toggle_problems(self) -> None:
+        self.problems_open = not self.problems_open
+
+    def resize_problems(self, step: int) -> bool:
+        """Make the open pane `step` rows taller (or shorter), within the bounds; False when nothing changed."""
+        size = max(PROBLEMS_MIN_ROWS, min(PROBLEMS_MAX_ROWS, self.problems_size + step))
+        if self.problems_collapsed or size == self.problems_size:
+            return False
+        self.problems_size = size
+        return True
+
+    def problems_title(self) -> str:
+        """The pane's title: the counts, "no problems", or "checking…" before the first validation answers."""
+        if self.checked < 0:
+            return "Problems"
+        errors, warnings = self.counts()
+        if not self.diagnostics:
+            return "Problems  ✓ none"
+        hidden = "  (hidden)" if not self.problems_open else ""
+        return f"Problems  ✗ {errors}  ⚠ {warnings}{hidden}"
+
     # ------------------------------------------------------------ find
 
     def find_opened(self) -> None:
@@ -208,11 +247,18 @@ class EditorState:
     # ------------------------------------------------------------ what the screen shows
 
     def can(self, action: str) -> bool:
-        """The keys the footer offers: file keys only on a file's tab, tab keys only with more than one tab."""
-        if action in ("save", "reload", "external_editor", "next_diagnostic", "prev_diagnostic", "find", "find_next"):
+        """The keys the footer offers: file keys only on a file's tab, tab keys only with more than one tab, problem
+        keys only with problems (and resizing only while the pane lists them)."""
+        if action in ("next_diagnostic", "prev_diagnostic"):
+            return self.current() is not None and bool(self.diagnostics)
+        if action in ("save", "reload", "external_editor", "find", "find_next"):
             return self.current() is not None
         if action in ("next_file", "prev_file", "pick_tab"):
             return len(self.panes()) > 1
+        if action == "focus_diagnostics":
+            return bool(self.diagnostics)
+        if action in ("problems_taller", "problems_shorter"):
+            return not self.problems_collapsed
         return True
 
     def verdict(self) -> list[Segment]:

@@ -8,24 +8,32 @@ a model never writes them and golden tests never compare them. When
 module.yaml lists its tests as a block list, the pair is appended to it in
 place (comments and layout kept); otherwise the folder's pairing finds it
 (D98).
+
+Saved on purpose (D182): before anything is written, `plan_save` says what the run screen's dialog asks and
+warns about: a proposed name (the author may type another: `name_problem` checks it), a golden that already has
+this input (with this very answer, there is nothing new and the save is refused; with another, the author is
+warned that the two goldens disagree), and where a replay answer came from (a copy of a golden, an example's
+output or a minimal instance: not a model's answer).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cogtui.core.files.module_folder import lexists
 from cogtui.core.files.sourcemap import ParseFailure, parse_yaml
 from cogtui.core.files.transaction import FileTransaction
-from cogtui.core.module.model import Module
+from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.run.manifest_policy import RUNTIME_META
 
 TESTS = "tests"
 STEM = "saved"
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # a case name is a file name's stem: no folders, no dots only
 
 
 class GoldenSaveError(Exception):
@@ -83,6 +91,99 @@ def free_name(module: Module, stem: str = STEM) -> str:
         n += 1
 
 
+def taken_names(module: Module) -> frozenset[str]:
+    """The case names the module's tests use, and the stems of the files in its tests/ folder."""
+    folder = module.path / TESTS
+    stems: set[str] = {t.name for t in module.tests}
+    try:
+        for entry in folder.iterdir():
+            for kind in (".input.json", ".expected.json"):
+                if entry.name.endswith(kind):
+                    stems.add(entry.name.removesuffix(kind))
+    except OSError:
+        pass
+    return frozenset(stems)
+
+
+def name_problem(name: str, taken: frozenset[str]) -> str | None:
+    """Why `name` cannot name a new golden test (None when it can)."""
+    if not name:
+        return "type a name for the test case"
+    if not NAME.fullmatch(name):
+        return "a name is letters, digits, '.', '_' and '-' (up to 64), starting with a letter or digit"
+    if name in taken:
+        return f"{name} is a test case already: choose another name"
+    return None
+
+
+@dataclass(frozen=True)
+class SavePlan:
+    """What saving this run as a golden would do, for the author to decide on before anything is written."""
+
+    name: str  # the proposed name
+    taken: frozenset[str] = field(default_factory=frozenset)  # names a new case cannot have
+    refusal: str | None = None  # why this run is no golden at all
+    same_input: str | None = None  # the golden that already has this input
+    same_answer: bool = False  # … and expects this very answer: nothing new to save
+    replay_source: str | None = None  # where replay took its answer from ("golden case1", "minimal instance", …)
+
+    @property
+    def refused(self) -> str | None:
+        """Why nothing may be saved (the run, or a duplicate), or None."""
+        if self.refusal is not None:
+            return self.refusal
+        if self.same_input is not None and self.same_answer:
+            return (
+                f"golden {self.same_input} already has this input and expects this answer: there is nothing new "
+                "to save. Change the input, or run it on a model, to save another case."
+            )
+        return None
+
+    def notes(self) -> list[str]:
+        """What the dialog warns about (the author may still save)."""
+        notes = []
+        if self.replay_source is not None:
+            copy = {"minimal instance": "a minimal instance of the data schema"}.get(self.replay_source)
+            notes.append(
+                "This answer came from the replay provider, not a model: "
+                + (copy or f"a copy of {self.replay_source}'s expected answer")
+                + ". Save it only if it is what the module should answer for this input."
+            )
+        if self.same_input is not None and not self.same_answer:
+            notes.append(
+                f"golden {self.same_input} already has this input and expects another answer: the two goldens "
+                "would disagree, and one of them fails every run."
+            )
+        return notes
+
+
+def plan_save(
+    module: Module, input_value: Any, envelope: dict[str, Any] | None, interrupted: bool = False, replay: bool = False
+) -> SavePlan:
+    """What saving this run would do (`replay`: the run's answer came from the replay provider)."""
+    taken = taken_names(module)
+    name = free_name(module)
+    if not isinstance(envelope, dict):
+        return SavePlan(name, taken, refusal="no envelope to save yet: run the module first")
+    if (refusal := save_refusal(envelope, interrupted)) is not None:
+        return SavePlan(name, taken, refusal=refusal)
+    key, answer = _canonical(input_value), _canonical(expected_envelope(envelope))
+    same = next((t for t in module.tests if t.input is not UNPARSED and _canonical(t.input) == key), None)
+    same_answer = (
+        same is not None and isinstance(same.expected, dict) and _canonical(expected_envelope(same.expected)) == answer
+    )
+    source = None
+    if replay:
+        from cogtui.core.run.providers.replay import choose_answer
+
+        _, source = choose_answer(module, input_value)
+    return SavePlan(name, taken, None, same.name if same else None, same_answer, source)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def _json_bytes(value: Any) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
@@ -131,7 +232,10 @@ def save_golden(
         raise GoldenSaveError("no envelope to save yet: run the module first")
     if (refusal := save_refusal(envelope, interrupted)) is not None:
         raise GoldenSaveError(refusal)
-    name = name or free_name(module)
+    if name is None:
+        name = free_name(module)
+    elif (problem := name_problem(name, taken_names(module))) is not None:
+        raise GoldenSaveError(problem)
     input_rel, expected_rel = f"{TESTS}/{name}.input.json", f"{TESTS}/{name}.expected.json"
     tx = FileTransaction(module.path)
     tx.write(input_rel, _json_bytes(input_value))

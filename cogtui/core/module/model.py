@@ -27,7 +27,8 @@ class ModuleFormat(StrEnum):
 
     @property
     def deprecated(self) -> bool:
-        return self is ModuleFormat.V0
+        """v0 (M014), v1 and v2.1 (`cogn validate` notes each: migrate it); the browser marks them alike."""
+        return self.value in DEPRECATED_FORMATS
 
     @property
     def is_v2(self) -> bool:
@@ -40,7 +41,10 @@ class ModuleFormat(StrEnum):
 
     @property
     def badge(self) -> str:
-        return "v0, deprecated" if self.deprecated else self.value
+        return f"{self.value}, deprecated" if self.deprecated else self.value
+
+
+DEPRECATED_FORMATS = frozenset({"v0", "v1", "v2.1"})  # the formats `cogn migrate` upgrades: v2.2 and v2.5 are current
 
 
 # Sentinel for a file that exists but did not parse (None is a valid JSON value).

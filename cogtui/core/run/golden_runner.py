@@ -69,7 +69,7 @@ def compare(module: Module, expected: dict[str, Any], actual: dict[str, Any]) ->
     if expected.get("ok") != actual.get("ok"):
         err = actual.get("error") or {}
         return [
-            f"ok is {actual.get('ok')} but {expected.get('ok')} was expected"
+            f"ok is {json.dumps(actual.get('ok'))} but {json.dumps(expected.get('ok'))} was expected"  # JSON words
             + (f" ({err.get('code')}: {err.get('message')})" if err else "")
         ]
     if expected.get("ok") is False:

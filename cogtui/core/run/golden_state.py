@@ -4,6 +4,10 @@ The goldens screen draws its title, progress bar, table and summary from this ob
 run of the cases has a number (`generation`): a result from an earlier run (the author pressed
 "run again" while cases were still coming in) is dropped, so the table never mixes two runs.
 Done and failed are final for their run: a late result does not change them.
+
+The table's cursor and the view pane agree (`shown_case`): while the cases run, no case is highlighted and the pane
+says how far the run is; once it is done, the cursor is on a case (the first failing one, else the first) and the
+pane shows that case, the summary moving to the title.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class GoldensState:
     results: list[CaseResult] = field(default_factory=list)
     problem: str = ""
     generation: int = 0
+    highlighted: str = ""  # the case under the table's cursor, once the run is done
 
     @property
     def final(self) -> bool:
@@ -44,7 +49,7 @@ class GoldensState:
         """A new run of `total` cases; returns its number, which its results carry."""
         self.generation += 1
         self.module, self.provider, self.total = module, provider, total
-        self.results, self.problem = [], ""
+        self.results, self.problem, self.highlighted = [], "", ""
         self.phase = GoldensPhase.RUNNING if total else GoldensPhase.EMPTY
         return self.generation
 
@@ -55,12 +60,26 @@ class GoldensState:
         self.results.append(result)
         if len(self.results) >= self.total:
             self.phase = GoldensPhase.DONE
+            failing = next((r for r in self.results if not r.passed), self.results[0])
+            self.highlighted = failing.name  # the case to look at first
         return True
+
+    def highlight(self, name: str) -> bool:
+        """The table's cursor moved to `name`: True when the pane now shows it (only once the run is done)."""
+        if self.phase is not GoldensPhase.DONE or self.result(name) is None or name == self.highlighted:
+            return False
+        self.highlighted = name
+        return True
+
+    def shown_case(self) -> CaseResult | None:
+        """The case the view pane shows (and the table's cursor is on): the highlighted one once the run is done;
+        None while it runs (the pane says how far it is, and no row is highlighted)."""
+        return self.result(self.highlighted) if self.phase is GoldensPhase.DONE else None
 
     def cannot_run(self, module: str, error: dict[str, Any]) -> None:
         """The module cannot run at all (manifest_policy.run_refusal): said once, no case is run."""
         self.generation += 1  # results of a run still going are stale
-        self.module, self.results = module, []
+        self.module, self.results, self.highlighted = module, [], ""
         self.failed(f"{error.get('code')} {error.get('message')} {error.get('suggestion') or ''}".strip())
 
     def failed(self, problem: str, generation: int | None = None) -> None:
@@ -84,6 +103,8 @@ class GoldensState:
             return self.problem
         if not self.module:
             return "Loading the module…"
+        if self.phase is GoldensPhase.DONE:  # the outcome first: a narrow title keeps it
+            return f"{self.module} — {self.summary()} via {self.provider}"
         tests = f"{self.total} golden test{'s' * (self.total != 1)}"
         return f"{self.module} — {tests} via {self.provider}"
 

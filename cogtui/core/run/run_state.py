@@ -4,10 +4,15 @@ Every part of the run pane (meta card, progress line and bar, timings, outcome) 
 object, so they cannot disagree. Done, failed and cancelled are final: nothing that arrives after
 (a late chunk, a stale progress event) changes a finished run. The first-chunk time is the runner's
 own measure, set once and never revised.
+
+The run screen around the panes has its own: `RunScreenState`, its title (module, provider, model) and what
+the run key's presses mean (`RunPresses`: a burst is one run, a press while the module is read is kept).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -88,6 +93,26 @@ class RunState:
         if self.phase is Phase.DONE:
             self.percent = 100.0
 
+    def card(self) -> tuple[dict[str, Any], str]:
+        """What the meta card shows: the meta, and a word standing for what it leaves out. A cancelled run has no
+        confidence or risk of its own (the runtime's envelope for it carries placeholders): only its explain, and
+        "cancelled" in their place."""
+        if self.phase is Phase.CANCELLED:
+            explain = self.meta.get("explain")
+            return ({"explain": explain} if explain else {}), "cancelled"
+        return self.meta, ""
+
+    def bar(self) -> float | bool | None:
+        """The progress bar: a percent, True for an indeterminate bar (streaming with no percent), or None for no
+        bar (a run that did not finish reached no 100 %; before the first chunk nothing is known)."""
+        if self.phase is Phase.DONE:
+            return 100.0
+        if self.phase in (Phase.FAILED, Phase.CANCELLED):
+            return None
+        if self.percent is not None:
+            return self.percent
+        return True if self.phase is Phase.STREAMING else 0.0
+
     def progress_line(self) -> str:
         """What the progress line says, in words."""
         if self.phase is Phase.STARTING:
@@ -108,3 +133,91 @@ class RunState:
         if self.final:
             return f"{first}total {self.total_ms or 0:.0f} ms"
         return f"{first}running {elapsed_ms / 1000:.1f} s"
+
+
+# ------------------------------------------------------------ the run screen: its title and the run key
+
+BURST_WINDOW = 0.5  # seconds: a press less than this after the one before belongs to its burst (D180)
+
+
+class Press(StrEnum):
+    """What one press of the run key does."""
+
+    START = "start"  # a run starts now
+    KEPT = "kept"  # the module is not ready (being read): the run starts as soon as it is
+    FOLDED = "folded"  # part of a burst whose run is already started or kept: no second run
+
+
+@dataclass
+class RunPresses:
+    """The run key's presses on one run screen (D180). A press less than `window` seconds after the previous
+    one is part of its burst and starts nothing more: a burst is one run, never one per press, and a run that
+    is already streaming is not started again by it. A press while the module is being read (as the screen
+    opens, or again for a run) is kept, and its run starts once the module is ready. A press after the window
+    starts one more run, in its own tab; the runs already going keep going (D180).
+
+    `clock` gives the time of a press when the caller does not know it (`pressed(at=None)`): the screen passes
+    the time the key arrived from the terminal, tests a clock of their own."""
+
+    clock: Callable[[], float] = time.monotonic
+    window: float = BURST_WINDOW
+    last: float | None = None  # when the latest press came
+    kept: bool = False  # a press waits for the module
+    burst: int = 0  # how many presses the latest burst counts (its first included)
+    runs: int = 0  # how many runs the presses started (kept ones once started)
+
+    def pressed(self, ready: bool, at: float | None = None) -> Press:
+        """A press at `at` (else now); `ready`: the module is read and no read for a run is under way."""
+        now = self.clock() if at is None else at
+        in_burst = self.last is not None and now - self.last < self.window
+        self.last = now if self.last is None else max(self.last, now)
+        if in_burst:
+            self.burst += 1
+            return Press.FOLDED
+        self.burst = 1
+        if ready and not self.kept:
+            self.runs += 1
+            return Press.START
+        self.kept = True
+        return Press.KEPT
+
+    def ready(self) -> bool:
+        """The module is ready: whether a kept press starts its run now (True once per kept press)."""
+        kept, self.kept = self.kept, False
+        if kept:
+            self.runs += 1
+        return kept
+
+    def forget(self) -> None:
+        """Closing or quitting: a kept press starts nothing."""
+        self.kept = False
+
+    def note(self, key: str = "ctrl+r") -> str:
+        """What the screen says about the presses: a kept one, or a burst folded into one run ("" otherwise)."""
+        if self.kept:
+            return f"{key}: the run starts once the module is read"
+        if self.burst > 1:
+            return f"{key} ×{self.burst} within {self.window:g} s: one run"
+        return ""
+
+
+@dataclass
+class RunScreenState:
+    """What the run screen's title line shows: the module, the provider and model a run would use, and what the
+    run key's presses did. `module` is the folder's name until the module is read."""
+
+    module: str
+    provider: str = ""
+    model: str | None = None  # the model the provider would call (None: it calls none, e.g. replay)
+    presses: RunPresses = field(default_factory=RunPresses)
+
+    def runs_on(self, provider: str, model: str | None) -> None:
+        self.provider, self.model = provider, model
+
+    def title(self) -> str:
+        """`module · provider model`, e.g. `code-reviewer · openai gpt-4o-mini`; replay says it calls no model."""
+        if not self.provider:
+            return self.module
+        if self.provider == "replay":
+            return f"{self.module} · replay (recorded answers, no model called)"
+        return f"{self.module} · {self.provider} {self.model or '(its default model)'}"

@@ -18,6 +18,7 @@ APP_NAME = "cogtui"
 DATA_DIR_ENV = "COGTUI_DATA_DIR"
 CONFIG_FILE_ENV = "COGTUI_CONFIG_FILE"
 CACHE_DIR_ENV = "COGTUI_CACHE_DIR"
+STATE_DIR_ENV = "COGTUI_STATE_DIR"
 
 
 def _env_path(name: str) -> Path | None:
@@ -30,6 +31,7 @@ def _env_path(name: str) -> Path | None:
 # kind -> (XDG variable, its default under the home folder)
 _XDG = {"data": ("XDG_DATA_HOME", "~/.local/share"), "config": ("XDG_CONFIG_HOME", "~/.config")}
 _XDG["cache"] = ("XDG_CACHE_HOME", "~/.cache")
+_XDG["state"] = ("XDG_STATE_HOME", "~/.local/state")
 
 
 def user_dir(kind: str) -> str:
@@ -62,6 +64,12 @@ def config_dir() -> Path:
 def cache_dir() -> Path:
     """`$COGTUI_CACHE_DIR`, else the platform's per-user cache folder; anything in it may be deleted at any time."""
     return _env_path(CACHE_DIR_ENV) or Path(user_dir("cache"))
+
+
+def state_dir() -> Path:
+    """`$COGTUI_STATE_DIR`, else the platform's per-user state folder: what cogtui remembers between starts that is
+    neither a setting nor data (a notice already said)."""
+    return _env_path(STATE_DIR_ENV) or Path(user_dir("state"))
 
 
 def config_file() -> Path:

@@ -21,6 +21,9 @@ from ..widgets.module_tree import ModuleItem, ModuleTree
 from ..workbench import Workbench, workbench
 
 DETAIL_DELAY = 0.08
+# The keys that act on the selected module: the footer offers them only while one is selected (pressed with none,
+# they say "Select a module first.").
+MODULE_ACTIONS = frozenset({"open", "run", "migrate", "goldens", "eval", "history", "copy_path"})
 
 
 class FilterInput(Input):
@@ -29,6 +32,8 @@ class FilterInput(Input):
     Enter and escape call the screen back at once (not through a message) so focus has moved before
     the next key is dispatched: keys typed right after enter go to the tree (see key_pipeline.py).
     """
+
+    HELP_NAME = "filter"  # what help calls it (help.seen_name)
 
     BINDINGS = bindings("filter.accept", "filter.cancel")
 
@@ -120,10 +125,15 @@ class BrowserScreen(Screen[None]):
         report = store.report(path)
         self.query_one(ModuleDetail).show(report.module if report else None, report, store.entry_for(path), store)
 
+    def offers(self, action: str) -> bool:
+        """The keys the footer shows (`KeyFooter`): a module's keys only while a module is selected."""
+        return action not in MODULE_ACTIONS or self.query_one(ModuleTree).cursor_entry is not None
+
     # ------------------------------------------------------------ tree and filter
 
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted) -> None:  # type: ignore[type-arg]
+        self.refresh_bindings()  # a module's keys, offered or not
         if isinstance(event.node.data, ModuleItem):
             # Debounced: moving fast (or filtering) repaints the tree at once and the details once you stop.
             path = event.node.data.entry.path
@@ -134,6 +144,7 @@ class BrowserScreen(Screen[None]):
     @on(ModuleTree.Rebuilt)
     def _rebuilt(self, event: ModuleTree.Rebuilt) -> None:
         """The details follow the selection after every rebuild (a filter, a rediscovery)."""
+        self.refresh_bindings()
         if self._detail_timer is not None:
             self._detail_timer.stop()
         if event.entry is not None:
@@ -179,6 +190,10 @@ class BrowserScreen(Screen[None]):
             await self.mount(Horizontal(Label("Filter", id="filter-label"), box, id="filter-bar"))
         self.query_one("#filter-bar").remove_class("-hidden")
         self.set_focus(box)  # now, not after the keys already queued (key_pipeline.py)
+
+    def select_module(self, path: Path) -> None:
+        """Select the module at `path` (one just created): the details show it, and `r` or enter act on it."""
+        self.query_one(ModuleTree).select_module(path)
 
     # ------------------------------------------------------------ actions on the selected module
 

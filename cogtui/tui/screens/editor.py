@@ -12,6 +12,7 @@ editor_opening.py, through module_loads.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from textual.timer import Timer
 from textual.widgets import Static, TabbedContent, TextArea
 from textual.worker import get_current_worker
 
-from cogtui.core.authoring.editor_state import EditorState
+from cogtui.core.authoring.editor_state import PROBLEMS_STEP, EditorState
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.files.sourcemap import file_overlay
 from cogtui.core.module.contract_map import contract_map
@@ -61,6 +62,9 @@ keys.register(
     KeySpec("editor.find", "ctrl+f", "find", "Find", priority=True),
     KeySpec("editor.find_next", "f3", "find_next", "Find next"),
     KeySpec("editor.tabs", "ctrl+tab,f2", "pick_tab", "Files", main=True, priority=True),
+    KeySpec("editor.problems", "f4", "toggle_problems", "Show/hide problems"),
+    KeySpec("editor.problems_taller", "alt+up", "problems_taller", "Problems taller"),
+    KeySpec("editor.problems_shorter", "alt+down", "problems_shorter", "Problems shorter"),
 )
 
 VALIDATE_DELAY_S = 0.3  # long enough to type a word without a validation per key, short enough to feel live
@@ -79,6 +83,9 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         "editor.reload",
         "editor.next_file",
         "editor.prev_file",
+        "editor.problems",
+        "editor.problems_taller",
+        "editor.problems_shorter",
         "editor.close",
     )
     DEFAULT_CSS = stylesheet("editor.tcss")
@@ -86,7 +93,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     AUTO_FOCUS = "TextArea.-start-file, DiagnosticsPanel"
     HELP = (
         "Edit a module's files. Problems update as you type and are marked in the gutter; `f8` / `shift+f8` "
-        "move between this file's problems, `ctrl+f` finds, `f2` lists every open file. The contract tab "
+        "move between this file's problems, `ctrl+g` goes to their list (`escape` back), `f4` hides or shows it "
+        "and `alt+up` / `alt+down` resize it; `ctrl+f` finds, `f2` lists every open file. The contract tab "
         "shows the schema as a tree with the goldens behind each field."
     )
 
@@ -147,6 +155,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         keep_following_app_theme(self, lambda: self.query(TextArea))
         self.update_status()
+        self.show_problems()
         self.opening.start()
 
     @on(ModuleLoaded)
@@ -202,6 +211,14 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     def has_unsaved_changes(self) -> bool:
         return any(buf.modified for buf in self.state.files.values())
+
+    def unsaved_files(self) -> tuple[str, list[str]]:
+        """The module's name and its files with unsaved edits (quitting.HoldsEdits: the quit dialog names them)."""
+        return self.state.module, [buf.rel for buf in self.state.files.values() if buf.modified]
+
+    def save_all(self, then: Callable[[], object]) -> None:
+        """Save every file with unsaved edits (each may ask), then `then`; a save that does not happen stops."""
+        self.saving.save_each([buf for buf in self.state.files.values() if buf.modified], then)
 
     # ------------------------------------------------------------ showing state
 
@@ -272,6 +289,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         if module is not None and self.query(ContractTree):
             self.query_one(ContractTree).show_map(contract_map(module))
         self.query_one(DiagnosticsPanel).show(self.state.diagnostics)
+        self.show_problems()
         for buf in self.state.files.values():
             rows = [(d.line - 1, d.severity) for d in self.state.file_problems(buf.pane_id) if d.line]
             self.area(buf).set_marks(marks_for(rows))
@@ -320,10 +338,52 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.navigator.step_problem(-1)
 
     def action_focus_diagnostics(self) -> None:
+        if not self.state.problems_open:
+            self.state.toggle_problems()
+            self.show_problems()
         panel = self.query_one(DiagnosticsPanel)
         if panel.highlighted is None and panel.diagnostics:
             panel.highlighted = 0
         panel.focus()
+
+    @on(DiagnosticsPanel.Left)
+    def _left_problems(self) -> None:
+        """Escape in the problems list: back to the text; with no file to go back to (nothing could be opened),
+        escape means what it means in the editor: back to where the editor was opened from."""
+        if not self.state.files:
+            self.action_close()
+        else:
+            self.back_to_text()
+
+    def back_to_text(self) -> None:
+        """The shown file's text (or the contract tab's tree) has the focus again."""
+        if (buf := self.current()) is not None:
+            self.area(buf).focus()
+        elif self.query(ContractTree):
+            self.query_one(ContractTree).focus()
+
+    def show_problems(self) -> None:
+        """The problems pane as the state has it: its title (the counts), and its height (one line when collapsed:
+        no problems, or hidden with `f4`)."""
+        state, panel = self.state, self.query_one(DiagnosticsPanel)
+        panel.border_title = state.problems_title()
+        panel.set_class(state.problems_collapsed, "-collapsed")
+        panel.styles.height = state.problems_rows()  # resized by keys: a value of the state, not of the stylesheet
+        if state.problems_collapsed and panel.has_focus:
+            self.back_to_text()
+        self.refresh_bindings()
+
+    def action_toggle_problems(self) -> None:
+        self.state.toggle_problems()
+        self.show_problems()
+
+    def action_problems_taller(self) -> None:
+        if self.state.resize_problems(PROBLEMS_STEP):
+            self.show_problems()
+
+    def action_problems_shorter(self) -> None:
+        if self.state.resize_problems(-PROBLEMS_STEP):
+            self.show_problems()
 
     def action_next_file(self) -> None:
         self.navigator.switch(1)

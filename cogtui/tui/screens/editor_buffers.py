@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static, TabbedContent, TabPane
 
-from cogtui.core.authoring.editor_files import FileBuffer, language_for, relative_name, with_newlines
+from cogtui.core.authoring.editor_files import FileBuffer, language_for, relative_name, soft_wraps, with_newlines
 from cogtui.core.authoring.editor_state import CONTRACT_PANE, MARK_SIGNS, EditorState
 from cogtui.core.files.terminal_text import visible
 
@@ -75,6 +75,7 @@ def file_pane(app: App[object], state: EditorState, buf: FileBuffer, start: bool
         text,
         language=language_for(buf.path) if buf.highlighted else None,
         read_only=buf.read_only,
+        soft_wrap=soft_wraps(buf.path),
         tab_behavior="focus",
         theme=starting_area_theme(app),
         id=f"{buf.pane_id}-text",

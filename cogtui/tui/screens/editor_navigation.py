@@ -17,7 +17,7 @@ from textual.widgets import TabbedContent
 from textual.widgets.text_area import Selection
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE, where
-from cogtui.core.diagnostics import Diagnostic
+from cogtui.core.diagnostics import Diagnostic, plural
 from cogtui.core.files.module_listing import ModuleListing
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.files.text_search import count_matches, find_next
@@ -148,7 +148,7 @@ class Navigator:
                 continue
             label = tab_label(state, pane)
             if problems.get(pane):
-                label += markup("  [$error]$n problem(s)[/]", n=str(problems[pane]))
+                label += markup("  [$error]$n[/]", n=plural(problems[pane], "problem"))
             entries.append((pane, label))
         closed: list[Path] = []
         picker = TabPickerModal(entries, state.active, pending="reading the module folder…")

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, RadioButton, RadioSet, SelectionList, Static
+from textual.widgets import Input, Label, RadioButton, RadioSet, Static
 
 from cogtui.core.eval.targets import CACHE_MODES, EvalChoice, TargetOption, option, parse_target, target_note
 from cogtui.core.settings.config import Config
@@ -22,6 +22,7 @@ from cogtui.core.settings.config import Config
 from ..keys import KeySpec, bindings, register
 from ..mounting import while_open
 from ..shown import block, line, styled
+from ..widgets.check_list import CheckList
 
 register(KeySpec("eval_options.apply", "ctrl+r", "apply", "Run with these", main=True, priority=True))
 
@@ -49,7 +50,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
         with Vertical(classes="dialog", id="eval-options"):
             yield Label("Eval: targets and response cache", classes="dialog-title")
             yield Static(styled("targets", "$text-muted"))
-            yield SelectionList[str](
+            yield CheckList[str](
                 *((self.prompt(self.offered[label]), label, on) for label, on in self.initially),
                 id="eval-options-targets",
             )
@@ -65,7 +66,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one(SelectionList).focus()
+        self.query_one(CheckList).focus()
 
     @staticmethod
     def prompt(offer: TargetOption) -> Content:
@@ -83,7 +84,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
         except ValueError as exc:  # UnknownProvider, a bad provider setting
             problem.update(block(str(exc)))
             return
-        targets = self.query_one(SelectionList)
+        targets = self.query_one(CheckList)
         label = offer.target.label
         problem.update(block(target_note(typed, offer.target, label in self.offered)))
         if label not in self.offered:
@@ -93,7 +94,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
         event.input.value = ""
 
     def chosen(self) -> EvalChoice:
-        labels = self.query_one(SelectionList).selected
+        labels = self.query_one(CheckList).selected
         pressed = self.query_one(RadioSet).pressed_button
         mode = pressed.name if pressed is not None and pressed.name in CACHE_MODES else "off"
         return EvalChoice(tuple(self.offered[label].target for label in self.offered if label in labels), mode)

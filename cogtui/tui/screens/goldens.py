@@ -33,7 +33,7 @@ from ..module_loads import ModuleLoaded, ModuleLoads
 from ..mounting import while_open
 from ..quitting import InFlight
 from ..richstyle import themed
-from ..shown import assemble, cell, markup
+from ..shown import assemble, cell, markup, styled
 from ..stylesheets import stylesheet
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
@@ -109,7 +109,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         if isinstance(loaded, str):
             self.workers.cancel_group(self, "goldens")
             self.state.failed(loaded)
-            self._draw(summary=True)
+            self._draw()
             return
         self.module = loaded
         refused = run_refusal(loaded) if loaded.tests else None
@@ -117,7 +117,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             self.workers.cancel_group(self, "goldens")
             self.query_one(DataTable).clear()
             self.state.cannot_run(loaded.name, refused)
-            self._draw(summary=True)
+            self._draw()
             return
         provider_name, problem = default_provider(self.bench.config)
         if problem and not self._provider_warned:
@@ -125,7 +125,7 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             self.notify(problem, title="Provider", severity="warning", timeout=8, markup=False)
         generation = self.state.start(self.module.name, provider_name, len(self.module.tests))
         self.query_one(DataTable).clear()
-        self._draw(summary=True)
+        self._draw()
         if self.state.phase is GoldensPhase.RUNNING:
             self.run_all(loaded, provider_name, generation)
 
@@ -160,17 +160,18 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             return
         self.notify(event.problem, title="Provider", severity="error", timeout=10, markup=False)
         self.state.failed(event.problem, event.generation)
-        self._draw(summary=True)
+        self._draw()
 
     @on(CaseDone)
     def _case_done(self, event: CaseDone) -> None:
         if not self.state.case_done(event.generation, event.result):
             return  # a result of an earlier run
         r = event.result
-        self.query_one(DataTable).add_row(
-            cell(r.name), self._mark(r), cell(r.reasons[0] if r.reasons else ""), key=r.name
-        )
-        self._draw(summary=self.state.final)
+        table = self.query_one(DataTable)
+        table.add_row(cell(r.name), self._mark(r), cell(r.reasons[0] if r.reasons else ""), key=r.name)
+        if (shown := self.state.shown_case()) is not None:  # done: the cursor on the case the pane shows
+            table.move_cursor(row=table.get_row_index(shown.name))
+        self._draw()
 
     def _mark(self, r: CaseResult) -> Text:
         return themed(self.app, "✓ pass", "success") if r.passed else themed(self.app, "✗ fail", "error", bold=True)
@@ -182,8 +183,8 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
         for r in self.state.results:
             table.update_cell(r.name, column, self._mark(r))
 
-    def _draw(self, summary: bool) -> None:
-        """The title and progress from the state; with `summary`, the view pane says where the run is."""
+    def _draw(self) -> None:
+        """The title, progress, the table's cursor and the view pane, from the state."""
         state = self.state
         title = self.query_one("#goldens-title", Static)
         if state.phase is GoldensPhase.FAILED:  # the problem comes from files or config: Content, never markup
@@ -194,21 +195,27 @@ class GoldensScreen(ReportsWorkerFailures, Screen[None]):
             title.update(assemble((name, "bold"), text[len(name) :]))
         done, total = state.progress()
         self.query_one(ProgressBar).update(total=total, progress=done)
-        if summary:
-            style = {GoldensPhase.DONE: "$success" if not state.failures else "$error"}.get(state.phase, "$text-muted")
-            hint = "\nHighlight a case to see its diff." if state.phase is GoldensPhase.DONE else ""
-            self.query_one(CodeView).show_content(assemble((state.summary(), style), (hint, "$text-muted")))
+        table = self.query_one(DataTable)
+        table.show_cursor = state.shown_case() is not None  # no row looks highlighted while the pane says otherwise
+        self._show_pane()
 
-    @on(DataTable.RowHighlighted)
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        r = self.state.result(str(event.row_key.value))
+    def _show_pane(self) -> None:
+        """The view pane, from the state: the case under the cursor once the run is done, else where the run is."""
+        state = self.state
+        r = state.shown_case()
         if r is None:
+            self.query_one(CodeView).show_content(styled(state.summary(), "$text-muted"))
             return
         if r.passed:
             self.query_one(CodeView).show_json(r.result.envelope if r.result else {})
             return
         reasons = "\n".join(f"# {x}" for x in r.reasons)
         self.query_one(CodeView).show_diff(f"# {r.name}\n{reasons}\n\n{r.diff}")
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.state.highlight(str(event.row_key.value)):
+            self._show_pane()
 
     def action_close(self) -> None:
         self.dismiss(None)

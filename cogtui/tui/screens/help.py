@@ -1,5 +1,9 @@
 """Help (`?` or F1): the keys of the focused widget, then of the screen, then app-wide ones.
 
+The focused widget and the groups of keys are named the way the user sees them ("module tree", "problems
+list", "text"), never by their class (`ModuleTree`): a widget of cogtui's says its name in `HELP_NAME`, Textual's
+own are named by their kind.
+
 Key names can come from the user's keymap in config.yaml, so every value is
 inserted into `Content` as it is, never parsed as markup.
 """
@@ -11,7 +15,8 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Input, OptionList, Select, Static, Tabs, TextArea, Tree
 
 from ..keys import KeySpec, bindings, register
 from ..shown import block, markup
@@ -23,6 +28,27 @@ NOTE = (
     "  keymap:\n    browser.filter: f\n"
     "The footer shows the main keys; this list shows them all."
 )
+
+
+# Textual's widgets by what they look like (the first that matches: a subclass before its base).
+KINDS: tuple[tuple[type[Widget], str], ...] = (
+    (TextArea, "text"),
+    (Input, "text field"),
+    (DataTable, "table"),
+    (Tree, "tree"),
+    (Select, "picker"),
+    (OptionList, "list"),
+    (Tabs, "tabs"),
+    (Button, "button"),
+)
+
+
+def seen_name(widget: object) -> str:
+    """What the user calls `widget`: its `HELP_NAME`, else the kind of widget it looks like."""
+    own = getattr(type(widget), "HELP_NAME", None)
+    if isinstance(own, str) and own:
+        return own
+    return next((name for kind, name in KINDS if isinstance(widget, kind)), "the screen")
 
 
 def _key_name(app: object, key: str) -> str:
@@ -38,7 +64,7 @@ class HelpScreen(ModalScreen[None]):
         self.target = screen
         # Captured now: once this modal is up, focus (and so the active bindings) move to it.
         self.active = dict(screen.active_bindings)
-        self.focused_name = type(screen.focused).__name__ if screen.focused is not None else None
+        self.focused_name = seen_name(screen.focused) if screen.focused is not None else None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
@@ -57,7 +83,7 @@ class HelpScreen(ModalScreen[None]):
             elif node is self.app:
                 group = "Everywhere"
             else:
-                group = type(node).__name__
+                group = seen_name(node).capitalize()
             ident = (group, key)
             label = _key_name(self.app, key)
             line = markup(

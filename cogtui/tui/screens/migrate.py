@@ -23,7 +23,7 @@ from textual.widgets import ContentSwitcher, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from cogtui.core.authoring.migration import MigrationPlan
+from cogtui.core.authoring.migration import MigrationPlan, backups_for
 from cogtui.core.authoring.migration.preview_state import ModuleSlot, PreviewState
 from cogtui.core.authoring.migration.review import ReviewPlan
 
@@ -173,7 +173,8 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.show_module_list()
         self.bench.modules_changed.subscribe(self, self.replanning.modules_changed)
         if self.preset is not None:
-            self.post_message(workers.Planned(0, ReviewPlan.from_plan(self.preset), self.preset))
+            undoable = bool(backups_for(self.preset.module))
+            self.post_message(workers.Planned(0, ReviewPlan.from_plan(self.preset), self.preset, undoable=undoable))
             return
         self.plan_all()
 
@@ -203,7 +204,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(workers.Planned)
     def _planned(self, message: workers.Planned) -> None:
-        if not self.state.planned(message.index, message.plan, message.live, message.to):
+        if not self.state.planned(message.index, message.plan, message.live, message.to, message.undoable):
             return  # planned for the target before `t` switched it
         if self.multi:
             self._list_modules(message.index)
@@ -332,9 +333,14 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ apply and undo (migrate_apply.py)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The state says which keys are offered: a saved plan under review cannot be applied, undone or
+        """The state says which keys are bound: a saved plan under review cannot be applied, undone or
         planned again, a promotion has no target version; hidden keys are not bound either."""
         return self.state.can(action)
+
+    def offers(self, action: str) -> bool:
+        """The keys the footer shows (`KeyFooter`): apply and undo only when they can act (pressed anyway, they
+        say why not)."""
+        return self.state.offers(action)
 
     def action_switch_target(self) -> None:
         switch_target(self)

@@ -26,6 +26,7 @@ from cogtui.core.authoring.migration import (
     StalePlan,
     UndoResult,
     apply_plan,
+    backups_for,
     staleness,
     undo_latest,
 )
@@ -50,10 +51,13 @@ class ApplyOutcome:
 class Planned(Message):
     """A module's plan is ready (posted by the planning worker)."""
 
-    def __init__(self, index: int, plan: ReviewPlan, live: MigrationPlan | None, to: str | None = None) -> None:
+    def __init__(
+        self, index: int, plan: ReviewPlan, live: MigrationPlan | None, to: str | None = None, undoable: bool = False
+    ) -> None:
         super().__init__()
         self.index, self.plan, self.live = index, plan, live
         self.to = to  # the target it was planned for: a plan for a target since switched away from is dropped
+        self.undoable = undoable  # a backup of an earlier change to the module exists: `u` can undo it
 
 
 class ReviewLoaded(Message):
@@ -101,7 +105,7 @@ def plan_modules(screen: Screen[Any], jobs: list[tuple[int, Path]], to: str) -> 
             if worker.is_cancelled:
                 return
             plan, live = plan_module(path, to)
-            screen.post_message(Planned(index, plan, live, to))
+            screen.post_message(Planned(index, plan, live, to, bool(backups_for(plan.module))))
 
     screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan migrations")
 
@@ -177,6 +181,8 @@ def remake_plan(screen: Screen[Any], index: int, remake: Callable[[], MigrationP
         if isinstance(made, str):
             screen.post_message(ReplanFailed(index, made))
         else:
-            screen.post_message(Planned(index, ReviewPlan.from_plan(made), made))
+            screen.post_message(
+                Planned(index, ReviewPlan.from_plan(made), made, undoable=bool(backups_for(made.module)))
+            )
 
     screen.run_worker(work, thread=True, group="migrate-plan", exit_on_error=False, name="plan the change again")

@@ -2,7 +2,10 @@
 
 `ctrl+r` runs from anywhere on the screen (a new tab each time, to compare
 providers or models on one input; the module is read again first, off the UI
-thread: run_launch.py); `escape` cancels the running run (the
+thread: run_launch.py). A burst of presses is one run, and a press while the
+module is being read starts its run once it is read (`RunPresses`, D180); the
+title line says which module runs on which provider and model, and what the
+presses did (`RunScreenState`). `escape` cancels the running run (the
 provider request is closed and the run is recorded as interrupted), or goes
 back when nothing runs. Going back while runs in other tabs are still running
 asks first; confirming cancels them all and waits until each is recorded.
@@ -30,16 +33,17 @@ from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.model import Module
 from cogtui.core.run.providers import PROVIDERS
 from cogtui.core.run.run_start import InputChoice, default_provider, input_choices, starting_input
+from cogtui.core.run.run_state import Phase, Press, RunScreenState
 from cogtui.core.run.runner import RunOptions
 
-from ..keys import KeySpec, bindings, register
+from ..keys import SPECS, KeySpec, bindings, register
 from ..messages import HistoryWaiting, Navigate
 from ..module_loads import ModuleLoaded, ModuleLoads
 from ..mounting import while_open
 from ..places import RunHistory
 from ..quitting import InFlight
 from ..run_drafts import RunDraft
-from ..shown import cell, line
+from ..shown import assemble, cell, line, styled
 from ..stylesheets import stylesheet
 from ..widgets.area_theme import ThemedTextArea, keep_following_app_theme, starting_area_theme
 from ..widgets.key_footer import KeyFooter
@@ -47,7 +51,7 @@ from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
 from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
-from .run_golden import GoldenSaved, GoldenSaveFlow
+from .run_golden import GoldenPlanned, GoldenSaved, GoldenSaveFlow
 from .run_input import INPUT_DEBOUNCE, InputChecked, fill_input, input_status
 from .run_launch import RunLaunchFlow
 
@@ -67,7 +71,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history", "run.save_golden")
     HELP = (
         "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab; ctrl+g saves its input and "
-        "envelope as a golden test. What you type here is kept until cogtui quits."
+        "envelope as a golden test, under a name you give. What you type here is kept until cogtui quits."
     )
 
     def __init__(self, module_path: Path, input_value: Any = None, autorun: bool = False) -> None:
@@ -88,6 +92,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.golden_saving = GoldenSaveFlow(self)
         self.loads = ModuleLoads(self, module_path)  # the module read off the UI thread: as it opens, on ctrl+r
         self.launching = RunLaunchFlow(self)  # ctrl+r: the module read again, then a run
+        self.state = RunScreenState(visible(module_path.name, single_line=True))  # the title line and the presses
 
     @property
     def bench(self) -> Workbench:
@@ -95,6 +100,9 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def compose(self) -> ComposeResult:
         provider, self.provider_problem = default_provider(self.bench.config)
+        with Horizontal(id="run-head"):
+            yield Static("", id="run-title")
+            yield Static("", id="run-note")
         with Horizontal(id="run-top"):
             with Vertical(id="run-input-box"):
                 # tab_behavior="focus": escape must reach the screen (cancel) rather than just leave the editor.
@@ -124,6 +132,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.bench.modules_changed.subscribe(self, self._modules_changed)
         keep_following_app_theme(self, lambda: [self.query_one("#run-input", TextArea)])
         self.query_one("#run-input", TextArea).focus()  # keys typed while the module loads land here, and stay
+        self._target_changed()
         self.loads.start()  # the form is filled in once it is loaded (_opened)
 
     @on(ModuleLoaded)
@@ -134,6 +143,9 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self._opened(loaded)
         else:
             await self.launching.reloaded(loaded, message.purpose)
+        if not self.stopping and self.module is not None and self.state.presses.ready():
+            self.launching.start()  # a press kept while the module was read: its run starts now
+        self.show_title()
 
     def _opened(self, loaded: Module | str) -> None:
         """The module as the screen opens: its inputs on offer, and the input kept from last time (or asked for)."""
@@ -143,7 +155,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
                 self.dismiss(None)
             return
         self.module = loaded
-        self.sub_title = visible(self.module.name, single_line=True)
+        self.sub_title = self.state.module = visible(self.module.name, single_line=True)
         self.choices = input_choices(self.module)
         golden = self.query_one("#run-golden", Select)
         golden.set_options([(cell(choice.label), i) for i, choice in enumerate(self.choices)])
@@ -229,6 +241,30 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             ),
         )
 
+    @on(Select.Changed, "#run-provider")
+    @on(Input.Changed, "#run-model")
+    def _target_changed(self) -> None:
+        """The title names the provider and the model a run would use now."""
+        from cogtui.core.eval.model import Target
+        from cogtui.core.eval.targets import option
+
+        provider = str(self.query_one("#run-provider", Select).value)
+        model = self.query_one("#run-model", Input).value.strip() or None
+        try:
+            runs_as = option(Target(provider, model), self.bench.config).target
+        except ValueError:
+            runs_as = Target(provider, model)
+        self.state.runs_on(runs_as.provider, runs_as.model)
+        self.show_title()
+
+    def show_title(self) -> None:
+        """The title line, from the state: module, provider and model, and what the run key's presses did."""
+        state = self.state
+        title = state.title()
+        self.query_one("#run-title", Static).update(assemble((state.module, "bold"), title[len(state.module) :]))
+        key = (self.bench.config.keymap.get("run.run") or SPECS["run.run"].keys).split(",")[0]
+        self.query_one("#run-note", Static).update(styled(state.presses.note(key), "$warning"))
+
     @on(TextArea.Changed, "#run-input")
     def _input_changed(self) -> None:
         self.keep_draft()
@@ -253,7 +289,13 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ runs
 
     def action_run(self) -> None:
-        self.launching.start()
+        """A press of the run key: a run now, once the module is read, or none more (a burst's later press)."""
+        if self.stopping:
+            return
+        ready = self.module is not None and not self.loads.loading
+        if self.state.presses.pressed(ready, self.bench.key_time()) is Press.START:
+            self.launching.start()
+        self.show_title()
 
     def form_text(self) -> tuple[str, str, str, str]:
         """The input, provider, model and $ARGUMENTS as typed (run_launch.py reads them on ctrl+r)."""
@@ -284,6 +326,11 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     @on(RunPane.Finished)
     def _finished(self, event: RunPane.Finished) -> None:
         event.pane.finish(event.result)
+        if event.pane.state.phase is Phase.CANCELLED:  # what "Cancelling the run…" came to
+            self.notify(
+                "The run was cancelled: its provider request is closed, and the history records it as interrupted.",
+                title="Run cancelled",
+            )
         if event.result is not None:
             self._pending_records.add(self.record(event.request, event.result))
             if event.result.warnings:
@@ -360,6 +407,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         """Cancel every running run and start no new one; call `then` once none runs and each run is recorded
         in the history (at once when nothing runs)."""
         self.stopping = True
+        self.state.presses.forget()
         running = self._running_panes()
         for pane in running:
             pane.cancel()
@@ -398,6 +446,10 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def action_save_golden(self) -> None:
         self.golden_saving.start()
+
+    @on(GoldenPlanned)
+    def _golden_planned(self, message: GoldenPlanned) -> None:
+        self.golden_saving.planned(message)
 
     @on(GoldenSaved)
     def _golden_saved(self, message: GoldenSaved) -> None:

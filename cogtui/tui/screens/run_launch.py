@@ -2,9 +2,10 @@
 
 Each run loads the module from disk again (a schema changed since the last run counts), off the UI thread
 through the screen's `ModuleLoads` (module_loads.py, shared with the goldens and eval screens), whose one
-`ModuleLoaded` starts the run. The form (input, provider, model, $ARGUMENTS) is read when the key is pressed.
-One load at a time: a `ctrl+r` pressed while the module is loading is ignored, so a burst of presses starts one
-run, never two overlapping loads that start two (D153c).
+`ModuleLoaded` starts the run. The form (input, provider, model, $ARGUMENTS) is read when the run starts.
+Which presses start a run is the screen's `RunPresses` (core/run/run_state.py, D180): a burst is one run, a
+press while the module is being read is kept and calls `start` once it is read. One load at a time: `start`
+does nothing while one is under way, so two overlapping loads never start two runs (D153c).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class RunLaunchFlow:
 
     def start(self) -> None:
         view = self.view
-        if view.module is None or view.stopping or view.loads.loading:  # a load under way: this press is ignored
+        if view.module is None or view.stopping or view.loads.loading:  # the screen keeps such a press (RunPresses)
             return
         text, provider, model, args = view.form_text()
         try:

@@ -104,6 +104,8 @@ def tree_rows(cmap: ContractMap) -> list[Content]:
 class ContractTree(OptionList):
     """Read-only rows (an OptionList scrolls and keeps a highlight); `show_map` replaces them."""
 
+    HELP_NAME = "contract tree"  # what help calls it (help.seen_name)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.map: ContractMap | None = None

@@ -19,9 +19,12 @@ from textual.widgets.option_list import Option
 from cogtui.core.diagnostics import Diagnostic, Severity, counts, format_location
 from cogtui.core.files.terminal_text import visible
 
+from ..keys import KeySpec, bindings, register
 from ..shown import markup
 
 __all__ = ["DiagnosticsPanel", "counts", "diagnostic_content", "diagnostic_key", "location_text"]
+
+register(KeySpec("problems.back", "escape", "back_to_text", "Back to the text", main=True))
 
 ICON = {Severity.ERROR: "[$error]✗[/]", Severity.WARNING: "[$warning]⚠[/]", Severity.INFO: "[$text-muted]ℹ[/]"}
 
@@ -54,7 +57,15 @@ def diagnostic_content(d: Diagnostic, root: Path) -> Content:
 
 
 class DiagnosticsPanel(OptionList):
-    """Shows one module's diagnostics; `Selected` asks the screen to jump to one."""
+    """Shows one module's diagnostics; `Selected` asks the screen to jump to one, `Left` (escape) to go back to the
+    text. Its title and height are the screen's (the editor's state: counts, collapsed when empty)."""
+
+    HELP_NAME = "problems list"  # what help calls it (help.seen_name)
+
+    BINDINGS = bindings("problems.back")
+
+    class Left(Message):
+        """Escape in the list: back to the text, as the list was entered from it."""
 
     class Selected(Message):
         def __init__(self, panel: DiagnosticsPanel, diagnostic: Diagnostic) -> None:
@@ -84,8 +95,6 @@ class DiagnosticsPanel(OptionList):
         keys = [diagnostic_key(d) for d in self.diagnostics]
         if current is not None and diagnostic_key(current) in keys:
             self.highlighted = keys.index(diagnostic_key(current))
-        errors, warnings = counts(self.diagnostics)
-        self.border_title = f"Problems  ✗ {errors}  ⚠ {warnings}"
 
     @property
     def current(self) -> Diagnostic | None:
@@ -101,6 +110,9 @@ class DiagnosticsPanel(OptionList):
         index = self.highlighted
         self.highlighted = 0 if index is None else (index + 1) % len(self.diagnostics)
         return self.current
+
+    def action_back_to_text(self) -> None:
+        self.post_message(self.Left())
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -55,12 +55,11 @@ def insight_content(
             n=str(len(modules)),
             ms="s" * (len(modules) != 1),
         ),
-        markup("[$text-muted]modules[/] $modules", modules=_names(modules)),
-        markup(
-            "[$text-muted]first seen[/] $first  [$text-muted]last seen[/] $last",
-            first=document["first_seen"],
-            last=document["last_seen"],
-        ),
+        # A label, a colon and a space before each value, one per line: in the terminal's 16 colours a muted label
+        # is hardly told from its value, and a narrow pane wrapped "first seen" and its date apart.
+        markup("[$text-muted]modules:[/] $modules", modules=_names(modules)),
+        markup("[$text-muted]first seen:[/] $first", first=document["first_seen"]),
+        markup("[$text-muted]last seen:[/] $last", last=document["last_seen"]),
         Content(""),
         markup("[b]Latest samples[/b]"),
     ]

@@ -34,6 +34,8 @@ class JsonItem:
 class JsonTree(Tree[JsonItem]):
     """Top-level fields are kept as nodes so one field can be replaced without rebuilding the rest."""
 
+    HELP_NAME = "data tree"  # what help calls it (help.seen_name)
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "json-tree--key",
         "json-tree--string",

@@ -31,6 +31,16 @@ class DescribesKeys(Protocol):
         ...
 
 
+@runtime_checkable
+class OffersKeys(Protocol):
+    """A screen some of whose keys stay bound when they cannot act (pressing one says why) but that the footer
+    offers only when they can; it calls `refresh_bindings()` when that changes."""
+
+    def offers(self, action: str) -> bool:
+        """Whether the footer shows the key bound to `action` now."""
+        ...
+
+
 class FooterItem(NamedTuple):  # a NamedTuple: a tenth of a frozen dataclass's cost to define, at start-up
     """One key the footer shows: the key to press, how it is written, what it does, and whether it can now."""
 
@@ -83,13 +93,14 @@ class KeyFooter(Widget, can_focus=False):
         palette: FooterItem | None = None
         app = self.app
         describe = screen.key_description if isinstance(screen, DescribesKeys) else None
+        offers = screen.offers if isinstance(screen, OffersKeys) else None
         for key, active in screen.active_bindings.items():
             binding: Binding = active.binding
             description = (describe(binding.action) if describe else None) or binding.description
             item = FooterItem(binding.key, app.get_key_display(binding), description, active.enabled)
             if key == app.COMMAND_PALETTE_BINDING and app.ENABLE_COMMAND_PALETTE:
                 palette = item
-            elif binding.show:
+            elif binding.show and (offers is None or offers(binding.action)):
                 items.setdefault(binding.action, item)  # one key per action: the first, as Textual's footer does
         shown = tuple(items.values())
         if (shown, palette) != (self._items, self._palette):

@@ -25,14 +25,18 @@ def gauge(confidence: Any) -> Content:
     return assemble(("█" * filled, color), ("░" * (GAUGE - filled), "$text-muted"), f" {confidence:.2f}")
 
 
-def meta_content(meta: dict[str, Any]) -> Content:
+def meta_content(meta: dict[str, Any], instead: str = "") -> Content:
+    """Confidence, risk and explain; `instead` (e.g. "cancelled") stands where confidence and risk would, for a
+    run that has none of its own."""
+    explain = meta.get("explain")
+    if instead:
+        return Content("\n").join([styled(instead, "$warning"), block(explain) if explain else Content("")])
     risk = meta.get("risk")
     if risk:
         style = RISK_STYLE.get(str(risk), "$text-muted")
         badge = markup(f"[b {style} reverse] $risk [/]", risk=str(risk).upper())
     else:
         badge = styled("…", "$text-muted")
-    explain = meta.get("explain")
     lines = [
         Content("confidence ") + gauge(meta.get("confidence")),
         Content("risk       ") + badge,
@@ -45,8 +49,9 @@ class MetaCard(Static):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__("", **kwargs)
         self.meta: dict[str, Any] = {}
+        self.instead = ""
         self.show_meta({})
 
-    def show_meta(self, meta: dict[str, Any]) -> None:
-        self.meta = meta
-        self.update(meta_content(meta))
+    def show_meta(self, meta: dict[str, Any], instead: str = "") -> None:
+        self.meta, self.instead = meta, instead
+        self.update(meta_content(meta, instead))

@@ -45,7 +45,7 @@ def _section(title: str) -> Content:
 
 def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | None, store: ModuleStore) -> Content:
     lines: list[Content] = []
-    badge = "[$warning]v0 deprecated[/]" if module.format.deprecated else "[$accent]$format[/]"
+    badge = "[$warning]$format deprecated[/]" if module.format.deprecated else "[$accent]$format[/]"
     lines.append(
         markup(
             f"[b]$name[/] [$text-muted]$version[/]  {badge}  tier [b]$tier[/]",
@@ -92,7 +92,7 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
         )
         lines.append(markup("  $name: $input → ", name=t.name, input=_rel(t.input_path, module.path)) + expected)
     if not module.tests:
-        more = f"; {len(module.examples)} example(s)" if module.examples else ""
+        more = f"; {plural(len(module.examples), 'example')}" if module.examples else ""
         lines.append(markup("  [$text-muted]none$more[/]", more=more))
     lines.append(_section(f"Diagnostics ({plural(report.errors, 'error')}, {plural(report.warnings, 'warning')})"))
     lines += diagnostics_lines(report, module.path) or [markup("  [$success]✓ clean[/]")]

@@ -19,6 +19,7 @@ from textual.widgets.tree import TreeNode
 
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.discovery import LEVELS, ModuleEntry, SearchRoot
+from cogtui.core.module.model import DEPRECATED_FORMATS
 from cogtui.core.module.selection import follow_selection, name_matches
 
 from ..shown import cell, rich_assemble
@@ -47,6 +48,8 @@ NodeItem = LevelItem | RootItem | ModuleItem
 
 
 class ModuleTree(Tree[NodeItem]):
+    HELP_NAME = "module tree"  # what help calls it (help.seen_name)
+
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "module-tree--name",
         "module-tree--dim",
@@ -73,6 +76,7 @@ class ModuleTree(Tree[NodeItem]):
         self._order: list[Path] = []  # every shown-if-unfiltered module, in display order
         self._keep: ModuleEntry | None = None  # the module the cursor goes back to once the lines exist
         self._restore_pending = False
+        self._wanted: Path | None = None  # a module to select once a rebuild shows it (select_module)
 
     def on_resize(self, event: events.Resize) -> None:
         """Tree's own resize handler throws its drawn lines away and draws them all again; at start that is
@@ -93,6 +97,7 @@ class ModuleTree(Tree[NodeItem]):
         # Until the new lines are laid out, the cursor points at whatever row it had: a rebuild in that window
         # (each key typed in the filter, the cleared box's own change) keeps the module the first one keeps.
         keep = self._keep if self._restore_pending else self.cursor_entry
+        wanted, self._wanted = self._wanted, None
         self.clear()
         self.module_nodes.clear()
         self._shadow_nodes.clear()
@@ -131,6 +136,9 @@ class ModuleTree(Tree[NodeItem]):
                         # Text labels: a str would be parsed as markup, once per node per rebuild.
                         node = parent.add_leaf(cell(visible(entry.name, True)), ModuleItem(entry))
                     self.module_nodes[entry.path] = node
+        wanted_node = self.module_nodes.get(wanted) if wanted is not None else None
+        if wanted_node is not None and isinstance(wanted_node.data, ModuleItem):
+            keep = wanted_node.data.entry
         self._keep = keep
         if not self._restore_pending:
             self._restore_pending = True
@@ -170,6 +178,17 @@ class ModuleTree(Tree[NodeItem]):
         else:
             self.move_cursor(first)
         return True
+
+    def select_module(self, path: Path) -> None:
+        """Put the cursor on the module at `path` (a module just created): now when the tree shows it, else after the
+        next rebuild (the rediscovery that finds it) if that one shows it."""
+        node = self.module_nodes.get(path)
+        if node is None or not isinstance(node.data, ModuleItem):
+            self._wanted = path
+        elif self._restore_pending:
+            self._keep = node.data.entry
+        else:
+            self.move_cursor(node)
 
     def refresh_labels(self, paths: list[Path] | None = None) -> None:
         """Reports changed: labels are drawn from data, so repainting those nodes is enough."""
@@ -240,9 +259,8 @@ class ModuleTree(Tree[NodeItem]):
             if report.version:
                 parts.append((f" {visible(report.version, True)}", self._style("dim")))
             fmt = report.format or "?"
-            parts.append(
-                (" v0 deprecated" if fmt == "v0" else f" {fmt}", self._style("deprecated" if fmt == "v0" else "badge"))
-            )
+            old = fmt in DEPRECATED_FORMATS  # as `cogn validate` says: migrate it
+            parts.append((f" {fmt} deprecated" if old else f" {fmt}", self._style("deprecated" if old else "badge")))
             if report.tier:
                 parts.append((f" {visible(report.tier, True)}", self._style("dim")))
         return rich_assemble(*parts)

@@ -200,8 +200,9 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         """Meta card, progress line and bar, timings: all drawn from `self.state`."""
         state = self.state
         card = self.query_one(MetaCard)
-        if card.meta != state.meta:
-            card.show_meta(state.meta)
+        meta, instead = state.card()
+        if card.meta != meta or card.instead != instead:
+            card.show_meta(meta, instead)
         style = {Phase.DONE: "$success", Phase.FAILED: "$error", Phase.CANCELLED: "$warning"}.get(state.phase)
         line = state.progress_line()
         if state.phase is Phase.STREAMING and state.stage:
@@ -209,13 +210,12 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         else:
             text = styled(line, style or "$text-muted")
         self.query_one(".run-progress", Static).update(text)
-        bar = self.query_one(ProgressBar)
-        if state.final:
-            bar.update(total=100, progress=100)
-        elif state.percent is not None:
-            bar.update(total=100, progress=state.percent)
-        elif state.phase is Phase.STREAMING:
+        bar, shown = self.query_one(ProgressBar), state.bar()
+        bar.display = shown is not None  # a run that did not finish has no bar: it never reached 100 %
+        if shown is True:
             bar.update(total=None)  # streaming with no percent: an indeterminate bar, never a stuck 0%
+        elif isinstance(shown, float):
+            bar.update(total=100, progress=shown)
         self._show_timings()
 
     def _call_event(self, ev: RunEvent) -> None:

@@ -59,7 +59,7 @@ class CodeView(VerticalScroll):
             self.show_content(markup("[$text-muted]$empty[/]", empty=empty))
             return
         self.text = visible(diff)
-        self._body().update(_syntax(diff, "diff", self.app.current_theme.dark))
+        self._body().update(_syntax(self.text, "diff", self.app.current_theme.dark))  # escaped, as the text says
         self.scroll_home(animate=False)
 
     def show_content(self, content: Content) -> None:

@@ -40,6 +40,12 @@ class ModuleSlot:
     undone: UndoResult | None = None
     failure: str | None = None  # the last apply or undo that failed
     replanned: str | None = None  # why the plan shown was made again by itself (REPLANNED), until the next apply
+    undoable: bool = False  # a backup of an earlier change to it can be restored (found when it was planned)
+
+    @property
+    def can_undo(self) -> bool:
+        """`u` has something to undo: the change applied here, or an earlier one cogtui kept a backup of."""
+        return self.path is not None and self.busy is None and (self.applied is not None or self.undoable)
 
     @property
     def can_apply(self) -> bool:
@@ -123,13 +129,17 @@ class PreviewState:
 
     # ------------------------------------------------------------ what happens
 
-    def planned(self, index: int, plan: ReviewPlan, live: MigrationPlan | None, to: str | None) -> bool:
-        """A module's plan; False (nothing changes) when it was made for a target since switched away from."""
+    def planned(
+        self, index: int, plan: ReviewPlan, live: MigrationPlan | None, to: str | None, undoable: bool = False
+    ) -> bool:
+        """A module's plan (`undoable`: a backup of an earlier change to it exists); False (nothing changes) when it
+        was made for a target since switched away from."""
         if to is not None and to != self.to:
             return False
         slot = self.slots[index]
         first_time = slot.plan is None
         slot.plan, slot.live, slot.busy, slot.name = plan, live, None, plan.module
+        slot.undoable = undoable
         if first_time and index not in self.listed and not plan.already_current:
             self.listed.append(index)
         return True
@@ -246,7 +256,7 @@ class PreviewState:
         if result is None:
             slot.busy, slot.failure = None, error or "failed"
             return False
-        slot.applied, slot.undone, slot.failure = None, result, None
+        slot.applied, slot.undone, slot.failure, slot.undoable = None, result, None, False
         replan = self.promotion is None and slot.path is not None
         slot.busy = "planning" if replan else None  # a promotion is not planned again: undone is where it ends
         return replan
@@ -274,13 +284,23 @@ class PreviewState:
         return (done, len(self.slots)) if self.multi and done < len(self.slots) else None
 
     def can(self, action: str) -> bool:
-        """The keys the footer offers: nothing is applied, undone or re-targeted in a review, a
+        """The keys bound: nothing is applied, undone or re-targeted in a review, a
         promotion has no target version to switch, and a plan without modules has nothing to page through."""
         if action in ("apply", "undo", "switch_target") and self.review:
             return False
         if action in ("next_file", "prev_file", "next_module", "prev_module", "toggle_layout") and not self.slots:
             return False
         return not (action == "switch_target" and self.promotion is not None)
+
+    def offers(self, action: str) -> bool:
+        """The keys the footer shows: those bound (`can`), apply only when something is ready to apply and undo
+        only when the module shown has a change to undo. The keys stay bound: `a` or `u` pressed with nothing to
+        do says why."""
+        if action == "apply":
+            return self.can(action) and isinstance(self.apply_request(), ApplyRequest)
+        if action == "undo":
+            return self.can(action) and self.slot is not None and self.slot.can_undo
+        return self.can(action)
 
     @property
     def change_kind(self) -> str:
