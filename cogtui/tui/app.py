@@ -19,6 +19,7 @@ from textual.signal import Signal
 
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.settings.config import Config, load_config, save_setting
+from cogtui.core.settings.locations import outbox_dir
 from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
 from .key_pipeline import KeyPipeline, KeySettled
@@ -199,7 +200,8 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.validate_all()
         if self.watching:
             self.start_watching()
-        self.deliver_kept_runs()
+        if outbox_dir().is_dir():  # a run was kept once: the history modules are loaded only then
+            self.deliver_kept_runs()
 
     @work(thread=True, group="history", exit_on_error=False)
     def deliver_kept_runs(self) -> None:

@@ -141,7 +141,7 @@ class Outbox:
 
     def __init__(self, location: HistoryLocation, folder: Path | None = None) -> None:
         self.where = str(location.display)
-        folder = folder or paths.data_dir() / "outbox"
+        folder = folder or paths.outbox_dir()
         name = hashlib.sha256(identity(location).encode("utf-8")).hexdigest()[:16]
         self.folder = folder
         self.path = folder / f"{name}.ndjson"
