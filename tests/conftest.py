@@ -156,6 +156,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 # longest first (figures in BENCHMARKS.md, "Test suite"); everything else keeps its order.
 SLOW_FIRST = (
     "tests/tui/test_wheel_install.py",
+    "tests/tui/test_wheel_postgres.py",
     "tests/tui/test_e2e_tmux.py",
     "tests/tui/test_e2e_bursts_tmux.py",
     "tests/tui/test_run_state_view.py",

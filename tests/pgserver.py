@@ -88,13 +88,22 @@ class PostgresServer:
             entry = pwd.getpwnam(self.user)
             os.chown(self.dir, entry.pw_uid, entry.pw_gid)
         self._run(self.initdb, "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "-N")
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the server (again, after `halt`): its databases are as they were."""
         options = (
             f"-c listen_addresses='' -c unix_socket_directories={self.dir} -c port=5432 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
         )
         self._run(self.pg_ctl, "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "60", "start")
         self.started = True
-        return self
+
+    def halt(self) -> None:
+        """Stop the server as an administrator would (sessions ended, its socket gone), keeping its databases."""
+        self._run(self.pg_ctl, "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
+        self.started = False
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.dir}"
@@ -118,6 +127,7 @@ class PostgresServer:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def stop(self) -> None:
+        """Stop the server for good and remove its files."""
         try:
             if self.started:
                 self._run(self.pg_ctl, "-D", str(self.data), "-m", "immediate", "-w", "stop")

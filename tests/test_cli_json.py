@@ -82,7 +82,7 @@ def test_the_run_s_document_carries_its_envelope_and_the_history_lists_it(world:
     assert entry["module"] == "code-reviewer" and entry["envelope"]["ok"] is True
     assert ran["summary"] == {"ok": True, "error_code": None, "provider": "replay", "model": "replay"}
     listed = printed(world, "history", "history", "--json")
-    assert listed["summary"] == {"runs": 2, "module": None, "limit": 50}
+    assert listed["summary"] == {"runs": 2, "module": None, "limit": 50, "waiting": 0}
     assert listed["items"][0]["envelope"] == entry["envelope"]
 
 

@@ -44,7 +44,9 @@ def test_a_server_that_refuses_is_a_clear_error_without_the_password() -> None:
     with pytest.raises(HistoryError) as info:
         History(url)
     text = str(info.value)
-    assert "s3cret" not in text and "ann:***@127.0.0.1:1/cog" in text and "server is running" in text
+    assert "s3cret" not in text and "ann:***@127.0.0.1:1/cog" in text
+    assert "the database server is unreachable at 127.0.0.1:1 (Connection refused. Is the server running" in text
+    assert "check that it is running" in text and "bug" not in text
 
 
 def test_a_url_that_does_not_parse_says_so_not_a_bug() -> None:
@@ -89,3 +91,31 @@ def test_psycopg_is_imported_only_for_a_postgresql_history(new_store: Callable[[
     code, loaded = json.loads(proc.stdout.strip().splitlines()[-1])
     assert code == 0
     assert bool(loaded) == is_postgres(where), loaded
+
+
+def test_without_the_postgres_extra_a_postgresql_history_is_refused_before_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """psycopg not importable (as in an install without `cogtui[postgres]`): the message names the extra; `cogn
+    run` stops before running (exit 2) and writes nothing: no output file, no outbox, no data folder."""
+    from cli_inprocess import run_cli
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # `import psycopg` raises ImportError
+    url = "postgresql://ann:s3cret@db.internal/team"
+    with pytest.raises(HistoryError, match=r"pip install 'cogtui\[postgres\]'") as info:
+        History(url)
+    assert "s3cret" not in str(info.value)
+    env = {
+        **os.environ,
+        "COGTUI_HISTORY_URL": url,
+        "COGTUI_DATA_DIR": str(tmp_path / "data"),
+        "COGTUI_CONFIG_FILE": str(tmp_path / "config.yaml"),
+    }
+    case = REPO / "modules" / "code-reviewer" / "tests" / "case1.input.json"
+    argv = ["--path", str(REPO / "modules"), "run", "code-reviewer", "--input", str(case), "-o", "out.json", "--json"]
+    proc = run_cli(argv, cwd=tmp_path, env=env)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+    assert "has no PostgreSQL support" in proc.stderr and "pip install 'cogtui[postgres]'" in proc.stderr
+    assert not (tmp_path / "out.json").exists() and not (tmp_path / "data").exists()
+    with_no_history = run_cli([*argv[:-3], "--no-history", "--json"], cwd=tmp_path, env=env)
+    assert with_no_history.returncode == 0, with_no_history.stderr  # a run that records nothing needs no driver

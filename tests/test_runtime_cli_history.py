@@ -149,7 +149,12 @@ def test_history_records_each_run_whole(tmp_path: Path) -> None:
     limited = document(cogn(tmp_path, "history", "code-reviewer", "--limit", "2", "--json").stdout, "history")["items"]
     assert [r["id"] for r in limited] == [r["id"] for r in reversed(runs)][:2]
     none_yet = document(cogn(tmp_path, "history", "product-ideas", "--json").stdout, "history")
-    assert none_yet["items"] == [] and none_yet["summary"] == {"runs": 0, "module": "product-ideas", "limit": 50}
+    assert none_yet["items"] == [] and none_yet["summary"] == {
+        "runs": 0,
+        "module": "product-ideas",
+        "limit": 50,
+        "waiting": 0,
+    }
     text = cogn(tmp_path, "history").stdout
     assert "code-reviewer" in text and "E2006" in text
     assert cogn(tmp_path, "history", "product-ideas").stdout.strip() == "No runs of product-ideas recorded."

@@ -1,5 +1,6 @@
 """`cogn history [NAME] [--json] [--limit N]`, `cogn history export [--module M] [--since T]`,
-`cogn history import FILE` (the last two in cmd_history_transfer.py)."""
+`cogn history import FILE` (those two in cmd_history_transfer.py), `cogn history flush` and
+`cogn history check` (cmd_history_upkeep.py)."""
 
 from __future__ import annotations
 
@@ -23,27 +24,36 @@ def run_limit(text: str) -> int:
 
 
 TRANSFERS = ("export", "import")
+UPKEEP = ("flush", "check")
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.description = (
         "List recorded runs (cogn history [NAME]); export them as NDJSON (cogn history export [--module M] "
-        "[--since T] > runs.ndjson); import NDJSON runs (cogn history import runs.ndjson, or - for stdin)."
+        "[--since T] > runs.ndjson); import NDJSON runs (cogn history import runs.ndjson, or - for stdin); "
+        "record the runs kept while the history could not take them (cogn history flush); compare the insights "
+        "totals with a recount of the rows (cogn history check)."
     )
-    p.add_argument("module", nargs="?", metavar="NAME", help="only this module's runs; or export / import")
+    p.add_argument(
+        "module", nargs="?", metavar="NAME", help="only this module's runs; or export / import / flush / check"
+    )
     p.add_argument("file", nargs="?", metavar="FILE", help="import: the NDJSON file (- for stdin)")
     p.add_argument("--limit", type=run_limit, default=50, metavar="N", help="how many runs (default 50)")
     p.add_argument(
         "--module",
         dest="module_filter",
         metavar="M",
-        help="only this module's runs (listing or export); names a module called export or import",
+        help="only this module's runs (listing or export); names a module called export, import, flush or check",
     )
     p.add_argument("--since", metavar="T", help="export: runs started at or after T (ISO-8601 or epoch seconds)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
+    if args.module in UPKEEP:
+        extra = args.file or ("--module" if args.module_filter is not None else None)
+        extra = extra or ("--since" if args.since is not None else None)
+        return f"cogn history {args.module} takes no {extra!r}" if extra else None
     action = args.module if args.module in TRANSFERS else None
     if action == "import" and not args.file:
         return "cogn history import needs a file: cogn history import runs.ndjson (or - for stdin)"
@@ -73,6 +83,20 @@ def _utc(ts: float) -> str:
         return str(ts)  # a nonsense clock value is shown, not fatal
 
 
+def _say_waiting() -> None:
+    """When the history cannot be opened: how many runs its outbox keeps for it."""
+    from cogtui.core.history.location import default_location
+    from cogtui.core.history.outbox import Outbox
+    from cogtui.core.history.store import HistoryError
+
+    try:
+        outbox = Outbox(default_location())
+    except HistoryError:
+        return
+    if waiting := outbox.waiting():
+        err(f"{waiting:,} run{'s' * (waiting != 1)} waiting in {outbox.path}, recorded once the history can be opened")
+
+
 def run(args: argparse.Namespace) -> int:
     problem = _usage_problem(args)
     if problem:
@@ -82,6 +106,10 @@ def run(args: argparse.Namespace) -> int:
         from . import cmd_history_transfer as transfer
 
         return transfer.export(args) if args.module == "export" else transfer.import_(args)
+    if args.module in UPKEEP:
+        from . import cmd_history_upkeep as upkeep
+
+        return upkeep.flush(args) if args.module == "flush" else upkeep.check(args)
     from cogtui.core.history.store import History, HistoryError
 
     name = args.module_filter or args.module
@@ -90,14 +118,18 @@ def run(args: argparse.Namespace) -> int:
             runs = history.runs(name, limit=args.limit)
             skipped = list(history.skipped)
             recorded = history.modules() if name and not runs else []
+            waiting, notes = history.waiting, history.delivery.notes(history.outbox)
     except HistoryError as exc:
         err(str(exc))
+        _say_waiting()
         return 2
     for problem in skipped:  # damaged rows: skipped, said, never a crash
         err(f"warning: {problem}")
     if name and not runs and (guess := mistyped_module(name, recorded, args.paths)):
         err(f"no runs of {name!r} recorded, and no module of that name{guess}")
         return 2
+    for note in notes:  # runs kept earlier and recorded by this open, or still waiting (and why)
+        err(f"note: {note}")
     p = Printer()
     if args.json:
         p.document(
@@ -122,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
                 }
                 for r in runs
             ],
-            {"runs": len(runs), "module": name, "limit": args.limit},
+            {"runs": len(runs), "module": name, "limit": args.limit, "waiting": waiting},
         )
         return 0
     if not runs:

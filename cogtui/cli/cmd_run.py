@@ -1,6 +1,7 @@
 """`cogn run NAME|PATH [--input FILE|-|'{json}'] [--args TEXT] [--provider P] [--model M] [--json] [--stream ndjson|sse] [--no-validate] [--fix NAME] [--strict]`.
 
-Exit codes: 0 ok, 1 not ok, 2 usage errors (bad flags, unreadable input, unknown module), 130 on Ctrl-C.
+Exit codes: 0 ok, 1 not ok, 2 usage errors (bad flags, unreadable input, unknown module, a history location that
+cannot be used at all), 130 on Ctrl-C. A run the history cannot take is kept in its outbox: the status is unchanged.
 """
 
 from __future__ import annotations
@@ -156,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
     if args.output and (problem := output_file_problem(args.output)) is not None:  # before the model is paid
         err(problem)
         return 2
+    if (problem := _history_problem(args)) is not None:
+        err(problem)
+        return 2
     try:
         input_value = read_input(args.input if args.input is not None else args.input_file)
     except ValueError as exc:
@@ -273,16 +277,36 @@ def print_run_json(name: str, path: Any, envelope: dict[str, Any], provider: Any
 
 
 def _record(module: Any, input_value: Any, args: argparse.Namespace, session: Any) -> None:
+    """Into the history, else its outbox (run_record.record_run); the exit status never depends on it."""
     if args.no_history or session.result is None:
         return
-    from cogtui.core.history.run_record import to_record
-    from cogtui.core.history.store import History, HistoryError
+    from cogtui.core.history.run_record import record_run, to_record
+    from cogtui.core.history.store import HistoryError
 
     try:
-        with History.open_default() as history:
-            history.record(to_record(module, input_value, args.args, session.result))
+        recorded = record_run(to_record(module, input_value, args.args, session.result))
     except HistoryError as exc:
         err(f"warning: the run was not recorded: {exc}")
+        return
+    for note in recorded.notes:
+        err(f"note: {note}")
+    if (warning := recorded.warning()) is not None:
+        err(f"warning: {warning}")
+
+
+def _history_problem(args: argparse.Namespace) -> str | None:
+    """Why the configured history cannot be used at all (a URL cogtui does not read, no PostgreSQL support
+    installed): said before the run, which then does not start and writes nothing."""
+    if args.no_history:
+        return None
+    from cogtui.core.history.location import default_location
+    from cogtui.core.history.records import HistoryConfigError
+
+    try:
+        default_location().check_driver()
+    except HistoryConfigError as exc:
+        return str(exc)
+    return None
 
 
 def _write_output(target: str, envelope: dict[str, Any]) -> bool:

@@ -19,11 +19,12 @@ from textual.signal import Signal
 
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.settings.config import Config, load_config, save_setting
+from cogtui.core.settings.locations import outbox_dir
 from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
 from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings, keymap_problems
-from .messages import Navigate, ReportsReady, ThemesChanged, WatchState
+from .messages import HistoryWaiting, Navigate, ReportsReady, ThemesChanged, WatchState
 from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .stylesheets import STYLES
@@ -83,6 +84,8 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.watch_note, self.watch_stopped = "", False
         self.watch_changed: Signal[None] = Signal(self, "watch-changed")
         self.modules_changed: Signal[list[Path] | None] = Signal(self, "modules-changed")
+        self.history_waiting = 0
+        self.history_changed: Signal[None] = Signal(self, "history-changed")
         self.run_drafts = RunDrafts()  # what was typed on each module's run screen, until cogtui quits
         self._theme_before_preview: str | None = None
         self._search_path_said: set[str] = set()
@@ -197,6 +200,21 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.validate_all()
         if self.watching:
             self.start_watching()
+        if outbox_dir().is_dir():  # a run was kept once: the history modules are loaded only then
+            self.deliver_kept_runs()
+
+    @work(thread=True, group="history", exit_on_error=False)
+    def deliver_kept_runs(self) -> None:
+        """Runs kept while the history could not take them are recorded as cogtui starts (outbox.py)."""
+        from cogtui.core.history.run_record import deliver_waiting
+
+        self.post_message(HistoryWaiting(deliver_waiting()))
+
+    @on(HistoryWaiting)
+    def _history_waiting(self, message: HistoryWaiting) -> None:
+        if message.count != self.history_waiting:
+            self.history_waiting = message.count
+            self.history_changed.publish(None)
 
     def install_themes(self, announce: bool = True) -> list[str]:
         """Register the built-in and user themes and apply the configured one; returns the problems found."""

@@ -48,6 +48,15 @@ class WatchState(Message):
         self.stopped = stopped
 
 
+class HistoryWaiting(Message):
+    """How many runs wait in the history's outbox (kept when the history could not take them): posted after a
+    run is recorded or kept, and when cogtui has delivered what was waiting as it starts."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
 class Navigate(Message):
     """Go to a place: screens post it to the app (`self.app.post_message`), whose one handler pushes the screen
     (navigation.go). Posted straight to the app, it is queued ahead of the key pipeline's marker for the key

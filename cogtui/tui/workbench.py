@@ -48,6 +48,8 @@ class Workbench(Protocol):
     watch_stopped: bool  # watching was asked for, but the watcher gave up (watch_note says why)
     watch_changed: Signal[None]  # watching, watch_note or watch_stopped changed
     modules_changed: Signal[list[Path] | None]  # None: modules appeared or vanished
+    history_waiting: int  # runs waiting in the history's outbox (messages.HistoryWaiting)
+    history_changed: Signal[None]  # history_waiting changed
     run_drafts: RunDrafts  # what was typed on each module's run screen, until cogtui quits
 
     def key_time(self) -> float: ...  # when the key being handled arrived (monotonic), else now

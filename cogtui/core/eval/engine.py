@@ -208,6 +208,10 @@ def _record(
             recorded.append((done, to_record(done.job.module, done.job.test.input, None, done.case.result)))
     try:
         ids = history.record_many([record for _, record in recorded])
+    except HistoryError as exc:  # the runs are kept for the history (outbox.py); the eval's report is not
+        notes.append(f"the eval was not recorded: {exc}; {_keep(history, [r for _, r in recorded], str(exc))}")
+        return
+    try:
         answers: list[tuple[int, str, str]] = []
         for (done, _), run_id in zip(recorded, ids, strict=True):
             done.cell.run_id = run_id
@@ -223,6 +227,22 @@ def _record(
         report.id = history.record_eval(report.to_json(), per_module, report.started_at)
     except HistoryError as exc:
         notes.append(f"the eval was not recorded: {exc}")
+
+
+def _keep(history: History, runs: list[RunRecord], why: str) -> str:
+    """Keep the eval's runs in the history's outbox; says where (or that they could not be kept)."""
+    from cogtui.core.history.outbox import Outbox
+
+    outbox = Outbox(history.location)
+    try:
+        for run in runs:
+            outbox.keep(run, why)
+    except OSError as exc:
+        return f"nor could its runs be kept in {outbox.path} ({exc.strerror or exc})"
+    return (
+        f"its {len(runs)} run{'s' * (len(runs) != 1)} are kept in {outbox.path}, recorded when the history can "
+        "take them (cogn history flush)"
+    )
 
 
 __all__ = ["EvalOutcome", "EvalSettings", "cell_of", "run_eval"]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from cogtui.core.history.errors import internal_error
 from cogtui.core.history.records import HistoryError, RunRecord
 
 # Long enough for a TUI and a `cogn run` loop writing at once (each write is
@@ -108,10 +109,12 @@ class Backend(Protocol):
         ...
 
     def errors(self) -> tuple[type[BaseException], ...]:
-        """The exceptions that mean "the store failed" (turned into HistoryError with advice)."""
+        """The exceptions that mean "the store failed" (turned into HistoryError by `describe`)."""
         ...
 
-    def advice(self, exc: BaseException) -> str: ...
+    def describe(self, exc: BaseException) -> str:
+        """One of `errors()` in words: what happened (the database's own words in it) and the next step."""
+        ...
 
     def close(self) -> None: ...
 
@@ -215,8 +218,8 @@ class SQLiteBackend:
     def errors(self) -> tuple[type[BaseException], ...]:
         return (sqlite3.Error, OSError)
 
-    def advice(self, exc: BaseException) -> str:
-        return sqlite_advice(self.path, exc)
+    def describe(self, exc: BaseException) -> str:
+        return f"{exc}; {sqlite_advice(self.path, exc)}"
 
     def close(self) -> None:
         with self.lock:
@@ -249,7 +252,7 @@ def sqlite_advice(path: Path, exc: BaseException) -> str:
     if "readonly" in text or "unable to open" in text or isinstance(exc, OSError):
         return f"check that {path.parent} is writable, or set COGTUI_DATA_DIR to another folder"
     if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
-        return "this is a cogtui bug (used after close, or a RunRecord field of the wrong type); please report it"
+        return internal_error(exc, f"SQLite {sqlite3.sqlite_version}")
     return (
         f"the file is damaged or is not a cogtui history; move it aside (mv {path} {path}.corrupt) "
         "and cogtui will start a new one"

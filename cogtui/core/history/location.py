@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from cogtui.core.history.records import HistoryError
+from cogtui.core.history.records import HistoryConfigError
 from cogtui.core.settings import locations as paths
 
 HISTORY_URL_ENV = "COGTUI_HISTORY_URL"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
+POSTGRES_EXTRA = "cogtui[postgres]"
 
 
 def redact(url: str) -> str:
@@ -65,6 +66,25 @@ class HistoryLocation:
         """What messages name: the file, or the URL without its password."""
         return redact(self.url) if self.url is not None else (self.path or Path())
 
+    def check_driver(self) -> None:
+        """Raise HistoryConfigError if this is a PostgreSQL history and its driver (the `postgres` extra:
+        psycopg and psycopg-pool) cannot be imported: said before anything is run or written."""
+        if self.url is None:
+            return
+        import importlib
+
+        try:
+            for name in ("psycopg", "psycopg_pool"):
+                importlib.import_module(name)
+        except ImportError as exc:
+            raise HistoryConfigError(
+                self.display,
+                f"run history {self.display} is a PostgreSQL database, and this cogtui has no PostgreSQL support "
+                f"({exc}); install it with the postgres extra: pip install '{POSTGRES_EXTRA}' (or pipx install "
+                f"'{POSTGRES_EXTRA}', uv tool install '{POSTGRES_EXTRA}'), or unset {HISTORY_URL_ENV} and "
+                "history.url to keep the history in a local file",
+            ) from None
+
     def exists(self) -> bool:
         """False only for a SQLite file not created yet ("no runs yet" is a state, not an error)."""
         return self.url is not None or (self.path is not None and self.path.exists())
@@ -77,11 +97,11 @@ def parse_location(text: str, origin: str = HISTORY_URL_ENV) -> HistoryLocation:
         return HistoryLocation(path=Path(text).expanduser())
     if scheme.lower() == "sqlite":
         if not rest:
-            raise HistoryError(text, f"{origin}: sqlite:// needs a path, e.g. sqlite:///home/me/history.sqlite3")
+            raise HistoryConfigError(text, f"{origin}: sqlite:// needs a path, e.g. sqlite:///home/me/history.sqlite3")
         return HistoryLocation(path=Path(rest).expanduser())
     if scheme.lower() in POSTGRES_SCHEMES:
         return HistoryLocation(url=text)
-    raise HistoryError(
+    raise HistoryConfigError(
         redact(text),
         f"{origin}: {redact(text)} is not a history location cogtui knows; use a file path, "
         "sqlite:///path/to/history.sqlite3 or postgresql://user@host/dbname",

@@ -21,7 +21,8 @@ from psycopg_pool import ConnectionPool
 
 from cogtui.core.history.backend import POSTGRESQL, Tx
 from cogtui.core.history.location import redact, scrub
-from cogtui.core.history.records import HistoryError, RunRecord
+from cogtui.core.history.postgres_errors import describe, server_words
+from cogtui.core.history.records import HistoryConfigError, HistoryError, RunRecord
 
 CONNECT_TIMEOUT_S = 10
 POOL_MAX = 4
@@ -56,7 +57,15 @@ class PostgresTx:
         return int(row[0])
 
     def schema_version(self) -> int:
-        self.cur.execute("SELECT to_regclass('cogtui_schema') IS NOT NULL")
+        # Whether cogtui_schema exists is read from pg_class with this statement's snapshot, not through
+        # to_regclass: that asks the server's per-connection name cache, which keeps "no such table" from
+        # before the schema lock was granted (a cache is refreshed when a table is locked, not when an advisory
+        # lock is). A process that waited while another created the tables then saw version 0 and created
+        # them again ("relation runs already exists", issue 36).
+        self.cur.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.relname = 'cogtui_schema' AND n.nspname = ANY (current_schemas(false)))"
+        )
         exists = self.cur.fetchone()
         if not exists or not exists[0]:
             return 0
@@ -94,19 +103,6 @@ BAD_URL_ADVICE = (
 )
 
 
-def postgres_advice(exc: BaseException) -> str:
-    if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-        return "the database user needs CREATE on its schema the first time (migrations), then SELECT and INSERT"
-    if isinstance(exc, psycopg.OperationalError):
-        return (
-            "check that the server is running and reachable, that the database exists, and that the user may "
-            "connect (a password belongs in PGPASSWORD or ~/.pgpass, not in the URL)"
-        )
-    if isinstance(exc, (psycopg.InterfaceError, psycopg.ProgrammingError)):
-        return "this is a cogtui bug (used after close, or a RunRecord field of the wrong type); please report it"
-    return "the database refused the statement; check that it is a cogtui history (table runs, cogtui_schema)"
-
-
 class PostgresBackend:
     dialect = POSTGRESQL
 
@@ -115,15 +111,20 @@ class PostgresBackend:
         self.url = url
         # One direct connection first: a wrong host, database or password fails here,
         # with the server's own words, instead of as a pool timeout later.
-        psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S).close()
+        psycopg.connect(
+            url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, fallback_application_name="cogtui"
+        ).close()
         self.pool: ConnectionPool[psycopg.Connection[Any]] | None = ConnectionPool(
             url,
             min_size=1,
             max_size=POOL_MAX,
-            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S, "fallback_application_name": "cogtui"},
             timeout=CONNECT_TIMEOUT_S,
             name="cogtui-history",
             open=True,
+            # A pooled connection is checked as it is handed out: one the server ended since (a restart,
+            # pg_terminate_backend, an idle timeout) is replaced, instead of failing the next run's record.
+            check=ConnectionPool.check_connection,
         )
 
     @contextmanager
@@ -153,8 +154,8 @@ class PostgresBackend:
     def errors(self) -> tuple[type[BaseException], ...]:
         return (psycopg.Error, OSError)
 
-    def advice(self, exc: BaseException) -> str:
-        return postgres_advice(exc)
+    def describe(self, exc: BaseException) -> str:
+        return describe(exc, self.url)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -167,6 +168,7 @@ def open_postgres(url: str) -> PostgresBackend:
         return PostgresBackend(url)
     except (psycopg.Error, OSError) as exc:
         where = redact(url)
-        advice = BAD_URL_ADVICE if type(exc) is psycopg.ProgrammingError else postgres_advice(exc)  # no SQLSTATE
-        message = scrub(f"cannot open run history {where}: {str(exc).strip()}; ", url) + advice
-        raise HistoryError(where, message) from exc
+        if type(exc) is psycopg.ProgrammingError:  # no SQLSTATE: libpq could not read the URL
+            message = scrub(f"cannot open run history {where}: {server_words(exc)}; ", url) + BAD_URL_ADVICE
+            raise HistoryConfigError(where, message) from exc
+        raise HistoryError(where, f"cannot open run history {where}: {describe(exc, url)}") from exc

@@ -29,6 +29,11 @@ class HistoryError(Exception):
         self.path = path
 
 
+class HistoryConfigError(HistoryError):
+    """The history's location cannot be used as configured: a URL cogtui does not read, or the PostgreSQL
+    driver (the `postgres` extra) not installed. Nothing can be kept for it: the user must change the setup."""
+
+
 def _encodable(text: str) -> str:
     """Text SQLite and UTF-8 can store: lone surrogates become the JSON escape \\udXXX (same string decoded)."""
     try:

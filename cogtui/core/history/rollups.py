@@ -20,7 +20,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from cogtui.core.history.backend import Tx
+from cogtui.core.history.backend import Dialect, Tx
 from cogtui.core.history.records import Rows
 
 HOUR = 3600.0
@@ -110,26 +110,35 @@ class Totals:
             )
 
 
+MAPPING_KEY = "CASE WHEN suggested_mapping IS NULL THEN '' ELSE '=' || suggested_mapping END"
+REASON_KEY = "CASE WHEN reason IS NULL THEN '' ELSE '=' || reason END"
+# Each total's columns: its key, then its counts (as stored, and as `recount` counts them again from the rows).
+COLUMNS = {
+    "insight_stats": ("module, mapping_key", "n, first_ts, last_ts"),
+    "enum_stats": ("module, field, value, reason_key", "n"),
+    "insight_hours": ("module, hour", "n"),
+}
+
+
+def recount(d: Dialect) -> dict[str, str]:
+    """The SELECT that counts each total afresh from the insight and enum rows, in COLUMNS' order
+    (insight_hours per module only: its all-modules rows are the sums of those)."""
+    hour = d.floor.format(f"ts / {HOUR}")
+    return {
+        "insight_stats": f"SELECT module, {MAPPING_KEY}, COUNT(*), MIN(ts), MAX(ts) FROM insights "
+        f"GROUP BY module, {MAPPING_KEY}",
+        "enum_stats": f"SELECT module, field, value, {REASON_KEY}, COUNT(*) FROM custom_enums "
+        f"GROUP BY module, field, value, {REASON_KEY}",
+        "insight_hours": f"SELECT module, {hour}, COUNT(*) FROM insights GROUP BY module, {hour}",
+    }
+
+
 def rebuild(tx: Tx) -> None:
     """Recompute every total from the insight and enum rows (a migration, or after a bulk load
     that wrote rows directly)."""
-    d = tx.dialect
-    for table in ("insight_stats", "enum_stats", "insight_hours"):
+    for table, select in recount(tx.dialect).items():
         tx.run(f"DELETE FROM {table}")
-    mapping_key = "CASE WHEN suggested_mapping IS NULL THEN '' ELSE '=' || suggested_mapping END"
-    tx.run(
-        "INSERT INTO insight_stats (module, mapping_key, n, first_ts, last_ts) "
-        f"SELECT module, {mapping_key}, COUNT(*), MIN(ts), MAX(ts) FROM insights GROUP BY module, {mapping_key}"
-    )
-    reason_key = "CASE WHEN reason IS NULL THEN '' ELSE '=' || reason END"
-    tx.run(
-        "INSERT INTO enum_stats (module, field, value, reason_key, n) "
-        f"SELECT module, field, value, {reason_key}, COUNT(*) FROM custom_enums GROUP BY module, field, value, {reason_key}"
-    )
-    hour = d.floor.format(f"ts / {HOUR}")
-    tx.run(
-        f"INSERT INTO insight_hours (module, hour, n) SELECT module, {hour}, COUNT(*) FROM insights GROUP BY module, {hour}"
-    )
+        tx.run(f"INSERT INTO {table} ({', '.join(COLUMNS[table])}) {select}")
     tx.run(
         "INSERT INTO insight_hours (module, hour, n) SELECT ?, hour, SUM(n) FROM insight_hours GROUP BY hour",
         [ALL_MODULES],

@@ -1,11 +1,15 @@
 """The history's tables, one layout for SQLite and PostgreSQL, built by versioned migrations.
 
 `MIGRATIONS[n]` takes a store at schema version n to n + 1 (0 is an empty
-store). All pending steps run in one transaction, under a lock that keeps two
-processes opening a new store at once from both creating it. SQLite keeps the
-version in `PRAGMA user_version`, PostgreSQL in the one-row `cogtui_schema`
-table. A later schema change appends a step; a store with a newer version than
-this cogtui knows is refused before anything is written.
+store). All pending steps and the new version are one transaction, taken under
+a lock (PostgreSQL: a transaction-scoped advisory lock; SQLite: BEGIN IMMEDIATE,
+its one write lock), and the version is read again once the lock is held: of
+many processes finding a store behind at once, the first applies each step and
+the others find the work done. A step is so applied exactly once, with its
+version, or not at all (D220). SQLite keeps the version in `PRAGMA
+user_version`, PostgreSQL in the one-row `cogtui_schema` table. A later schema
+change appends a step; a store with a newer version than this cogtui knows is
+refused before anything is written.
 """
 
 from __future__ import annotations
@@ -128,7 +132,7 @@ def migrate(backend: Backend) -> None:
         return
     with backend.transaction(write=True) as tx:
         tx.lock_schema()
-        # Re-read under the lock: another process may have just migrated.
+        # Re-read under the lock: another process may have migrated while this one waited for it.
         version = tx.schema_version()
         if version > SCHEMA_VERSION:
             raise _newer(backend.where, version)

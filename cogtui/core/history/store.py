@@ -7,6 +7,8 @@ Each run is written in one transaction with rows derived from its envelope's
 (see `records.py`). Only runs that passed their contract feed them (D130); a
 failed run's `partial_data` is only counted as left out (`insight_exclusions`). The
 tables and their migrations are in `schema.py`, the aggregations in `aggregate.py`.
+Opening a history delivers its outbox (`outbox.py`: the runs kept while it could
+not take them); `check` compares the insights totals with a recount (`check.py`).
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from cogtui.core.history import aggregate, behind, evals, rollups
+from cogtui.core.history import aggregate, behind, check, evals, rollups
 from cogtui.core.history.backend import Backend, Tx, open_sqlite
+from cogtui.core.history.check import CheckReport
 from cogtui.core.history.location import HistoryLocation, default_location, parse_location, scrub
+from cogtui.core.history.outbox import Delivery, Outbox
 from cogtui.core.history.records import (
     JSON_COLUMNS,
     OUTCOMES,
     READ_COLUMNS,
     WRITE_COLUMNS,
+    HistoryConfigError,
     HistoryError,
     RunRecord,
     canonical_json,
@@ -39,6 +44,7 @@ __all__ = [
     "OUTCOMES",
     "SCHEMA_VERSION",
     "History",
+    "HistoryConfigError",
     "HistoryError",
     "HistoryLocation",
     "RunRecord",
@@ -55,6 +61,7 @@ INSERT_ENUM = "INSERT INTO custom_enums (run_id, module, ts, field, value, reaso
 
 def _open_backend(location: HistoryLocation) -> Backend:
     if location.url is not None:
+        location.check_driver()
         from cogtui.core.history.postgres import open_postgres  # psycopg only for a PostgreSQL history
 
         return open_postgres(location.url)
@@ -88,6 +95,25 @@ class History:
         except BaseException:
             self.close()
             raise
+        # Runs kept while this history could not take them (outbox.py) are stored now that it can.
+        self.outbox = Outbox(location)
+        self.delivery: Delivery = self.outbox.deliver(self)
+
+    def flush(self) -> Delivery:
+        """Deliver the outbox again (`cogn history flush`): what the open left, or what was kept since,
+        waiting for another process's delivery to end first. The counts add to what the open delivered."""
+        opened = self.delivery
+        again = self.outbox.deliver(self, wait=True)
+        again.delivered += opened.delivered
+        again.already += opened.already
+        again.set_aside[:0] = opened.set_aside
+        self.delivery = again
+        return again
+
+    @property
+    def waiting(self) -> int:
+        """Runs still waiting in this history's outbox after the last delivery."""
+        return self.delivery.waiting
 
     @classmethod
     def open_default(cls) -> History:
@@ -114,10 +140,10 @@ class History:
         except HistoryError:
             raise
         except backend.errors() as exc:
-            message = f"cannot {action} run history {self.where}: {exc}; "
+            message = f"cannot {action} run history {self.where}: {backend.describe(exc)}"
             if self.location.url is not None:
                 message = scrub(message, self.location.url)
-            raise HistoryError(self.where, message + backend.advice(exc)) from exc
+            raise HistoryError(self.where, message) from exc
 
     @contextmanager
     def _tx(self, action: str, write: bool) -> Iterator[Tx]:
@@ -203,6 +229,11 @@ class History:
             return evals.cached_response(tx, key)
 
     # ------------------------------------------------------------ reading
+
+    def check(self) -> CheckReport:
+        """The insights totals against a recount of the rows, in one snapshot (`cogn history check`)."""
+        with self._tx("check", write=False) as tx:
+            return check.check(tx)
 
     def _query(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         with self._tx("read", write=False) as tx:

@@ -64,3 +64,8 @@ def history_path() -> Path:
 
 def backups_dir() -> Path:
     return data_dir() / "backups"
+
+
+def outbox_dir() -> Path:
+    """Runs kept for a history that could not take them (core/history/outbox.py), one file per history."""
+    return data_dir() / "outbox"

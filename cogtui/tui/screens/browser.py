@@ -85,6 +85,7 @@ class BrowserScreen(Screen[None]):
         tree.focus()
         self.bench.modules_changed.subscribe(self, self._modules_changed)
         self.bench.watch_changed.subscribe(self, lambda _: self._update_status())
+        self.bench.history_changed.subscribe(self, lambda _: self._update_status())
         self._update_status()
 
     # ------------------------------------------------------------ state from the app
@@ -116,6 +117,8 @@ class BrowserScreen(Screen[None]):
             parts.append("[$warning]not watching: $watch_note[/]")
         else:
             parts.append("watching files ($watch_note)" if bench.watch_note else "watching files")
+        if waiting := bench.history_waiting:  # kept runs the history has not taken yet (cogn history flush)
+            parts.append(f"[$warning]{waiting} run{'s' * (waiting != 1)} waiting to be recorded[/]")
         self.query_one("#status", Static).update(markup("  ·  ".join(parts), watch_note=bench.watch_note))
 
     def _show(self, path: Path) -> None:

@@ -37,7 +37,7 @@ from cogtui.core.run.run_state import Phase, Press, RunScreenState
 from cogtui.core.run.runner import RunOptions
 
 from ..keys import SPECS, KeySpec, bindings, register
-from ..messages import Navigate
+from ..messages import HistoryWaiting, Navigate
 from ..module_loads import ModuleLoaded, ModuleLoads
 from ..mounting import while_open
 from ..places import RunHistory
@@ -344,14 +344,18 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     @work(thread=True, group="record", exit_on_error=False)
     def record(self, request: RunRequest, result: Any) -> None:
-        from cogtui.core.history.run_record import to_record
-        from cogtui.core.history.store import History, HistoryError
+        """Into the history, else its outbox (run_record.record_run); the browser's status counts what waits."""
+        from cogtui.core.history.run_record import record_run, to_record
+        from cogtui.core.history.store import HistoryError
 
         try:
-            with History.open_default() as history:
-                history.record(to_record(request.module, request.input, request.args, result))
+            recorded = record_run(to_record(request.module, request.input, request.args, result))
         except HistoryError as exc:
             self.app.call_from_thread(self.notify, f"The run was not recorded: {exc}", severity="warning", markup=False)
+            return
+        self.app.post_message(HistoryWaiting(recorded.waiting))
+        if (warning := recorded.warning()) is not None:
+            self.app.call_from_thread(self.notify, warning[0].upper() + warning[1:], severity="warning", markup=False)
 
     def active_pane(self) -> RunPane | None:
         active = self.query_one("#runs", TabbedContent).active_pane
