@@ -1,4 +1,4 @@
-"""Themes (built-in, user, broken, previewed, persisted), settings, search-path problems, `cogtui serve`."""
+"""Themes (built-in, user, broken, previewed, persisted), settings, search-path problems, `cogtui web`."""
 
 from __future__ import annotations
 
@@ -147,17 +147,17 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
+def test_web_without_textual_serve_explains(tmp_path: Path) -> None:
     try:
         import textual_serve  # noqa: F401
     except ImportError:
-        argv = [sys.executable, "-m", "cogtui.cli", "serve", "--port", str(free_port())]
+        argv = [sys.executable, "-m", "cogtui.cli", "web", "--port", str(free_port())]
         proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
-        assert proc.returncode == 2 and "cogn serve needs textual-serve" in proc.stderr
+        assert proc.returncode == 2 and "cogtui web needs textual-serve" in proc.stderr
         assert "Traceback" not in proc.stderr
     else:  # installed: at least the command parses
         proc = subprocess.run(
-            [sys.executable, "-m", "cogtui.cli", "serve", "--help"], capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "cogtui.cli", "web", "--help"], capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0 and "--port" in proc.stdout
 
@@ -210,12 +210,12 @@ async def test_text_areas_follow_the_theme_with_ansi_syntax_colours_under_cogtui
         assert app.screen.query_one("#run-input", TextArea).theme == "css"
 
 
-def test_serve_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path: Path) -> None:
+def test_web_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path: Path) -> None:
     """A port in use, out of range or a host that does not resolve: said plainly, exit 2, never 'a cogtui bug'."""
     import socket
 
     def serve(*args: str) -> subprocess.CompletedProcess[str]:
-        argv = [sys.executable, "-m", "cogtui.cli", "serve", *args]
+        argv = [sys.executable, "-m", "cogtui.cli", "web", *args]
         return subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
 
     with socket.socket() as taken:
@@ -232,11 +232,11 @@ def test_serve_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path:
         assert "bug" not in proc.stderr
 
 
-def test_serve_starts_each_session_with_the_path_and_theme_it_was_given() -> None:
+def test_web_starts_each_session_with_the_path_and_theme_it_was_given() -> None:
     from cogtui.cli import build_parser
-    from cogtui.cli.cmd_serve import served_command
+    from cogtui.cli.cmd_web import served_command
 
-    args = build_parser("cogn", "serve").parse_args(["--theme", "cogtui-ansi", "--path", "mods", "serve"])
+    args = build_parser("cogtui", "web").parse_args(["--theme", "cogtui-ansi", "--path", "mods", "web"])
     args.paths = list(args.paths or []) + list(getattr(args, "sub_paths", None) or [])  # as cli.main merges them
     command = served_command(args)
     assert command[1:3] == ["-m", "cogtui"] and command[3:] == ["--path", "mods", "--theme", "cogtui-ansi"]
