@@ -27,7 +27,8 @@ import json
 from typing import Any
 
 import mcp_types as types
-from mcp.server import Server, ServerRequestContext
+from mcp.server import NotificationOptions, Server, ServerRequestContext
+from mcp.server.models import InitializationOptions
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
@@ -61,6 +62,22 @@ INSTRUCTIONS = (
     "answer (its output schema), with confidence, risk and an explanation in the result's _meta "
     '"cognitive/meta" and its text. A failure carries the spec\'s error code and a suggestion.'
 )
+
+
+class ModuleServer(Server[Any]):
+    """The SDK's server, saying by default that its tools, prompts and resources change (the streamable HTTP
+    transport asks for the initialization options without saying which)."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        changes = NotificationOptions(prompts_changed=True, resources_changed=True, tools_changed=True)
+        return super().create_initialization_options(
+            notification_options or changes, experimental_capabilities, extensions
+        )
 
 
 def tool_result(envelope: dict[str, Any]) -> types.CallToolResult:
@@ -102,8 +119,8 @@ class ModuleTools:
     def offers(self) -> dict[str, Offer]:
         return self.live.catalogue.offers
 
-    def server(self) -> Server[Any]:
-        server: Server[Any] = Server(
+    def server(self) -> ModuleServer:
+        server = ModuleServer(
             "cogtui",
             version=__version__,
             title="cogtui: Cognitive Modules",
