@@ -27,6 +27,8 @@ from rtkit import MODULES, OPENAI_KEY, cli_env, golden, model_answer, system_tex
 
 from cogtui.core.history.store import History
 
+__all__ = ["MODULES", "Served", "answers", "golden", "history", "module_root", "serve_env", "wait_for"]
+
 URL = re.compile(r"http://\S+:\d+")
 STREAMED = ("code-reviewer", "incident-narrator")  # a sync module and a streaming one
 

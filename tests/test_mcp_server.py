@@ -19,8 +19,7 @@ import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from rtkit import golden
-from servekit import Served, answers, history, module_root, serve_env, wait_for
+from servekit import Served, answers, golden, history, module_root, serve_env, wait_for
 
 from cogtui.core.rules.chunk_rules import check_stream, chunk_kind
 
@@ -182,7 +181,7 @@ async def test_the_tool_list_follows_the_search_path_live(tmp_path: Path, mode: 
 async def test_the_target_is_the_servers_unless_it_allows_a_call_to_choose(tmp_path: Path, llm_server: Any) -> None:
     root = module_root(tmp_path, "code-reviewer")
     answers(llm_server)
-    case, expected = golden("code-reviewer")
+    case = golden("code-reviewer")[0]
     other = {"cogtui/provider": "replay"}
     async with mcp_client(tmp_path, root, serve_env(tmp_path, llm_server)) as client:
         refused = await client.call_tool("code-reviewer", case, meta=other)  # type: ignore[arg-type]
