@@ -17,15 +17,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from llmserver import RecordedRequest, ScriptedLLMServer, Text
+from llmserver import RecordedRequest, ScriptedLLMServer, Silence, Text
 from rtkit import MODULES, OPENAI_KEY, cli_env, golden, model_answer, system_text
 
 from cogtui.core.history.store import History
+
+if TYPE_CHECKING:
+    from cogtui.core.module.model import Module
 
 __all__ = ["MODULES", "Served", "answers", "golden", "history", "module_root", "serve_env", "wait_for"]
 
@@ -48,15 +52,17 @@ def answer_of(name: str) -> str:
     return json.dumps(model_answer(golden(name)[1]), ensure_ascii=False)
 
 
-def answers(llm_server: ScriptedLLMServer, delay: float = 0.0, chunk_size: int = 24) -> None:
-    """Every request answered with its module's golden answer, in deltas of `chunk_size` characters."""
+def answers(llm_server: ScriptedLLMServer, delay: float = 0.0, chunk_size: int = 24, latency: float = 0.0) -> None:
+    """Every request answered with its module's golden answer, in deltas of `chunk_size` characters `delay`
+    seconds apart, after `latency` seconds of silence."""
     memo: dict[str, str] = {}
 
-    def respond(req: RecordedRequest) -> Text:
+    def respond(req: RecordedRequest) -> Text | Silence:
         name = re.search(r"the Cognitive Module `([^`]+)`", system_text(req))
         assert name is not None, system_text(req)[:200]
         body = memo.setdefault(name.group(1), answer_of(name.group(1)))
-        return Text(body, chunk_size=chunk_size, delay=delay)
+        answer = Text(body, chunk_size=chunk_size, delay=delay)
+        return Silence(latency, answer) if latency else answer
 
     llm_server.respond_with(respond)
 
@@ -87,6 +93,61 @@ def wait_for(what: Callable[[], Any], timeout: float = 30.0, step: float = 0.05)
             return found
         assert time.monotonic() < deadline, f"still waiting after {timeout} s"
         time.sleep(step)
+
+
+@dataclass
+class Streamed:
+    """One SSE run of a load: its status, whether cogtui's checker passed the stream, how it ended, its time."""
+
+    status: int
+    valid: bool
+    ending: str  # "final", "error" or what else the last chunk was
+    seconds: float
+    problems: list[str]
+
+
+async def sse_load(
+    url: str, module: Module, body: Any, runs: int, headers: dict[str, str] | None = None
+) -> list[Streamed]:
+    """`runs` SSE runs of `module` at once against the server at `url`; each stream checked as `cogn check` would."""
+    import asyncio
+
+    import httpx
+
+    from cogtui.core.rules.chunk_rules import chunk_kind
+    from cogtui.core.rules.document_checker import check_document
+    from cogtui.core.rules.stream_text import parse_document
+
+    limits = httpx.Limits(max_connections=runs + 5, max_keepalive_connections=runs + 5)
+    content = json.dumps(body).encode()
+    head = {"Accept": "text/event-stream", **(headers or {})}
+    async with httpx.AsyncClient(base_url=url, timeout=600, limits=limits) as client:
+
+        async def one() -> Streamed:
+            started = time.perf_counter()
+            response = await client.post(f"/modules/{module.name}/run", content=content, headers=head)
+            seconds = time.perf_counter() - started
+            try:
+                doc = parse_document(response.text)
+            except ValueError as exc:
+                return Streamed(response.status_code, False, "unreadable", seconds, [str(exc)])
+            verdict = check_document(doc, "stream", module)
+            ending = str(chunk_kind(doc[-1])) if doc else "nothing"
+            return Streamed(
+                response.status_code, verdict.valid, ending, seconds, [v.message for v in verdict.violations]
+            )
+
+        return list(await asyncio.gather(*(one() for _ in range(runs))))
+
+
+def peak_memory_kib(pid: int) -> tuple[int, int]:
+    """(resident now, resident at its peak) of a process, in KiB (Linux /proc)."""
+    fields = dict(
+        line.split(":", 1)
+        for line in Path(f"/proc/{pid}/status").read_text(encoding="utf-8").splitlines()
+        if ":" in line
+    )
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
 class Served:
