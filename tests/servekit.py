@@ -77,7 +77,8 @@ def serve_env(tmp_path: Path, llm_server: ScriptedLLMServer | None = None, **ext
             "COGNITIVE_MODEL": "scripted-1",
             **extra,
         }
-    return cli_env(tmp_path, **extra)
+    env: dict[str, str] = cli_env(tmp_path, **extra)
+    return env
 
 
 def history(tmp_path: Path) -> History:
