@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import TYPE_CHECKING
 
 from .listening import address_options
-from .output import err
-from .serving import exposure_warning, missing_extra, serving_options, start_service, target_words, token
-
-if TYPE_CHECKING:
-    from cogtui.core.serving.runs import RunService
-    from cogtui.serve.live import LiveCatalogue, Log
+from .serving import Started, serving_options, start, target_words, token
 
 PROG = "cogn mcp"
 
@@ -29,33 +23,16 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if (code := missing_extra(PROG)) is not None:
-        return code
-    from cogtui.serve.live import Log
-
-    log = Log(PROG)
-    sock = None
-    if args.http:
-        from cogtui.serve.running import bind
-
-        exposure_warning(PROG, args.host, token())
-        try:
-            sock = bind(args.host, args.port)
-        except OSError as exc:
-            err(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
-            return 2
-    started = start_service(args, log)
+    started = start(args, PROG, listen=args.http)
     if isinstance(started, int):
-        if sock is not None:
-            sock.close()
         return started
-    live, service = started
-    return asyncio.run(_serve(args, sock, live, service, log))
+    return asyncio.run(_serve(args, started))
 
 
-async def _serve(args: argparse.Namespace, sock: object, live: LiveCatalogue, service: RunService, log: Log) -> int:
+async def _serve(args: argparse.Namespace, started: Started) -> int:
     from cogtui.serve.mcp_server import ModuleTools
 
+    sock, live, service, log = started.sock, started.live, started.service, started.log
     tools = ModuleTools(live, service, log)
     server = tools.server()
     n = len(live.catalogue.offers)
@@ -69,12 +46,9 @@ async def _serve(args: argparse.Namespace, sock: object, live: LiveCatalogue, se
             async with stdio_server() as (read, write):
                 await server.run(read, write, server.create_initialization_options())
         else:
-            import socket
-
             from cogtui.serve.guard import Guard
             from cogtui.serve.running import serve_asgi, url_of
 
-            assert isinstance(sock, socket.socket)
             app = server.streamable_http_app(host=args.host)
             log(f"{offered} on {url_of(sock, args.host)}/mcp")
             await serve_asgi(Guard(app, args.host, sock.getsockname()[1], token(), log), sock)

@@ -9,17 +9,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import TYPE_CHECKING
 
 from .listening import address_options
 from .output import err
-from .serving import exposure_warning, missing_extra, positive_int, serving_options, start_service, target_words, token
-
-if TYPE_CHECKING:
-    import socket
-
-    from cogtui.core.serving.runs import RunService
-    from cogtui.serve.live import LiveCatalogue, Log
+from .serving import Started, positive_int, serving_options, start, target_words, token
 
 PROG = "cogn serve"
 
@@ -47,33 +40,19 @@ def run(args: argparse.Namespace) -> int:
     if args.tui:
         err("the TUI in a browser moved to `cogtui web` (same flags: --host, --port); `cogn serve` is the HTTP API now")
         return 2
-    if (code := missing_extra(PROG)) is not None:
-        return code
-    from cogtui.serve.live import Log
-    from cogtui.serve.running import bind
-
-    log = Log(PROG)
-    exposure_warning(PROG, args.host, token())
-    try:
-        sock = bind(args.host, args.port)
-    except OSError as exc:
-        err(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
-        return 2
-    started = start_service(args, log)
+    started = start(args, PROG, listen=True)
     if isinstance(started, int):
-        sock.close()
         return started
-    live, service = started
-    return asyncio.run(_serve(args, sock, live, service, log))
+    return asyncio.run(_serve(args, started))
 
 
-async def _serve(
-    args: argparse.Namespace, sock: socket.socket, live: LiveCatalogue, service: RunService, log: Log
-) -> int:
+async def _serve(args: argparse.Namespace, started: Started) -> int:
     from cogtui.serve.guard import Guard
     from cogtui.serve.http_api import ModuleApi
     from cogtui.serve.running import serve_asgi, url_of
 
+    sock, live, service, log = started.sock, started.live, started.service, started.log
+    assert sock is not None
     api = ModuleApi(live, service, max_body=args.max_body, write_timeout=args.write_timeout)
     app = Guard(api.app(), args.host, sock.getsockname()[1], token(), log, args.max_body)
     n = len(live.catalogue.offers)

@@ -16,6 +16,8 @@ from .listening import is_loopback
 from .output import err
 
 if TYPE_CHECKING:
+    import socket
+
     from cogtui.core.serving.runs import RunService
     from cogtui.serve.live import LiveCatalogue, Log
 
@@ -116,6 +118,38 @@ def start_service(args: argparse.Namespace, log: Log) -> tuple[LiveCatalogue, Ru
         on_note=log,
     )
     return live, service
+
+
+class Started:
+    """A server ready to serve: its log, its socket (None over stdio), its catalogue and run service."""
+
+    def __init__(self, log: Log, sock: socket.socket | None, live: LiveCatalogue, service: RunService) -> None:
+        self.log, self.sock, self.live, self.service = log, sock, live, service
+
+
+def start(args: argparse.Namespace, prog: str, listen: bool) -> Started | int:
+    """The extra checked, the address bound (when `listen`), the catalogue looked at and the run service made; an
+    exit code (said) when one of them cannot be."""
+    if (code := missing_extra(prog)) is not None:
+        return code
+    from cogtui.serve.live import Log
+    from cogtui.serve.running import bind
+
+    log = Log(prog)
+    sock = None
+    if listen:
+        exposure_warning(prog, args.host, token())
+        try:
+            sock = bind(args.host, args.port)
+        except OSError as exc:
+            err(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+            return 2
+    started = start_service(args, log)
+    if isinstance(started, int):
+        if sock is not None:
+            sock.close()
+        return started
+    return Started(log, sock, *started)
 
 
 def token() -> str | None:
