@@ -137,3 +137,15 @@ def test_a_schema_part_stands_alone_with_what_its_refs_reach() -> None:
     moved = rebased(part, "#/components/schemas/x")
     assert moved["properties"]["who"] == {"$ref": "#/components/schemas/x/$defs/name"}
     assert moved["properties"]["self"] == {"$ref": "#/components/schemas/x"}
+
+
+async def test_a_run_waiting_for_its_turn_sends_heartbeats() -> None:
+    """Call slots full: the third run waits before it starts, and its client hears heartbeats (`{}`) meanwhile."""
+    runs = service(Golden("incident-narrator", latency=0.5), jobs=1)  # 2 runs admitted at once
+    busy = [runs.start(NARRATOR, CASE, stream=True) for _ in range(2)]
+    waiting = runs.start(NARRATOR, CASE, stream=True)
+    stream = waiting.chunks(idle=0.01)
+    assert await anext(stream) == {}  # before its meta chunk: it has not started
+    await stream.aclose()
+    await asyncio.gather(*(h.outcome() for h in [*busy, waiting]))
+    assert runs.ended == 3
