@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux first_frame dashboard hostile eval caching]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux first_frame dashboard hostile eval caching serve]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -40,6 +40,7 @@ ORDER = (
     "hostile",
     "eval",
     "caching",
+    "serve",
 )
 QUICK: dict[str, list[str]] = {
     "core": ["--count", "150", "--repeat", "2"],
@@ -56,6 +57,7 @@ QUICK: dict[str, list[str]] = {
     "first_frame": ["--repeat", "15"],  # the least of 7 moved with the bare app's luckiest start
     "dashboard": ["--runs", "5000", "--repeat", "2"],
     "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the issue's 50 goldens
+    "serve": ["--rounds", "1"],  # the issue's 200 runs at once, once
 }
 _AT_MOST = re.compile(r"\(target\s*(<=|<|>=)\s*([0-9.]+)")
 

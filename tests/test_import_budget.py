@@ -20,7 +20,7 @@ import yaml
 from cli_json import envelope
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
-NEVER_HEADLESS = {"httpx", "anthropic", "textual", "rich"}  # rich only for colour on a terminal
+NEVER_HEADLESS = {"httpx", "anthropic", "textual", "rich", "mcp", "starlette", "uvicorn"}  # rich: colour only
 
 
 def imported(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:

@@ -1,4 +1,4 @@
-"""`cogn serve` answers only its own pages (D154a): a request whose Host is not this server's (DNS rebinding)
+"""`cogtui web` answers only its own pages (D154a): a request whose Host is not this server's (DNS rebinding)
 or a WebSocket whose Origin is another site's page is refused with 403, on a real server on 127.0.0.1."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtui.cli.serve_guard import host_is_served, origin_is_served
+from cogtui.serve.origin import host_is_served, origin_is_served
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_a_real_server_refuses_other_sites_and_answers_its_own_pages(tmp_path: P
     env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "xdg"), COGTUI_DATA_DIR=str(tmp_path / "data"))
     env["COGTUI_CONFIG_FILE"] = str(tmp_path / "config.yaml")
     server = subprocess.Popen(
-        [sys.executable, "-m", "cogtui.cli", "serve", "--host", "localhost", "--port", str(port)],
+        [sys.executable, "-m", "cogtui.cli", "web", "--host", "localhost", "--port", str(port)],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -117,7 +117,7 @@ def test_a_real_server_refuses_other_sites_and_answers_its_own_pages(tmp_path: P
                 break
             except OSError:
                 assert server.poll() is None, server.stderr.read() if server.stderr else ""
-                assert time.monotonic() < deadline, "cogn serve did not start listening"
+                assert time.monotonic() < deadline, "cogtui web did not start listening"
                 time.sleep(0.05)
         own, rebound = f"localhost:{port}", f"evil.example:{port}"
         assert _status(port, "/", {"Host": own}) == 200

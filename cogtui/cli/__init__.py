@@ -33,7 +33,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cogtui.cli.cmd_doctor",
         "check config.yaml, the theme for this terminal, the keymap and the search path (exit 1 on problems)",
     ),
-    "serve": ("cogtui.cli.cmd_serve", "serve the TUI in a browser through textual-serve"),
+    "serve": ("cogtui.cli.cmd_serve", "serve modules over HTTP: JSON, SSE and NDJSON runs, OpenAPI (the serve extra)"),
+    "mcp": ("cogtui.cli.cmd_mcp", "serve modules to agents as MCP tools, over stdio or --http (the serve extra)"),
+    "web": ("cogtui.cli.cmd_web", "serve the TUI in a browser through textual-serve (the web extra)"),
 }
 
 

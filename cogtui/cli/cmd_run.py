@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cogtui.core.files.terminal_text import terminal_json
+from cogtui.core.rules.stream_text import ndjson_line, sse_frame
 
 from .output import (
     Printer,
@@ -127,22 +127,6 @@ def _input_text(spec: str) -> str:
         raise ValueError(f"{name}:{d.line}:{d.column}: the input is {d.message}") from None
 
 
-def sse_frame(chunk: dict[str, Any]) -> str:
-    if chunk == {}:
-        return ": heartbeat\n\n"
-    if chunk.get("streaming") and chunk.get("ok") is True:
-        event = "meta"
-    elif "chunk" in chunk:
-        event = "chunk"
-    elif "progress" in chunk:
-        event = "progress"
-    elif chunk.get("final"):
-        event = "final"
-    else:
-        event = "error"
-    return f"event: {event}\ndata: {terminal_json(chunk)}\n\n"
-
-
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.envelope_builder import failure
@@ -220,7 +204,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
     try:
         async for ev in session.events():
             if args.stream and not ev.path:
-                out.write(sse_frame(ev.chunk) if args.stream == "sse" else terminal_json(ev.chunk) + "\n")
+                out.write(sse_frame(ev.chunk) if args.stream == "sse" else ndjson_line(ev.chunk))
                 out.flush()
     except asyncio.CancelledError:
         result = session.result
@@ -235,7 +219,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
             }
             if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
                 chunk["partial_data"] = env["partial_data"]
-            out.write(sse_frame(chunk) if args.stream == "sse" else terminal_json(chunk) + "\n")
+            out.write(sse_frame(chunk) if args.stream == "sse" else ndjson_line(chunk))
         elif result is not None:  # Ctrl-C still answers: the cancelled envelope, as asked for
             if args.output:
                 _write_output(args.output, result.envelope)

@@ -1,80 +1,69 @@
-"""`cogn serve [--host H] [--port P]`: the TUI in a web browser, through textual-serve (optional extra).
+"""`cogn serve [--host H] [--port P] [--provider P] [--model M] [-j N] ...`: the modules over HTTP (issue 35).
 
-Anyone who can reach the address drives the TUI, which runs modules with the user's API keys and edits
-their files, and no token is asked for. So it listens on localhost by default, and any other address is said
-as such before it starts (README, "Serving"). textual-serve checks neither Host nor Origin: the server here
-(serve_server.py, D154a) refuses a request another site's page made (DNS rebinding, a cross-site WebSocket).
-The address is tried before textual-serve starts: taken, unresolvable or out of range is a usage error, not
-an internal one.
+The routes, the stream transports and the OpenAPI document: cogtui/serve/http_api.py; who may call it:
+cogtui/serve/guard.py; docs/agents.md says how to use it. The TUI in a browser, which `cogn serve` was,
+is `cogtui web` now; `cogn serve --tui` says so.
 """
 
 from __future__ import annotations
 
 import argparse
-import shlex
-import socket
-import sys
+import asyncio
 
+from .listening import address_options
 from .output import err
+from .serving import Started, positive_int, serving_options, start, target_words, token
 
-LOOPBACK = ("localhost", "127.0.0.1", "::1")
-
-
-def port_number(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port (1-65535)")
-    return port
+PROG = "cogn serve"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="localhost", help="address to listen on (default localhost)")
-    p.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
-
-
-def address_problem(host: str, port: int) -> str | None:
-    """Why the server could not listen on host:port, or None (the address is free and this machine's)."""
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as exc:
-        return f"cannot listen on {host}: {exc.strerror or exc}"
-    family, kind, proto, _name, where = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(where)
-        except OSError as exc:
-            return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-    return None
+    address_options(p, 8000, any_port=True)
+    serving_options(p)
+    p.add_argument(
+        "--max-body", type=positive_int, default=1 << 20, metavar="BYTES", help="largest request body (default 1 MiB)"
+    )
+    p.add_argument(
+        "--write-timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds a client may take to accept a write before its run is cancelled (default 30)",
+    )
+    p.add_argument(
+        "--max-connections", type=positive_int, default=1000, metavar="N", help="open connections (default 1000)"
+    )
+    p.add_argument("--tui", action="store_true", help="(moved) the TUI in a browser is `cogtui web` now")
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = address_problem(args.host, args.port)
-    if problem is not None:
-        err(problem)
+    if args.tui:
+        err("the TUI in a browser moved to `cogtui web` (same flags: --host, --port); `cogn serve` is the HTTP API now")
         return 2
+    started = start(args, PROG, listen=True)
+    if isinstance(started, int):
+        return started
+    return asyncio.run(_serve(args, started))
+
+
+async def _serve(args: argparse.Namespace, started: Started) -> int:
+    from cogtui.serve.guard import Guard
+    from cogtui.serve.http_api import ModuleApi
+    from cogtui.serve.running import serve_asgi, url_of
+
+    sock, live, service, log = started.sock, started.live, started.service, started.log
+    assert sock is not None
+    api = ModuleApi(live, service, max_body=args.max_body, write_timeout=args.write_timeout)
+    app = Guard(api.app(), args.host, sock.getsockname()[1], token(), log, args.max_body)
+    n = len(live.catalogue.offers)
+    log(
+        f"{n} module{'s' * (n != 1)} on {url_of(sock, args.host)} (provider {target_words(service)}, "
+        f"{args.jobs} model calls at once); OpenAPI at /openapi.json"
+    )
+    watching = asyncio.get_running_loop().create_task(live.follow())
     try:
-        from .serve_server import GuardedServer
-    except ImportError:
-        err("cogn serve needs textual-serve: pip install 'cogtui[serve]'")
-        return 2
-    if args.host not in LOOPBACK:
-        err(
-            f"warning: serving on {args.host}: anyone who can reach it drives cogtui (your API keys, your files); "
-            "textual-serve asks for no token"
-        )
-    GuardedServer(shlex.join(served_command(args)), host=args.host, port=args.port, title="cogtui").serve()
+        await serve_asgi(app, sock, args.max_connections)
+    finally:
+        watching.cancel()
+        await service.aclose()
     return 0
-
-
-def served_command(args: argparse.Namespace) -> list[str]:
-    """The cogtui each browser session starts: the search path and the theme given to `cogn serve`."""
-    command = [sys.executable, "-m", "cogtui"]
-    for path in args.paths:
-        command += ["--path", path]
-    if getattr(args, "theme", None):
-        command += ["--theme", args.theme]
-    return command

@@ -1,4 +1,4 @@
-"""Themes (built-in, user, broken, previewed, persisted), settings, search-path problems, `cogtui serve`."""
+"""Themes (built-in, user, broken, previewed, persisted), settings, search-path problems, `cogtui web`."""
 
 from __future__ import annotations
 
@@ -149,21 +149,21 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-# `cogn serve` in a Python where textual-serve cannot be imported (None in sys.modules makes its import fail), as
-# in an install without the `serve` extra: the dev extras always install it.
+# `cogtui web` in a Python where textual-serve cannot be imported (None in sys.modules makes its import fail), as
+# in an install without the `web` extra: the dev extras always install it.
 WITHOUT_TEXTUAL_SERVE = (
-    "import runpy, sys; sys.modules['textual_serve'] = None; sys.argv[0] = 'cogn'; "
+    "import runpy, sys; sys.modules['textual_serve'] = None; sys.argv[0] = 'cogtui'; "
     "runpy.run_module('cogtui.cli', run_name='__main__')"
 )
 
 
-def test_serve_without_textual_serve_explains(tmp_path: Path) -> None:
-    argv = [sys.executable, "-c", WITHOUT_TEXTUAL_SERVE, "serve", "--port", str(free_port())]
+def test_web_without_textual_serve_explains(tmp_path: Path) -> None:
+    argv = [sys.executable, "-c", WITHOUT_TEXTUAL_SERVE, "web", "--port", str(free_port())]
     proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert proc.returncode == 2, proc.stderr
-    assert "cogn serve needs textual-serve: pip install 'cogtui[serve]'" in proc.stderr
+    assert "cogtui web needs textual-serve: pip install 'cogtui[web]'" in proc.stderr
     assert "Traceback" not in proc.stderr
-    installed = [sys.executable, "-m", "cogtui.cli", "serve", "--help"]  # with it, the command parses
+    installed = [sys.executable, "-m", "cogtui.cli", "web", "--help"]  # with it, the command parses
     proc = subprocess.run(installed, capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert proc.returncode == 0 and "--port" in proc.stdout
 
@@ -216,12 +216,12 @@ async def test_text_areas_follow_the_theme_with_ansi_syntax_colours_under_cogtui
         assert app.screen.query_one("#run-input", TextArea).theme == "css"
 
 
-def test_serve_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path: Path) -> None:
+def test_web_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path: Path) -> None:
     """A port in use, out of range or a host that does not resolve: said plainly, exit 2, never 'a cogtui bug'."""
     import socket
 
     def serve(*args: str) -> subprocess.CompletedProcess[str]:
-        argv = [sys.executable, "-m", "cogtui.cli", "serve", *args]
+        argv = [sys.executable, "-m", "cogtui.cli", "web", *args]
         return subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path, timeout=60)
 
     with socket.socket() as taken:
@@ -238,10 +238,10 @@ def test_serve_refuses_an_address_it_cannot_listen_on_as_a_usage_error(tmp_path:
         assert "bug" not in proc.stderr
 
 
-def test_serve_starts_each_session_with_the_path_and_theme_it_was_given() -> None:
+def test_web_starts_each_session_with_the_path_and_theme_it_was_given() -> None:
     from cogtui.cli import parse
-    from cogtui.cli.cmd_serve import served_command
+    from cogtui.cli.cmd_web import served_command
 
-    _, args = parse(["--theme", "cogtui-ansi", "--path", "mods", "serve"], "cogn")
+    _, args = parse(["--theme", "cogtui-ansi", "--path", "mods", "web"], "cogtui")
     command = served_command(args)
     assert command[1:3] == ["-m", "cogtui"] and command[3:] == ["--path", "mods", "--theme", "cogtui-ansi"]

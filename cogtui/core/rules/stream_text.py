@@ -1,4 +1,5 @@
-"""The text `cogn check` reads: one JSON document, or a stream as NDJSON or SSE (SPEC-v2.5 §3.2.4), detected.
+"""Streams as text (SPEC-v2.5 §3.2.4): written as SSE or NDJSON (`cogn run --stream`, `cogn serve`), and read
+back by `cogn check`, which takes one JSON document or a stream as NDJSON or SSE, detected.
 
 A stream read from text remembers where each chunk began (its line) and, for SSE,
 the event name it came under, so a violation can say its line and an event that
@@ -12,6 +13,7 @@ import re
 from typing import Any
 
 from cogtui.core.files.json_extract import loads_finite
+from cogtui.core.files.terminal_text import terminal_json
 from cogtui.core.rules.chunk_rules import chunk_kind
 from cogtui.core.rules.violation import Violation
 
@@ -20,6 +22,21 @@ SSE_EVENTS = {"meta": "meta", "delta": "chunk", "snapshot": "chunk", "progress":
 SSE_EVENTS_ERROR = "error"
 _SSE_FIELD = re.compile(r"(event|data|id|retry)(?::|$)")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def sse_frame(chunk: dict[str, Any]) -> str:
+    """One chunk as an SSE event under its kind's name (`SSE_EVENTS`); the empty chunk (a heartbeat, D11) as a
+    `: heartbeat` comment, which keeps the connection alive and that no client takes for an event."""
+    kind = chunk_kind(chunk)
+    if kind == "heartbeat":
+        return ": heartbeat\n\n"
+    event = SSE_EVENTS.get(kind or "", SSE_EVENTS_ERROR)
+    return f"event: {event}\ndata: {terminal_json(chunk)}\n\n"
+
+
+def ndjson_line(chunk: dict[str, Any]) -> str:
+    """One chunk as a line of NDJSON (the heartbeat is `{}`)."""
+    return terminal_json(chunk) + "\n"
 
 
 class UnusableDocument(Exception):
@@ -152,4 +169,13 @@ def check_sse_events(doc: StreamText) -> list[Violation]:
     return out
 
 
-__all__ = ["StreamText", "UnusableDocument", "check_sse_events", "looks_like_sse", "parse_document", "parse_sse"]
+__all__ = [
+    "StreamText",
+    "UnusableDocument",
+    "check_sse_events",
+    "looks_like_sse",
+    "ndjson_line",
+    "parse_document",
+    "parse_sse",
+    "sse_frame",
+]

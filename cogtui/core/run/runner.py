@@ -98,8 +98,10 @@ class RunSession:
             assert envelope is not None
         except _Failed as failed:
             envelope = failed.envelope
-        except asyncio.CancelledError:
-            self.finish(self._interrupted("the run was cancelled"), interrupted=True)
+        except asyncio.CancelledError as cancel:
+            # A server cancels with the reason (`Task.cancel(msg)`: its client went away or stopped reading).
+            why = cancel.args[0] if cancel.args and isinstance(cancel.args[0], str) else "the run was cancelled"
+            self.finish(self._interrupted(why), interrupted=True)
             raise
         except Exception as exc:  # noqa: BLE001 - a bug must still end as an envelope
             # failure() masks API keys in the message and details: an exception's repr may quote one.

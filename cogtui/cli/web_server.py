@@ -1,4 +1,4 @@
-"""textual-serve's `Server`, answering only requests of its own pages (the rules: serve_guard.py, D154a).
+"""textual-serve's `Server`, answering only requests of its own pages (the rules: serve/origin.py, D154a).
 
 textual-serve checks neither Host nor Origin and has no hook for it; its public request handlers
 (`handle_index`, `handle_websocket`, `handle_download`, the methods its routes call) are overridden here to
@@ -15,8 +15,7 @@ from aiohttp import web
 from textual_serve.server import Server
 
 from cogtui.core.files.terminal_text import visible
-
-from .serve_guard import refusal
+from cogtui.serve.origin import refusal
 
 _SHOWN = 80  # characters of a refused request's Host or Origin in the server's log
 

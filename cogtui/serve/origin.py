@@ -1,4 +1,5 @@
-"""Which requests `cogn serve` answers: only those a page of this server sent (D154a).
+"""Which requests a cogtui server answers: only those addressed to it, and for the TUI in a browser only those a
+page of its own sent (D154a).
 
 A web page the user visits elsewhere can reach http://localhost:8000 two ways. Any page may open
 ws://localhost:8000/ws (WebSockets ignore the same-origin policy; the browser only says which page asked,
@@ -8,7 +9,8 @@ only when its Host names this server (below), and a WebSocket only when its Orig
 
 A name is this server's when it is `localhost`, the `--host` name itself, or an IP address literal: DNS
 rebinding needs a name the attacker's DNS answers, and a browser never sends a name it did not resolve.
-The port must be the served port. These rules are pure: `serve_server.py` applies them to requests.
+The port must be the served port. These rules are pure: `cli/web_server.py` (`cogtui web`) and `serve/guard.py`
+(`cogn serve`, `cogn mcp --http`) apply them to requests.
 """
 
 from __future__ import annotations
