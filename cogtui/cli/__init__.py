@@ -39,6 +39,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "check config.yaml, the theme for this terminal, the keymap and the search path (exit 1 on problems)",
     ),
     "serve": ("cogtui.cli.cmd_serve", "serve the TUI in a browser through textual-serve"),
+    "add": ("cogtui.cli.cmd_add", "install a module from a git repository, or every module of cognitive.lock"),
+    "update": ("cogtui.cli.cmd_update", "move installed modules to their newest release, showing the diff first"),
+    "remove": ("cogtui.cli.cmd_remove", "remove installed modules and their cognitive.lock entries"),
 }
 
 
