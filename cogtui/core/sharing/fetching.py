@@ -74,9 +74,8 @@ class Fetcher:
             try:
                 self._refs = self.git.remote_refs()
             except GitError as exc:
-                raise Refused(
-                    "not-git", f"{self.source.shown}: cannot read it as a git repository", _said(exc)
-                ) from None
+                message = f"{self.source.shown}: cannot read it as a git repository"
+                raise Refused("not-git", message, _folder_hint(self.source) or _said(exc)) from None
         return self._refs
 
     def resolve(self, revision: Revision) -> Resolved:
@@ -194,3 +193,19 @@ class Fetcher:
 
 def _said(exc: GitError) -> str:
     return "git said: " + exc.message.replace("\n", " / ")
+
+
+def _folder_hint(source: Source) -> str | None:
+    """For a local folder that is not a repository itself: the repository it is in and the --module to give
+    (found by looking for `.git` in the folders above; git is never run inside the folder), or how to make
+    it one. None for anything else."""
+    if source.protocol != "file" or "://" in source.url:
+        return None
+    folder = Path(source.url)
+    if not folder.is_dir() or (folder / ".git").exists():  # a repository git could not read: git's words say why
+        return None
+    for top in folder.parents:
+        if (top / ".git").exists():
+            rel = folder.relative_to(top).as_posix()
+            return f"It is a folder of the git repository {top}: cogn add {top} --module {rel}"
+    return "It is a plain folder: make it a git repository (git init, git add, git commit) and add that."
