@@ -88,7 +88,9 @@ def print_outcome(p: Printer, o: Outcome) -> None:
     """One module's line, then what it needs said: a refusal's reason and diagnostics, an update's diff."""
     at = _at(o.entry) if o.entry else ""
     if o.status == "refused":
-        p.parts(("✗ ", "error"), (o.name, "bold"), (f": {o.message}", None))
+        # "✗ NAME: what happened", or "✗ NAME does not validate" when the message starts with the name
+        said = o.message[len(o.name) :] if o.message.startswith(o.name + " ") else f": {o.message}"
+        p.parts(("✗ ", "error"), (o.name, "bold"), (said, None))
     elif o.status in ("installed", "updated", "removed"):
         version = f" {o.version}" if o.version else ""
         p.parts(("✓ ", "ok"), (f"{o.status} ", None), (o.name, "bold"), (version, None), (f" from {_from(o)}", "dim"))

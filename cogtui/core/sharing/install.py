@@ -245,8 +245,8 @@ class Installer:
         if report.errors:
             raise Refused(
                 "invalid",
-                f"{name} does not validate ({plural(report.errors, 'error')}): it was not installed",
-                "Fix the module in its repository, then add it again.",
+                f"{name} does not validate ({plural(report.errors, 'error')}), so nothing was written",
+                "Fix the module in its repository; the diagnostics name its files there.",
                 diagnostics,
             )
         return diagnostics, report.version
