@@ -62,8 +62,10 @@ class GitRepo:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(dump(rel, value))
 
-    def commit(self, message: str = "change") -> str:
-        self.git("add", "--all")
+    def commit(self, message: str = "change", add: bool = True) -> str:
+        """Everything in the work tree committed (`add`), or only what the index holds."""
+        if add:
+            self.git("add", "--all")
         self.git("commit", "--quiet", "--allow-empty", "-m", message)
         return self.head()
 
@@ -83,10 +85,13 @@ class GitRepo:
         self.git("tag", *(["-a", "-m", name] if annotated else []), name)
 
     def gitlink(self, path: str, commit: str = "1" * 40) -> None:
-        """A submodule entry at `path` (in the index only, with a .gitmodules pointing nowhere): nothing to fetch."""
+        """A submodule entry at `path` (in the index only, with a .gitmodules pointing nowhere): the work tree's
+        files are added first, and the commit that follows must not add again (`commit(add=False)`), which would
+        take the entry out, its folder being absent."""
         (self.path / ".gitmodules").write_text(
             f'[submodule "{path}"]\n\tpath = {path}\n\turl = /nonexistent/submodule.git\n', encoding="utf-8"
         )
+        self.git("add", "--all")
         self.git("update-index", "--add", "--cacheinfo", f"160000,{commit},{path}")
 
 

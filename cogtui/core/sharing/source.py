@@ -18,6 +18,7 @@ from cogtui.core.records import record
 PROTOCOLS = ("https", "ssh", "file")  # what git may use (git.py enforces it too); a local path is "file"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _SSH_SCHEMES = {"ssh": "ssh", "git+ssh": "ssh", "ssh+git": "ssh"}
+_HELPER = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*::")  # ext::command, fd::, any transport helper
 _SCP_LIKE = re.compile(r"^(?:[^@/:\s]+@)?[^@/:\s]+:[^\s]")  # git@github.com:org/repo.git (a colon before any '/')
 _GITHUB_SHORTHAND = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?/[A-Za-z0-9._-]+$")
 _COMMIT = re.compile(r"^[0-9a-fA-F]{7,40}$")
@@ -100,6 +101,11 @@ def parse_source(text: str, base: Path, relative_paths: bool = True) -> Source:
     scheme = _SCHEME.match(text)
     if scheme:
         return _from_url(text, scheme.group(1).lower())
+    if _HELPER.match(text):
+        raise SourceError(
+            f"{text.partition('::')[0]}:: is git's remote helper syntax, which cogn add does not use",
+            "Give an https://, ssh:// or file:// URL, or a local path to a git repository.",
+        )
     folder = base / Path(text).expanduser()
     if folder.is_dir():
         stored = text if relative_paths and not Path(text).expanduser().is_absolute() else str(folder.resolve())
