@@ -91,13 +91,14 @@ def test_never_a_pre_release_an_older_tag_or_a_tag_that_is_not_a_version(
 
 def test_a_branch_moves_to_its_head(tmp_path: Path, repo: GitRepo) -> None:
     proj, home = project(tmp_path)
-    assert cogn(proj, home, "add", f"{repo.url}@main").returncode == 0
-    repo.put(MODULE, {"prompt.md": PROMPT_V22 + "\nOn main.\n"})
-    head = repo.commit("on main")
+    repo.git("checkout", "--quiet", "-b", "release/2")  # a branch name with a '/'
+    assert cogn(proj, home, "add", f"{repo.url}@release/2").returncode == 0
+    repo.put(MODULE, {"prompt.md": PROMPT_V22 + "\nOn the branch.\n"})
+    head = repo.commit("on the branch")
     proc = cogn(proj, home, "update", "summarizer", "-y")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert (entry(proj)["ref"], entry(proj)["follows"], entry(proj)["commit"]) == ("main", "branch", head)
-    assert (installed(proj) / "prompt.md").read_text(encoding="utf-8").endswith("On main.\n")
+    assert (entry(proj)["ref"], entry(proj)["follows"], entry(proj)["commit"]) == ("release/2", "branch", head)
+    assert (installed(proj) / "prompt.md").read_text(encoding="utf-8").endswith("On the branch.\n")
 
 
 def test_json_lists_the_changes_and_exit_3(repo: GitRepo, at_v1: tuple[Path, Path]) -> None:

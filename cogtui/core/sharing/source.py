@@ -63,25 +63,28 @@ class Revision:
 
 
 def split_spec(spec: str, base: Path) -> tuple[str, Revision]:
-    """`SOURCE[@REF|#COMMIT]` apart. The suffix is looked for in the last segment of the path, after the last
-    '/' (or the ':' of git@host:repo), so `git@host:org/repo@v1` splits at its last '@'. An existing folder
-    of that whole name is taken whole (a path may hold '@' or '#')."""
+    """`SOURCE[@REF|#COMMIT]` apart: the last '@' or '#' in the repository's path (after a URL's authority, or
+    the ':' of git@host:path, so a user name's '@' is never taken for a ref), so a branch may hold '/'
+    (`@feature/x`). An existing folder of that whole name is taken whole (a path may hold '@' or '#')."""
     if (base / spec).is_dir():
         return spec, Revision()
     scheme = _SCHEME.match(spec)
-    if scheme and "/" not in spec[scheme.end() :]:  # no path after the authority (https://user@host): no suffix
-        return spec, Revision()
-    cut = max(spec.rfind("/"), spec.find(":") if _SCP_LIKE.match(spec) and not scheme else -1)
-    tail = spec[cut + 1 :]
-    if "#" in tail:
-        source, _, commit = spec.rpartition("#")
+    if scheme:
+        start = spec.find("/", scheme.end())
+        if start < 0:  # no path after the authority (https://user@host): nothing to split
+            return spec, Revision()
+    else:
+        start = spec.find(":") if _SCP_LIKE.match(spec) and not _HELPER.match(spec) else 0
+    at, sharp = spec.rfind("@", start), spec.rfind("#", start)
+    if sharp > at:
+        source, commit = spec[:sharp], spec[sharp + 1 :]
         if not _COMMIT.match(commit):
             raise SourceError(
                 f"#{commit} is not a commit", "A commit is 7 to 40 hexadecimal digits; a tag or branch is @NAME."
             )
         return source, Revision(commit=commit.lower())
-    if "@" in tail:
-        source, _, ref = spec.rpartition("@")
+    if at > 0:
+        source, ref = spec[:at], spec[at + 1 :]
         if not ref or _BAD_REF.search(ref):
             raise SourceError(f"@{ref} is not a tag or branch name git accepts")
         return source, Revision(ref=ref)
