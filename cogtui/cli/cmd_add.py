@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .install_view import common_options, exit_code, installer, print_json, print_outcome, print_summary
+from .install_view import common_options, exit_code, installer, print_json, print_outcome, print_summary, without_lock
 from .output import Printer, err
 
 
@@ -35,16 +35,16 @@ def run(args: argparse.Namespace) -> int:
     if args.source is None and args.module is not None:
         err("add: --module needs a SOURCE")
         return 2
-    with installer(args) as inst:
+    if args.source is None and (missing := without_lock(args)) is not None:
+        err(
+            f"add: no {missing.lock_path.name} in {missing.lock_path.parent}: nothing to install "
+            "(cogn add SOURCE installs a module and writes it)"
+        )
+        return 2
+    with installer(args, create=args.source is not None) as inst:
         if inst is None:
             return 2
         if args.source is None:
-            if not inst.lock.exists:
-                err(
-                    f"add: no {inst.place.lock_path.name} in {inst.place.lock_path.parent}: nothing to install "
-                    "(cogn add SOURCE installs a module and writes it)"
-                )
-                return 2
             outcomes = inst.reinstall()
         else:
             outcomes = [inst.add(args.source, args.module)]

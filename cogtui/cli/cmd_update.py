@@ -10,7 +10,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .install_view import EX_PENDING, common_options, exit_code, installer, print_json, print_outcome, print_summary
+from .install_view import (
+    EX_PENDING,
+    common_options,
+    exit_code,
+    installer,
+    print_json,
+    print_outcome,
+    print_summary,
+    without_lock,
+)
 from .output import Printer
 
 
@@ -22,6 +31,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     p = Printer()
+    if (missing := without_lock(args)) is not None:
+        if args.json:
+            print_json("update", [])
+        else:
+            p.line(f"nothing is installed here: there is no {missing.lock_path}", "dim")
+        return 2 if args.names else 0
     with installer(args) as inst:
         if inst is None:
             return 2

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .output import Printer, err
 
 if TYPE_CHECKING:
-    from cogtui.core.sharing.install import Installer, Outcome
+    from cogtui.core.sharing.install import Installer, Outcome, Place
     from cogtui.core.sharing.lockfile import LockEntry
 
 USAGE_REASONS = frozenset({"source", "not-installed"})  # refusals that are the command line's mistake: exit 2
@@ -34,9 +34,9 @@ def common_options(p: argparse.ArgumentParser, force_help: str) -> None:
 
 
 @contextmanager
-def installer(args: argparse.Namespace) -> Iterator[Installer | None]:
+def installer(args: argparse.Namespace, create: bool = False) -> Iterator[Installer | None]:
     """The Installer of the level the arguments name, or None (said on stderr) when the level's folder is
-    busy or its lock cannot be read."""
+    busy or its lock cannot be read. Its modules folder is made at once with `create` (adding a module)."""
     from cogtui.core.sharing.install import Installer, place_for
     from cogtui.core.sharing.lockfile import LockError
     from cogtui.core.sharing.placement import RootBusy
@@ -44,7 +44,7 @@ def installer(args: argparse.Namespace) -> Iterator[Installer | None]:
     place = place_for("user" if args.user else "project")
     progress = None if args.json else _progress
     try:
-        opened = Installer(place, args.paths, force=args.force, progress=progress).__enter__()
+        opened = Installer(place, args.paths, force=args.force, progress=progress, create=create).__enter__()
     except LockError as exc:
         err(exc.message + (f" ({exc.hint})" if exc.hint else ""))
         yield None
@@ -61,6 +61,15 @@ def installer(args: argparse.Namespace) -> Iterator[Installer | None]:
         yield opened
     finally:
         opened.__exit__(None, None, None)
+
+
+def without_lock(args: argparse.Namespace) -> Place | None:
+    """The level's place when it has no lock file, so the command can say there is nothing installed without
+    opening the level (which would make its modules folder); None when it has one."""
+    from cogtui.core.sharing.install import place_for
+
+    place = place_for("user" if args.user else "project")
+    return None if place.lock_path.exists() else place
 
 
 def _progress(message: str) -> None:

@@ -108,8 +108,10 @@ class Installer:
         force: bool = False,
         limits: Limits | None = None,
         progress: Callable[[str], None] | None = None,
+        create: bool = True,
     ) -> None:
         self.place = place
+        self.create = create  # make the level's modules folder at once (add), or only when writing into it
         self.search_paths = list(search_paths)
         self.force = force
         self.limits = limits or Limits()
@@ -117,7 +119,7 @@ class Installer:
         self._pending: dict[str, tuple[Path, LockEntry]] = {}
 
     def __enter__(self) -> Installer:
-        self.staging = Staging(self.place.root)
+        self.staging = Staging(self.place.root, self.create)
         try:
             self.lock = read_lock(self.place.lock_path)
         except BaseException:
@@ -143,7 +145,7 @@ class Installer:
             with Fetcher(source, self.limits, self.progress) as fetcher:
                 fetched = fetcher.read(fetcher.resolve(revision), module)
                 default = fetcher.default_name(fetched.folder)
-            staged = self.staging.write(default, fetched.files)
+            staged = self._stage(default, fetched.files)
             name = self._module_name(fetched, default, staged)
             staged = self.staging.rename(staged, name)
             previous = self._may_replace(name, fetched.entry)
@@ -157,6 +159,12 @@ class Installer:
         return Outcome(
             name, "installed", fetched.entry, previous, self.place.root / name, version, diagnostics=diagnostics
         )
+
+    def _stage(self, name: str, files: dict[str, bytes]) -> Path:
+        try:
+            return self.staging.write(name, files)
+        except OSError as exc:  # a full disk, a name the file system refuses
+            raise Refused("write", f"cannot write {name} into {self.place.root}: {exc.strerror or exc}") from None
 
     def _module_name(self, fetched: Fetched, default: str, staged: Path) -> str:
         """The manifest's `name` when it can be a folder name (so the module is found by the name it declares),
@@ -289,7 +297,7 @@ class Installer:
                     "The lock was edited, or the repository changed what that commit holds: check the source "
                     "before trusting it; `cogn add` with the source records what it holds now.",
                 )
-            staged = self.staging.write(name, fetched.files)
+            staged = self._stage(name, fetched.files)
             self._check_shadowing(name)
             diagnostics, version = self._validate(staged, name, fetched.folder)
             self._place(staged, name, entry)
@@ -325,7 +333,7 @@ class Installer:
                 fetched = fetcher.read(resolved, entry.path_in_repo, exact=True)
             self._refuse_local_changes(name, entry)
             before = folder_files(self.place.root / name, self.limits) or {}
-            staged = self.staging.write(name, fetched.files)
+            staged = self._stage(name, fetched.files)
             self._check_shadowing(name)
             diagnostics, version = self._validate(staged, name, fetched.folder)
         except Refused as exc:

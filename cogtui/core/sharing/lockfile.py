@@ -124,10 +124,6 @@ class Lock:
         self.path = path
         self.entries: dict[str, LockEntry] = {} if entries is None else entries
 
-    @property
-    def exists(self) -> bool:
-        return self.path.exists()
-
     def save(self) -> None:
         modules = {name: self.entries[name].to_json() for name in sorted(self.entries)}
         text = json.dumps({"lock_format": LOCK_FORMAT, "modules": modules}, indent=2, ensure_ascii=False)

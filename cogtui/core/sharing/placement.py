@@ -35,24 +35,40 @@ class RootBusy(Exception):
 
 
 class Staging:
-    """The staging folder of one command in `root` (made, with the root, when missing); `close` deletes it
-    and releases the root."""
+    """The staging folder of one command in `root`; `close` deletes it and releases the root. The root is
+    locked at once when it exists or `create` asks for it (it is made then), else when something is first
+    written: asking about a level that has no modules folder does not make one."""
 
-    def __init__(self, root: Path) -> None:
-        root.mkdir(parents=True, exist_ok=True)
+    def __init__(self, root: Path, create: bool = True) -> None:
         self.root = root
-        self._fd = os.open(root, os.O_RDONLY)
+        self._fd: int | None = None
+        self._folder: Path | None = None
+        self._count = 0
+        if create or root.is_dir():
+            self._open()
+
+    def _open(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.root, os.O_RDONLY)
         if fcntl is not None:
             try:
-                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                os.close(self._fd)
-                raise RootBusy(f"another cogn add, update or remove is working in {root}") from None
-        for left in root.glob(STAGING_PREFIX + "*"):  # a killed command's: no other command holds the root
+                os.close(fd)
+                raise RootBusy(f"another cogn add, update or remove is working in {self.root}") from None
+        self._fd = fd
+        for left in self.root.glob(STAGING_PREFIX + "*"):  # a killed command's: no other command holds the root
             shutil.rmtree(left, ignore_errors=True)
-        self.folder = root / f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
-        self.folder.mkdir()
-        self._count = 0
+
+    @property
+    def folder(self) -> Path:
+        """The staging folder, made (and the root locked) when first needed."""
+        if self._fd is None:
+            self._open()
+        if self._folder is None:
+            self._folder = self.root / f"{STAGING_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+            self._folder.mkdir()
+        return self._folder
 
     def _slot(self, label: str) -> Path:
         self._count += 1
@@ -109,6 +125,8 @@ class Staging:
         fsync_dir(self.root)
 
     def close(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
-        with contextlib.suppress(OSError):
-            os.close(self._fd)  # releases the lock
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)  # releases the lock
