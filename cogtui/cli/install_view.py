@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from .output import Printer, err
+from .output import Printer, err, print_diagnostic
 
 if TYPE_CHECKING:
     from cogtui.core.sharing.install import Installer, Outcome, Place
@@ -116,13 +116,7 @@ def print_outcome(p: Printer, o: Outcome) -> None:
     elif o.status == "pending":
         p.parts(("~ ", "warning"), (o.name, "bold"), (f": {_move(o)}", None))
     for d in o.diagnostics:
-        p.parts(
-            ("  ", None),
-            (f"{d.severity.value:<7}", d.severity.value),
-            (f" {d.code} ", "bold"),
-            (d.location, "dim"),
-            ("  " + d.message, None),
-        )
+        print_diagnostic(p, d)
     if o.hint:
         p.parts(("  hint: ", "dim"), (o.hint, None))
     if o.status == "pending":
