@@ -220,3 +220,16 @@ def test_remove_says_when_a_folder_was_not_installed_by_add(tmp_path: Path) -> N
     proc = cogn(proj, home, "remove", "handmade")
     assert proc.returncode == 2 and "was not installed by cogn add" in proc.stdout
     assert installed(proj, "handmade").is_dir()
+
+
+def test_the_name_is_the_manifests_when_it_can_be_a_folder_name(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo", tmp_path / "home")
+    repo.put("pkg/folder-name", clean_v22("declared-name"))
+    repo.put("other/tool", clean_v22("../escape"))
+    repo.commit()
+    proj, home = project(tmp_path)
+    assert cogn(proj, home, "add", repo.url, "--module", "pkg/folder-name").returncode == 0
+    assert (installed(proj, "declared-name") / "module.yaml").is_file()
+    proc = cogn(proj, home, "add", repo.url, "--module", "other/tool")
+    assert (installed(proj, "tool") / "module.yaml").is_file(), proc.stdout  # not ../escape: the folder's name
+    assert not (proj / ".cognitive" / "escape").exists()

@@ -14,10 +14,10 @@ import pytest
 from gitkit import GitRepo, tree
 from modkit import clean_v22
 
-from cogtui.core.sharing.git import Git, GitError
+from cogtui.core.sharing.git import Git, GitError, TreeEntry
 from cogtui.core.sharing.install import Installer, place_for
 from cogtui.core.sharing.lockfile import Lock, LockEntry, LockError, content_hash, read_lock
-from cogtui.core.sharing.repo_tree import Limits
+from cogtui.core.sharing.repo_tree import Limits, TreeRefused, module_entries, module_folders
 from cogtui.core.sharing.source import Revision, Source, SourceError, parse_source, split_spec
 from cogtui.core.sharing.versions import is_newer, newest_release
 
@@ -221,3 +221,43 @@ def test_validate_does_not_import_the_sharing_code(tmp_path: Path) -> None:
         [sys.executable, "-c", probe, str(module)], capture_output=True, text=True, timeout=120, check=False
     )
     assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+
+
+def blob(path: str, size: int = 1, mode: str = "100644") -> TreeEntry:
+    return TreeEntry(mode, "0" * 40, size, path)
+
+
+def test_module_folders_are_the_outermost_discovery_would_take() -> None:
+    entries = [
+        blob("a/module.yaml"),
+        blob("a/nested/module.yaml"),  # inside a module: part of it, not another one
+        blob(".hidden/b/module.yaml"),
+        blob("x.bak/module.yaml"),
+        blob(".cognitive/modules/c/MODULE.md"),
+        blob("d/README.md"),
+    ]
+    assert module_folders(entries) == [".cognitive/modules/c", "a"]
+    assert module_folders([*entries, blob("module.md")]) == [""]  # a module at the root holds the rest
+
+
+@pytest.mark.parametrize(
+    ("entry", "reason", "said"),
+    [
+        (blob("m/link", mode="120000"), "symlink", "m/link is a symlink"),
+        (TreeEntry("160000", "1" * 40, None, "m/vendor"), "submodule", "m/vendor is a git submodule"),
+        (blob("m/sub/.git/config"), "name", "sub/.git/config: a path a module cannot hold"),
+        (blob("m/PROMPT.md"), "name", "prompt.md and PROMPT.md differ only in case"),
+        (blob("m/caf\udce9.md"), "name", "not UTF-8"),
+        (blob("m/big.bin", size=9 * 1024 * 1024), "too-large", "m/big.bin is 9.0 MiB"),
+    ],
+)
+def test_what_a_module_may_not_hold(entry: TreeEntry, reason: str, said: str) -> None:
+    entries = [blob("m/module.yaml"), blob("m/prompt.md"), entry, blob("elsewhere/link", mode="120000")]
+    with pytest.raises(TreeRefused) as caught:
+        module_entries(entries, "m", Limits())
+    assert caught.value.reason == reason and said in caught.value.message
+
+
+def test_what_lies_outside_the_module_is_not_looked_at() -> None:
+    entries = [blob("m/module.yaml"), blob("m/prompt.md"), blob("other/link", mode="120000"), blob("mx/file")]
+    assert sorted(module_entries(entries, "m", Limits())) == ["module.yaml", "prompt.md"]

@@ -178,7 +178,10 @@ class Git:
             if not item:
                 continue
             meta, _, raw_path = item.partition(b"\t")
-            mode, _kind, oid, size = meta.decode("ascii").split()
+            try:
+                mode, _kind, oid, size = meta.decode("ascii").split()
+            except ValueError:
+                raise GitError(f"git ls-tree said what cannot be read: {meta[:80]!r}") from None
             try:
                 path = raw_path.decode("utf-8")
             except UnicodeDecodeError:
@@ -194,9 +197,9 @@ class Git:
         found: dict[str, bytes] = {}
         at = 0
         for oid in oids:
-            end = out.index(b"\n", at)
-            header = out[at:end].decode("ascii").split()
-            if len(header) != 3 or header[1] != "blob":
+            end = out.find(b"\n", at)
+            header = out[at:end].decode("ascii", "replace").split() if end >= 0 else []
+            if len(header) != 3 or header[1] != "blob" or not header[2].isdigit():
                 raise GitError(f"object {oid} cannot be read from the repository")
             size = int(header[2])
             found[oid] = out[end + 1 : end + 1 + size]

@@ -145,7 +145,7 @@ class Installer:
             with Fetcher(source, self.limits, self.progress) as fetcher:
                 fetched = fetcher.read(fetcher.resolve(revision), module)
                 default = fetcher.default_name(fetched.folder)
-            staged = self._stage(default, fetched.files)
+            staged = self._stage("module", fetched.files)  # named once its manifest is read
             name = self._module_name(fetched, default, staged)
             staged = self.staging.rename(staged, name)
             previous = self._may_replace(name, fetched.entry)
