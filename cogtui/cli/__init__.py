@@ -36,6 +36,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("cogtui.cli.cmd_serve", "serve modules over HTTP: JSON, SSE and NDJSON runs, OpenAPI (the serve extra)"),
     "mcp": ("cogtui.cli.cmd_mcp", "serve modules to agents as MCP tools, over stdio or --http (the serve extra)"),
     "web": ("cogtui.cli.cmd_web", "serve the TUI in a browser through textual-serve (the web extra)"),
+    "add": ("cogtui.cli.cmd_add", "install a module from a git repository, or every module of cognitive.lock"),
+    "update": ("cogtui.cli.cmd_update", "move installed modules to their newest release, showing the diff first"),
+    "remove": ("cogtui.cli.cmd_remove", "remove installed modules and their cognitive.lock entries"),
 }
 
 

@@ -7,7 +7,16 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .output import Printer, deprecation_notice, err, nothing_found, open_workspace, target_problem, unjudged_folders
+from .output import (
+    Printer,
+    deprecation_notice,
+    err,
+    nothing_found,
+    open_workspace,
+    print_diagnostic,
+    target_problem,
+    unjudged_folders,
+)
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -109,12 +118,4 @@ def print_report(p: Printer, r: object) -> None:
         status = ("✓ valid", "ok")
     p.parts((r.name, "bold"), (f" ({fmt}) ", "dim"), status)
     for d in r.diagnostics:
-        p.parts(
-            ("  ", None),
-            (f"{d.severity.value:<7}", d.severity.value),
-            (f" {d.code} ", "bold"),
-            (d.location, "dim"),
-            ("  " + d.message, None),
-        )
-        if d.hint:
-            p.parts(("          hint: ", "dim"), (d.hint, None))
+        print_diagnostic(p, d)

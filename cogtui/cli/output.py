@@ -15,6 +15,7 @@ from cogtui.core.diagnostics import plural
 from cogtui.core.files.terminal_text import terminal_json, visible
 
 if TYPE_CHECKING:
+    from cogtui.core.diagnostics import Diagnostic
     from cogtui.core.settings.config import Config
     from cogtui.core.workspace import Workspace
 
@@ -116,6 +117,19 @@ class Printer:
         self.stream.write(fmt.format(*headers).rstrip() + "\n")
         for row in rows:
             self.stream.write(fmt.format(*row).rstrip() + "\n")
+
+
+def print_diagnostic(p: Printer, d: Diagnostic) -> None:
+    """`  error   M001 file:line:col  message`, then its hint on a line of its own."""
+    p.parts(
+        ("  ", None),
+        (f"{d.severity.value:<7}", d.severity.value),
+        (f" {d.code} ", "bold"),
+        (d.location, "dim"),
+        ("  " + d.message, None),
+    )
+    if d.hint:
+        p.parts(("          hint: ", "dim"), (d.hint, None))
 
 
 def target_problem(command: str, target: str | None, every: bool) -> str | None:
