@@ -7,7 +7,9 @@ the core's machine (`core/files/disk_state.py`).
 
 Validation runs behind the edits: every edit (or save, reload, change on disk) counts as a change,
 a validation answers the changes made before it started, and the problems shown are "checking…"
-until the newest one answers. An older validation's answer never replaces a newer one's.
+until the newest one answers. An older validation's answer never replaces a newer one's. One
+validation runs at a time: edits made while it runs are answered by one more when it ends, however
+many they are, so a burst of typing costs at most two validations, never one per pause.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class EditorState:
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the latest validation's, every file
     changes: int = 0  # edits, saves, reloads and disk changes so far
     checked: int = -1  # the change count the shown problems answer (-1: not validated yet)
+    validating: bool = False  # a validation is running
+    validation_due: bool = False  # changes came while it ran: one more validation follows it
     problem_at: dict[str, Diagnostic] = field(default_factory=dict)  # per file: the problem f8 last moved to
     find_open: bool = False
     find_query: str = ""
@@ -141,6 +145,23 @@ class EditorState:
     def validation_started(self) -> int:
         """A validation of everything up to now starts; returns the change count it answers."""
         return self.changes
+
+    def want_validation(self) -> bool:
+        """The problems should be checked again: True when a validation may start now; False when one is running,
+        which is then followed by one more (that answers every change made until it starts)."""
+        if self.validating:
+            self.validation_due = True
+            return False
+        self.validating = True
+        return True
+
+    def validation_ended(self) -> bool:
+        """The running validation ended (answered or failed); True when the next one should start now."""
+        self.validating = False
+        if not self.validation_due:
+            return False
+        self.validation_due = False
+        return self.want_validation()
 
     def validated(self, answers: int, diagnostics: list[Diagnostic], module: str | None = None) -> bool:
         """A validation's problems; False (nothing changes) when a newer one has answered already."""
