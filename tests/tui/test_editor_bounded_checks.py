@@ -120,6 +120,7 @@ async def test_thousands_of_problems_are_listed_in_bounded_time_and_keys_are_ans
         assert panel.option_count == SHOWN + 1  # the first SHOWN, then the line counting the rest
         assert "more not listed" in str(panel.get_option_at_index(SHOWN).prompt)
         assert f"⚠ {len(screen.state.diagnostics)}" in str(panel.border_title)  # the title counts them all
+        assert "large: no highlighting" in str(screen.query_one("#editor-status", Static).render())
         gate.hold()
         screen.validate_now()
         await until(pilot, gate.holding.is_set, "a validation of the big module to start")

@@ -55,6 +55,9 @@ class EditorState:
     find_query: str = ""
     find_note: str = ""  # "3 matches", "not found"
     added: int = 0  # tabs added so far, closed ones included: a new tab's pane id is never one used before
+    # The problems of each tab's file, in the order of its text: grouped once per validation (or change of tabs),
+    # not on every key (the footer asks `can` of each key's action, and f8's asks for the file's problems).
+    by_pane: dict[str, list[Diagnostic]] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------ files and tabs
 
@@ -71,6 +74,7 @@ class EditorState:
 
     def add(self, buf: FileBuffer) -> None:
         self.files[buf.pane_id] = buf
+        self.by_pane = None
         self.by_path[buf.path] = buf
         self.by_path.setdefault(buf.path.resolve(), buf)  # watchers may report resolved paths
         self.added += 1
@@ -94,6 +98,7 @@ class EditorState:
         buf = self.files.pop(pane, None)
         if buf is None:
             return None
+        self.by_pane = None
         for path in [p for p, b in self.by_path.items() if b is buf]:
             del self.by_path[path]
         self.problem_at.pop(pane, None)
@@ -167,7 +172,7 @@ class EditorState:
         """A validation's problems; False (nothing changes) when a newer one has answered already."""
         if answers < self.checked:
             return False
-        self.checked, self.diagnostics = answers, list(diagnostics)
+        self.checked, self.diagnostics, self.by_pane = answers, list(diagnostics), None
         if module:
             self.module = module
         self.problem_at = {p: d for p, d in self.problem_at.items() if d in self.diagnostics}
@@ -178,12 +183,24 @@ class EditorState:
 
     def file_problems(self, pane: str) -> list[Diagnostic]:
         """The problems located in the file of `pane`, in the order of the text."""
-        buf = self.files.get(pane)
-        mine = [d for d in self.diagnostics if d.file is not None and buf is not None and self.file_for(d.file) is buf]
-        return sorted(mine, key=where)
+        if self.by_pane is None:
+            grouped: dict[str, list[Diagnostic]] = {}
+            owners: dict[Path, FileBuffer | None] = {}
+            for d in self.diagnostics:
+                if d.file is None:
+                    continue
+                if d.file not in owners:
+                    owners[d.file] = self.file_for(d.file)
+                buf = owners[d.file]
+                if buf is not None:
+                    grouped.setdefault(buf.pane_id, []).append(d)
+            self.by_pane = {found: sorted(mine, key=where) for found, mine in grouped.items()}
+        return list(self.by_pane.get(pane, ()))
 
     def problems_per_pane(self) -> dict[str, int]:
-        return {pane: n for pane in self.files if (n := len(self.file_problems(pane)))}
+        self.file_problems("")
+        assert self.by_pane is not None
+        return {pane: len(self.by_pane[pane]) for pane in self.files if pane in self.by_pane}
 
     def next_problem(self, cursor: tuple[int, int], step: int) -> Diagnostic | None:
         """f8 / shift+f8: the next (previous) problem of the shown file after (before) the cursor, wrapping."""

@@ -83,12 +83,21 @@ class DiagnosticsPanel(OptionList):
         super().__init__(id=id, classes=classes, markup=True)
         self.root = root
         self.diagnostics: list[Diagnostic] = []
+        self.drawn: list[tuple[object, ...]] | None = None  # what the options show, until the first `show`: nothing
         self.border_title = "Problems"
 
     def show(self, diagnostics: Sequence[Diagnostic]) -> None:
-        """Replace the list, keeping the highlighted problem highlighted when it is still there."""
+        """Replace the list, keeping the highlighted problem highlighted when it is still there. The same problems
+        again (an edit that changed none of them) leave the list as it is drawn."""
         current = self.current
+        drawn: list[tuple[object, ...]] = [
+            (d.severity, d.code, d.message, d.hint, d.file, d.line, d.column) for d in diagnostics[:SHOWN]
+        ]
+        unchanged = drawn == self.drawn and len(diagnostics) == len(self.diagnostics)
         self.diagnostics = list(diagnostics)
+        if unchanged:
+            return
+        self.drawn = drawn
         self.clear_options()
         if self.diagnostics:
             self.add_options(Option(diagnostic_content(d, self.root)) for d in self.diagnostics[:SHOWN])
