@@ -109,7 +109,8 @@ def typescript_cli() -> tuple[Path | None, str]:
     found = sorted((folder / "node_modules" / ".bin").glob("cog*"))
     if proc.returncode != 0 or not found:
         first = next((line for line in proc.stderr.splitlines() if "npm error" in line and "code" not in line), "")
-        return None, f"npm install {TS_PACKAGE} failed: {first.removeprefix('npm error').strip() or proc.returncode}"
+        reason = first.removeprefix("npm error").split(" - ")[0].strip()  # "404 Not Found", without the address
+        return None, f"npm install {TS_PACKAGE} failed: {reason or f'exit status {proc.returncode}'}"
     return found[0], ""
 
 
