@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import sys
@@ -35,6 +34,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 from benchutil import machine, report  # noqa: E402
+from genmodules import stale_example  # noqa: E402
 
 REFERENCE = [
     *sorted(p for p in (ROOT / "tests" / "realworld").iterdir() if p.is_dir()),
@@ -45,17 +45,6 @@ REFERENCE = [
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[max(0, int(len(ordered) * 0.95 + 0.5) - 1)]
-
-
-def many_problems(root: Path, count: int) -> Path:
-    module = root / "api-naming-reviewer"
-    shutil.copytree(ROOT / "modules" / "api-naming-reviewer", module)
-    example = module / "examples" / "output.json"
-    answer = json.loads(example.read_text(encoding="utf-8"))
-    item = {k: v for k, v in answer["changes"][0].items() if k != "risk"}
-    answer["changes"] = [{**item, "location": f"/items/{n}"} for n in range(count)]
-    example.write_text(json.dumps(answer, indent=2), encoding="utf-8")
-    return module
 
 
 async def opened(app: Any, pilot: Any, module: Path, file: Path) -> Any:
@@ -102,7 +91,7 @@ async def keystroke_to_diagnostics(root: Path, keys: int) -> list[float]:
 async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict[str, list[float]], int]:
     from cogtui.tui.app import CogtuiApp
 
-    module = many_problems(root / "big", items)
+    module = stale_example(root / "big" / "api-naming-reviewer", items)
     app = CogtuiApp(paths=[str(module.parent)], cwd=root, watch=False)
     times: dict[str, list[float]] = {"module.yaml": [], "examples/output.json": []}
     async with app.run_test(size=(120, 40)) as pilot:

@@ -35,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from benchutil import growth_exponent, machine, measured, report
-from genmodules import generate
+from genmodules import generate, stale_example
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULES = ROOT / "modules"
@@ -46,14 +46,7 @@ ITEM_BYTES = 320  # each change of the diagnostics sweep: 2,000 of them make the
 
 def stale_items(folder: Path, count: int) -> list[str]:
     """api-naming-reviewer whose example answer lists `count` changes, each missing `risk`: `cogn validate` args."""
-    module = folder / f"diagnostics-{count}" / "api-naming-reviewer"
-    shutil.copytree(MODULES / "api-naming-reviewer", module)
-    example = module / "examples" / "output.json"
-    answer = json.loads(example.read_text(encoding="utf-8"))
-    item = {k: v for k, v in answer["changes"][0].items() if k != "risk"}
-    pad = ITEM_BYTES - len(json.dumps({**item, "location": ""}, indent=2)) - 12  # indentation inside the list
-    answer["changes"] = [{**item, "location": f"/items/{n}/".ljust(pad, "x")} for n in range(count)]
-    example.write_text(json.dumps(answer, indent=2), encoding="utf-8")
+    module = stale_example(folder / f"diagnostics-{count}" / "api-naming-reviewer", count, ITEM_BYTES)
     return ["validate", str(module)]
 
 

@@ -148,13 +148,10 @@ def _mutate_yaml(text: str, rng: random.Random) -> str:
 
 def _many_stale_items(target: Path, count: int = 60) -> Path:
     """api-naming-reviewer whose example answer lists `count` changes, each without its required `risk`."""
-    shutil.copytree(BUNDLED / "api-naming-reviewer", target)
-    example = target / "examples" / "output.json"
-    answer = json.loads(example.read_text(encoding="utf-8"))
-    item = {k: v for k, v in answer["changes"][0].items() if k != "risk"}
-    answer["changes"] = [{**item, "location": f"/items/{n}"} for n in range(count)]
-    example.write_text(json.dumps(answer, indent=2), encoding="utf-8")
-    return target
+    sys.path.insert(0, str(REPO / "bench"))
+    from genmodules import stale_example
+
+    return stale_example(target, count)
 
 
 # ---------------------------------------------------------------- questions and answers

@@ -43,6 +43,11 @@ def _sources(root: Path, folders: list[Path]) -> dict[str, SourceFile]:
     return sources
 
 
+def _source(sources: dict[str, SourceFile], root: Path, name: str) -> SourceFile:
+    """A module file as the loader parsed it, or a JSON file the `$ref` walk (or `cogn check`) reads itself."""
+    return sources.get(name) or parse_json(read_text(root / name), root / name)
+
+
 def _digest(src: SourceFile) -> str:
     import hashlib
 
@@ -55,7 +60,7 @@ def test_the_corpus_is_what_was_pinned(corpus: tuple[Path, list[Path]], pinned: 
     sources = _sources(root, folders)
     changed = []
     for name, entry in pinned.items():
-        src = sources.get(name) or parse_json(read_text(root / name), root / name)
+        src = _source(sources, root, name)
         if (src.kind, src.line_offset, _digest(src)) != (entry["kind"], entry["line_offset"], entry["sha256"]):
             changed.append(name)
     assert not changed, f"regenerate with `python tests/positions_corpus.py --write`: {changed[:5]}"
@@ -67,7 +72,7 @@ def test_every_pinned_question_gets_its_answer(corpus: tuple[Path, list[Path]], 
     sources = _sources(root, folders)
     moved = []
     for name, entry in pinned.items():
-        src = sources.get(name) or parse_json(read_text(root / name), root / name)
+        src = _source(sources, root, name)
         for line, col, key, *parts in entry["located"]:
             where = tuple(decode_part(p) for p in parts)
             found = src.locate(where, key=bool(key))

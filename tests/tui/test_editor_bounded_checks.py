@@ -3,14 +3,13 @@ module with thousands of problems listed in bounded time while the UI keeps answ
 
 from __future__ import annotations
 
-import json
-import shutil
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_editor_kit import MODULES, SIZE, area, make_app, module_dir, open_editor, until
+from test_editor_kit import SIZE, area, make_app, module_dir, open_editor, until
 from textual.widgets import Static
 
 import cogtui.tui.screens.editor as editor_screen
@@ -97,14 +96,10 @@ async def test_a_failed_validation_does_not_stop_the_next(module_dir: Path, monk
 
 def many_problems(root: Path, count: int) -> Path:
     """api-naming-reviewer whose example answer lists `count` changes, each without its required `risk`."""
-    module = root / "modules" / "api-naming-reviewer"
-    shutil.copytree(MODULES / "api-naming-reviewer", module)
-    example = module / "examples" / "output.json"
-    answer = json.loads(example.read_text(encoding="utf-8"))
-    item = {k: v for k, v in answer["changes"][0].items() if k != "risk"}
-    answer["changes"] = [{**item, "location": f"/items/{n}"} for n in range(count)]
-    example.write_text(json.dumps(answer, indent=2), encoding="utf-8")
-    return module
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from genmodules import stale_example
+
+    return stale_example(root / "modules" / "api-naming-reviewer", count)
 
 
 async def test_thousands_of_problems_are_listed_in_bounded_time_and_keys_are_answered_meanwhile(

@@ -30,11 +30,8 @@ __all__ = ["SHOWN", "DiagnosticsPanel", "counts", "diagnostic_content", "diagnos
 
 SHOWN = 100  # problems listed at most: a screenful many times over, drawn in a bounded time
 ICON = {Severity.ERROR: "[$error]✗[/]", Severity.WARNING: "[$warning]⚠[/]", Severity.INFO: "[$text-muted]ℹ[/]"}
-ICON_CONTENT = {  # parsed once: a problem's line is assembled from parts, not parsed as markup each time
-    Severity.ERROR: Content.from_markup("[$error]✗[/]"),
-    Severity.WARNING: Content.from_markup("[$warning]⚠[/]"),
-    Severity.INFO: Content.from_markup("[$text-muted]ℹ[/]"),
-}
+# Parsed once: a problem's line is assembled from parts, not parsed as markup each time.
+ICON_CONTENT = {severity: markup(icon) for severity, icon in ICON.items()}
 
 
 def diagnostic_key(d: Diagnostic) -> tuple[object, ...]:
