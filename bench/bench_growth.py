@@ -69,15 +69,15 @@ def wide_schema(folder: Path, count: int) -> list[str]:
 
 
 Maker = Callable[[Path, int], list[str]]
-SWEEPS: dict[str, tuple[Maker, tuple[int, ...], str]] = {
-    "diagnostics": (stale_items, (250, 500, 1000, 2000, 8000), "stale example items"),
-    "modules": (many_modules, (1, 8, 100, 1000), "generated modules"),
-    "schema": (wide_schema, (625, 1250, 2500, 5000), "added schema properties"),
+SWEEPS: dict[str, tuple[Maker, tuple[int, ...], str, str]] = {
+    "diagnostics": (stale_items, (250, 500, 1000, 2000, 8000), "stale example items", "cogn validate MODULE"),
+    "modules": (many_modules, (1, 8, 100, 1000), "generated modules", "cogn validate --all --path DIR"),
+    "schema": (wide_schema, (625, 1250, 2500, 5000), "added schema properties", "cogn validate MODULE"),
 }
 
 
 def sweep(name: str, folder: Path, env: dict[str, str], repeat: int) -> dict[str, Any]:
-    make, sizes, what = SWEEPS[name]
+    make, sizes, what, shown = SWEEPS[name]
     commands = {0: make(folder, 0), **{n: make(folder, n) for n in sizes}}
     runs: dict[int, list[tuple[float, float, float]]] = {n: [] for n in commands}
     for command in commands.values():
@@ -98,7 +98,7 @@ def sweep(name: str, folder: Path, env: dict[str, str], repeat: int) -> dict[str
             }
         )
     exponent = growth_exponent([(row["size"], row["cpu_s"] - base_cpu) for row in rows if row["size"]])
-    return {"what": what, "command": "cogn " + " ".join(commands[sizes[-1]][:2]), "rows": rows, "exponent": exponent}
+    return {"what": what, "command": shown, "rows": rows, "exponent": exponent}
 
 
 def main() -> int:

@@ -46,14 +46,16 @@ def record(
 
 
 def stated_targets(name: str) -> str:
-    """The targets the script's docstring states (its paragraph starting "Target")."""
+    """The targets the script's docstring states: from "Target" in the paragraph that has it, else the whole
+    paragraph that names a target."""
     text = (HERE / f"bench_{name}.py").read_text(encoding="utf-8")
     doc = text.split('"""')[1] if text.count('"""') >= 2 else ""
     for paragraph in doc.split("\n\n"):
         start = paragraph.find("Target")
         if start >= 0:
             return " ".join(paragraph[start:].split())
-    return ""
+    sentences = re.split(r"(?<=[.;])\s+", " ".join(doc.split()))
+    return " ".join(sentence for sentence in sentences if "target" in sentence.lower())
 
 
 def shown(value: Any) -> str:
@@ -63,7 +65,7 @@ def shown(value: Any) -> str:
         return f"{value:,.4g}" if abs(value) < 1000 else f"{value:,.0f}"
     if isinstance(value, dict):
         text = "; ".join(f"{k}: {shown(v)}" for k, v in value.items())
-        return text if len(text) <= 160 else text[:157] + "…"
+        return text if len(text) <= 110 else text[:107] + "…"
     return str(value).replace("|", "\\|")
 
 

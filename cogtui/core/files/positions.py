@@ -1,20 +1,21 @@
-"""Where each value of one parsed file is: a position map, made once per file and asked by every diagnostic.
+"""Where each value of one parsed file is: a position map, made with the file's parse and asked by every
+located diagnostic.
 
-A located diagnostic names a value by its path (the JSON pointer's parts: keys and list indexes) and asks
-for its 1-based line and column. The map answers in time that does not grow with the file: one step per
-part of the path, each a dict lookup or a list index.
+A diagnostic names a value by its path (the JSON pointer's parts: keys and list indexes) and asks for its
+1-based line and column. Each container (object, array, mapping, sequence) is indexed once, the first time a
+question goes through it; after that each part of a path is one dict lookup or list index, so a file's
+questions together cost what indexing it once does, however many they are (never a scan per question).
 
-- **JSON** (and YAML written as JSON): one pass over the text with a tokenizer, after `json` has parsed it
-  (so the text is known to be valid), records each value's start and end offsets and each member key's;
-  offsets become line and column through the file's line starts. The pass runs on the first question, so a
-  file no diagnostic is about costs nothing more than its parse.
-- **YAML**: the parser's node tree already holds each node's marks (PyYAML's, or `yaml_block.BlockNode`'s
-  for plain block YAML); the map indexes a mapping's keys the first time a path goes through it.
+- **JSON** (and YAML written as JSON): `json` has parsed the text, so it is valid. An object's or array's
+  members are found by `json`'s own scanners (a member's end by the C scanner, without Python code per token);
+  offsets become line and column through the file's line starts, found once.
+- **YAML**: the parser's node tree already holds each node's marks (PyYAML's, or `yaml_block.BlockNode`'s for
+  plain block YAML); a mapping's keys are indexed the first time a path goes through it.
 
-Besides the position a diagnostic needs (`position`), the map gives what an editor or a language server
-asks: the range of a value and of its key (`value_range`, `key_range`), and the path at a position
-(`pointer_at`). A path that does not exist is answered with its deepest ancestor that does (`position`), or
-None (the ranges).
+A file no diagnostic is about costs nothing beyond its parse. Besides the position a diagnostic needs
+(`position`), the map gives what an editor or a language server asks: the range of a value and of its key
+(`value_range`, `key_range`), and the path at a position (`pointer_at`). A path that does not exist is
+answered with its deepest ancestor that does (`position`), or None (the ranges).
 """
 
 from __future__ import annotations

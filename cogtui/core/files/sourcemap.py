@@ -2,9 +2,10 @@
 
 Diagnostics need 1-based line and column for any node (a manifest field, a
 schema keyword, a value in a golden test). Each parsed file carries its
-position map (positions.py): YAML's from the composed node tree (safe loader
-only), JSON's from one pass over the text after the C `json` module parsed it,
-made on the first question, so a file without diagnostics pays nothing extra.
+position map (positions.py): YAML's over the composed node tree (safe loader
+only), JSON's over the text the C `json` module parsed; each container is
+indexed once, when a question first reaches it, so a file without diagnostics
+pays nothing extra and one with thousands is not scanned once per diagnostic.
 
 PyYAML is imported only when a file needs it: a YAML file written as JSON is
 read by `json` when the two readings cannot differ (yaml_as_json.py), so a
