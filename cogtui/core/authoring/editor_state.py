@@ -182,7 +182,8 @@ class EditorState:
         return counts(self.diagnostics)
 
     def file_problems(self, pane: str) -> list[Diagnostic]:
-        """The problems located in the file of `pane`, in the order of the text."""
+        """The problems located in the file of `pane`, in the order of the text (the state's own list: read it,
+        do not change it)."""
         if self.by_pane is None:
             grouped: dict[str, list[Diagnostic]] = {}
             owners: dict[Path, FileBuffer | None] = {}
@@ -195,7 +196,7 @@ class EditorState:
                 if buf is not None:
                     grouped.setdefault(buf.pane_id, []).append(d)
             self.by_pane = {found: sorted(mine, key=where) for found, mine in grouped.items()}
-        return list(self.by_pane.get(pane, ()))
+        return self.by_pane.get(pane, [])
 
     def problems_per_pane(self) -> dict[str, int]:
         self.file_problems("")
