@@ -7,6 +7,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_editor_kit import SIZE, area, make_app, module_dir, open_editor, until
@@ -43,6 +44,16 @@ class Gate:
         self.released.clear()
 
 
+VALIDATING = ("validate", "revalidate", "editor-validate")  # the worker groups that validate modules in threads
+
+
+async def settled(app: Any, pilot: Any) -> None:
+    """Every validation thread done before the app goes: a thread outlives its app, and one left validating a big
+    module would take its process's time from the tests that run next in it."""
+    finished = lambda: all(w.is_finished for w in app.workers if w.group in VALIDATING)  # noqa: E731
+    await until(pilot, finished, "the validation threads to end")
+
+
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     found = Gate()
@@ -72,6 +83,7 @@ async def test_edits_made_while_a_validation_runs_cost_one_more_not_one_each(mod
         await until(pilot, lambda: not screen.state.checking, "the newest text to be validated")
         assert gate.started == before + 2  # one more answered every edit made meanwhile
         assert "M008" in [d.code for d in screen.state.diagnostics]  # the last text's problem: bogus_field
+        await settled(app, pilot)
 
 
 async def test_a_failed_validation_does_not_stop_the_next(module_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -92,6 +104,7 @@ async def test_a_failed_validation_does_not_stop_the_next(module_dir: Path, monk
         await until(pilot, lambda: not screen.state.validating, "the failed validation to end")
         screen.validate_now()
         await until(pilot, lambda: not screen.state.checking, "the next validation to answer")
+        await settled(app, pilot)
 
 
 def many_problems(root: Path, count: int) -> Path:
@@ -128,6 +141,7 @@ async def test_thousands_of_problems_are_listed_in_bounded_time_and_keys_are_ans
         gate.released.set()
         await until(pilot, lambda: not screen.state.checking, "the edit to be validated")
         assert screen.state.diagnostics[0].code == "P002"  # `x{` is not JSON
+        await settled(app, pilot)
 
 
 def test_the_browser_lists_the_first_problems_and_counts_the_rest(tmp_path: Path) -> None:
