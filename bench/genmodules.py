@@ -220,6 +220,22 @@ def generate(out: Path, count: int, legacy_only: bool = False) -> Path:
     return out
 
 
+def stale_example(module: Path, count: int, item_bytes: int | None = None) -> Path:
+    """The bundled api-naming-reviewer copied to `module`, its example answer listing `count` changes that each
+    lack the required `risk` (a located problem each); with `item_bytes`, each change is padded to about that
+    many bytes of the file."""
+    import shutil
+
+    shutil.copytree(Path(__file__).resolve().parents[1] / "modules" / "api-naming-reviewer", module)
+    example = module / "examples" / "output.json"
+    answer = json.loads(example.read_text(encoding="utf-8"))
+    item = {k: v for k, v in answer["changes"][0].items() if k != "risk"}
+    width = item_bytes - len(json.dumps({**item, "location": ""}, indent=2)) - 12 if item_bytes else 0
+    answer["changes"] = [{**item, "location": f"/items/{n}".ljust(width, "x")} for n in range(count)]
+    example.write_text(json.dumps(answer, indent=2), encoding="utf-8")
+    return module
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("out", type=Path)

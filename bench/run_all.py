@@ -1,6 +1,7 @@
-"""Every benchmark, one after another, then each figure that has a target against it (`make bench`).
+"""Every benchmark, one after another, then each figure that has a target against it (`make bench`), and
+BENCHMARKS.md written again from the figures (bench/report_md.py).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux first_frame dashboard hostile eval caching serve]
+    .venv/bin/python bench/run_all.py [--full] [growth reference editor core schema runtime streams startup ... serve]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -8,14 +9,14 @@ finishes in under three minutes on the reference machine (BENCHMARKS.md);
 for the scale figures). Each script runs in its own process (so one's imports
 and caches do not flatter the next) and prints its figures as it goes. A
 failing script is reported and the rest still run; the exit status says
-whether all of them finished.
+whether all of them finished (bench_growth.py fails when a sweep grows faster
+than an exponent of 1.2).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -23,7 +24,16 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from benchutil import machine  # noqa: E402
+from report_md import judged as verdict  # noqa: E402
+from report_md import record, write  # noqa: E402
+
 ORDER = (
+    "growth",
+    "reference",
+    "editor",
     "core",
     "schema",
     "runtime",
@@ -43,6 +53,9 @@ ORDER = (
     "serve",
 )
 QUICK: dict[str, list[str]] = {
+    "growth": ["--repeat", "3"],
+    "reference": ["--repeat", "7"],
+    "editor": ["--keys", "8"],
     "core": ["--count", "150", "--repeat", "2"],
     "schema": ["--repeat", "3"],
     "runtime": ["--runs", "50"],
@@ -59,25 +72,10 @@ QUICK: dict[str, list[str]] = {
     "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the issue's 50 goldens
     "serve": ["--rounds", "1"],  # the issue's 200 runs at once, once
 }
-_AT_MOST = re.compile(r"\(target\s*(<=|<|>=)\s*([0-9.]+)")
-
-
-def verdict(key: str, value: Any) -> str:
-    """'PASS' / 'MISS' for a `(target <= N)` or `(target >= N)` figure; '' when the target is not a simple bound."""
-    if isinstance(value, bool):  # a script's own "targets_met"
-        return "PASS" if value else "MISS"
-    if isinstance(value, str) and value.endswith((": met", ": MISSED")):
-        return "PASS" if value.endswith(": met") else "MISS"
-    bound = _AT_MOST.search(key)
-    if bound is None or not isinstance(value, (int, float)):
-        return ""
-    limit = float(bound.group(2))
-    op = bound.group(1)
-    ok = value <= limit if op == "<=" else value >= limit if op == ">=" else value < limit
-    return "PASS" if ok else "MISS"
 
 
 def run_one(name: str, full: bool) -> tuple[int, dict[str, Any]]:
+    """The script's exit status and its report (`{"bench", "machine", "results"}`, the JSON line it prints last)."""
     script = HERE / f"bench_{name}.py"
     # Like `make bench`: compiled modules are kept (an empty PYTHONDONTWRITEBYTECODE is off), as an install does.
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
@@ -88,12 +86,13 @@ def run_one(name: str, full: bool) -> tuple[int, dict[str, Any]]:
         env=env,
     )
     assert proc.stdout is not None
-    results: dict[str, Any] = {}
+    found: dict[str, Any] = {}
     for line in proc.stdout:
-        print(line, end="", flush=True)
         if line.startswith('{"bench"'):
-            results = json.loads(line).get("results", {})
-    return proc.wait(), results
+            found = json.loads(line)
+        else:
+            print(line, end="", flush=True)
+    return proc.wait(), found
 
 
 def main(argv: list[str]) -> int:
@@ -110,7 +109,10 @@ def main(argv: list[str]) -> int:
     for name in chosen:
         print(f"\n=== bench_{name}.py", flush=True)
         started = time.perf_counter()
-        code, results = run_one(name, full)
+        load = os.getloadavg()[0]
+        code, found = run_one(name, full)
+        results = found.get("results", {})
+        record(name, results, found.get("machine", machine()), code, (load, os.getloadavg()[0]))
         print(
             f"=== bench_{name}.py: {'ok' if code == 0 else f'exit status {code}'} in {time.perf_counter() - started:.0f} s"
         )
@@ -125,6 +127,8 @@ def main(argv: list[str]) -> int:
         f"1-minute load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after)"
     )
     print("\n".join(targets) or "  (none)")
+    write(ROOT / "BENCHMARKS.md", ORDER)
+    print(f"\nBENCHMARKS.md written ({(ROOT / 'BENCHMARKS.md').stat().st_size:,} bytes)")
     if failed:
         print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

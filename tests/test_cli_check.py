@@ -69,3 +69,24 @@ def test_an_input_without_a_module_is_not_judged(args: list[str], tmp_path: Path
     assert proc.returncode == 2 and proc.stdout == ""
     assert "cannot be judged" in proc.stderr and "--module NAME" in proc.stderr
     assert ("not an envelope" in proc.stderr) is ("--kind" not in args)
+
+
+def test_each_violation_in_a_json_document_is_located(tmp_path: Path) -> None:
+    """A JSON envelope's violations say the line (text) and the line and column (--json) of the value at their
+    path, or of its deepest ancestor the document has; a conformance vector's are found inside its envelope."""
+    text = '{\n  "ok": true,\n  "meta": {\n    "confidence": 7,\n    "risk": "low"\n  },\n  "data": {}\n}\n'
+    target = tmp_path / "e.json"
+    target.write_text(text, encoding="utf-8")
+    proc = run_cogn(["check", "--json", str(target)], cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    located = {v["path"]: (v["line"], v["column"]) for v in json.loads(proc.stdout)["violations"]}
+    assert located["meta.confidence"] == (4, 19)
+    assert located["meta.explain"] == (3, 11)  # missing: its object
+    assert located["data.rationale"] == (7, 11)
+    proc = run_cogn(["check", str(target)], cwd=tmp_path)
+    assert "(line 4)" in proc.stdout and "(line 7)" in proc.stdout
+    vector = '{"$test": {"name": "v", "expects": "reject"},\n "envelope":\n' + text + "}"
+    target.write_text(vector, encoding="utf-8")
+    proc = run_cogn(["check", "--json", str(target)], cwd=tmp_path)
+    located = {v["path"]: (v["line"], v["column"]) for v in json.loads(proc.stdout)["violations"]}
+    assert located["meta.confidence"] == (6, 19)

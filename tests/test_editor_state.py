@@ -46,6 +46,17 @@ def test_tabs_marks_and_the_status_line(tmp_path: Path) -> None:
     assert state.can("save") and state.can("find_next") and state.can("reload")
 
 
+def test_one_validation_runs_at_a_time_and_edits_meanwhile_ask_for_one_more(tmp_path: Path) -> None:
+    state, *_ = opened(tmp_path)
+    assert state.want_validation() and state.validating  # none running: start one
+    for _ in range(5):  # edits while it runs: each asks, none starts
+        state.edited("file-0", True)
+        assert not state.want_validation()
+    assert state.validation_ended() and state.validating  # one more, for all five
+    assert not state.validation_ended() and not state.validating  # nothing came meanwhile: done
+    assert state.want_validation()
+
+
 def test_only_the_newest_validation_is_shown_and_checking_lasts_until_it_answers(tmp_path: Path) -> None:
     state, manifest, _prompt, _notes = opened(tmp_path)
     state.changed()

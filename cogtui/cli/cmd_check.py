@@ -24,6 +24,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.files.decoding import decode_bytes
+    from cogtui.core.files.positions import JsonPositions
     from cogtui.core.files.sourcemap import ParseFailure
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.rules.document_checker import (
@@ -37,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         raw = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()  # noqa: SIM115
-        doc = parse_document(decode_bytes(raw, Path(args.file)))
+        text = decode_bytes(raw, Path(args.file))
+        doc = parse_document(text)
     except OSError as exc:
         err(f"cannot read {args.file}: {exc.strerror or exc}")
         return 2
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             err(str(exc))
             return 2
     try:
-        result = check_document(doc, args.kind, module)
+        result = check_document(doc, args.kind, module, JsonPositions(text))
     except UnusableModule as exc:
         err(f"{exc}\n  hint: Run `cogn validate {exc.module.name}` and fix the errors first; nothing is checked.")
         return 2

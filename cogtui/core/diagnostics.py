@@ -6,6 +6,7 @@ summary; docs/diagnostics.md documents each one (a test keeps them in step).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Iterable
 from enum import StrEnum
 from pathlib import Path
@@ -110,6 +111,9 @@ def _cut(value: str, closer: str) -> str:
     return f"{head}, …{closer}" if closer else f"{head}…"
 
 
+_OPENING = re.compile("[{\\['\"]")  # where a quoted value may start
+
+
 def short_values(message: str) -> str:
     """`message` with every quoted object, array or string longer than EXCERPT_CHARS cut to a short excerpt.
 
@@ -120,21 +124,26 @@ def short_values(message: str) -> str:
         return message
     out: list[str] = []
     index = 0
-    while index < len(message):
-        char = message[index]
-        end = _closing(message, index) if char in "{[" else -1
-        if char in "'\"" and (index == 0 or not message[index - 1].isalnum()):
-            end = message.find(char, index + 1)
+    while True:
+        opening = _OPENING.search(message, index)  # the text up to it is kept as it is
+        if opening is None:
+            out.append(message[index:])
+            return "".join(out)
+        at = opening.start()
+        out.append(message[index:at])
+        char = message[at]
+        end = _closing(message, at) if char in "{[" else -1
+        if char in "'\"" and (at == 0 or not message[at - 1].isalnum()):
+            end = message.find(char, at + 1)
             while end > 0 and message[end - 1] == "\\":
                 end = message.find(char, end + 1)
-        if end > index and end - index + 1 > EXCERPT_CHARS:
-            span = message[index : end + 1]
+        if end > at and end - at + 1 > EXCERPT_CHARS:
+            span = message[at : end + 1]
             out.append(_cut(span[:-1], "") + span[-1] if char in "'\"" else _cut(span[:-1], span[-1]))
             index = end + 1
-            continue
-        out.append(char)
-        index += 1
-    return "".join(out)
+        else:
+            out.append(char)
+            index = at + 1
 
 
 def format_location(file: Path | None, line: int | None, column: int | None) -> str:

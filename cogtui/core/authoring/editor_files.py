@@ -35,8 +35,10 @@ _FOREIGN_LINE_BREAKS = {
 }
 
 
-# Above this, tree-sitter re-highlighting takes most of a second per key press; such files open as plain text.
-HIGHLIGHT_LIMIT_CHARS = 1_000_000
+# Textual's TextArea highlights the whole file again on every key: above this size that alone keeps a key
+# waiting longer than typing allows (BENCHMARKS.md, editor), so such files open as plain text (a long example
+# answer, a big schema; the status line says "large: no highlighting").
+HIGHLIGHT_LIMIT_CHARS = 200_000
 
 
 def language_for(path: Path) -> str | None:

@@ -7,7 +7,9 @@ the core's machine (`core/files/disk_state.py`).
 
 Validation runs behind the edits: every edit (or save, reload, change on disk) counts as a change,
 a validation answers the changes made before it started, and the problems shown are "checking…"
-until the newest one answers. An older validation's answer never replaces a newer one's.
+until the newest one answers. An older validation's answer never replaces a newer one's. One
+validation runs at a time: edits made while it runs are answered by one more when it ends, however
+many they are, so a burst of typing costs at most two validations, never one per pause.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class EditorState:
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the latest validation's, every file
     changes: int = 0  # edits, saves, reloads and disk changes so far
     checked: int = -1  # the change count the shown problems answer (-1: not validated yet)
+    validating: bool = False  # a validation is running
+    validation_due: bool = False  # changes came while it ran: one more validation follows it
     problem_at: dict[str, Diagnostic] = field(default_factory=dict)  # per file: the problem f8 last moved to
     find_open: bool = False
     find_query: str = ""
@@ -59,6 +63,9 @@ class EditorState:
     added: int = 0  # tabs added so far, closed ones included: a new tab's pane id is never one used before
     problems_open: bool = True  # the problems pane shows its list (toggled by a key); collapsed when empty anyway
     problems_size: int = PROBLEMS_ROWS  # its height when it shows the list (resized by keys)
+    # The problems of each tab's file, in the order of its text: grouped once per validation (or change of tabs),
+    # not on every key (the footer asks `can` of each key's action, and f8's asks for the file's problems).
+    by_pane: dict[str, list[Diagnostic]] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------ files and tabs
 
@@ -75,6 +82,7 @@ class EditorState:
 
     def add(self, buf: FileBuffer) -> None:
         self.files[buf.pane_id] = buf
+        self.by_pane = None
         self.by_path[buf.path] = buf
         self.by_path.setdefault(buf.path.resolve(), buf)  # watchers may report resolved paths
         self.added += 1
@@ -98,6 +106,7 @@ class EditorState:
         buf = self.files.pop(pane, None)
         if buf is None:
             return None
+        self.by_pane = None
         for path in [p for p, b in self.by_path.items() if b is buf]:
             del self.by_path[path]
         self.problem_at.pop(pane, None)
@@ -150,11 +159,28 @@ class EditorState:
         """A validation of everything up to now starts; returns the change count it answers."""
         return self.changes
 
+    def want_validation(self) -> bool:
+        """The problems should be checked again: True when a validation may start now; False when one is running,
+        which is then followed by one more (that answers every change made until it starts)."""
+        if self.validating:
+            self.validation_due = True
+            return False
+        self.validating = True
+        return True
+
+    def validation_ended(self) -> bool:
+        """The running validation ended (answered or failed); True when the next one should start now."""
+        self.validating = False
+        if not self.validation_due:
+            return False
+        self.validation_due = False
+        return self.want_validation()
+
     def validated(self, answers: int, diagnostics: list[Diagnostic], module: str | None = None) -> bool:
         """A validation's problems; False (nothing changes) when a newer one has answered already."""
         if answers < self.checked:
             return False
-        self.checked, self.diagnostics = answers, list(diagnostics)
+        self.checked, self.diagnostics, self.by_pane = answers, list(diagnostics), None
         if module:
             self.module = module
         self.problem_at = {p: d for p, d in self.problem_at.items() if d in self.diagnostics}
@@ -164,13 +190,26 @@ class EditorState:
         return counts(self.diagnostics)
 
     def file_problems(self, pane: str) -> list[Diagnostic]:
-        """The problems located in the file of `pane`, in the order of the text."""
-        buf = self.files.get(pane)
-        mine = [d for d in self.diagnostics if d.file is not None and buf is not None and self.file_for(d.file) is buf]
-        return sorted(mine, key=where)
+        """The problems located in the file of `pane`, in the order of the text (the state's own list: read it,
+        do not change it)."""
+        if self.by_pane is None:
+            grouped: dict[str, list[Diagnostic]] = {}
+            owners: dict[Path, FileBuffer | None] = {}
+            for d in self.diagnostics:
+                if d.file is None:
+                    continue
+                if d.file not in owners:
+                    owners[d.file] = self.file_for(d.file)
+                buf = owners[d.file]
+                if buf is not None:
+                    grouped.setdefault(buf.pane_id, []).append(d)
+            self.by_pane = {found: sorted(mine, key=where) for found, mine in grouped.items()}
+        return self.by_pane.get(pane, [])
 
     def problems_per_pane(self) -> dict[str, int]:
-        return {pane: n for pane in self.files if (n := len(self.file_problems(pane)))}
+        self.file_problems("")
+        assert self.by_pane is not None
+        return {pane: len(self.by_pane[pane]) for pane in self.files if pane in self.by_pane}
 
     def next_problem(self, cursor: tuple[int, int], step: int) -> Diagnostic | None:
         """f8 / shift+f8: the next (previous) problem of the shown file after (before) the cursor, wrapping."""

@@ -1,11 +1,10 @@
-"""Walking JSON text without building it: skip a value, find where a path's value (or key) starts, find a
-repeated key. `json` parses; these only locate, so a file without diagnostics pays nothing for them."""
+"""Walking JSON text without building it: skip a value (the migration edits JSON in place), find a repeated
+key, turn an offset into a line and column. `json` parses; positions.py maps every value's position."""
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
 from typing import Any
 
 
@@ -55,45 +54,6 @@ def skip_json_value(text: str, i: int) -> int:
     if m is None:
         raise ValueError(f"unexpected character at {i}")
     return m.end()
-
-
-def json_locate(text: str, parts: Sequence[Any], key: bool) -> int:
-    i = _skip_ws(text, 0)
-    for index, part in enumerate(parts):
-        last = index == len(parts) - 1
-        ch = text[i : i + 1]
-        found = None
-        if ch == "{":
-            j = _skip_ws(text, i + 1)
-            while text[j : j + 1] == '"':
-                m = _STRING.match(text, j)
-                if m is None:
-                    break
-                name = json.loads(m.group())
-                k_start = j
-                j = _skip_ws(text, m.end())
-                j = _skip_ws(text, j + 1)  # past ':'
-                if name == str(part):
-                    # No break: json.loads keeps the last of duplicated keys, so point there.
-                    found = k_start if (last and key) else j
-                j = _skip_ws(text, skip_json_value(text, j))
-                if text[j : j + 1] == ",":
-                    j = _skip_ws(text, j + 1)
-        elif ch == "[" and isinstance(part, int):
-            j = _skip_ws(text, i + 1)
-            n = 0
-            while text[j : j + 1] not in ("]", ""):
-                if n == part:
-                    found = j
-                    break
-                j = _skip_ws(text, skip_json_value(text, j))
-                if text[j : j + 1] == ",":
-                    j = _skip_ws(text, j + 1)
-                n += 1
-        if found is None:
-            return i
-        i = found
-    return i
 
 
 class KeyCounter:

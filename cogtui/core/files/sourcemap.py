@@ -1,10 +1,11 @@
 """Parse YAML and JSON while keeping where each value came from.
 
 Diagnostics need 1-based line and column for any node (a manifest field, a
-schema keyword, a value in a golden test). YAML positions come from the
-composed node tree (safe loader only). JSON is parsed by the C `json` module
-and located lazily by a small scanner that walks only the requested path, so
-files without diagnostics pay nothing extra.
+schema keyword, a value in a golden test). Each parsed file carries its
+position map (positions.py): YAML's over the composed node tree (safe loader
+only), JSON's over the text the C `json` module parsed; each container is
+indexed once, when a question first reaches it, so a file without diagnostics
+pays nothing extra and one with thousands is not scanned once per diagnostic.
 
 PyYAML is imported only when a file needs it: a YAML file written as JSON is
 read by `json` when the two readings cannot differ (yaml_as_json.py), so a
@@ -15,68 +16,54 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from cogtui.core.diagnostics import diag
 from cogtui.core.files.confined import ParseFailure as ParseFailure  # re-exported: where parsers raise it
 from cogtui.core.files.confined import read_confined
 from cogtui.core.files.decoding import decode_bytes
-from cogtui.core.files.json_scan import KeyCounter, json_locate, offset_to_position
+from cogtui.core.files.json_scan import KeyCounter, offset_to_position
 from cogtui.core.files.json_scan import skip_json_value as skip_json_value  # re-exported: the migration walks JSON
 from cogtui.core.files.nesting import TOO_DEEP_HINT, too_deep_message, too_deep_position
+from cogtui.core.files.positions import BlockPositions, JsonPositions, PathPart, Position, PositionMap, YamlPositions
 from cogtui.core.files.yaml_as_json import json_shaped
-from cogtui.core.files.yaml_block import BlockNode, block_yaml, locate_block, walk_block
+from cogtui.core.files.yaml_block import block_yaml
 from cogtui.core.files.yaml_bounds import MAX_YAML_CHARS, check_expansion
 from cogtui.core.records import field, record
 
-if TYPE_CHECKING:
-    import yaml
+__all__ = ["PathPart", "Position"]  # re-exported: the types of a located path and its answer
 
-PathPart = Hashable  # a mapping key as the parsed value has it (str, int, None, a date...) or a list index
-Position = tuple[int, int]
 Kind = Literal["yaml", "json", "text"]
 
 
 @record
 class SourceFile:
-    """One file's text and parsed value; `locate` maps a value path to a position."""
+    """One file's text and parsed value; `locate` maps a value path to a position (through `positions`)."""
 
     path: Path
     text: str
     kind: Kind
     value: Any = None
     line_offset: int = 0  # lines before the parsed region (YAML frontmatter)
-    _node: Any = field(default=None, repr=False, compare=False)
+    positions: PositionMap = field(default_factory=PositionMap, repr=False, compare=False)
 
     def locate(self, parts: Sequence[PathPart] = (), key: bool = False) -> Position:
         """Position of the value at `parts` (or of its key), else of the deepest ancestor found."""
-        if self.kind == "yaml" and isinstance(self._node, BlockNode):
-            line, col = locate_block(self._node, parts, key)
-        elif self.kind == "yaml" and self._node is not None:
-            mark = _yaml_walk(self._node, parts, key)[0].start_mark
-            line, col = mark.line + 1, mark.column + 1
-        elif self.kind == "json":
-            line, col = offset_to_position(self.text, json_locate(self.text, parts, key))
-        else:
-            line, col = 1, 1
-        return line + self.line_offset, col
+        return self.positions.position(parts, key)
 
     def written(self, parts: Sequence[PathPart] = (), key: bool = False) -> str | None:
         """The text of the YAML scalar at `parts` (or of its key) as the file has it (`2024-01-01`, `~`, `yes`);
         None when no YAML scalar is there. Messages quote a value with it rather than with Python's repr."""
-        if self.kind != "yaml" or self._node is None:
-            return None
-        if isinstance(self._node, BlockNode):
-            block, found = walk_block(self._node, parts, key)
-            return str(block.value) if found and block.kind == "scalar" else None
-        import yaml
+        return self.positions.written(parts, key)
 
-        node, found = _yaml_walk(self._node, parts, key)
-        return str(node.value) if found and isinstance(node, yaml.ScalarNode) else None
+    @property
+    def node(self) -> Any:
+        """The YAML parser's node tree (PyYAML's, or a BlockNode), None for JSON or text."""
+        return self.positions.node
 
 
 # Unsaved editor buffers, by absolute path: validation "as you type" reads these instead of the disk.
@@ -140,13 +127,13 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
                 hint="Keep manifests small; large data belongs in JSON files.",
             )
         )
-    if line_offset == 0:  # frontmatter keeps the whole file's text, which the JSON locator cannot read
+    if line_offset == 0:  # frontmatter is YAML: a JSON map would count no lines before it
         shaped, value = json_shaped(text)
         if shaped:
-            return SourceFile(path, text, "json", value)
+            return SourceFile(path, text, "json", value, positions=JsonPositions(text))
     block = None if yaml_nodes else block_yaml(text)
     if block is not None:
-        return SourceFile(path, text, "yaml", block[0], line_offset, block[1])
+        return SourceFile(path, text, "yaml", block[0], line_offset, BlockPositions(block[1], text, line_offset))
     import yaml
 
     cls = _loader_class(text)
@@ -203,46 +190,7 @@ def parse_yaml(text: str, path: Path, line_offset: int = 0, yaml_nodes: bool = F
     finally:
         if loader is not None:
             loader.dispose()
-    return SourceFile(path, text, "yaml", value, line_offset, node)
-
-
-def _yaml_walk(node: yaml.Node, parts: Sequence[PathPart], key: bool) -> tuple[yaml.Node, bool]:
-    """The node at `parts` (or its key's node) and True; else the deepest ancestor found and False."""
-    import yaml
-
-    for index, part in enumerate(parts):
-        nxt = None
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                if _key_is(k, part):
-                    if key and index == len(parts) - 1:
-                        return k, True
-                    nxt = v
-                    break
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-            nxt = node.value[part]
-        if nxt is None:
-            return node, False
-        node = nxt
-    return node, True
-
-
-def _key_is(key_node: yaml.Node, part: PathPart) -> bool:
-    """Whether a mapping key is `part`: a string part matches the key's text, any other the value PyYAML builds
-    (`null`, `~` and `NULL` are None, `0x7b` is 123)."""
-    import yaml
-
-    if not isinstance(key_node, yaml.ScalarNode):
-        return False
-    if isinstance(part, str):
-        return bool(key_node.value == part)
-    if isinstance(part, int) and not isinstance(part, bool) and key_node.value == str(part):
-        return True
-    try:
-        built = yaml.constructor.SafeConstructor().construct_object(key_node)
-    except (yaml.YAMLError, ValueError, TypeError, OverflowError):
-        return False
-    return type(built) is type(part) and bool(built == part)
+    return SourceFile(path, text, "yaml", value, line_offset, YamlPositions(node, line_offset))
 
 
 # ---------------------------------------------------------------- JSON
@@ -270,7 +218,7 @@ def parse_json(text: str, path: Path) -> SourceFile:
         failure = repeated_json_key(text, path)
         if failure is not None:
             raise failure
-    return SourceFile(path, text, "json", value)
+    return SourceFile(path, text, "json", value, positions=JsonPositions(text))
 
 
 _LONG_INT = re.compile(r"\d{4301,}")

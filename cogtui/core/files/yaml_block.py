@@ -16,7 +16,6 @@ PyYAML's.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Sequence
 from typing import Any
 
 # The implicit types of YAML 1.1 (PyYAML's resolver): a plain scalar matching one is not a string.
@@ -77,31 +76,6 @@ def block_yaml(text: str) -> tuple[Any, BlockNode] | None:
     except (Unsupported, RecursionError):
         return None
     return value, node
-
-
-def locate_block(node: BlockNode, parts: Sequence[Hashable], key: bool) -> tuple[int, int]:
-    """1-based (line, column) of the value at `parts` (or of its key), else of the deepest ancestor found."""
-    found = walk_block(node, parts, key)[0]
-    return found.line + 1, found.column + 1
-
-
-def walk_block(node: BlockNode, parts: Sequence[Hashable], key: bool) -> tuple[BlockNode, bool]:
-    """The node at `parts` (or its key's node) and True; else the deepest ancestor found and False."""
-    for index, part in enumerate(parts):
-        nxt = None
-        if node.kind == "map":
-            for k, v in node.value:  # every key here is a plain string (no repeats: those are PyYAML's)
-                if k.value == part:
-                    if key and index == len(parts) - 1:
-                        return k, True
-                    nxt = v
-                    break
-        elif node.kind == "seq" and isinstance(part, int) and 0 <= part < len(node.value):
-            nxt = node.value[part]
-        if nxt is None:
-            return node, False
-        node = nxt
-    return node, True
 
 
 class _Reader:

@@ -25,6 +25,7 @@ from cogtui.core.rules.violation import json_type
 
 if TYPE_CHECKING:
     from cogtui.core.diagnostics import Diagnostic
+    from cogtui.core.files.positions import PositionMap
     from cogtui.core.module.model import Module
     from cogtui.core.module.schema_engine import SchemaError
 
@@ -68,6 +69,8 @@ class CheckResult:
     warnings: list[Violation] = field(default_factory=list)  # tolerated shapes (D39, D41): valid, but noted
     vector: VectorOutcome | None = None  # a conformance vector's expectation, met or not (D145)
     lines: list[int] | None = None  # a stream read from NDJSON or SSE text: the line each chunk began on
+    positions: PositionMap | None = field(default=None, repr=False, compare=False)  # a JSON document's text's
+    under: tuple[str, ...] = ()  # where the judged value is in the document (a conformance vector's envelope)
 
     @property
     def valid(self) -> bool:
@@ -88,6 +91,9 @@ class CheckResult:
             for v, entry in zip(self.violations, out["violations"], strict=True):
                 if (line := self.line_of(v)) is not None:
                     entry["line"] = line
+        elif self.positions is not None:
+            for v, entry in zip(self.violations, out["violations"], strict=True):
+                entry["line"], entry["column"] = self.positions.position((*self.under, *v.path))
         if self.warnings:  # tolerated shapes only; absent otherwise, so the output keeps its old shape
             out["warnings"] = [w.to_json() for w in self.warnings]
         if self.vector is not None:
@@ -95,7 +101,10 @@ class CheckResult:
         return out
 
     def line_of(self, violation: Violation) -> int | None:
-        """The line of the stream text where the chunk a violation is about began, when known."""
+        """The line a violation is about, when known: of the value at its path in a JSON document, or where the
+        chunk it is about began in stream text."""
+        if self.positions is not None:
+            return self.positions.position((*self.under, *violation.path))[0]
         index = violation.path[0] if violation.path else None
         if self.lines is None or not isinstance(index, int) or not 0 <= index < len(self.lines):
             return None
@@ -161,9 +170,19 @@ def input_violation(err: SchemaError) -> Violation:
     return Violation("E1001", f"input.{err.keyword}", path, f"{dotted(path)}: {err.message}")
 
 
-def check_document(doc: Any, kind: str | None = None, module: Module | None = None) -> CheckResult:
+def check_document(
+    doc: Any, kind: str | None = None, module: Module | None = None, positions: PositionMap | None = None
+) -> CheckResult:
     """The verdict on `doc`; raises UnusableModule when `module`'s contract cannot be known (never a pass), and
-    UnjudgedInput for an input without a module in which nothing was found (no verdict either, D145)."""
+    UnjudgedInput for an input without a module in which nothing was found (no verdict either, D145).
+    `positions`, the map of the JSON text `doc` was read from, locates each violation (line and column)."""
+    result = _judge(doc, kind, module)
+    if positions is not None and not isinstance(doc, StreamText):
+        result.positions = positions
+    return result
+
+
+def _judge(doc: Any, kind: str | None, module: Module | None) -> CheckResult:
     if module is not None:
         from cogtui.core.rules.contract_status import contract_problems
 
@@ -176,6 +195,7 @@ def check_document(doc: Any, kind: str | None = None, module: Module | None = No
         _require_usable_output(module)
         result = _check_envelope(envelope, module)
         result.vector = expectation.compare(result.valid, result.codes)
+        result.under = ("envelope",)
         return result
     detected = kind is None
     if kind is None:

@@ -170,12 +170,15 @@ class _RefWalk:
 
     def run(self) -> RefReport:
         queue: list[Path] = []
-        for path, _ in self.module.schemas.locations.values():
+        for path in dict.fromkeys(path for path, _ in self.module.schemas.locations.values()):  # each file once
             src = self.module.sources.get(path)
-            if src is not None and path.resolve() not in self.walked:
-                self.sources[path.resolve()] = src
-                self.walked.add(path.resolve())
-                queue.append(path.resolve())
+            if src is None:
+                continue
+            real = path.resolve()
+            if real not in self.walked:
+                self.sources[real] = src
+                self.walked.add(real)
+                queue.append(real)
         while queue:
             self.check_document(queue.pop(0), queue)
         documents = {path: src.value for path, src in self.sources.items() if isinstance(src, SourceFile)}

@@ -67,7 +67,9 @@ keys.register(
     KeySpec("editor.problems_shorter", "alt+down", "problems_shorter", "Problems shorter"),
 )
 
-VALIDATE_DELAY_S = 0.3  # long enough to type a word without a validation per key, short enough to feel live
+# The pause in typing after which the module is checked again: a burst of keys asks once. Checks run one at a
+# time (edits made during one are answered by one more), so a short pause cannot pile them up (D201).
+VALIDATE_DELAY_S = 0.15
 
 
 class EditorScreen(ReportsWorkerFailures, Screen[None]):
@@ -101,9 +103,10 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     class Validated(Message):
         """The module validated with the unsaved buffers overlaid."""
 
-        def __init__(self, report: ModuleReport, answers: int) -> None:
+        def __init__(self, report: ModuleReport | None, answers: int) -> None:
             super().__init__()
             self.report, self.answers = report, answers  # answers: the state's change count it was started at
+            # report: None when the validation failed (the app was told), so the next one may start
 
     class DiskChanged(Message):
         """Files under the module folder changed on disk (any program, including our own saves)."""
@@ -264,24 +267,36 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self._validate_timer = self.set_timer(VALIDATE_DELAY_S, self.validate_now)
 
     def validate_now(self) -> None:
+        """Check the module again with the buffers as they are; when a check is running, one more follows it."""
         if self._validate_timer is not None:
             self._validate_timer.stop()
             self._validate_timer = None
+        self.state.changed()
+        if self.state.want_validation():
+            self._start_validation()
+        self.update_status()
+
+    def _start_validation(self) -> None:
         texts = [(buf, self.area(buf).text) for buf in self.state.files.values() if not buf.read_only]
         overlay = {buf.path: text for buf, text in texts if text != buf.saved_lf}
-        self.state.changed()
         self._validate(overlay, self.state.validation_started())
-        self.update_status()
 
     @work(thread=True, exclusive=True, group="editor-validate", exit_on_error=False)
     def _validate(self, overlay: dict[Path, str], answers: int) -> None:
-        with file_overlay(overlay):
-            report = check_path(self.module_path)
-        if not get_current_worker().is_cancelled:  # a newer edit started a newer validation
-            self.post_message(self.Validated(report, answers))
+        report = None
+        try:
+            with file_overlay(overlay):
+                report = check_path(self.module_path)
+        finally:  # answered or failed (the failure goes to the app as WorkerFailed), the next check may start
+            if not get_current_worker().is_cancelled:  # the editor closed
+                self.post_message(self.Validated(report, answers))
 
     @on(Validated)
     def _validated(self, message: Validated) -> None:
+        if self.state.validation_ended():  # edits came while it ran: check their text now
+            self._start_validation()
+        if message.report is None:
+            return
         module = message.report.module
         name = module.name if module is not None else None
         if not self.state.validated(message.answers, list(message.report.diagnostics), name):

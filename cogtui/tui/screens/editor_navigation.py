@@ -58,8 +58,8 @@ class Navigator:
         area.move_cursor((row, column))
         area.focus()
         panel = editor.screen.query_one(DiagnosticsPanel)
-        if diagnostic in panel.diagnostics:
-            panel.highlighted = panel.diagnostics.index(diagnostic)
+        if diagnostic in panel.listed:
+            panel.highlighted = panel.listed.index(diagnostic)
         # The pane was hidden until now: scroll once it has a size.
         editor.screen.call_after_refresh(area.scroll_cursor_visible, center=True)
         editor.update_status()

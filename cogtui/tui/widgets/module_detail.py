@@ -2,7 +2,9 @@
 
 Everything here is written in module files (names, texts, paths, diagnostic
 messages quoting them), so it is laid out as `Content` with `$variables`:
-the values are shown literally and never parsed as markup.
+the values are shown literally and never parsed as markup. A list of problems
+shows the first `SHOWN` and counts the rest, as the editor's does: a module
+with thousands of them is drawn in the time a hundred take.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from textual.widgets import Static
 
 from cogtui.core.diagnostics import Diagnostic, Severity, format_location, plural
 
-from ..shown import block, markup
+from ..shown import assemble, block, markup
+from .diagnostics_panel import SHOWN
 
 if TYPE_CHECKING:
     from cogtui.core.module.discovery import ModuleEntry
@@ -100,20 +103,27 @@ def module_content(module: Module, report: ModuleReport, entry: ModuleEntry | No
 
 
 def diagnostics_lines(report: ModuleReport, root: Path, only: list[Diagnostic] | None = None) -> list[Content]:
+    """Each problem (at most SHOWN, then a line counting the rest) with its hint below it."""
+    found = report.diagnostics if only is None else only
     out = []
-    for d in report.diagnostics if only is None else only:
+    for d in found[:SHOWN]:
         where = format_location(_relative(d.file, root), d.line, d.column)
         out.append(
-            markup(
-                f"  [{SEVERITY_STYLE[d.severity]}]$severity[/] [b]$code[/] [$text-muted]$where[/]  $message",
-                severity=f"{d.severity.value:<7}",
-                code=d.code,
-                where=where,
-                message=d.message,
+            assemble(
+                "  ",
+                (f"{d.severity.value:<7}", SEVERITY_STYLE[d.severity]),
+                " ",
+                (d.code, "bold"),
+                " ",
+                (str(where), "$text-muted"),
+                "  ",
+                d.message,
             )
         )
         if d.hint:
-            out.append(markup("           [$text-muted]$hint[/]", hint=d.hint))
+            out.append(assemble("           ", (d.hint, "$text-muted")))
+    if len(found) > SHOWN:
+        out.append(markup("  [$text-muted]… $more more not listed[/]", more=f"{len(found) - SHOWN:,}"))
     return out
 
 

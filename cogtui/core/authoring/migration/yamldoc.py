@@ -210,7 +210,7 @@ class YamlDoc:
         except ParseFailure:
             self.editable = False
             return
-        node = self.node = src._node
+        node = self.node = src.node
         self.value = src.value if isinstance(src.value, dict) else {}
         self.blocks = []
         if node is None:
