@@ -506,9 +506,23 @@ def isolated_environment(folder: Path) -> Iterator[None]:
         time.tzset()
 
 
+def still(app: CogtuiApp) -> CogtuiApp:
+    """The app with animations off, so a picture never catches one midway: Textual's Tabs move their underline
+    to a new tab after a 20 ms timer and then over 0.3 s, which no wait for scheduled animations covers (the timer
+    has not fired yet) and a loaded machine photographs at either end."""
+    app.animation_level = "none"
+    return app
+
+
 def make_app(stage: Stage, scene: Scene, cwd: Path) -> CogtuiApp:
-    return CogtuiApp(
-        paths=[str(stage.root)], cwd=cwd, watch=False, config=Config(), review=stage.plan_file if scene.review else None
+    return still(
+        CogtuiApp(
+            paths=[str(stage.root)],
+            cwd=cwd,
+            watch=False,
+            config=Config(),
+            review=stage.plan_file if scene.review else None,
+        )
     )
 
 
