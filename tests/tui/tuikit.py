@@ -119,7 +119,7 @@ def endless_replay(monkeypatch: pytest.MonkeyPatch, interval: float = 0.05) -> N
     until the run is cancelled (a quit, escape). A test that acts on a running run finds it running however slowly
     the machine got it there, where a paced answer could have ended first."""
     from cogtui.core.run.providers.base import TextDelta
-    from cogtui.core.run.providers.replay import ReplayProvider
+    from cogtui.core.run.providers.replay.provider import ReplayProvider
 
     answer = ReplayProvider.stream
     monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", str(interval))
