@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cogtui.core.run.providers.registry import secret_variables
 from cogtui.core.settings.config import Config
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"
@@ -29,8 +30,7 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         "COGNITIVE_MODULES_PATH",
         "COGNITIVE_PROVIDER",
         "COGNITIVE_MODEL",
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
+        *secret_variables(),  # every provider's key
     ):
         monkeypatch.delenv(name, raising=False)
     root = tmp_path / "modules"
