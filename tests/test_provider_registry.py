@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -180,3 +181,15 @@ def test_doctor_checks_its_settings(stand_in: ProviderSpec, tmp_path: Path) -> N
     assert proc.returncode == 1
     assert "✗ providers.stand-in.temperature must be a number, not 'hot'" in proc.stdout
     assert "not a provider" not in proc.stdout and proc.stdout.rstrip().endswith("1 problem")
+
+
+def test_finding_the_providers_builds_none_and_imports_no_sdk() -> None:
+    """Every command that lists providers finds them: each spec is a cheap declaration, its client and SDK
+    are imported by its factory only."""
+    probe = (
+        "import sys; from cogtui.core.run.providers.registry import specs; found = specs(); "
+        "print(sorted(found), sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('asyncio', 'threading', 'ssl', 'httpx', 'anthropic') or m.endswith('.provider')))"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert proc.stdout.strip() == "['anthropic', 'openai', 'replay'] []"
