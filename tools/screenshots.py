@@ -43,6 +43,7 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.module.model import UNPARSED
 from cogtui.core.run.providers import make_provider
+from cogtui.core.run.providers.registry import secret_variables
 from cogtui.core.run.runner import RunOptions, run_module
 from cogtui.core.settings.config import Config
 from cogtui.tui import navigation as nav
@@ -480,8 +481,7 @@ def isolated_environment(folder: Path) -> Iterator[None]:
         "COGNITIVE_MODULES_PATH",
         "COGNITIVE_PROVIDER",
         "COGNITIVE_MODEL",
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
+        *secret_variables(),  # every provider's key
         "VISUAL",
         "EDITOR",
     ):

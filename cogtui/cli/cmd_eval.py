@@ -14,6 +14,8 @@ import asyncio
 import json
 from typing import Any
 
+from cogtui.core.run.providers import PROVIDERS
+
 from .output import (
     Printer,
     config_warnings,
@@ -49,7 +51,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--provider",
         action=_TargetAction,
-        choices=("anthropic", "openai", "replay"),
+        choices=PROVIDERS,
         help="a target's provider (repeatable: one target each); default: $COGNITIVE_PROVIDER, config, else replay",
     )
     p.add_argument("--model", action=_TargetAction, metavar="M", help="the model of the --provider before it")

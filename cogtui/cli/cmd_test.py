@@ -10,6 +10,7 @@ import asyncio
 from typing import Any
 
 from cogtui.core.diagnostics import plural
+from cogtui.core.run.providers import PROVIDERS
 
 from .output import (
     Printer,
@@ -26,11 +27,7 @@ from .output import (
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name or folder")
     p.add_argument("--all", action="store_true", help="every module on the search path")
-    p.add_argument(
-        "--provider",
-        choices=("anthropic", "openai", "replay"),
-        help="default: $COGNITIVE_PROVIDER, config, else replay",
-    )
+    p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
     p.add_argument("--json", action="store_true", help="print JSON")

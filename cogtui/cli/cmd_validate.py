@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from cogtui.core.diagnostics import plural
+from cogtui.core.run.providers import PROVIDERS
 
 from .output import (
     Printer,
@@ -30,7 +31,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="stale golden tests and examples are errors, not warnings")
     p.add_argument(
         "--provider",
-        choices=("anthropic", "openai", "replay"),
+        choices=PROVIDERS,
         help="check runtime_requirements against this provider (default: the one runs would use)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")

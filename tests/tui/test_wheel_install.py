@@ -20,12 +20,14 @@ import pytest
 import yaml
 from test_e2e_tmux import Tmux, label, wait_for
 
+from cogtui.core.run.providers.registry import secret_variables
+
 pytestmark = [pytest.mark.wheel, pytest.mark.e2e]
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL_TIMEOUT = 900  # seconds: a cold pip cache downloads every dependency
 UNSET = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "COLUMNS", "LINES", "COGNITIVE_MODULES_PATH")
-UNSET += ("COGNITIVE_PROVIDER", "COGNITIVE_MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+UNSET += ("COGNITIVE_PROVIDER", "COGNITIVE_MODEL", *secret_variables())  # and every provider's key
 
 
 def build_wheel(tmp_path: Path) -> Path:

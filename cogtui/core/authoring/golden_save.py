@@ -174,7 +174,7 @@ def plan_save(
     )
     source = None
     if replay:
-        from cogtui.core.run.providers.replay import choose_answer
+        from cogtui.core.run.providers.replay.provider import choose_answer
 
         _, source = choose_answer(module, input_value)
     return SavePlan(name, taken, None, same.name if same else None, same_answer, source)

@@ -19,7 +19,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cogtui.core.run.providers.anthropic_events import RawTally, sse_events
+from cogtui.core.run.providers.anthropic.events import RawTally, sse_events
 from cogtui.core.run.providers.base import (
     Finish,
     ModelRequest,
@@ -35,10 +35,13 @@ from cogtui.core.run.providers.base import (
     stream_error,
     unterminated_stream,
 )
-from cogtui.core.run.providers.declarations import ANTHROPIC_MEDIA, declaration
+from cogtui.core.run.providers.declarations import media_input
+from cogtui.core.run.providers.registry import named
 from cogtui.core.run.providers.shared_client import LoopClients, tls_context
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
+SPEC = named("anthropic")  # this provider's declaration (its package's __init__.py)
+KEY = SPEC.key_variables[0]
 
 
 class AnthropicProvider:
@@ -58,10 +61,10 @@ class AnthropicProvider:
         return anthropic.AsyncAnthropic(api_key=key, base_url=self.base_url, max_retries=0, http_client=http_client)
 
     def capabilities(self) -> dict[str, Any]:
-        return declaration(self.name, {})
+        return SPEC.declaration({})
 
     def media_categories(self) -> tuple[str, ...]:
-        return ANTHROPIC_MEDIA
+        return media_input(self.capabilities())
 
     def _client(self) -> Any:
         """The running event loop's client for the current API key: shared by every call until `aclose()`."""
@@ -168,12 +171,12 @@ def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
 
 
 def _required_key() -> str:
-    key = api_key("ANTHROPIC_API_KEY")
+    key = api_key(KEY)
     if key is None:
         raise ProviderError(
             "E4001",
-            "ANTHROPIC_API_KEY is not set",
-            suggestion="Set ANTHROPIC_API_KEY in the environment, or choose another provider with --provider.",
+            f"{KEY} is not set",
+            suggestion=f"Set {KEY} in the environment, or choose another provider with --provider.",
         )
     return key
 

@@ -18,8 +18,11 @@ from cogtui.core.rules.golden_contract import is_contract
 from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.prompt import estimate_tokens
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage
-from cogtui.core.run.providers.declarations import REPLAY_MEDIA, declaration
+from cogtui.core.run.providers.declarations import media_input
+from cogtui.core.run.providers.registry import named
 from cogtui.core.run.schema_instance import contract_instance, minimal_instance
+
+SPEC = named("replay")  # this provider's declaration (its package's __init__.py)
 
 
 def canonical(value: Any) -> str:
@@ -73,10 +76,10 @@ class ReplayProvider:
         self.interval = interval if interval is not None else (float(env) if env else 0.01)
 
     def capabilities(self) -> dict[str, Any]:
-        return declaration(self.name, {})
+        return SPEC.declaration({})
 
     def media_categories(self) -> tuple[str, ...]:
-        return REPLAY_MEDIA
+        return media_input(self.capabilities())
 
     async def prepare(self) -> None:
         return None  # nothing to load
