@@ -82,6 +82,13 @@ def test_every_link_leads_to_the_repository_or_a_public_address(doc: Path) -> No
     assert not problems, f"{doc.relative_to(ROOT)}:\n  " + "\n  ".join(problems)
 
 
+def test_the_readme_is_a_front_page() -> None:
+    """A reader's first page: short, the detail in the guides, and the two commands a developer needs."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 150, f"README.md has {len(text.splitlines())} lines: move detail to docs/"
+    assert "make run" in text and "make test" in text
+
+
 def test_the_checker_finds_what_it_must() -> None:
     """The rules above on a made-up page: each kind of bad link is found, each good one passes."""
     doc = ROOT / "docs" / "cli.md"
