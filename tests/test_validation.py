@@ -548,6 +548,13 @@ def t008(tmp: Path) -> Case:
     return Case(build(tmp, {"tests/extra.input.json": {"text": "x"}}), "T008", "tests/extra.input.json", 1, 1)
 
 
+def t009(tmp: Path) -> Case:
+    exp = copy.deepcopy(clean_v22()["tests/case1.expected.json"])
+    exp["$judge"] = {"rubric": "Calls the ticket a bug.", "pass_score": 7}
+    text = json.dumps(exp, indent=2)
+    return Case(build(tmp, {"tests/case1.expected.json": text}), "T009", "tests/case1.expected.json", *pos(text, "7"))
+
+
 def l001(tmp: Path) -> Case:
     files = clean_v1()
     files["schema.json"]["output"]["required"] = ["summary", "rationale"]
@@ -647,6 +654,7 @@ BUILDERS: list[Callable[[Path], Case]] = [
     t006,
     t007,
     t008,
+    t009,
     l001,
     l002,
     l003,

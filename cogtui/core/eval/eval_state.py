@@ -48,7 +48,17 @@ NO_GOLDENS = "This module has no golden tests (tests/*.input.json → *.expected
 
 
 def cell_label(cell: Cell) -> str:
-    return ("✓ pass" if cell.passed else f"✗ {cell.code or 'fail'}") + (" (cached)" if cell.cached else "")
+    """A matrix cell: pass or the failure's code, the samples that passed (`--repeat`), and a judged case's score
+    (the mean, ± its spread over samples): `✓ pass · 0.86`, `✗ 2/3 low-score · 0.55±0.20`."""
+    text = "✓" if cell.passed else "✗"
+    if cell.samples > 1:
+        text += f" {cell.samples_passed}/{cell.samples}"
+    text += " pass" if cell.passed and cell.samples == 1 else "" if cell.passed else f" {cell.code or 'fail'}"
+    score = cell.score
+    if score is not None and cell.judge is not None:
+        spread = cell.judge.spread
+        text += f" · {score:.2f}" + (f"±{spread:.2f}" if spread and len(cell.judge.scores) > 1 else "")
+    return text + (" (cached)" if cell.cached else "")
 
 
 def summary_text(report: EvalReport) -> str:
@@ -66,8 +76,22 @@ def summary_text(report: EvalReport) -> str:
         p95 = "-" if s.latency_p95_ms is None else f"{s.latency_p95_ms:,.0f} ms"
         cost = "cost ?" if s.cost_usd is None else f"${s.cost_usd:.4f}"
         cost += f" (cache saved ${s.saved_usd:.4f})" if s.saved_usd else ""
-        lines.append(f"{s.target}  {s.passed}/{s.cases} passed ({s.pass_rate:.0%}) · {violations}")
-        lines.append(f"  p50 {p50} · p95 {p95} · tokens {t['input']:,} in, {t['output']:,} out{cache} · {cost}")
+        judged = (
+            f" · judge score {s.score_mean:.2f} over {s.judged} case{'s' * (s.judged != 1)}"
+            if s.score_mean is not None
+            else ""
+        )
+        lines.append(f"{s.target}  {s.passed}/{s.cases} passed ({s.pass_rate:.0%}){judged} · {violations}")
+        judge_cost = (
+            ""
+            if not s.judged
+            else " · judge cost ?"
+            if s.judge_cost_usd is None
+            else f" · judge ${s.judge_cost_usd:.4f}"
+        )
+        lines.append(
+            f"  p50 {p50} · p95 {p95} · tokens {t['input']:,} in, {t['output']:,} out{cache} · {cost}{judge_cost}"
+        )
     return "\n".join(lines)
 
 
