@@ -24,7 +24,8 @@ from cogtui.core.records import field, record, replace
 from cogtui.core.rules.contract_status import golden_file_problems
 from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.rules.golden_contract import is_contract, judge
-from cogtui.core.run.judge import Judgement, JudgeSetup, bad_rubric, judge_case, judge_spec, skipped, without_judge
+from cogtui.core.rules.judge_spec import judge_spec, without_judge
+from cogtui.core.run.judge import Judgement, JudgeSetup, bad_rubric, judge_case, skipped
 from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
 from cogtui.core.run.runner import RunOptions, RunResult, run_module
 

@@ -21,12 +21,12 @@ from typing import Any
 
 from cogtui.core.module.model import Module
 from cogtui.core.records import field, record, replace
-from cogtui.core.rules.judge_spec import DEFAULT_PASS_SCORE, KEY, JudgeSpec, judge_spec, spec_problems, without_judge
+from cogtui.core.rules.judge_spec import DEFAULT_PASS_SCORE, JudgeSpec
 from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.run_types import RunOptions, RunResult
-from cogtui.core.settings.config import Config
 from cogtui.core.run.runner import run_module
+from cogtui.core.settings.config import Config
 
 # The case codes a judged golden adds to an eval's (beside an E-code and `mismatch`, D81).
 LOW_SCORE = "low-score"  # the judge scored the answer below pass_score
@@ -203,16 +203,13 @@ def _read(spec: JudgeSpec, doc: dict[str, Any], result: RunResult) -> Judgement:
 
 __all__ = [
     "BAD_RUBRIC",
-    "DEFAULT_PASS_SCORE",
     "JUDGED",
     "JUDGE_FAILED",
-    "KEY",
     "LOW_SCORE",
     "MISSING",
     "NOT_JUDGED",
     "NO_JUDGE",
     "JudgeSetup",
-    "JudgeSpec",
     "Judgement",
     "bad_rubric",
     "judge_case",
@@ -220,8 +217,5 @@ __all__ = [
     "judge_module",
     "judge_provider",
     "same_target_note",
-    "judge_spec",
     "skipped",
-    "spec_problems",
-    "without_judge",
 ]
