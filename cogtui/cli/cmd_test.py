@@ -37,6 +37,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
     judge_options(p)
+    p.add_argument(
+        "--accept",
+        action="store_true",
+        help="write each failing case's answer as its golden (diffs first; a backup is kept; docs/golden-tests.md)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -138,10 +143,19 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
             await judge.aclose()
     failed = [r for _, r in results if not r.passed]
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
+    accepted: dict[tuple[str, str], Any] = {}
+    every_accepted = False
+    if args.accept and args.json:
+        from .test_accept import accept_failures
+
+        accepted, every_accepted = accept_failures(None, results)
     if args.json:
         by_module: dict[str, list[Any]] = {}
         for module, r in results:
-            by_module.setdefault(module.name, []).append(r.to_json())
+            entry = r.to_json()
+            if args.accept:
+                entry["accept"] = accepted.get((module.name, r.name))
+            by_module.setdefault(module.name, []).append(entry)
         summary = {
             "provider": provider.name,
             "model": provider.model,
@@ -154,8 +168,10 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
         }
         entries: list[dict[str, Any]] = [{"module": k, "cases": v} for k, v in by_module.items()]
         entries += [{"module": k, "cannot_run": error, "cases": []} for k, error in blocked.items()]
+        if args.accept:
+            summary["accepted"] = sum(1 for a in accepted.values() if a["written"])
         p.document("test", "modules", entries, summary)
-        return 1 if failed or blocked else 0
+        return 1 if (failed and not every_accepted) or blocked else 0
     for name, error in blocked.items():
         p.parts(("✗ CANNOT RUN", "error"), (f"  {name}: {error['code']} {error['message']}", None))
         p.line(f"    suggestion: {error['suggestion']}", "warning")
@@ -179,14 +195,19 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
     untested = [m.name for m in modules if not m.tests]
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
+    if args.accept:
+        from .test_accept import accept_failures
+
+        accepted, every_accepted = accept_failures(p, results)
     p.parts(
         (f"{plural(len(results) + not_run, 'case')}: ", None),
         (f"{len(results) - len(failed)} passed", "ok"),
         (", ", None),
         (f"{len(failed) + not_run} failed", "error" if failed or not_run else None),
         (f" ({not_run} of modules that cannot run)" if not_run else "", None),
+        (f", {sum(1 for a in accepted.values() if a['written'])} accepted" if args.accept else "", "ok"),
     )
-    return 1 if failed or not_run else 0
+    return 1 if (failed and not every_accepted) or not_run else 0
 
 
 def judge_label(judge: Any) -> str:

@@ -57,9 +57,10 @@ def expected_envelope(envelope: dict[str, Any]) -> dict[str, Any]:
 
 
 # Failures the runtime makes, not answers of the module (D150): the run was stopped or timed out (E2002,
-# E2003, E2010, E2011), the runtime judged the model's answer to break the contract (E3xxx), or the
-# runtime or provider failed (E4xxx). A golden holding one would expect that failure of every later run.
-RUNTIME_FAILURES = ("E2002", "E2003", "E2010", "E2011")
+# E2003, E2010, E2011), the model's answer was not JSON (E1000, PARSE_ERROR), the runtime judged the model's
+# answer to break the contract (E3xxx), or the runtime or provider failed (E4xxx). A golden holding one would
+# expect that failure of every later run.
+RUNTIME_FAILURES = ("E1000", "E2002", "E2003", "E2010", "E2011")
 
 
 def save_refusal(envelope: dict[str, Any], interrupted: bool = False) -> str | None:
