@@ -95,6 +95,18 @@ def inject_results(prompt: str, results: list[tuple[SubagentCall, dict[str, Any]
     return "".join(out)
 
 
+def call_placeholders(prompt: str, calls: list[SubagentCall]) -> str:
+    """Each @call: as the prompt-as-sent shows it without running the subagent (D256): a placeholder naming the
+    call where its result would be."""
+    out, last = [], 0
+    for call in sorted(calls, key=lambda c: c.span):
+        out.append(prompt[last : call.span[0]])
+        out.append(f"[result of {call.text}: the envelope {call.module} answers goes here; not run for the preview]")
+        last = call.span[1]
+    out.append(prompt[last:])
+    return "".join(out)
+
+
 def _bullets(items: Any) -> str:
     if isinstance(items, dict):
         return "\n".join(
