@@ -220,6 +220,12 @@ def golden_coverage(node: FieldNode, tests: tuple[GoldenTest, ...]) -> tuple[tup
     return tuple(names), ordered
 
 
+def merged_schema(root: dict[str, Any], schema: Any) -> dict[str, Any]:
+    """`schema` with its local `$ref` followed and its combinators' object variants folded in (properties and
+    required), as the contract map reads it."""
+    return _Walk(root).merged(schema)
+
+
 def contract_map(module: Module) -> ContractMap:
     schemas = module.schemas
     walk = _Walk(schemas.root)
