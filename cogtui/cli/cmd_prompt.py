@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 from typing import Any
 
 from .output import Printer, config_warnings, deprecation_notice, err, open_workspace
@@ -100,26 +99,14 @@ def print_preview(p: Printer, preview: Any) -> None:
         if problem.get("suggestion"):
             p.line(f"  suggestion: {problem['suggestion']}", "warning")
         return
-    for message in [{"role": "system", "text": preview.system}, *preview.messages]:
+    from cogtui.core.run.prompt_preview import sections, token_line
+
+    for head, text in sections(preview):
         p.line()
-        p.line(f"── {message['role']} ──", "hunk")
-        for line in message["text"].splitlines():
+        p.line(f"── {head} ──", "hunk")
+        for line in text.splitlines():
             p.line(line)
-    if preview.response_schema is not None:
-        p.line()
-        p.line(f"── structured output (schema {preview.schema_name!r}) ──", "hunk")
-        for line in json.dumps(preview.response_schema, indent=2, ensure_ascii=False).splitlines():
-            p.line(line)
-    if preview.attachments:
-        p.line()
-        p.line("── attachments (by reference) ──", "hunk")
-        for a in preview.attachments:
-            size = "not fetched" if a.size is None else f"{a.size:,} bytes"
-            p.line(f"[{a.index}] {a.source} ({a.mime}, {size})")
     for warning in preview.warnings:
         p.line(f"note: {warning}", "warning")
     p.line()
-    cost = "cost ? (no price entry)" if preview.cost_usd is None else f"${preview.cost_usd:.4f} of input"
-    if preview.max_output_cost_usd is not None:
-        cost += f", at most ${preview.max_output_cost_usd:.4f} for {preview.max_tokens:,} output tokens"
-    p.parts((f"{preview.tokens:,} input tokens", "bold"), (f" ({preview.counted}) · {cost}", None))
+    p.line(token_line(preview), "bold")

@@ -46,6 +46,7 @@ class AcceptPlan:
     before: bytes = b""
     after: bytes = b""
     diff: str = ""
+    root: Path | None = None  # the module folder (where the write is confined)
 
     @property
     def refused(self) -> bool:
@@ -117,12 +118,14 @@ def plan_accept(
             lineterm="",
         )
     )
-    return AcceptPlan(module.name, case, path, None, before, after, diff)
+    return AcceptPlan(module.name, case, path, None, before, after, diff, module.path)
 
 
-def accept(plan: AcceptPlan, root: Path, backups: Path | None = None) -> Accepted:
-    """Write the plan's file atomically, the old one kept first; AcceptError says why not (nothing changed then)."""
-    if plan.refusal is not None or plan.path is None:
+def accept(plan: AcceptPlan, root: Path | None = None, backups: Path | None = None) -> Accepted:
+    """Write the plan's file atomically (inside `root`, else the plan's module folder), the old one kept first;
+    AcceptError says why not (nothing changed then)."""
+    root = root or plan.root
+    if plan.refusal is not None or plan.path is None or root is None:
         raise AcceptError(plan.refusal or "nothing to accept")
     rel = plan.path.relative_to(root).as_posix()
     if backups is None:

@@ -45,6 +45,12 @@ MISSING = (
     "`judge: {provider: P, model: M}` in config.yaml (the judge never runs on the module's own target unasked)"
 )
 
+# The same for the TUI, whose way to set a judge is config.yaml.
+MISSING_CONFIG = (
+    "this case has a $judge rubric and no judge target is set: set `judge: {provider: P, model: M}` in config.yaml "
+    "(the judge never runs on the module's own target unasked)"
+)
+
 
 @record(frozen=False)
 class JudgeSetup:
@@ -207,6 +213,7 @@ __all__ = [
     "JUDGE_FAILED",
     "LOW_SCORE",
     "MISSING",
+    "MISSING_CONFIG",
     "NOT_JUDGED",
     "NO_JUDGE",
     "JudgeSetup",

@@ -12,6 +12,7 @@ output).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from cogtui.core.module.model import Module
@@ -78,6 +79,68 @@ class PromptPreview:
             "warnings": self.warnings,
             "problem": self.problem,
         }
+
+
+def sections(preview: PromptPreview) -> list[tuple[str, str]]:
+    """(heading, text) of what is sent, in order: system, each message, the schema, the attachments."""
+    out = [("system", preview.system), *[(m["role"], m["text"]) for m in preview.messages]]
+    if preview.response_schema is not None:
+        schema = json.dumps(preview.response_schema, indent=2, ensure_ascii=False)
+        out.append((f"structured output (schema {preview.schema_name!r})", schema))
+    if preview.attachments:
+        lines = [
+            f"[{a.index}] {a.source} ({a.mime}, {'not fetched' if a.size is None else f'{a.size:,} bytes'})"
+            for a in preview.attachments
+        ]
+        out.append(("attachments (by reference)", "\n".join(lines)))
+    return out
+
+
+def token_line(preview: PromptPreview) -> str:
+    """The tokens (and how they were counted) and the cost."""
+    cost = "cost ? (no price entry)" if preview.cost_usd is None else f"${preview.cost_usd:.4f} of input"
+    if preview.max_output_cost_usd is not None:
+        cost += f", at most ${preview.max_output_cost_usd:.4f} for {preview.max_tokens:,} output tokens"
+    return f"{preview.tokens or 0:,} input tokens ({preview.counted}) · {cost}"
+
+
+@dataclass
+class PromptViewState:
+    """The run screen's prompt view: building (the preview is made off the UI thread), then the request and its
+    cost, or why a run would be refused, or why the preview could not be made."""
+
+    module: str
+    phase: str = "building"  # building, ready, refused or failed
+    preview: PromptPreview | None = None
+    problem: str = ""
+
+    def ready(self, preview: PromptPreview) -> None:
+        if self.phase == "building":
+            self.preview = preview
+            self.phase = "refused" if preview.problem is not None else "ready"
+
+    def failed(self, problem: str) -> None:
+        if self.phase == "building":
+            self.phase, self.problem = "failed", problem
+
+    def title(self) -> str:
+        p = self.preview
+        target = "" if p is None else f" on {p.provider}" + (f" {p.model}" if p.model and p.model != p.provider else "")
+        return f"{self.module}{target} · the prompt as sent (nothing is sent to a model)"
+
+    def text(self) -> str:
+        """The body: every section, then the tokens and cost; or what a refusal or failure says."""
+        p = self.preview
+        if self.phase == "building":
+            return "building the request (and counting its tokens)…"
+        if self.phase == "failed" or p is None:
+            return f"the preview could not be made: {self.problem}"
+        if p.problem is not None:
+            hint = f"\nsuggestion: {p.problem['suggestion']}" if p.problem.get("suggestion") else ""
+            return f"a run would be refused before any call: {p.problem.get('code')} {p.problem.get('message')}{hint}"
+        body = "\n\n".join(f"── {head} ──\n{text}" for head, text in sections(p))
+        notes = "".join(f"\nnote: {w}" for w in p.warnings)
+        return f"{token_line(p)}{notes}\n\n{body}"
 
 
 def request_body(provider: Provider, request: ModelRequest) -> dict[str, Any]:
@@ -147,4 +210,15 @@ async def count(provider: Provider, request: ModelRequest) -> tuple[int, str]:
     return estimate_tokens(text), why + note
 
 
-__all__ = ["COUNTED", "ESTIMATED", "Attachment", "PromptPreview", "count", "prompt_as_sent", "request_body"]
+__all__ = [
+    "COUNTED",
+    "ESTIMATED",
+    "Attachment",
+    "PromptPreview",
+    "PromptViewState",
+    "count",
+    "prompt_as_sent",
+    "request_body",
+    "sections",
+    "token_line",
+]

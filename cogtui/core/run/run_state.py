@@ -210,14 +210,20 @@ class RunScreenState:
     provider: str = ""
     model: str | None = None  # the model the provider would call (None: it calls none, e.g. replay)
     presses: RunPresses = field(default_factory=RunPresses)
+    compare: str = ""  # a second target as typed: the run key runs both, side by side (D258)
 
     def runs_on(self, provider: str, model: str | None) -> None:
         self.provider, self.model = provider, model
+
+    def compare_with(self, target: str) -> None:
+        self.compare = target.strip()
 
     def title(self) -> str:
         """`module · provider model`, e.g. `code-reviewer · openai gpt-4o-mini`; replay says it calls no model."""
         if not self.provider:
             return self.module
         if self.provider == "replay":
-            return f"{self.module} · replay (recorded answers, no model called)"
-        return f"{self.module} · {self.provider} {self.model or '(its default model)'}"
+            title = f"{self.module} · replay (recorded answers, no model called)"
+        else:
+            title = f"{self.module} · {self.provider} {self.model or '(its default model)'}"
+        return title + (f" vs {self.compare}, side by side" if self.compare else "")
