@@ -53,7 +53,7 @@ def test_the_run_title_names_the_target_compared_with() -> None:
     state = RunScreenState("code-reviewer")
     state.runs_on("openai", "gpt-4o-mini")
     state.compare_with(" anthropic/claude-sonnet-5-5 ")
-    assert state.title() == "code-reviewer · openai gpt-4o-mini vs anthropic/claude-sonnet-5-5, side by side"
+    assert state.title() == "code-reviewer · openai gpt-4o-mini vs anthropic/claude-sonnet-5-5"
     state.compare_with("")
     assert state.title() == "code-reviewer · openai gpt-4o-mini"
 

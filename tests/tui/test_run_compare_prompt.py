@@ -66,7 +66,7 @@ async def test_two_targets_run_side_by_side_with_the_differences_marked(
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
         screen: RunScreen = app.screen
         screen.query_one("#run-compare", Input).value = "anthropic/claude-test"
-        await until(lambda: "vs anthropic/claude-test, side by side" in screen.state.title(), pilot)
+        await until(lambda: screen.state.title() == "ticket · openai gpt-4o-mini vs anthropic/claude-test", pilot)
         await pilot.press("ctrl+r")
         await until(lambda: bool(screen.query(ComparePane)), pilot)
         pane = screen.query_one(ComparePane)

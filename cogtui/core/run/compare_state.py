@@ -18,7 +18,7 @@ from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.run_state import Phase
 
 MAX_ROWS = 400  # the table stops there (an answer of thousands of fields is read in full in its own run)
-MAX_TEXT = 120  # a value longer than this is cut in its cell
+MAX_TEXT = 40  # a value longer than this is cut in its cell (both sides fit 120 columns)
 
 
 @dataclass

@@ -159,7 +159,7 @@ async def judge_case(
     """Score `candidate` (a run that passed the contract checks) against `spec` with the built-in judge."""
     if setup is None or setup.provider is None:
         if candidate.provider == "replay":
-            why = "rubric not judged: a replay answer is recorded, not a model's (set a judge target to score it)"
+            why = "rubric not judged: a replay answer is recorded, not a model's; set a judge target to score it"
             return Judgement(NOT_JUDGED, True, spec.pass_score, reason=why)
         missing = setup.missing if setup is not None else MISSING
         return Judgement(FAILED, False, spec.pass_score, code=NO_JUDGE, reason=missing)

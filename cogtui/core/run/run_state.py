@@ -219,11 +219,13 @@ class RunScreenState:
         self.compare = target.strip()
 
     def title(self) -> str:
-        """`module · provider model`, e.g. `code-reviewer · openai gpt-4o-mini`; replay says it calls no model."""
+        """`module · provider model`, e.g. `code-reviewer · openai gpt-4o-mini`; replay says it calls no model; with
+        a target to compare with, both: `code-reviewer · openai gpt-4o-mini vs anthropic/claude-sonnet-5-5`."""
         if not self.provider:
             return self.module
+        if self.compare:  # two targets: both named, side by side (short enough for 80 columns)
+            first = self.provider if self.provider == "replay" else f"{self.provider} {self.model or '(default)'}"
+            return f"{self.module} · {first} vs {self.compare}"
         if self.provider == "replay":
-            title = f"{self.module} · replay (recorded answers, no model called)"
-        else:
-            title = f"{self.module} · {self.provider} {self.model or '(its default model)'}"
-        return title + (f" vs {self.compare}, side by side" if self.compare else "")
+            return f"{self.module} · replay (recorded answers, no model called)"
+        return f"{self.module} · {self.provider} {self.model or '(its default model)'}"

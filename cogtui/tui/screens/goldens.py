@@ -27,6 +27,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 from cogtui.core.authoring.accept_state import AcceptState
 from cogtui.core.authoring.golden_accept import AcceptPlan
 from cogtui.core.eval.model import Target
+from cogtui.core.files.terminal_text import terminal_json
 from cogtui.core.module.model import Module
 from cogtui.core.run.golden_runner import CaseResult, run_case
 from cogtui.core.run.golden_state import GoldensPhase, GoldensState, judge_lines, result_label
@@ -239,8 +240,13 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
             self.query_one(CodeView).show_content(styled(state.summary(), "$text-muted"))
             return
         judged = judge_lines(r, state.judge)
-        if r.passed and not judged:
+        scored = r.judgement is not None and r.judgement.score is not None
+        if r.passed and not scored:  # the table says a rubric was not judged; the pane shows the answer
             self.query_one(CodeView).show_json(r.result.envelope if r.result else {})
+            return
+        if r.passed:  # the judge's words above the answer they are about
+            envelope = terminal_json(r.result.envelope if r.result else {}, indent=2)
+            self.query_one(CodeView).show_plain("\n".join(judged) + "\n\n" + envelope)
             return
         reasons = "\n".join(f"# {x}" for x in [*r.reasons, *judged])
         self.query_one(CodeView).show_diff(f"# {r.name}\n{reasons}\n\n{r.diff}".rstrip())
