@@ -1,6 +1,6 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`).
 
-    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux first_frame dashboard hostile eval caching]
+    .venv/bin/python bench/run_all.py [--full] [core schema runtime streams startup history migrate tui tmux first_frame dashboard hostile eval caching judge]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -40,6 +40,7 @@ ORDER = (
     "hostile",
     "eval",
     "caching",
+    "judge",
 )
 QUICK: dict[str, list[str]] = {
     "core": ["--count", "150", "--repeat", "2"],
