@@ -19,7 +19,7 @@ from cli_json import document
 from evalkit import case_of
 from judgekit import RUBRIC, judge_answer, judge_requests, judged_module, routed, scores
 from llmserver import RecordedRequest, ScriptedLLMServer, Text, silence_after_headers
-from rtkit import ANTHROPIC_KEY, FAST_RETRY, OPENAI_KEY, cli_env, cogn
+from rtkit import FAST_RETRY, cogn, server_env
 
 from cogtui.core.eval.engine import EvalSettings, run_eval
 from cogtui.core.eval.model import Target
@@ -30,15 +30,8 @@ from cogtui.core.run.providers.openai import OpenAIProvider
 from cogtui.core.run.runner import RunOptions
 
 
-def env_for(tmp_path: Path, srv: ScriptedLLMServer, **extra: str) -> dict[str, str]:
-    return cli_env(
-        tmp_path,
-        OPENAI_BASE_URL=srv.openai_base_url,
-        ANTHROPIC_BASE_URL=srv.base_url,
-        OPENAI_API_KEY=OPENAI_KEY,
-        ANTHROPIC_API_KEY=ANTHROPIC_KEY,
-        **extra,
-    )
+def env_for(tmp_path: Path, srv: ScriptedLLMServer) -> dict[str, str]:
+    return server_env(tmp_path, srv)
 
 
 def eval_json(tmp_path: Path, srv: ScriptedLLMServer, *args: str) -> tuple[int, dict[str, Any], str]:

@@ -58,7 +58,7 @@ from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
 from .run_golden import GoldenPlanned, GoldenSaved, GoldenSaveFlow
 from .run_input import INPUT_DEBOUNCE, InputChecked, fill_input, input_status
-from .run_launch import RunLaunchFlow
+from .run_launch import RunLaunchFlow, form_input
 from .run_prompt import PromptScreen
 
 register(
@@ -483,10 +483,8 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     def action_prompt(self) -> None:
         """The prompt a run of this form would send, its tokens and cost (run_prompt.py); no model is called."""
         text, provider, model, args = self.form_text()
-        try:
-            input_value = json.loads(text or "{}")
-        except json.JSONDecodeError as exc:
-            self.notify(f"The input is not JSON: {exc.msg} (line {exc.lineno})", severity="error", markup=False)
+        parsed, input_value = form_input(self, text)
+        if not parsed:
             return
         self.app.push_screen(
             PromptScreen(self.module_path, input_value, provider, model.strip() or None, args or None, self.bench)

@@ -73,10 +73,8 @@ class RunLaunchFlow:
         if view.module is None or view.stopping or view.loads.loading:  # the screen keeps such a press (RunPresses)
             return
         text, provider, model, args = view.form_text()
-        try:
-            input_value = json.loads(text or "{}")
-        except json.JSONDecodeError as exc:
-            view.notify(f"The input is not JSON: {exc.msg} (line {exc.lineno})", severity="error", markup=False)
+        parsed, input_value = form_input(view, text)
+        if not parsed:
             return
         compare = view.compare_text().strip() or None
         view.loads.start(RunForm(input_value, provider, model.strip() or None, args or None, compare))
@@ -124,3 +122,12 @@ class RunLaunchFlow:
         labels = [Target(p.name, p.model).label for p in providers]
         requests = [RunRequest(module, form.input_value, form.args, p.name, p.model) for p in providers]
         await view.open_compare_tab(requests, options, labels)
+
+
+def form_input(view: Notifies, text: str) -> tuple[bool, Any]:
+    """(True, the input) for the input as typed, or (False, None) when it is not JSON, which is said."""
+    try:
+        return True, json.loads(text or "{}")
+    except json.JSONDecodeError as exc:
+        view.notify(f"The input is not JSON: {exc.msg} (line {exc.lineno})", severity="error", markup=False)
+        return False, None
