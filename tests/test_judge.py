@@ -159,7 +159,8 @@ def test_no_judge_target_is_said_and_a_replay_answer_is_not_judged(
 
 def test_judge_calls_overlap_the_next_cases_calls(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
     """-j 1: case 1's model call is held until case 0's judge call has arrived. Had the judge waited for a slot
-    of the targets' (taken by case 1's call), it would never arrive and case 1's hold would time out."""
+    of the targets' (taken by case 1's call), it would never arrive and case 1's hold would time out. (The judge's
+    request may come before case 1's or after it: either way it does not wait for case 1's slot.)"""
     module = load_module(judged_module(tmp_path / "mods", n=2))
     judged = threading.Event()
     waited: list[bool] = []
@@ -188,7 +189,7 @@ def test_judge_calls_overlap_the_next_cases_calls(tmp_path: Path, llm_server: Sc
             await judge_provider.aclose()
 
     report = asyncio.run(go()).report
-    assert waited == [True] and llm_server.max_in_flight == 2
+    assert waited == [True]
     assert [c.passed for c in report.cells] == [True, True]
 
 

@@ -404,13 +404,13 @@ def record_eval_trend(module: str, passed: tuple[int, ...] = (1, 2, 2, 3, 2, 3),
 
 
 async def eval_screen(pilot: AppPilot, stage: Stage) -> None:
-    """code-reviewer's goldens via replay after six earlier evals, its `$judge` cases scored by the replay judge
+    """product-ideas' goldens via replay after six earlier evals, its `$judge` cases scored by the replay judge
     (`judge: {provider: replay}`: offline, the judge's recorded answer); the second case's cell selected."""
     app = cog(pilot)
     app.config.judge_provider = "replay"  # as `judge: {provider: replay}` in config.yaml would
-    record_eval_trend("code-reviewer")
+    record_eval_trend("product-ideas", (1, 1, 2, 1, 2, 2), cases=2)
     await browser_ready(pilot)
-    nav.evaluate(app, stage.module("code-reviewer"))
+    nav.evaluate(app, stage.module("product-ideas"))
     await until(
         pilot,
         lambda: (

@@ -88,6 +88,7 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
     )
     work = tmp_path / "work"  # outside the checkout: nothing resolves against the repository
     shutil.copytree(REPO / "modules" / "code-reviewer", work / "modules" / "code-reviewer")
+    shutil.copytree(REPO / "modules" / "product-ideas", work / "modules" / "product-ideas")  # its goldens: $judge
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -112,9 +113,9 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
     assert (report["format"], report["command"]) == (1, "test")
     assert report["summary"]["passed"] == 3 and report["summary"]["failed"] == 0
     # The judge is package data: a $judge golden is scored by it from the installed package (replay judges offline).
-    judged = cli("test", "--provider", "replay", "--judge-provider", "replay", "--json", "modules/code-reviewer")
+    judged = cli("test", "--provider", "replay", "--judge-provider", "replay", "--json", "modules/product-ideas")
     cases = json.loads(judged.stdout)["modules"][0]["cases"]
-    assert judged.returncode == 0 and [c["judge"]["score"] for c in cases[:2]] == [0.9, 0.9], judged.stdout[-2000:]
+    assert judged.returncode == 0 and [c["judge"]["score"] for c in cases] == [0.9, 0.9], judged.stdout[-2000:]
 
     # The default theme's own colours, read from the installed package: on screen only if it loaded.
     (theme_file,) = venv.glob("lib/python*/site-packages/cogtui/themes/cogtui-dark.yaml")

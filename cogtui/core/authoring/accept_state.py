@@ -10,8 +10,10 @@ screen runs the cases again. A plan made for an earlier run (the cases ran again
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from cogtui.core.authoring.golden_accept import Accepted, AcceptPlan
+if TYPE_CHECKING:  # the eval state holds one: `cogn eval` imports no file-writing code for it
+    from cogtui.core.authoring.golden_accept import Accepted, AcceptPlan
 
 
 @dataclass

@@ -16,7 +16,6 @@ golden saved from the run screen does (golden_save.expected_envelope).
 
 from __future__ import annotations
 
-import difflib
 import json
 import time
 from dataclasses import dataclass
@@ -109,6 +108,8 @@ def plan_accept(
     except OSError as exc:
         return refuse(f"cannot read {path.name}: {exc.strerror or exc}", path)
     after = (json.dumps(expected_envelope(envelope), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    import difflib  # only when a diff is shown
+
     diff = "\n".join(
         difflib.unified_diff(
             before.decode("utf-8", "replace").splitlines(),

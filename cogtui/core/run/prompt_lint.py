@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from cogtui.core.diagnostics import Diagnostic, diag
-from cogtui.core.module.contract_map import merged_schema
 from cogtui.core.module.model import Module
+from cogtui.core.module.schema_merge import merged_schema
 from cogtui.core.run.prompt import CALL, estimate_tokens, system_prompt, user_prompt
 
 PLACEHOLDER = re.compile(
