@@ -34,7 +34,7 @@ from textual.command import CommandList, CommandPalette
 from textual.coordinate import Coordinate
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Select, Sparkline, Static, TextArea
+from textual.widgets import DataTable, Input, Select, Sparkline, Static, Tabs, TextArea
 
 from cogtui.cli.cmd_migrate import migrate_path, plans_document
 from cogtui.core.eval.stats import summarise
@@ -117,12 +117,33 @@ def no_blink(*widgets: Input | TextArea) -> None:
         widget.cursor_blink = False
 
 
+def underlines_placed(screen: Any) -> bool:
+    """Every tab bar's underline is under its active tab. Textual places it when a tab becomes active, from the
+    tab's region then: a tab activated before it was laid out (a loaded machine) leaves it short until the bar is
+    resized, which places it again."""
+    for tabs in screen.query(Tabs):
+        active = tabs.active_tab
+        if active is None or not tabs.display:
+            continue
+        line = tabs.query_one("Underline")
+        span = active.virtual_region.shrink(active.styles.gutter).column_span
+        if (getattr(line, "highlight_start", None), getattr(line, "highlight_end", None)) != span:
+            return False
+    return True
+
+
 async def settle(pilot: AppPilot) -> None:
     """Hold the screen still: steady cursors, no toasts, nothing animating."""
     app = pilot.app
     no_blink(*app.screen.query(Input), *app.screen.query(TextArea))
     app.clear_notifications()
     await pilot.wait_for_scheduled_animations()
+    if not underlines_placed(app.screen):  # a tab bar resized places its underline again
+        width, height = app.size
+        await pilot.resize_terminal(width + 1, height)
+        await pilot.resize_terminal(width, height)
+        await until(pilot, lambda: underlines_placed(app.screen), "the tab underlines in place")
+        await pilot.wait_for_scheduled_animations()
     await pilot.pause()
     # A TextArea caches its lines under a key that ignores the cursor once blinking stops, so a line drawn in a
     # blink's "off" phase (a loaded machine gets there first) would keep hiding the steady cursor: re-applying
