@@ -10,9 +10,9 @@ from urllib.request import url2pathname
 
 import pytest
 
+from cogtui.core.assist.links import code_href
 from cogtui.core.assist.reference import code_help, field_help, reference
 from cogtui.core.diagnostics import CATALOGUE
-from cogtui.lsp.links import code_href
 from tools.assist_reference import rendered
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--json]`: run golden tests (rule: docs/golden-tests.md).
+"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--format text|json|github|sarif|junit]`: run golden tests (rule: docs/golden-tests.md).
 
 With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back); results print in case order.
 """
@@ -11,6 +11,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
+from .ci_formats import chosen, format_option, test_output
 from .output import (
     Printer,
     config_warnings,
@@ -33,7 +34,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("test", args.target, args.all)) is not None:
         err(problem)
         return 2
+    if (fmt := chosen(args)) is None:
+        return 2
+    args.json = fmt == "json"
     from cogtui.core.settings.config import load_config
 
     cfg = load_config()
@@ -95,7 +99,7 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     blocked = refusals(modules)  # a module that cannot run is said once, not as a failed diff per case
     cases = [(m, t) for m in modules if m.name not in blocked for t in m.tests]
     progress = None
-    if p.color and not args.json and cases:
+    if p.color and args.format in (None, "text") and not args.json and cases:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         progress = Progress(
@@ -122,6 +126,10 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         await provider.aclose()
     failed = [r for _, r in results if not r.passed]
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
+    if args.format in ("github", "sarif", "junit"):
+        summary = f"{plural(len(results) + not_run, 'case')}: {len(results) - len(failed)} passed, {len(failed) + not_run} failed"
+        test_output(args.format, results, blocked, summary)
+        return 1 if failed or blocked else 0
     if args.json:
         by_module: dict[str, list[Any]] = {}
         for module, r in results:

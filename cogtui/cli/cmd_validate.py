@@ -1,4 +1,4 @@
-"""`cogn validate NAME|PATH [--v22] [--json]` and `cogn validate --all`."""
+"""`cogn validate NAME|PATH [--v22] [--format text|json|github|sarif|junit]` and `cogn validate --all`."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
+from .ci_formats import chosen, format_option, validate_output
 from .output import (
     Printer,
     deprecation_notice,
@@ -33,12 +34,14 @@ def configure(p: argparse.ArgumentParser) -> None:
         choices=("anthropic", "openai", "replay"),
         help="check runtime_requirements against this provider (default: the one runs would use)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("validate", args.target, args.all)) is not None:
         err(problem)
+        return 2
+    if chosen(args) is None:
         return 2
     return validate(args)
 
@@ -61,7 +64,13 @@ def validate(args: argparse.Namespace) -> int:
         deprecation_notice(reports[0].module)
     unreadable = [str(f) for f in ws.index.unreadable] if args.all else []
     failed = any(r.errors for r in reports) or bool(unreadable)
-    if args.json:
+    fmt = chosen(args)
+    if fmt in ("github", "sarif", "junit"):
+        validate_output(str(fmt), reports, "".join(text for text, _style in summary_parts(reports)))
+        if args.all:
+            unjudged_folders(ws)
+        return 1 if failed else 0
+    if fmt == "json":
         bad = sum(1 for r in reports if r.errors)
         summary = {
             "modules": len(reports),

@@ -17,10 +17,10 @@ from pygls.lsp.server import LanguageServer
 
 from cogtui import __version__
 from cogtui.core.assist.checked import Checked, module_root
+from cogtui.core.assist.links import code_href
 from cogtui.core.files.terminal_text import visible
 from cogtui.lsp import convert, features
 from cogtui.lsp.checks import Checker, ModuleChecks
-from cogtui.lsp.links import code_href
 
 log = logging.getLogger(__name__)
 
