@@ -230,7 +230,8 @@ def _case_file(module: Any, case: Any) -> Path | None:
     """The golden's expected file (else its input): where a failed case shows."""
     for test in getattr(module, "tests", ()):
         if test.name == case.name:
-            return test.expected_path or test.input_path
+            found: Path | None = test.expected_path or test.input_path
+            return found
     return None
 
 

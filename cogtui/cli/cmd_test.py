@@ -127,8 +127,8 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     failed = [r for _, r in results if not r.passed]
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
     if args.format in ("github", "sarif", "junit"):
-        summary = f"{plural(len(results) + not_run, 'case')}: {len(results) - len(failed)} passed, {len(failed) + not_run} failed"
-        test_output(args.format, results, blocked, summary)
+        line = f"{plural(len(results) + not_run, 'case')}: {len(results) - len(failed)} passed, {len(failed) + not_run} failed"
+        test_output(args.format, results, blocked, line)
         return 1 if failed or blocked else 0
     if args.json:
         by_module: dict[str, list[Any]] = {}
