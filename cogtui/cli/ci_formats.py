@@ -302,3 +302,40 @@ def _unique(rules: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for rule in rules:
         seen.setdefault(rule["id"], rule)
     return list(seen.values())
+
+
+# ---------------------------------------------------------------- pre-commit
+
+
+def files_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--files",
+        action="store_true",
+        help=f"the arguments are files (what pre-commit passes): {what} the modules that hold them, each once",
+    )
+
+
+def one_target(command: str, args: argparse.Namespace) -> bool:
+    """`args.target` (a list: several only with --files) made the one NAME|PATH the command takes, or None; False
+    (said) when several are given without --files."""
+    targets = list(args.target or [])
+    if args.files:
+        args.target = None
+        return True
+    if len(targets) > 1:
+        print(f"{command} takes one NAME|PATH (or --files FILE... for the modules holding them)", file=sys.stderr)
+        return False
+    args.target = targets[0] if targets else None
+    return True
+
+
+def modules_of(files: Iterable[str]) -> list[Path]:
+    """The module folders holding `files` (each once, in order); files of no module are left out."""
+    from cogtui.core.assist.checked import module_root
+
+    roots: dict[Path, None] = {}
+    for name in files:
+        root = module_root(Path(name).absolute())
+        if root is not None:
+            roots.setdefault(root, None)
+    return list(roots)

@@ -11,7 +11,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .ci_formats import chosen, format_option, test_output
+from .ci_formats import chosen, files_option, format_option, modules_of, one_target, test_output
 from .output import (
     Printer,
     config_warnings,
@@ -25,7 +25,8 @@ from .output import (
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name or folder")
+    p.add_argument("target", nargs="*", metavar="NAME|PATH", help="a module name or folder")
+    files_option(p, "test")
     p.add_argument("--all", action="store_true", help="every module on the search path")
     p.add_argument(
         "--provider",
@@ -41,9 +42,15 @@ def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
 
-    if (problem := target_problem("test", args.target, args.all)) is not None:
+    files = list(args.target or [])
+    if not one_target("test", args):
+        return 2
+    if not args.files and (problem := target_problem("test", args.target, args.all)) is not None:
         err(problem)
         return 2
+    changed = modules_of(files) if args.files else []
+    # the changed modules' folders are roots too, so an @call of a module beside them finds it
+    args.paths = [*args.paths, *dict.fromkeys(str(root.parent) for root in changed)]
     if (fmt := chosen(args)) is None:
         return 2
     args.json = fmt == "json"
@@ -58,14 +65,17 @@ def run(args: argparse.Namespace) -> int:
     if args.all and not ws.entries():
         return nothing_found(ws)
     try:
-        modules = (
-            [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
-        )
+        if args.files:
+            modules = [load_module(root) for root in changed]
+        elif args.all:
+            modules = [load_module(e.path) for e in ws.entries(include_shadowed=False)]
+        else:
+            modules = [ws.load(args.target)]
         provider = make_provider(args.provider, args.model, cfg)
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2
-    if not args.all:
+    if not args.all and not args.files:
         deprecation_notice(modules[0])
     code = asyncio.run(_run(modules, provider, ws, args))
     return max(code, unjudged_folders(ws)) if args.all else code

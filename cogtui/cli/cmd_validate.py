@@ -7,7 +7,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .ci_formats import chosen, format_option, validate_output
+from .ci_formats import chosen, files_option, format_option, modules_of, one_target, validate_output
 from .output import (
     Printer,
     deprecation_notice,
@@ -22,8 +22,9 @@ from .output import (
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder"
+        "target", nargs="*", metavar="NAME|PATH", help="a module name on the search path, or a module folder"
     )
+    files_option(p, "validate")
     p.add_argument("--all", action="store_true", help="validate every module on the search path")
     p.add_argument(
         "--v22", action="store_true", help="the v2.2 checklist: legacy formats and the five checklist items fail"
@@ -38,7 +39,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if (problem := target_problem("validate", args.target, args.all)) is not None:
+    files = list(args.target or [])
+    if not one_target("validate", args):
+        return 2
+    if args.files:
+        args.changed = modules_of(files)
+    elif (problem := target_problem("validate", args.target, args.all)) is not None:
         err(problem)
         return 2
     if chosen(args) is None:
@@ -55,6 +61,8 @@ def validate(args: argparse.Namespace) -> int:
         if not ws.entries():
             return nothing_found(ws)
         reports = list(ws.validate_all(v22=args.v22, strict=args.strict, provider=provider))
+    elif args.files:
+        reports = [check_path(root, args.v22, strict=args.strict, provider=provider) for root in args.changed]
     else:
         path = resolve_target(args.target, args.paths)
         if path is None:
