@@ -39,6 +39,7 @@ class Session:
         self.latest: dict[str, list[types.Diagnostic]] = {}
         self.changed = asyncio.Condition()
         self.versions: dict[str, int] = {}
+        self.text: dict[str, str] = {}  # each open document's text as the client has it
         self.stderr = b""
         self.messages: list[str] = []
 
@@ -82,6 +83,7 @@ class Session:
         doc = uri(path)
         self.versions[doc] = 1
         body = path.read_text(encoding="utf-8") if text is None else text
+        self.text[doc] = body
         self.client.text_document_did_open(
             types.DidOpenTextDocumentParams(
                 text_document=types.TextDocumentItem(
@@ -95,6 +97,9 @@ class Session:
         """An incremental change of the open document (0-based line and UTF-16 character); returns its version."""
         doc = uri(path)
         self.versions[doc] += 1
+        lines = self.text[doc].split("\n")
+        at = [sum(len(line) + 1 for line in lines[:row]) + col for row, col in (start, end)]  # ASCII lines only
+        self.text[doc] = self.text[doc][: at[0]] + text + self.text[doc][at[1] :]
         rng = types.Range(start=types.Position(*start), end=types.Position(*end))
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
@@ -108,6 +113,7 @@ class Session:
         """The whole text of the open document replaced (a full-text change)."""
         doc = uri(path)
         self.versions[doc] += 1
+        self.text[doc] = text
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(uri=doc, version=self.versions[doc]),

@@ -16,9 +16,10 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from cogtui import __version__
-from cogtui.core.assist.checked import Checked, module_root
+from cogtui.core.assist.checked import Checked, Located, module_root
 from cogtui.core.assist.links import code_href
 from cogtui.core.files.terminal_text import visible
+from cogtui.core.module.model import Module
 from cogtui.lsp import convert, features
 from cogtui.lsp.checks import Checker, ModuleChecks
 
@@ -33,6 +34,7 @@ class CognServer(LanguageServer):
         self.paths = list(paths or [])
         self.docs_url: str | None = None
         self.checker = Checker(self.open_buffers, self.publish, self.check_failed)
+        self.located: dict[Path, list[Located]] = {}  # what was published last, per file (hover, code actions)
 
     # ------------------------------------------------------------ documents
 
@@ -52,6 +54,33 @@ class CognServer(LanguageServer):
                 out[path] = doc.source
         return out
 
+    def all_buffers(self) -> dict[Path, str]:
+        out: dict[Path, str] = {}
+        for uri, doc in list(self.workspace.text_documents.items()):
+            path = convert.path_of(uri)
+            if path is not None:
+                out[path] = doc.source
+        return out
+
+    def module_names(self, root: Path | None) -> list[str]:
+        """The modules an `@call:` may name: those beside the module at `root`, then the search path's."""
+        from cogtui.core.workspace import Workspace
+
+        extra: list[str | Path] = [*self.paths, *([root.parent] if root is not None else [])]
+        return Workspace.from_environment(extra).names()
+
+    def load_module(self, root: Path) -> Module | None:
+        """The module at `root` as the open buffers have it."""
+        from cogtui.core.files.sourcemap import file_overlay
+        from cogtui.core.module.loader import NotAModule
+        from cogtui.core.module.loader import load_module as load
+
+        try:
+            with file_overlay(self.all_buffers()):
+                return load(root)
+        except (NotAModule, OSError):
+            return None
+
     def changed(self, uri: str, at_once: bool = False) -> None:
         path = convert.path_of(uri)
         root = module_root(path) if path is not None else None
@@ -65,12 +94,15 @@ class CognServer(LanguageServer):
         now: dict[Path, list[types.Diagnostic]] = {}
         if checked is not None:
             for path, located in checked.by_file.items():
+                self.located[path] = located
                 lines = convert.Lines(self._text_for(path, checked), self.encoding())
                 now[path] = [convert.diagnostic(x, lines, code_href(x.diagnostic.code, self.docs_url)) for x in located]
         targets = set(now) | state.published
         if checked is not None:
             targets |= set(self.open_buffers(state.root))
         for path in sorted(targets):
+            if path not in now:
+                self.located.pop(path, None)
             uri = convert.uri_of(path)
             doc = self.workspace.text_documents.get(uri)
             self.text_document_publish_diagnostics(
