@@ -14,7 +14,6 @@ drops the characters XML cannot carry, and the terminal guard shows control char
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -26,29 +25,10 @@ from cogtui import __version__
 from cogtui.core.diagnostics import CATALOGUE, Diagnostic, Severity
 from cogtui.core.files.terminal_text import terminal_json, visible
 
-FORMATS = ("text", "json", "github", "sarif", "junit")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 GITHUB_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def format_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        default=None,
-        help="text (default), json (the --json document), github (workflow commands), sarif (SARIF 2.1.0), junit",
-    )
-    p.add_argument("--json", action="store_true", help="print JSON (the same as --format json)")
-
-
-def chosen(args: argparse.Namespace) -> str | None:
-    """The format asked for; None (said, exit 2) when --json and another --format disagree."""
-    if args.json and args.format not in (None, "json"):
-        print(f"--json and --format {args.format} ask for two formats: give one", file=sys.stderr)
-        return None
-    return "json" if args.json else args.format or "text"
 
 
 def shown_path(path: Path | str | None) -> str:
@@ -302,40 +282,3 @@ def _unique(rules: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for rule in rules:
         seen.setdefault(rule["id"], rule)
     return list(seen.values())
-
-
-# ---------------------------------------------------------------- pre-commit
-
-
-def files_option(p: argparse.ArgumentParser, what: str) -> None:
-    p.add_argument(
-        "--files",
-        action="store_true",
-        help=f"the arguments are files (what pre-commit passes): {what} the modules that hold them, each once",
-    )
-
-
-def one_target(command: str, args: argparse.Namespace) -> bool:
-    """`args.target` (a list: several only with --files) made the one NAME|PATH the command takes, or None; False
-    (said) when several are given without --files."""
-    targets = list(args.target or [])
-    if args.files:
-        args.target = None
-        return True
-    if len(targets) > 1:
-        print(f"{command} takes one NAME|PATH (or --files FILE... for the modules holding them)", file=sys.stderr)
-        return False
-    args.target = targets[0] if targets else None
-    return True
-
-
-def modules_of(files: Iterable[str]) -> list[Path]:
-    """The module folders holding `files` (each once, in order); files of no module are left out."""
-    from cogtui.core.assist.checked import module_root
-
-    roots: dict[Path, None] = {}
-    for name in files:
-        root = module_root(Path(name).absolute())
-        if root is not None:
-            roots.setdefault(root, None)
-    return list(roots)

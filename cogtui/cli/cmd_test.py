@@ -11,7 +11,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .ci_formats import chosen, files_option, format_option, modules_of, one_target, test_output
+from .ci_options import chosen, files_option, format_option, modules_of, one_target
 from .output import (
     Printer,
     config_warnings,
@@ -138,6 +138,8 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
     if args.format in ("github", "sarif", "junit"):
         line = f"{plural(len(results) + not_run, 'case')}: {len(results) - len(failed)} passed, {len(failed) + not_run} failed"
+        from .ci_formats import test_output
+
         test_output(args.format, results, blocked, line)
         return 1 if failed or blocked else 0
     if args.json:

@@ -7,7 +7,7 @@ from typing import Any
 
 from cogtui.core.diagnostics import plural
 
-from .ci_formats import chosen, files_option, format_option, modules_of, one_target, validate_output
+from .ci_options import chosen, files_option, format_option, modules_of, one_target
 from .output import (
     Printer,
     deprecation_notice,
@@ -74,6 +74,8 @@ def validate(args: argparse.Namespace) -> int:
     failed = any(r.errors for r in reports) or bool(unreadable)
     fmt = chosen(args)
     if fmt in ("github", "sarif", "junit"):
+        from .ci_formats import validate_output
+
         validate_output(str(fmt), reports, "".join(text for text, _style in summary_parts(reports)))
         if args.all:
             unjudged_folders(ws)
