@@ -55,10 +55,8 @@ def shoot(out: Path) -> list[Path]:
         )
         session = f"cogtui-nvim-{os.getpid()}"
         env = {"HOME": tmp, "XDG_CONFIG_HOME": f"{tmp}/xdg", "XDG_STATE_HOME": f"{tmp}/state", "TERM": "xterm-256color"}
-        command = " ".join(
-            [*(f"{k}={v}" for k, v in env.items()), "nvim", "--clean", "-n", "-i", "NONE", "-u", str(init)]
-            + [f"+{line}", "modules/sql-guard/schema.json"]
-        )
+        nvim = ["nvim", "--clean", "-n", "-i", "NONE", "-u", str(init), f"+{line}", "modules/sql-guard/schema.json"]
+        command = " ".join([*(f"{k}={v}" for k, v in env.items()), *nvim])
         tmux("new-session", "-d", "-s", session, "-x", str(WIDTH), "-y", str(HEIGHT), "-c", tmp, command)
         try:
             deadline = time.monotonic() + WAIT_S
