@@ -130,14 +130,19 @@ class Session:
     # ------------------------------------------------------------ waits
 
     async def published(
-        self, path: Path, condition: Callable[[list[types.Diagnostic]], bool] = lambda _d: True, after: int = 0
+        self,
+        path: Path,
+        condition: Callable[[list[types.Diagnostic]], bool] = lambda _d: True,
+        after: int = 0,
+        version: int | None = None,
     ) -> list[types.Diagnostic]:
-        """The diagnostics of the first publish for `path`, from the `after`-th publish on, that meets `condition`."""
+        """The diagnostics of the first publish for `path`, from the `after`-th publish on, that meets `condition`
+        (and is for `version` of the document, when given)."""
         doc = uri(path)
 
         def found() -> list[types.Diagnostic] | None:
-            for published_uri, diags, _version in self.log[after:]:
-                if published_uri == doc and condition(diags):
+            for published_uri, diags, published_version in self.log[after:]:
+                if published_uri == doc and condition(diags) and version in (None, published_version):
                     return diags
             return None
 
