@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from cogtui.core.diagnostics import plural
+from cogtui.core.run.providers import PROVIDERS
 
 from .ci_options import chosen, files_option, format_option, modules_of, one_target
 from .output import (
@@ -32,7 +33,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", help="stale golden tests and examples are errors, not warnings")
     p.add_argument(
         "--provider",
-        choices=("anthropic", "openai", "replay"),
+        choices=PROVIDERS,
         help="check runtime_requirements against this provider (default: the one runs would use)",
     )
     format_option(p)

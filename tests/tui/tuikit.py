@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cogtui.core.run.providers.registry import secret_variables
 from cogtui.core.settings.config import Config
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"
@@ -29,8 +30,7 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         "COGNITIVE_MODULES_PATH",
         "COGNITIVE_PROVIDER",
         "COGNITIVE_MODEL",
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
+        *secret_variables(),  # every provider's key
     ):
         monkeypatch.delenv(name, raising=False)
     root = tmp_path / "modules"
@@ -119,7 +119,7 @@ def endless_replay(monkeypatch: pytest.MonkeyPatch, interval: float = 0.05) -> N
     until the run is cancelled (a quit, escape). A test that acts on a running run finds it running however slowly
     the machine got it there, where a paced answer could have ended first."""
     from cogtui.core.run.providers.base import TextDelta
-    from cogtui.core.run.providers.replay import ReplayProvider
+    from cogtui.core.run.providers.replay.provider import ReplayProvider
 
     answer = ReplayProvider.stream
     monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", str(interval))
