@@ -150,3 +150,14 @@ def test_test_sarif_of_a_module_that_cannot_run(work: Path) -> None:
     assert proc.returncode == 1 and sarif_errors(proc.stdout) == []
     results = json.loads(proc.stdout)["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ["E4000"]
+
+
+def test_accept_with_a_ci_format_is_refused_and_writes_nothing(work: Path) -> None:
+    failing_golden(work)
+    expected = work / "modules" / "code-reviewer" / "tests" / "case1.expected.json"
+    before = expected.read_bytes()
+    proc = cogn(work, "test", "modules/code-reviewer", "--provider", "replay", "--accept", "--format", "github")
+    assert proc.returncode == 2 and "--accept" in proc.stderr and "--format github" in proc.stderr
+    assert expected.read_bytes() == before
+    as_json = cogn(work, "test", "modules/code-reviewer", "--provider", "replay", "--accept", "--format", "json")
+    assert as_json.returncode == 1 and "accepted" in json.loads(as_json.stdout)["summary"]  # json may accept
