@@ -30,8 +30,8 @@ from .output import (
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", nargs="*", metavar="NAME|PATH", help="a module name or folder")
-    files_option(p, "test")
     p.add_argument("--all", action="store_true", help="every module on the search path")
+    files_option(p, "test")
     p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")

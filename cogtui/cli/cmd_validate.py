@@ -25,8 +25,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "target", nargs="*", metavar="NAME|PATH", help="a module name on the search path, or a module folder"
     )
-    files_option(p, "validate")
     p.add_argument("--all", action="store_true", help="validate every module on the search path")
+    files_option(p, "validate")
     p.add_argument(
         "--v22", action="store_true", help="the v2.2 checklist: legacy formats and the five checklist items fail"
     )
