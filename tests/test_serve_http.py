@@ -182,3 +182,24 @@ def test_serve_tui_says_where_the_browser_tui_went(tmp_path: Path) -> None:
 
     proc = run_cli(["serve", "--tui"], cwd=tmp_path, env=serve_env(tmp_path), timeout=60)
     assert proc.returncode == 2 and "cogtui web" in proc.stderr
+
+
+def test_a_run_the_history_cannot_take_is_kept_in_its_outbox(tmp_path: Path) -> None:
+    """The history's folder cannot be made: the served run is kept, as `cogn run` keeps one, and the log says
+    where; the next open of that history records it."""
+    from cogtui.core.history.location import parse_location
+    from cogtui.core.history.outbox import Outbox
+
+    root = module_root(tmp_path, "code-reviewer")
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the history's folder should be", encoding="utf-8")
+    url = f"sqlite://{blocked / 'history.sqlite3'}"
+    outbox = Outbox(parse_location(url), tmp_path / "data" / "outbox")
+    with Served(tmp_path, root, "serve", env=serve_env(tmp_path, COGTUI_HISTORY_URL=url)) as served:
+        with httpx.Client(base_url=served.url, timeout=60) as client:
+            body = json.dumps(golden("code-reviewer")[0])
+            assert client.post("/modules/code-reviewer/run", content=body).json()["ok"] is True
+        wait_for(lambda: "It is kept in" in served.log)
+        assert served.stop() == 130
+    assert f"the run of code-reviewer was not recorded: cannot open run history {blocked}" in served.log, served.log
+    assert f"It is kept in {outbox.path}" in served.log and outbox.waiting() == 1

@@ -153,7 +153,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.all:
         deprecation_notice(modules[0])
-    history = _open_history(args)
+    opened = _open_history(args)
+    if isinstance(opened, int):
+        return opened
+    history, args.keep_runs_for = opened
     try:
         baseline = None
         if args.baseline:
@@ -186,16 +189,23 @@ def _read_baseline(spec: str, history: Any) -> Any:
         raise BadReport(f"baseline {spec} is an eval id, but the run history cannot be read: {exc}") from None
 
 
-def _open_history(args: argparse.Namespace) -> Any:
+def _open_history(args: argparse.Namespace) -> tuple[Any, Any] | int:
+    """(the history, None), or (None, its location) when it cannot be opened now: the runs go to it as the eval
+    ends, else to its outbox (engine.open_history). Exit 2 (said) when the configured history cannot be used at
+    all, as for `cogn run`: nothing could be kept for it, so the model is not paid."""
     if args.no_history:
-        return None
-    from cogtui.core.history.store import History, HistoryError
+        return None, None
+    from cogtui.core.eval.engine import open_history
+    from cogtui.core.history.store import HistoryConfigError
 
     try:
-        return History.open_default()
-    except HistoryError as exc:
-        err(f"warning: the eval will not be recorded: {exc}")
-        return None
+        history, location, why = open_history()
+    except HistoryConfigError as exc:
+        err(f"{exc} (--no-history runs the eval without recording it)")
+        return 2
+    if why is not None:
+        err(f"warning: {why}; the eval's runs are recorded when it ends if the history can be opened then, else kept")
+    return history, location
 
 
 async def _eval(
@@ -222,7 +232,13 @@ async def _eval(
         return RunOptions(provider, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
 
     settings = EvalSettings(
-        jobs=args.jobs, cache=args.cache or "off", prices=cfg.prices, options=options, judge=judge, repeat=args.repeat
+        jobs=args.jobs,
+        cache=args.cache or "off",
+        prices=cfg.prices,
+        options=options,
+        judge=judge,
+        repeat=args.repeat,
+        keep_runs_for=getattr(args, "keep_runs_for", None),
     )
     p = Printer()
     to_stdout = args.json
