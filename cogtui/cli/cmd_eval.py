@@ -71,7 +71,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cache=any", dest="cache", action="store_const", const="any", help="as --cache, for every target")
     p.add_argument("--no-history", action="store_true", help="do not record the runs and the eval")
     judge_options(p)
-    p.add_argument("--repeat", type=int, default=1, metavar="N", help="run each case N times: pass rate, score spread")
+    repeat_option(p)
     p.add_argument(
         "--max-score-drop",
         type=float,
@@ -95,6 +95,17 @@ def judge_options(p: argparse.ArgumentParser) -> None:
         help="who scores $judge goldens (default: judge: in config.yaml; never the module's own target unasked)",
     )
     p.add_argument("--judge-model", metavar="M", help="the judge's model")
+
+
+def repeat_option(p: argparse.ArgumentParser) -> None:
+    """--repeat N: several samples of each case, folded by core/eval/samples.py (eval and test alike)."""
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each case N times; it passes when all do (its pass rate, and the judge score's mean and spread)",
+    )
 
 
 def make_judge(args: argparse.Namespace, cfg: Any, targets: list[str]) -> Any:

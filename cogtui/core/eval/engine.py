@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from cogtui.core.eval.cache import CachingProvider, deterministic, module_digest
 from cogtui.core.eval.model import MISMATCH, Cell, CellJudge, EvalReport, Target
-from cogtui.core.eval.samples import fold
+from cogtui.core.eval.samples import fold, grouped, repeated
 from cogtui.core.module.model import GoldenTest, Module
 from cogtui.core.records import field, record
 from cogtui.core.run.concurrency import DEFAULT_JOBS, CallSlots, GateSet, bounded
@@ -178,11 +178,10 @@ async def run_eval(
     hashes = {m.name: module_digest(m) for m in modules}
     repeat = max(1, settings.repeat)
     jobs = [
-        _Job(m, test, t, gated[t.label], hashes[m.name], k)
-        for m in modules
-        for test in m.tests
-        for t, _ in targets
-        for k in range(repeat)
+        _Job(m, test, t, gated[t.label], hashes[m.name], k % repeat)
+        for k, (m, test, t) in enumerate(
+            repeated([(m, test, t) for m in modules for test in m.tests for t, _ in targets], repeat)
+        )
     ]
     caching_on = settings.cache != "off" and history is not None
 
@@ -231,7 +230,7 @@ async def run_eval(
     late = _open_late(settings.keep_runs_for, results, notes) if history is None else None
     writer = history or late
     recorded = writer is not None and _record_runs(writer, results, notes)
-    cells = [fold([d.cell for d in results[i : i + repeat]]) for i in range(0, len(results), repeat)]
+    cells = [fold([d.cell for d in samples]) for samples in grouped(results, repeat)]
     labels = [t.label for t, _ in targets]
     report = EvalReport([m.name for m in modules], labels, cells, started, settings.jobs, repeat=repeat)
     if settings.judge is not None:

@@ -53,11 +53,9 @@ class CellJudge:
     @property
     def spread(self) -> float | None:
         """The scores' standard deviation (population): 0 for one sample, None when nothing was scored."""
-        if not self.scores:
-            return None
-        from statistics import pstdev
+        from cogtui.core.eval.samples import spread
 
-        return round(pstdev(self.scores), 4)
+        return spread(self.scores)
 
     def to_json(self) -> dict[str, Any]:
         return {
