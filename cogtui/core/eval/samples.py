@@ -11,10 +11,10 @@ spread (standard deviation).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from statistics import mean, median, pstdev
+from statistics import median
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from cogtui.core.eval.model import Cell, CellJudge
+from cogtui.core.eval.model import Cell, CellJudge, mean_score, spread
 from cogtui.core.eval.stats import TOKEN_KEYS, tokens
 from cogtui.core.records import field, record
 
@@ -38,15 +38,6 @@ def grouped(results: Sequence[T], n: int) -> list[list[T]]:
 def shown_sample(samples: Sequence[T], passed: Callable[[T], bool]) -> T:
     """The sample that speaks for the others: the first failing one, else the first."""
     return next((s for s in samples if not passed(s)), samples[0])
-
-
-def mean_score(scores: Sequence[float]) -> float | None:
-    return round(mean(scores), 4) if scores else None
-
-
-def spread(scores: Sequence[float]) -> float | None:
-    """The scores' standard deviation (population): 0 for one sample, None when nothing was scored."""
-    return round(pstdev(scores), 4) if scores else None
 
 
 @record(frozen=False)
@@ -159,4 +150,4 @@ def _judge(judges: list[CellJudge | None], shown: CellJudge | None) -> CellJudge
     )
 
 
-__all__ = ["CaseSamples", "fold", "fold_cases", "grouped", "mean_score", "repeated", "shown_sample", "spread"]
+__all__ = ["CaseSamples", "fold", "fold_cases", "grouped", "repeated", "shown_sample"]
