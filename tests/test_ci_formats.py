@@ -161,3 +161,15 @@ def test_accept_with_a_ci_format_is_refused_and_writes_nothing(work: Path) -> No
     assert expected.read_bytes() == before
     as_json = cogn(work, "test", "modules/code-reviewer", "--provider", "replay", "--accept", "--format", "json")
     assert as_json.returncode == 1 and "accepted" in json.loads(as_json.stdout)["summary"]  # json may accept
+
+
+def test_test_formats_fold_repeated_samples_into_one_case(work: Path) -> None:
+    failing_golden(work)
+    junit = ET.fromstring(
+        cogn(work, "test", "modules/code-reviewer", "--provider", "replay", "--repeat", "2", "--format", "junit").stdout
+    )
+    assert junit.get("tests") == "3" and junit.get("failures") == "1"  # a case, not a sample, per testcase
+    (failure,) = junit.iter("failure")
+    assert (failure.text or "").startswith("0/2 samples passed\n")
+    github = cogn(work, "test", "modules/code-reviewer", "--provider", "replay", "--repeat", "2", "--format", "github")
+    assert github.returncode == 1 and github.stdout.splitlines()[-1] == "3 cases: 2 passed, 1 failed"

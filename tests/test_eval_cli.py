@@ -168,3 +168,14 @@ def test_a_model_the_provider_ignores_or_a_target_twice_is_said(tmp_path: Path) 
     assert "note: replay does not use a model name: replay/foo runs as replay" in proc.stderr
     proc = cogn(tmp_path, "eval", "code-reviewer", "--provider", "replay", "--provider", "replay", "--no-history")
     assert "note: replay is already listed" in proc.stderr
+
+
+def test_a_history_cogtui_cannot_use_is_refused_before_any_call(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
+    """A URL cogtui does not read: nothing could be kept for it, so the eval does not start (as `cogn run`, D321)."""
+    eval_module(tmp_path / "mods", n=1)
+    env = {**server_env(tmp_path, llm_server), "COGTUI_HISTORY_URL": "postgresql://u@[bad"}
+    proc = cogn(tmp_path, "eval", "ticket", "--provider", "openai", env=env, path=tmp_path / "mods")
+    assert proc.returncode == 2 and "--no-history runs the eval without recording it" in proc.stderr, proc.stderr
+    assert llm_server.requests == []
+    allowed = cogn(tmp_path, "eval", "ticket", "--no-history", env=env, path=tmp_path / "mods")
+    assert allowed.returncode == 0, allowed.stderr

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +94,24 @@ def stopped_while_the_model_answers(
 ) -> tuple[int, str, str]:
     """`cogn ARGS --provider anthropic --json` as a process; once its first model request arrives, the database
     server stops, then the model answers: the command records into a history that has gone away."""
+    return while_the_model_answers(llm_server, env, args, meanwhile=lambda: stopped(pg_server))
+
+
+@contextmanager
+def resumed(pg_server: Any) -> Iterator[None]:
+    pg_server.resume()
+    yield
+
+
+def while_the_model_answers(
+    llm_server: Any,
+    env: dict[str, str],
+    args: tuple[str, ...],
+    meanwhile: Callable[[], AbstractContextManager[None]],
+    before: Callable[[], None] = lambda: None,
+) -> tuple[int, str, str]:
+    """`cogn ARGS --provider anthropic --json` as a process, started after `before()`; once its first model
+    request arrives, the model answers within `meanwhile()` (the database stopped, or started again)."""
     arrived, answer = threading.Event(), threading.Event()
     reply = json.dumps(model_answer(golden("code-reviewer")[1]))
 
@@ -104,10 +122,11 @@ def stopped_while_the_model_answers(
 
     llm_server.respond_with(respond)
     argv = [sys.executable, "-m", "cogtui.cli", "--path", str(MODULES), *args, "--provider", "anthropic", "--json"]
+    before()
     proc = subprocess.Popen(argv, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert arrived.wait(timeout=120), "the command never asked the model"
-        with stopped(pg_server):
+        with meanwhile():
             answer.set()
             out, err = proc.communicate(timeout=120)
     finally:
@@ -288,4 +307,37 @@ def test_an_eval_whose_history_stops_before_it_records_keeps_its_runs(
     assert f"its 3 runs are kept in {outbox.path}" in err and "cogtui bug" not in err
     flushed = cogn(tmp_path, "history", "flush", env=env)
     assert flushed.returncode == 0 and "3 kept runs recorded" in flushed.stdout, flushed.stdout + flushed.stderr
+    exactly_once(tmp_path, env, team, 3)
+
+
+def test_an_eval_that_cannot_open_its_history_keeps_its_runs(team: str, pg_server: Any, tmp_path: Path) -> None:
+    """The server is down for the whole eval: the runs, which cannot be recorded, are kept, as `cogn run` keeps
+    one, and the next open records them (D321)."""
+    env = env_for(tmp_path, team)
+    outbox = Outbox(parse_location(team), tmp_path / "data" / "outbox")
+    with stopped(pg_server):
+        proc = cogn(tmp_path, "eval", "code-reviewer", "--json", env=env)
+    assert proc.returncode == 0 and len(cli_json.document(proc.stdout, "eval")["items"]) == 3, proc.stderr
+    assert "the database server is unreachable at" in proc.stderr and "cogtui bug" not in proc.stderr, proc.stderr
+    assert f"its 3 runs are kept in {outbox.path}" in proc.stderr, proc.stderr
+    assert outbox.waiting() == 3
+    flushed = cogn(tmp_path, "history", "flush", env=env)
+    assert flushed.returncode == 0 and "3 kept runs recorded" in flushed.stdout, flushed.stdout + flushed.stderr
+    exactly_once(tmp_path, env, team, 3)
+
+
+def test_an_eval_whose_history_comes_back_records_everything_at_its_end(
+    team: str, pg_server: Any, tmp_path: Path, llm_server: Any
+) -> None:
+    """Down as the eval starts, back while the model answers: the runs and the eval itself are recorded as the
+    eval ends, and nothing waits in the outbox."""
+    env = env_for(tmp_path, team, ANTHROPIC_API_KEY=ANTHROPIC_KEY, ANTHROPIC_BASE_URL=llm_server.base_url)
+    code, out, err = while_the_model_answers(
+        llm_server, env, ("eval", "code-reviewer"), meanwhile=lambda: resumed(pg_server), before=pg_server.halt
+    )
+    assert code in (0, 1), err
+    doc = cli_json.document(out, "eval")
+    assert "warning: cannot open run history" in err and "the eval was not recorded" not in err, err
+    assert doc["summary"]["id"] is not None and all(item["run_id"] for item in doc["items"]), doc
+    assert not Outbox(parse_location(team), tmp_path / "data" / "outbox").path.exists()
     exactly_once(tmp_path, env, team, 3)

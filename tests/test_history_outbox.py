@@ -3,6 +3,7 @@ a damaged line is set aside with its line number; concurrent deliveries store ea
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from collections.abc import Callable
@@ -138,6 +139,73 @@ def test_a_damaged_line_is_set_aside_with_its_number_and_the_rest_delivered(
     stored_once(location, [kept[0], kept[2]])
 
 
+def refused_by_the_store(location: str, base: RunRecord) -> list[RunRecord]:
+    """Runs that read back from their line as they were written, yet the store refuses their values: a run
+    without a provider (NOT NULL, every backend), and what only one backend cannot hold (PostgreSQL's jsonb
+    has no Infinity; SQLite has no integer beyond 64 bits)."""
+    nameless = dataclasses.replace(base, provider=None, started_at=5e8)
+    if location.startswith("postgresql://"):
+        odd = dataclasses.replace(base, usage={"input_tokens": float("inf")}, started_at=5e8 + 1)
+    else:
+        odd = dataclasses.replace(base, total_ms=10**30, started_at=5e8 + 1)
+    return [nameless, odd]
+
+
+def test_a_run_the_history_refuses_is_set_aside_and_the_rest_delivered(new_store: NewStore, data_dir: Path) -> None:
+    """The refused runs are in one batch with good ones, before and after them: each good run is stored, each
+    refused one is set aside with its line number and the store's words (D320)."""
+    location = new_store()
+    kept = runs(3)
+    nameless, odd = refused_by_the_store(location, kept[0])
+    outbox = kept_in_outbox(location, [kept[0], nameless, kept[1], odd, kept[2]])
+    lines = outbox.path.read_text().splitlines()
+    with History(location) as h:
+        d = h.delivery
+        assert (d.delivered, d.already, h.waiting, d.set_aside) == (3, 0, 0, [])
+        assert [n for n, _ in d.refused] == [2, 4], d.refused
+        assert "provider" in d.refused[0][1] and all("cogtui bug" not in why for _, why in d.refused)
+        notes = d.notes(h.outbox)
+    assert any(
+        f"{outbox.path}:2: the history refused a kept run" in n and str(outbox.set_aside_path) in n for n in notes
+    )
+    aside = [json.loads(x) for x in outbox.set_aside_path.read_text().splitlines()]
+    assert [a["line"] for a in aside] == [2, 4] and [a["text"] for a in aside] == [lines[1], lines[3]]
+    assert aside[0]["why"].startswith("the history refused it: ")
+    assert not outbox.path.exists()
+    stored_once(location, kept)
+
+
+def test_a_history_that_fails_stops_the_delivery_and_keeps_the_rest_in_order(pg_server: Any, data_dir: Path) -> None:
+    """A role without INSERT fails every write: not a refusal of one run, so nothing is set aside, the refused
+    run included (the history never judged it); once the role may write, each goes where it belongs."""
+    team = pg_server.new_database()
+    try:
+        kept = runs(3)
+        (nameless, _) = refused_by_the_store(team, kept[0])
+        with History(team) as owner:  # the owner made the schema
+            owner.record(kept[0])
+        from psycopg.conninfo import conninfo_to_dict
+
+        role = f"deliverer_{conninfo_to_dict(team)['dbname']}"  # roles are the server's: one per database here
+        raw(team, f'CREATE ROLE "{role}" LOGIN')
+        raw(team, f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"')
+        as_reader = team.replace("postgresql://postgres@", f"postgresql://{role}@")
+        outbox = kept_in_outbox(as_reader, [kept[1], nameless, kept[2]])
+        before = outbox.path.read_text()
+        with History(as_reader) as h:
+            d = h.delivery
+            assert (d.delivered, d.set_aside, d.refused, h.waiting) == (0, [], [], 3)
+            assert d.problem is not None and "lacks a privilege" in d.problem
+        assert outbox.path.read_text() == before and not outbox.set_aside_path.exists()
+        raw(team, f'GRANT INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO "{role}"')
+        with History(as_reader) as h:
+            d = h.delivery
+            assert (d.delivered, [n for n, _ in d.refused], h.waiting) == (2, [2], 0)
+        stored_once(team, kept)
+    finally:
+        pg_server.drop_databases([team])
+
+
 def test_a_line_cut_short_by_a_crash_does_not_swallow_the_next(tmp_path: Path, data_dir: Path) -> None:
     location = str(tmp_path / "h.sqlite3")
     outbox = Outbox(parse_location(location))
@@ -203,3 +271,14 @@ def test_a_postgresql_outbox_is_named_without_the_password(pg_server: Any, data_
     outbox = Outbox(parse_location(with_password))
     outbox.keep(run(), "down")
     assert "s3cret" not in outbox.path.read_text() and outbox.path == Outbox(parse_location(location)).path
+
+
+def test_text_with_a_byte_that_is_not_utf8_is_stored(new_store: NewStore) -> None:
+    """`cogn run -a` with a non-UTF-8 byte gives Python a lone surrogate, which neither database's driver can
+    send: the text column holds its escape, as the JSON columns do, and the run is stored, not refused."""
+    location = new_store()
+    odd = run(args="--note \udcff\udcfe", session_id="s\udcff")
+    with History(location) as h:
+        h.record(odd)
+        (back,) = h.runs()
+    assert back.args == "--note \\udcff\\udcfe" and back.session_id == "s\\udcff"

@@ -182,3 +182,73 @@ def test_serve_tui_says_where_the_browser_tui_went(tmp_path: Path) -> None:
 
     proc = run_cli(["serve", "--tui"], cwd=tmp_path, env=serve_env(tmp_path), timeout=60)
     assert proc.returncode == 2 and "cogtui web" in proc.stderr
+
+
+def test_a_run_the_history_cannot_take_is_kept_in_its_outbox(tmp_path: Path) -> None:
+    """The history's folder cannot be made: the served run is kept, as `cogn run` keeps one, and the log says
+    where; the next open of that history records it."""
+    from cogtui.core.history.location import parse_location
+    from cogtui.core.history.outbox import Outbox
+
+    root = module_root(tmp_path, "code-reviewer")
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the history's folder should be", encoding="utf-8")
+    url = f"sqlite://{blocked / 'history.sqlite3'}"
+    outbox = Outbox(parse_location(url), tmp_path / "data" / "outbox")
+    with Served(tmp_path, root, "serve", env=serve_env(tmp_path, COGTUI_HISTORY_URL=url)) as served:
+        with httpx.Client(base_url=served.url, timeout=60) as client:
+            body = json.dumps(golden("code-reviewer")[0])
+            assert client.post("/modules/code-reviewer/run", content=body).json()["ok"] is True
+        wait_for(lambda: "It is kept in" in served.log)
+        assert served.stop() == 130
+    assert f"the run of code-reviewer was not recorded: cannot open run history {blocked}" in served.log, served.log
+    assert f"It is kept in {outbox.path}" in served.log and outbox.waiting() == 1
+
+
+def test_a_client_that_stops_reading_is_cut_off_at_the_write_timeout(tmp_path: Path, llm_server: Any) -> None:
+    """The client takes the response's first bytes, then reads nothing more, its receive buffer small: the
+    server's writes stop being taken, and after --write-timeout the run is cancelled and recorded as interrupted,
+    while the server answers others as before (D234)."""
+    from llmserver import Text
+    from rtkit import model_answer
+
+    from cogtui.serve.responses import STALLED
+
+    root = module_root(tmp_path, "incident-narrator")
+    huge = json.loads(json.dumps(golden("incident-narrator")[1]))
+    # One field of twice what the kernel may buffer for a socket's sends (at least 8 MB), 1 MiB at a time: more
+    # than the socket buffers and uvicorn's hold, so a write waits while the run still streams.
+    wmem = Path("/proc/sys/net/ipv4/tcp_wmem")
+    most = int(wmem.read_text().split()[-1]) if wmem.exists() else 4 << 20
+    huge["data"]["summary"] = "the pool saturated. " * (max(8 << 20, 2 * most) // 20)
+    body_text = json.dumps(model_answer(huge))
+    llm_server.respond_with(lambda _req: Text(body_text, chunk_size=1 << 20, delay=0.5))
+    env = serve_env(tmp_path, llm_server)
+    with Served(tmp_path, root, "serve", "--write-timeout", "1", env=env) as served:
+        url = urlsplit(served.url)
+        body = json.dumps(golden("incident-narrator")[0]).encode()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # before connecting: a small window
+        sock.connect((url.hostname or "localhost", url.port or 0))
+        try:
+            head = (
+                f"POST /modules/incident-narrator/run HTTP/1.1\r\nHost: localhost:{url.port}\r\n"
+                f"Accept: text/event-stream\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+            )
+            sock.sendall(head.encode() + body)
+            assert sock.recv(64).startswith(b"HTTP/1.1 200")  # then nothing more is read
+
+            def recorded() -> list[Any]:
+                with history(tmp_path) as h:
+                    return h.runs()
+
+            (run,) = wait_for(recorded, timeout=120)
+            with httpx.Client(base_url=served.url, timeout=60) as client:  # meanwhile, the server answers
+                assert client.get("/health").json()["ok"] is True
+        finally:
+            sock.close()
+        assert run.outcome == "interrupted" and run.error_code == "E2010", run.envelope
+        assert run.envelope["error"]["message"] == STALLED.format(s=1.0)
+        assert served.stop() == 130
+    assert "the client did not take a write for 1 s: its response was ended" in served.log, served.log
+    assert "ASGI callable" not in served.log  # said once, in the server's words

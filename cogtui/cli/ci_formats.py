@@ -209,27 +209,30 @@ def validate_output(fmt: str, reports: list[Any], summary_line: str) -> None:
 def _case_file(module: Any, case: Any) -> Path | None:
     """The golden's expected file (else its input): where a failed case shows."""
     for test in getattr(module, "tests", ()):
-        if test.name == case.name:
+        if test.name == case.shown.name:
             found: Path | None = test.expected_path or test.input_path
             return found
     return None
 
 
 def _case_message(case: Any) -> str:
-    return "\n".join(case.reasons) or "the envelope differs from the golden"
+    """Why the case failed; with --repeat, how many of its samples passed first (the reasons are the shown sample's)."""
+    reasons = "\n".join(case.shown.reasons) or "the envelope differs from the golden"
+    return f"{case.samples_passed}/{case.samples} samples passed\n{reasons}" if case.samples > 1 else reasons
 
 
 def test_output(fmt: str, results: list[tuple[Any, Any]], blocked: dict[str, dict[str, Any]], summary: str) -> None:
-    """`cogn test --format github|sarif|junit`: `results` are (Module, CaseResult); `blocked` the modules that cannot
-    run, by name, with their error (code, message, suggestion)."""
+    """`cogn test --format github|sarif|junit`: `results` are (Module, CaseSamples) — each case folded over its
+    --repeat samples, the failing sample shown; `blocked` the modules that cannot run, by name, with their error
+    (code, message, suggestion)."""
     if fmt == "github":
         for name, error in blocked.items():
             write(workflow_command("error", f"{name}: {error['message']} ({error['suggestion']})", error["code"]))
         for module, case in results:
-            for d in case.diagnostics:
+            for d in case.shown.diagnostics:
                 write(github_diagnostic(d))
             if not case.passed:
-                title = f"golden test {module.name}/{case.name} failed"
+                title = f"golden test {module.name}/{case.shown.name} failed"
                 write(workflow_command("error", _case_message(case), title, _case_file(module, case)))
         write(visible(summary))
     elif fmt == "sarif":
@@ -237,9 +240,9 @@ def test_output(fmt: str, results: list[tuple[Any, Any]], blocked: dict[str, dic
         for name, error in blocked.items():
             out.append(sarif_result(error["code"], "error", f"{name}: {error['message']}\n{error['suggestion']}"))
         for module, case in results:
-            out += [diagnostic_result(d) for d in case.diagnostics]
+            out += [diagnostic_result(d) for d in case.shown.diagnostics]
             if not case.passed:
-                text = f"golden test {module.name}/{case.name} failed: {_case_message(case)}"
+                text = f"golden test {module.name}/{case.shown.name} failed: {_case_message(case)}"
                 out.append(sarif_result("golden-test", "error", text, _case_file(module, case)))
         golden = {
             "id": "golden-test",
@@ -253,7 +256,7 @@ def test_output(fmt: str, results: list[tuple[Any, Any]], blocked: dict[str, dic
         for module, case in results:
             suite = suites.setdefault(module.name, ET.Element("testsuite", name=xml_text(module.name)))
             element = ET.SubElement(
-                suite, "testcase", classname=xml_text(f"cogn.test.{module.name}"), name=xml_text(case.name)
+                suite, "testcase", classname=xml_text(f"cogn.test.{module.name}"), name=xml_text(case.shown.name)
             )
             where = _case_file(module, case)
             if where is not None:
@@ -262,7 +265,7 @@ def test_output(fmt: str, results: list[tuple[Any, Any]], blocked: dict[str, dic
                 failure = ET.SubElement(
                     element, "failure", type="golden-test", message=xml_text(_case_message(case).split("\n")[0])
                 )
-                failure.text = xml_text(visible("\n".join([*case.reasons, case.diff])))
+                failure.text = xml_text(visible("\n".join([_case_message(case), case.shown.diff])))
         for name, error in blocked.items():
             suite = suites.setdefault(name, ET.Element("testsuite", name=xml_text(name)))
             element = ET.SubElement(suite, "testcase", classname=xml_text(f"cogn.test.{name}"), name="cannot run")

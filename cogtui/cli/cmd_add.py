@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import argparse
 
-from .install_view import common_options, exit_code, installer, print_json, print_outcome, print_summary, without_lock
+from .install_view import (
+    common_options,
+    download_option,
+    exit_code,
+    installer,
+    print_json,
+    print_outcome,
+    print_summary,
+    without_lock,
+)
 from .output import Printer, err
 
 
@@ -24,6 +33,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the module folder in the repository (its path, or its name), when the repository holds several",
     )
+    download_option(p)
     common_options(
         p,
         "install over a folder cogn add did not install, local changes, or a module of the same name elsewhere "

@@ -71,7 +71,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cache=any", dest="cache", action="store_const", const="any", help="as --cache, for every target")
     p.add_argument("--no-history", action="store_true", help="do not record the runs and the eval")
     judge_options(p)
-    p.add_argument("--repeat", type=int, default=1, metavar="N", help="run each case N times: pass rate, score spread")
+    repeat_option(p)
     p.add_argument(
         "--max-score-drop",
         type=float,
@@ -95,6 +95,17 @@ def judge_options(p: argparse.ArgumentParser) -> None:
         help="who scores $judge goldens (default: judge: in config.yaml; never the module's own target unasked)",
     )
     p.add_argument("--judge-model", metavar="M", help="the judge's model")
+
+
+def repeat_option(p: argparse.ArgumentParser) -> None:
+    """--repeat N: several samples of each case, folded by core/eval/samples.py (eval and test alike)."""
+    p.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run each case N times; it passes when all do (its pass rate, and the judge score's mean and spread)",
+    )
 
 
 def make_judge(args: argparse.Namespace, cfg: Any, targets: list[str]) -> Any:
@@ -153,7 +164,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if not args.all:
         deprecation_notice(modules[0])
-    history = _open_history(args)
+    opened = _open_history(args)
+    if isinstance(opened, int):
+        return opened
+    history, args.keep_runs_for = opened
     try:
         baseline = None
         if args.baseline:
@@ -186,16 +200,23 @@ def _read_baseline(spec: str, history: Any) -> Any:
         raise BadReport(f"baseline {spec} is an eval id, but the run history cannot be read: {exc}") from None
 
 
-def _open_history(args: argparse.Namespace) -> Any:
+def _open_history(args: argparse.Namespace) -> tuple[Any, Any] | int:
+    """(the history, None), or (None, its location) when it cannot be opened now: the runs go to it as the eval
+    ends, else to its outbox (engine.open_history). Exit 2 (said) when the configured history cannot be used at
+    all, as for `cogn run`: nothing could be kept for it, so the model is not paid."""
     if args.no_history:
-        return None
-    from cogtui.core.history.store import History, HistoryError
+        return None, None
+    from cogtui.core.eval.engine import open_history
+    from cogtui.core.history.store import HistoryConfigError
 
     try:
-        return History.open_default()
-    except HistoryError as exc:
-        err(f"warning: the eval will not be recorded: {exc}")
-        return None
+        history, location, why = open_history()
+    except HistoryConfigError as exc:
+        err(f"{exc} (--no-history runs the eval without recording it)")
+        return 2
+    if why is not None:
+        err(f"warning: {why}; the eval's runs are recorded when it ends if the history can be opened then, else kept")
+    return history, location
 
 
 async def _eval(
@@ -222,7 +243,13 @@ async def _eval(
         return RunOptions(provider, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
 
     settings = EvalSettings(
-        jobs=args.jobs, cache=args.cache or "off", prices=cfg.prices, options=options, judge=judge, repeat=args.repeat
+        jobs=args.jobs,
+        cache=args.cache or "off",
+        prices=cfg.prices,
+        options=options,
+        judge=judge,
+        repeat=args.repeat,
+        keep_runs_for=getattr(args, "keep_runs_for", None),
     )
     p = Printer()
     to_stdout = args.json

@@ -1,9 +1,9 @@
 """`cogn history flush` (record the runs kept in the outbox) and `cogn history check` (the insights totals
 against a recount of the rows).
 
-flush: 0 nothing is left waiting, 1 some kept lines could not be read (set aside, each named with its line
-number), 2 the history cannot be used (the runs stay kept). check: 0 the totals agree, 1 they differ (each
-difference listed), 2 the history cannot be used.
+flush: 0 nothing is left waiting, 1 some kept lines could not be read or the history refused their runs (set
+aside, each named with its line number), 2 the history cannot be used (the runs stay kept). check: 0 the totals
+agree, 1 they differ (each difference listed), 2 the history cannot be used.
 """
 
 from __future__ import annotations
@@ -41,25 +41,27 @@ def flush(args: argparse.Namespace) -> int:
             Printer().document("history flush", "items", [], summary)
         return 2
     p = Printer()
-    if args.json:  # the items are the kept runs set aside as unreadable, by their line in the outbox
+    aside = sorted([(n, why, False) for n, why in delivery.set_aside] + [(n, why, True) for n, why in delivery.refused])
+    if args.json:  # the items are the kept runs set aside (unreadable, or refused by the history), by their line
         p.document(
             "history flush",
             "items",
-            [{"line": n, "why": why} for n, why in delivery.set_aside],
+            [{"line": n, "why": why, "refused": refused} for n, why, refused in aside],
             {
                 "history": str(location.display),
                 "outbox": str(outbox.path),
                 "recorded": delivery.delivered,
                 "already_stored": delivery.already,
-                "set_aside": len(delivery.set_aside),
-                "set_aside_file": str(outbox.set_aside_path) if delivery.set_aside else None,
+                "set_aside": len(aside),
+                "set_aside_file": str(outbox.set_aside_path) if aside else None,
                 "waiting": delivery.waiting,
                 "problem": delivery.problem,
             },
         )
     else:
-        for number, why in delivery.set_aside:
-            err(f"{outbox.path}:{number}: a kept run cannot be read ({why}); moved to {outbox.set_aside_path}")
+        for number, why, refused in aside:
+            what = f"the history refused a kept run ({why})" if refused else f"a kept run cannot be read ({why})"
+            err(f"{outbox.path}:{number}: {what}; moved to {outbox.set_aside_path}")
         if delivery.waiting:
             err(f"{_plural(delivery.waiting, 'run')} still waiting in {outbox.path}: {delivery.problem}")
         already = f" ({delivery.already:,} of them stored already)" if delivery.already else ""
@@ -67,7 +69,7 @@ def flush(args: argparse.Namespace) -> int:
         p.line(f"{_plural(stored, 'kept run')} recorded in {location.display}{already}; {delivery.waiting:,} waiting")
     if delivery.waiting:
         return 2
-    return 1 if delivery.set_aside else 0
+    return 1 if aside else 0
 
 
 def check(args: argparse.Namespace) -> int:

@@ -1,8 +1,10 @@
-"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--judge-provider P [--judge-model M]] [--accept]
-[--format text|json|github|sarif|junit]`: run golden tests (rule: docs/golden-tests.md).
+"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--judge-provider P [--judge-model M]] [--repeat N]
+[--accept] [--format text|json|github|sarif|junit]`: run golden tests (rule: docs/golden-tests.md).
 
 With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back), and as many
 judge calls beside them (D252); results print in case order. A `$judge` golden is scored by the judge's target.
+With --repeat N each case runs N times and passes when every sample does; its pass rate and its judge score's mean
+and spread are said, folded as `cogn eval --repeat` folds a cell (core/eval/samples.py, D322).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from cogtui.core.diagnostics import plural
 from cogtui.core.run.providers import PROVIDERS
 
 from .ci_options import chosen, files_option, format_option, modules_of, one_target
-from .cmd_eval import judge_options, make_judge
+from .cmd_eval import judge_options, make_judge, repeat_option
 from .output import (
     Printer,
     config_warnings,
@@ -36,6 +38,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
     judge_options(p)
+    repeat_option(p)
     p.add_argument(
         "--accept",
         action="store_true",
@@ -67,8 +70,11 @@ def run(args: argparse.Namespace) -> int:
 
     cfg = load_config()
     config_warnings(cfg)
-    if args.jobs < 1:
-        err("-j must be at least 1")
+    if args.jobs < 1 or args.repeat < 1:
+        err("-j and --repeat must be at least 1")
+        return 2
+    if args.accept and args.repeat > 1:
+        err("--accept writes one answer per case, and --repeat gives several that may differ: accept without --repeat")
         return 2
     ws = open_workspace(args.paths, judging_all=args.all)
     if args.all and not ws.entries():
@@ -118,9 +124,11 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
         except NotAModule:
             return None
 
+    from cogtui.core.eval.samples import fold_cases, grouped, repeated
+
     p = Printer()
     blocked = refusals(modules)  # a module that cannot run is said once, not as a failed diff per case
-    cases = [(m, t) for m in modules if m.name not in blocked for t in m.tests]
+    cases = repeated([(m, t) for m in modules if m.name not in blocked for t in m.tests], args.repeat)
     progress = None
     if p.color and args.format in (None, "text") and not args.json and cases:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -148,13 +156,14 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
             progress.update(task, advance=1, description=f"{result[0].name}/{result[1].name}")
 
     try:
-        results = await bounded(cases, slots.runs, one, done)
+        samples = await bounded(cases, slots.runs, one, done)
     finally:
         if progress is not None:
             progress.stop()
         await provider.aclose()
         if judge is not None:
             await judge.aclose()
+    results = [(group[0][0], fold_cases([r for _, r in group])) for group in grouped(samples, args.repeat)]
     failed = [r for _, r in results if not r.passed]
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
     if args.format in ("github", "sarif", "junit"):
@@ -168,13 +177,13 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
     if args.accept and args.json:
         from .test_accept import accept_failures
 
-        accepted, every_accepted = accept_failures(None, results)
+        accepted, every_accepted = accept_failures(None, [(m, r.shown) for m, r in results])
     if args.json:
         by_module: dict[str, list[Any]] = {}
         for module, r in results:
             entry = r.to_json()
             if args.accept:
-                entry["accept"] = accepted.get((module.name, r.name))
+                entry["accept"] = accepted.get((module.name, r.shown.name))
             by_module.setdefault(module.name, []).append(entry)
         summary = {
             "provider": provider.name,
@@ -184,7 +193,8 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
             "failed": len(failed) + not_run,
             "cannot_run": not_run,
             "judge": None if judge is None else judge_label(judge),
-            "judged": sum(1 for _, r in results if r.judgement is not None and r.judgement.score is not None),
+            "judged": sum(1 for _, r in results if r.score is not None),
+            "repeat": args.repeat,
         }
         entries: list[dict[str, Any]] = [{"module": k, "cases": v} for k, v in by_module.items()]
         entries += [{"module": k, "cannot_run": error, "cases": []} for k, error in blocked.items()]
@@ -195,13 +205,14 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
     for name, error in blocked.items():
         p.parts(("✗ CANNOT RUN", "error"), (f"  {name}: {error['code']} {error['message']}", None))
         p.line(f"    suggestion: {error['suggestion']}", "warning")
-    for module, r in results:
-        mark = ("✓ pass", "ok") if r.passed else ("✗ FAIL", "error")
-        p.parts(mark, (f"  {module.name}/{r.name}", None), *judged_parts(r.judgement))
-        if not r.passed:
-            for reason in r.reasons:
+    for module, sampled in results:
+        case = sampled.shown
+        mark = ("✓ pass", "ok") if sampled.passed else ("✗ FAIL", "error")
+        p.parts(mark, (f"  {module.name}/{case.name}", None), *sampled_parts(sampled), *judged_parts(sampled))
+        if not sampled.passed:
+            for reason in case.reasons:
                 p.line(f"    - {reason}", "warning")
-            for line in r.diff.splitlines():
+            for line in case.diff.splitlines():
                 style = (
                     "add"
                     if line.startswith("+")
@@ -218,7 +229,7 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
     if args.accept:
         from .test_accept import accept_failures
 
-        accepted, every_accepted = accept_failures(p, results)
+        accepted, every_accepted = accept_failures(p, [(m, r.shown) for m, r in results])
     p.parts(
         (f"{plural(len(results) + not_run, 'case')}: ", None),
         (f"{len(results) - len(failed)} passed", "ok"),
@@ -236,13 +247,24 @@ def judge_label(judge: Any) -> str:
     return Target(judge.name, judge.model).label
 
 
-def judged_parts(judgement: Any) -> list[tuple[str, str | None]]:
-    """What a `$judge` case adds to its line: the judge's score against the bar, or why it was not scored."""
+def sampled_parts(sampled: Any) -> list[tuple[str, str | None]]:
+    """With --repeat, what a case's line adds: how many of its samples passed."""
+    if sampled.samples == 1:
+        return []
+    style = "ok" if sampled.passed else "error"
+    return [(f"  {sampled.samples_passed}/{sampled.samples} samples passed ({sampled.pass_rate:.0%})", style)]
+
+
+def judged_parts(sampled: Any) -> list[tuple[str, str | None]]:
+    """What a `$judge` case adds to its line: the judge's score (with --repeat, the samples' mean ± their spread)
+    against the bar, or why it was not scored."""
+    judgement = sampled.shown.judgement
     if judgement is None:
         return []
-    if judgement.score is not None:
-        style = "ok" if judgement.passed else "error"
-        return [(f"  judge {judgement.score:.2f} (pass ≥ {judgement.pass_score:.2f})", style)]
+    if sampled.score is not None:
+        style = "ok" if judgement.passed and sampled.passed else "error"
+        spread = f" ± {sampled.spread:.2f} over {len(sampled.scores)}" if len(sampled.scores) > 1 else ""
+        return [(f"  judge {sampled.score:.2f}{spread} (pass ≥ {judgement.pass_score:.2f})", style)]
     if judgement.status == "not judged":
         return [(f"  ({judgement.reason})", "dim")]
     return []

@@ -13,6 +13,7 @@ import sys
 from .install_view import (
     EX_PENDING,
     common_options,
+    download_option,
     exit_code,
     installer,
     print_json,
@@ -26,6 +27,7 @@ from .output import Printer
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("names", nargs="*", metavar="NAME", help="modules to update (default: every one in the lock)")
     p.add_argument("-y", "--yes", action="store_true", help="write the updates without asking")
+    download_option(p)
     common_options(p, "replace a module whose files have local changes, or that another module would shadow")
 
 

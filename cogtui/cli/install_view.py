@@ -33,6 +33,25 @@ def common_options(p: argparse.ArgumentParser, force_help: str) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
+def download_option(p: argparse.ArgumentParser) -> None:
+    """--max-download: how much `add` and `update` fetch to find a module (core/sharing/git.py, D323)."""
+    from cogtui.core.sharing.repo_tree import DOWNLOAD_MIB
+
+    p.add_argument(
+        "--max-download",
+        type=_mebibytes,
+        default=DOWNLOAD_MIB,
+        metavar="MIB",
+        help=f"stop a fetch past MIB mebibytes (default {DOWNLOAD_MIB}): a repository larger than that is refused",
+    )
+
+
+def _mebibytes(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of mebibytes, 1 or more")
+    return int(text)
+
+
 @contextmanager
 def installer(args: argparse.Namespace, create: bool = False) -> Iterator[Installer | None]:
     """The Installer of the level the arguments name, or None (said on stderr) when the level's folder is
@@ -40,11 +59,16 @@ def installer(args: argparse.Namespace, create: bool = False) -> Iterator[Instal
     from cogtui.core.sharing.install import Installer, place_for
     from cogtui.core.sharing.lockfile import LockError
     from cogtui.core.sharing.placement import RootBusy
+    from cogtui.core.sharing.repo_tree import Limits
 
     place = place_for("user" if args.user else "project")
     progress = None if args.json else _progress
+    mib = getattr(args, "max_download", None)  # `remove` fetches nothing
+    limits = Limits(download_bytes=mib << 20) if mib else Limits()
     try:
-        opened = Installer(place, args.paths, force=args.force, progress=progress, create=create).__enter__()
+        opened = Installer(
+            place, args.paths, force=args.force, limits=limits, progress=progress, create=create
+        ).__enter__()
     except LockError as exc:
         err(exc.message + (f" ({exc.hint})" if exc.hint else ""))
         yield None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from importlib.util import find_spec
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from cogtui.core.run.providers import PROVIDERS
@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from cogtui.serve.live import LiveCatalogue, Log
 
 EXTRA_PACKAGES = ("mcp", "starlette", "uvicorn")
+# What each command serves with (cogtui/serve imports the extra's packages): checked before anything starts.
+NEEDS = {
+    "cogn serve": ("starlette", "uvicorn", "cogtui.serve.http_api", "cogtui.serve.running"),
+    "cogn mcp": ("mcp", "starlette", "uvicorn", "cogtui.serve.mcp_server", "cogtui.serve.running"),
+}
 
 
 def positive_int(text: str) -> int:
@@ -56,12 +61,18 @@ def serving_options(p: argparse.ArgumentParser) -> None:
 
 
 def missing_extra(prog: str) -> int | None:
-    """Exit code 2 (said) when the serve extra is not installed; None when it is."""
-    missing = [name for name in EXTRA_PACKAGES if find_spec(name) is None]
-    if not missing:
-        return None
-    err(f"{prog} needs the serve extra ({', '.join(missing)} missing): pip install 'cogtui[serve]'")
-    return 2
+    """Exit code 2 (said) when the serve extra is not installed, or not whole; None when it is. The modules the
+    command serves with are imported here, as they would be a moment later: a package that is missing, or that
+    fails to import (a broken or partial install), is named instead of a traceback."""
+    for name in NEEDS.get(prog, ()):
+        try:
+            import_module(name)
+        except ImportError as exc:
+            missing = exc.name if exc.name and not exc.name.startswith("cogtui") else name
+            err(f"{prog} needs the serve extra ({', '.join(EXTRA_PACKAGES)}): {missing} cannot be imported ({exc})")
+            err("install it: pip install 'cogtui[serve]' (pipx: pipx install --force 'cogtui[serve]')")
+            return 2
+    return None
 
 
 def exposure_warning(prog: str, host: str, token: str | None) -> None:

@@ -177,4 +177,4 @@ class ModuleApi:
             return problem(400, "E4007", str(exc))
         if transport is None:
             return EnvelopeRun(handle)
-        return StreamedRun(handle, transport, self.write_timeout, self.heartbeat)
+        return StreamedRun(handle, transport, self.write_timeout, self.heartbeat, on_stall=self.live.log)

@@ -68,12 +68,18 @@ class StreamedRun:
     """The run's chunks as SSE or NDJSON (ASGI)."""
 
     def __init__(
-        self, handle: RunHandle, transport: str, write_timeout: float = WRITE_TIMEOUT, heartbeat: float = HEARTBEAT
+        self,
+        handle: RunHandle,
+        transport: str,
+        write_timeout: float = WRITE_TIMEOUT,
+        heartbeat: float = HEARTBEAT,
+        on_stall: Callable[[str], None] | None = None,
     ) -> None:
         self.handle = handle
         self.media_type, self.encode = TRANSPORTS[transport]
         self.write_timeout = write_timeout
         self.heartbeat = heartbeat
+        self.on_stall = on_stall  # the server's log: a response cut off is said there, once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await _watching(self.handle, receive, lambda: self.write(send))
@@ -94,6 +100,11 @@ class StreamedRun:
                 await send({"type": "http.response.body", "body": b""})
         except TimeoutError:
             self.handle.cancel(STALLED.format(s=self.write_timeout))
+            if self.on_stall is not None:
+                self.on_stall(
+                    f"{STALLED.format(s=self.write_timeout)}: its response was ended, its run cancelled if it was "
+                    "still going (recorded as interrupted)"
+                )
         except OSError:  # the connection is gone (a server that says so on write)
             self.handle.cancel(CLIENT_GONE)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 from typing import Any
 
@@ -30,10 +31,19 @@ def url_of(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}"
 
 
+class _Said(logging.Filter):
+    """uvicorn's "returned without completing response" is how a response cut off at the write timeout ends (ASGI
+    has no other way to drop a client that stopped reading); the server's log has said so in its own words."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "ASGI callable returned without completing response."
+
+
 async def serve_asgi(app: Any, sock: socket.socket, max_connections: int = MAX_CONNECTIONS) -> None:
     """Serve until a signal (Ctrl-C, SIGTERM) ends it; uvicorn's own log says only warnings and errors."""
     import uvicorn
 
+    logging.getLogger("uvicorn.error").addFilter(_Said())
     config = uvicorn.Config(
         app,
         log_level="warning",

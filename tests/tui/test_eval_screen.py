@@ -156,3 +156,29 @@ async def test_a_golden_that_does_not_parse_is_its_own_cell_and_the_others_pass(
         await pilot.press("enter")
         diff = screen.query_one("#eval-diff", CodeView)
         await until(lambda: f"# P002 {broken}:1:2: JSON syntax error" in diff.text, pilot)
+
+
+async def test_an_eval_whose_history_cannot_open_keeps_its_runs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The history's folder cannot be made, as the eval starts and as it ends: the runs are kept in its outbox,
+    as `cogn run` keeps one, and the eval's notes say where (D321)."""
+    from cogtui.core.history.location import parse_location
+    from cogtui.core.history.outbox import Outbox
+
+    root = isolate(monkeypatch, tmp_path)
+    (module,) = copy_modules(root, "code-reviewer")
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the history's folder should be", encoding="utf-8")
+    url = f"sqlite://{blocked / 'history.sqlite3'}"
+    monkeypatch.setenv("COGTUI_HISTORY_URL", url)
+    seen: list[Any] = []
+    app = make_app(root, tmp_path)
+    async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
+        await pilot.pause()
+        app.push_screen(EvalScreen(module, app.config, jobs=2))
+        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
+        (done,) = {id(m): m for m in seen if isinstance(m, EvalScreen.EvalDone)}.values()
+    outbox = Outbox(parse_location(url), tmp_path / "data" / "outbox")
+    assert outbox.waiting() == 3
+    assert any(f"its 3 runs are kept in {outbox.path}" in note for note in done.outcome.notes), done.outcome.notes

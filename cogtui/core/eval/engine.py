@@ -12,7 +12,9 @@ target; with `repeat` each case runs that many times and its samples fold into
 one cell (samples.py). With a history, every run is recorded (the judge's runs
 too, as runs of `cogtui-judge` with their own cost), then the eval itself (its
 report keeps each cell's run id); a history that fails is a note in the result,
-never a lost eval.
+never a lost eval. A history that could not be opened as the eval started
+(`open_history`) is opened again when it ends, and if it still cannot be, the
+runs are kept in its outbox, as `cogn run` keeps a run (D321).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from cogtui.core.eval.cache import CachingProvider, deterministic, module_digest
 from cogtui.core.eval.model import MISMATCH, Cell, CellJudge, EvalReport, Target
-from cogtui.core.eval.samples import fold
+from cogtui.core.eval.samples import fold, grouped, repeated
 from cogtui.core.module.model import GoldenTest, Module
 from cogtui.core.records import field, record
 from cogtui.core.run.concurrency import DEFAULT_JOBS, CallSlots, GateSet, bounded
@@ -34,6 +36,7 @@ from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.runner import RunOptions
 
 if TYPE_CHECKING:  # no store without a history (--no-history); records, prices, stats once the first call is out
+    from cogtui.core.history.location import HistoryLocation
     from cogtui.core.history.records import RunRecord
     from cogtui.core.history.store import History
     from cogtui.core.settings.prices import Price
@@ -52,6 +55,9 @@ class EvalSettings:
     judge: Provider | None = None  # the rubric judge's target (run/judge.py); None: `$judge` cases say what to set
     judge_missing: str = MISSING  # what a `$judge` case says when there is no judge target
     repeat: int = 1  # samples of each case per target (`--repeat N`)
+    # The history that could not be opened as the eval started (open_history): the runs go to it as the eval
+    # ends, or to its outbox. None: no history (`--no-history`), or the one given to run_eval.
+    keep_runs_for: HistoryLocation | None = None
 
 
 @record(frozen=False)
@@ -172,11 +178,10 @@ async def run_eval(
     hashes = {m.name: module_digest(m) for m in modules}
     repeat = max(1, settings.repeat)
     jobs = [
-        _Job(m, test, t, gated[t.label], hashes[m.name], k)
-        for m in modules
-        for test in m.tests
-        for t, _ in targets
-        for k in range(repeat)
+        _Job(m, test, t, gated[t.label], hashes[m.name], k % repeat)
+        for k, (m, test, t) in enumerate(
+            repeated([(m, test, t) for m in modules for test in m.tests for t, _ in targets], repeat)
+        )
     ]
     caching_on = settings.cache != "off" and history is not None
 
@@ -222,8 +227,10 @@ async def run_eval(
             on_cell(fold([d.cell for d in sorted(mine, key=lambda d: d.job.sample)]))
 
     results = await bounded(jobs, slots.runs, work, done)
-    recorded = history is not None and _record_runs(history, results, notes)
-    cells = [fold([d.cell for d in results[i : i + repeat]]) for i in range(0, len(results), repeat)]
+    late = _open_late(settings.keep_runs_for, results, notes) if history is None else None
+    writer = history or late
+    recorded = writer is not None and _record_runs(writer, results, notes)
+    cells = [fold([d.cell for d in samples]) for samples in grouped(results, repeat)]
     labels = [t.label for t, _ in targets]
     report = EvalReport([m.name for m in modules], labels, cells, started, settings.jobs, repeat=repeat)
     if settings.judge is not None:
@@ -231,9 +238,57 @@ async def run_eval(
     from cogtui.core.eval.stats import summarise
 
     report.summaries = summarise(cells, labels)
-    if history is not None and recorded:
-        _record_eval(history, modules, report, notes)
+    if writer is not None and recorded:
+        _record_eval(writer, modules, report, notes)
+    if late is not None:
+        late.close()
     return EvalOutcome(report, notes)
+
+
+def open_history() -> tuple[History | None, HistoryLocation | None, str | None]:
+    """The configured history for an eval: (it, None, None) when it opens; else (None, its location, why), to
+    give as `EvalSettings.keep_runs_for` (the runs are not lost). HistoryConfigError when the location itself
+    cannot be used (a URL cogtui does not read, no PostgreSQL support): nothing can be kept for it."""
+    from cogtui.core.history.location import default_location
+    from cogtui.core.history.store import History, HistoryConfigError, HistoryError
+
+    location = default_location()
+    location.check_driver()
+    try:
+        return History(location), None, None
+    except HistoryConfigError:
+        raise
+    except HistoryError as exc:
+        return None, location, str(exc)
+
+
+def _open_late(location: HistoryLocation | None, results: list[_Done], notes: list[str]) -> History | None:
+    """The history that could not be opened as the eval started, opened now; if it still cannot be, the runs
+    are kept in its outbox (and None)."""
+    if location is None:
+        return None
+    from cogtui.core.history.store import History, HistoryError
+
+    try:
+        return History(location)
+    except HistoryError as exc:
+        runs = [record for _, record, _ in _records(results)]
+        notes.append(f"the eval was not recorded: {exc}; {_keep(location, runs, str(exc))}")
+        return None
+
+
+def _records(results: list[_Done]) -> list[tuple[_Done, RunRecord, bool]]:
+    """Each run's record (each judge's too, as a run of cogtui-judge): (the job, its record, the judge's run)."""
+    from cogtui.core.history.run_record import to_record
+
+    out: list[tuple[_Done, RunRecord, bool]] = []
+    for done in results:
+        if done.case.result is not None:
+            out.append((done, to_record(done.job.module, done.job.test.input, None, done.case.result), False))
+        judgement = done.case.judgement
+        if judgement is not None and judgement.result is not None:
+            out.append((done, to_record(judge_module(), judgement.input, None, judgement.result), True))
+    return out
 
 
 def _cached(mode: str, provider: str, notes: list[str], label: str) -> bool:
@@ -269,19 +324,13 @@ def _record_runs(history: History, results: list[_Done], notes: list[str]) -> bo
     """Record every run (each judge's too, as a run of cogtui-judge) and keep the new cache answers with them;
     False when the history could not take the runs (they wait in its outbox) and the eval is not recorded."""
     from cogtui.core.history.records import HistoryError
-    from cogtui.core.history.run_record import to_record
 
-    recorded: list[tuple[_Done, RunRecord, bool]] = []  # (the job, its record, the judge's run)
-    for done in results:
-        if done.case.result is not None:
-            recorded.append((done, to_record(done.job.module, done.job.test.input, None, done.case.result), False))
-        judgement = done.case.judgement
-        if judgement is not None and judgement.result is not None:
-            recorded.append((done, to_record(judge_module(), judgement.input, None, judgement.result), True))
+    recorded = _records(results)
     try:
         ids = history.record_many([record for _, record, _ in recorded])
     except HistoryError as exc:  # the runs are kept for the history (outbox.py); the eval's report is not
-        notes.append(f"the eval was not recorded: {exc}; {_keep(history, [r for _, r, _ in recorded], str(exc))}")
+        runs = [r for _, r, _ in recorded]
+        notes.append(f"the eval was not recorded: {exc}; {_keep(history.location, runs, str(exc))}")
         return False
     try:
         answers: list[tuple[int, str, str]] = []
@@ -317,11 +366,11 @@ def _record_eval(history: History, modules: list[Module], report: EvalReport, no
         notes.append(f"the eval was not recorded: {exc}")
 
 
-def _keep(history: History, runs: list[RunRecord], why: str) -> str:
+def _keep(location: HistoryLocation, runs: list[RunRecord], why: str) -> str:
     """Keep the eval's runs in the history's outbox; says where (or that they could not be kept)."""
     from cogtui.core.history.outbox import Outbox
 
-    outbox = Outbox(history.location)
+    outbox = Outbox(location)
     try:
         for run in runs:
             outbox.keep(run, why)
@@ -333,4 +382,4 @@ def _keep(history: History, runs: list[RunRecord], why: str) -> str:
     )
 
 
-__all__ = ["EvalOutcome", "EvalSettings", "cell_of", "run_eval"]
+__all__ = ["EvalOutcome", "EvalSettings", "cell_of", "open_history", "run_eval"]

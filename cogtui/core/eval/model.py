@@ -31,6 +31,20 @@ class Target:
         return f"{self.provider}/{self.model}" if self.model and self.model != self.provider else self.provider
 
 
+def mean_score(scores: list[float]) -> float | None:
+    """The samples' mean score (`--repeat`), None when nothing was scored."""
+    from statistics import mean
+
+    return round(mean(scores), 4) if scores else None
+
+
+def spread(scores: list[float]) -> float | None:
+    """The scores' standard deviation (population): 0 for one sample, None when nothing was scored."""
+    from statistics import pstdev
+
+    return round(pstdev(scores), 4) if scores else None
+
+
 @record(frozen=False)
 class CellJudge:
     """A `$judge` case's judging in a cell (run/judge.py): the score (the mean over `--repeat` samples), the
@@ -53,11 +67,7 @@ class CellJudge:
     @property
     def spread(self) -> float | None:
         """The scores' standard deviation (population): 0 for one sample, None when nothing was scored."""
-        if not self.scores:
-            return None
-        from statistics import pstdev
-
-        return round(pstdev(self.scores), 4)
+        return spread(self.scores)
 
     def to_json(self) -> dict[str, Any]:
         return {

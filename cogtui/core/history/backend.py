@@ -116,6 +116,11 @@ class Backend(Protocol):
         """One of `errors()` in words: what happened (the database's own words in it) and the next step."""
         ...
 
+    def refuses(self, exc: BaseException) -> bool:
+        """Whether one of `errors()` refuses the values written (a constraint, a value the store cannot hold),
+        rather than the store failing: the same run would fail again, other runs would not (D320)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -216,10 +221,16 @@ class SQLiteBackend:
         return run
 
     def errors(self) -> tuple[type[BaseException], ...]:
-        return (sqlite3.Error, OSError)
+        # OverflowError: sqlite3 cannot bind an integer beyond 64 bits (a kept run's value, say); the run is refused.
+        return (sqlite3.Error, OSError, OverflowError)
 
     def describe(self, exc: BaseException) -> str:
+        if self.refuses(exc):
+            return f"the run holds a value SQLite cannot store ({exc})"
         return f"{exc}; {sqlite_advice(self.path, exc)}"
+
+    def refuses(self, exc: BaseException) -> bool:
+        return isinstance(exc, (sqlite3.IntegrityError, sqlite3.DataError, OverflowError))
 
     def close(self) -> None:
         with self.lock:

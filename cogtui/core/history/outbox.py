@@ -11,7 +11,10 @@ line holds the run exactly as the store would keep it and the store's key
 a run that reached the database before its failure was reported is not stored
 twice. A line that cannot be read back as the run it claims to be is moved to
 `<id>.set-aside.ndjson` with its line number and the reason, and reported;
-never dropped in silence.
+never dropped in silence. So is a run the history refuses (a value it cannot
+hold, a constraint: `HistoryError.refused`), and delivery goes on with the next
+ones (D320); a history that fails (unreachable, no privilege, a timeout) stops
+the delivery, and that run and every later one stay kept, in order.
 
 Appends and deliveries of one outbox take an exclusive lock on `<id>.lock`
 (flock), so two processes never deliver the same line or lose an append to
@@ -110,12 +113,22 @@ def decode(text: str) -> RunRecord:
 
 
 @dataclass
+class Kept:
+    """A readable outbox line: its number, its text, and the run it holds."""
+
+    number: int
+    text: str
+    run: RunRecord
+
+
+@dataclass
 class Delivery:
     """What one delivery did."""
 
     delivered: int = 0  # stored now
     already: int = 0  # found stored already: a write that reached the store before its failure was reported
-    set_aside: list[tuple[int, str]] = field(default_factory=list)  # (line number, why), moved aside
+    set_aside: list[tuple[int, str]] = field(default_factory=list)  # (line number, why), unreadable, moved aside
+    refused: list[tuple[int, str]] = field(default_factory=list)  # (line number, the history's words), moved aside
     waiting: int = 0  # left in the outbox
     problem: str | None = None  # why runs are left (the history's error), None when all went
 
@@ -127,6 +140,10 @@ class Delivery:
             out.append(f"{_runs(stored)} kept in {outbox.path} {'was' if stored == 1 else 'were'} recorded")
         for number, why in self.set_aside:
             out.append(f"{outbox.path}:{number}: a kept run cannot be read ({why}); moved to {outbox.set_aside_path}")
+        for number, why in self.refused:
+            out.append(
+                f"{outbox.path}:{number}: the history refused a kept run ({why}); moved to {outbox.set_aside_path}"
+            )
         if self.waiting:
             out.append(f"{_runs(self.waiting)} waiting in {outbox.path}: {self.problem or 'not delivered yet'}")
         return out
@@ -203,10 +220,10 @@ class Outbox:
                 report.problem = f"the outbox cannot be read ({exc.strerror or exc})"
                 report.waiting = self.waiting()
                 return report
-            good: list[tuple[str, RunRecord]] = []
+            good: list[Kept] = []
             for number, text in lines:
                 try:
-                    good.append((text, decode(text)))
+                    good.append(Kept(number, text, decode(text)))
                 except Damaged as exc:
                     self._set_aside(number, text, str(exc))
                     report.set_aside.append((number, str(exc)))
@@ -215,18 +232,43 @@ class Outbox:
             report.waiting = len(left)
         return report
 
-    def _store(self, history: Deliverable, good: list[tuple[str, RunRecord]], report: Delivery) -> list[str]:
-        """Store the runs batch by batch; returns the lines of those not stored (from the first failed batch)."""
+    def _store(self, history: Deliverable, good: list[Kept], report: Delivery) -> list[str]:
+        """Store the runs batch by batch; returns the lines of those not stored (from where the history failed).
+        A batch the history refuses is stored one run at a time, so only the runs it refuses are set aside."""
         for start in range(0, len(good), BATCH):
             batch = good[start : start + BATCH]
             try:
-                ids = history.record_many([run for _, run in batch], skip_known=True)
+                ids = history.record_many([kept.run for kept in batch], skip_known=True)
             except HistoryError as exc:
-                report.problem = str(exc)
-                return [text for text, _ in good[start:]]
+                if not exc.refused:
+                    report.problem = str(exc)
+                    return [kept.text for kept in good[start:]]
+                stopped = self._store_each(history, batch, report)
+                if stopped is not None:
+                    return [kept.text for kept in good[start + stopped :]]
+                continue
             report.delivered += sum(1 for i in ids if i)
             report.already += sum(1 for i in ids if not i)
         return []
+
+    def _store_each(self, history: Deliverable, batch: list[Kept], report: Delivery) -> int | None:
+        """The batch one run at a time: a refused run set aside, the others stored; the index in the batch where
+        the history failed (those from there on stay kept), None when the batch is through."""
+        for index, kept in enumerate(batch):
+            try:
+                (stored,) = history.record_many([kept.run], skip_known=True)
+            except HistoryError as exc:
+                if not exc.refused:
+                    report.problem = str(exc)
+                    return index
+                self._set_aside(kept.number, kept.text, f"the history refused it: {exc}")
+                report.refused.append((kept.number, str(exc)))
+                continue
+            if stored:
+                report.delivered += 1
+            else:
+                report.already += 1
+        return None
 
     def _read(self) -> list[tuple[int, str]]:
         with self.path.open("rb") as fh:

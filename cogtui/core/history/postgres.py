@@ -21,7 +21,7 @@ from psycopg_pool import ConnectionPool
 
 from cogtui.core.history.backend import POSTGRESQL, Tx
 from cogtui.core.history.location import redact, scrub
-from cogtui.core.history.postgres_errors import describe, server_words
+from cogtui.core.history.postgres_errors import describe, refuses, server_words
 from cogtui.core.history.records import HistoryConfigError, HistoryError, RunRecord
 
 CONNECT_TIMEOUT_S = 10
@@ -156,6 +156,9 @@ class PostgresBackend:
 
     def describe(self, exc: BaseException) -> str:
         return describe(exc, self.url)
+
+    def refuses(self, exc: BaseException) -> bool:
+        return refuses(exc)
 
     def close(self) -> None:
         if self.pool is not None:

@@ -113,6 +113,12 @@ def _connection_failure(exc: BaseException, url: str) -> str | None:
     return None
 
 
+def refuses(exc: BaseException) -> bool:
+    """The server refused the values written (SQLSTATE class 22, a data exception, or 23, a constraint), not
+    the write: the same run would be refused again (D320)."""
+    return isinstance(exc, (psycopg.DataError, psycopg.IntegrityError))
+
+
 def describe(exc: BaseException, url: str) -> str:
     """What went wrong, the server's words, and the next step, with the URL's password taken out."""
     return scrub(_describe(exc, url), url)
@@ -133,6 +139,8 @@ def _describe(exc: BaseException, url: str) -> str:
             f"database, give the history more time (ALTER ROLE {role} SET statement_timeout = '30s'), or find what "
             "holds its tables locked"
         )
+    if refuses(exc):
+        return f"the database refused a value of the run (SQLSTATE {getattr(exc, 'sqlstate', None)}: {words})"
     if isinstance(exc, pgerr.LockNotAvailable):
         return f"a lock the history needed was held too long ({words}); try again once the other session is done"
     if isinstance(exc, _CONNECTION_LOST):

@@ -22,11 +22,16 @@ OUTCOMES = ("ok", "error", "interrupted")
 
 
 class HistoryError(Exception):
-    """The history cannot be used; the message names the store (a file or a redacted URL) and what to do."""
+    """The history cannot be used; the message names the store (a file or a redacted URL) and what to do.
 
-    def __init__(self, path: Path | str, message: str) -> None:
+    `refused`: the store refused the values written (a constraint, a value it cannot hold), not the write
+    itself; the same run would be refused again, while other runs can still be stored (outbox delivery sets
+    such a run aside and goes on, D320)."""
+
+    def __init__(self, path: Path | str, message: str, refused: bool = False) -> None:
         super().__init__(message)
         self.path = path
+        self.refused = refused
 
 
 class HistoryConfigError(HistoryError):
@@ -204,20 +209,26 @@ READ_COLUMNS = (
 )
 
 
+def _stored_text(value: Any) -> Any:
+    """A text column's value as the databases can take it: lone surrogates (a non-UTF-8 byte in `--args` or a
+    name, decoded by Python with surrogateescape) as their JSON escape, like the JSON columns' text."""
+    return _encodable(value) if isinstance(value, str) else value
+
+
 def encode_run(run: RunRecord) -> tuple[tuple[Any, ...], Rows, Rows]:
     """The `runs` row (WRITE_COLUMNS, JSON columns as text) and the derived rows.
     Serialised before the transaction, so the write lock is held only for inserts."""
     if run.outcome not in OUTCOMES:
         raise ValueError(f"outcome must be one of {', '.join(OUTCOMES)}, not {run.outcome!r}")
     row = (
-        run.module,
-        run.module_version,
-        run.module_format,
-        run.provider,
-        run.model,
+        _stored_text(run.module),
+        _stored_text(run.module_version),
+        _stored_text(run.module_format),
+        _stored_text(run.provider),
+        _stored_text(run.model),
         canonical_json(run.input),
         run.input_hash,
-        run.args,
+        _stored_text(run.args),
         dumps(run.envelope),
         run.error_code,
         float(run.started_at),
@@ -225,7 +236,7 @@ def encode_run(run: RunRecord) -> tuple[tuple[Any, ...], Rows, Rows]:
         run.total_ms,
         None if run.usage is None else dumps(run.usage),
         run.outcome,
-        run.session_id,
+        _stored_text(run.session_id),
         int(run.contract_valid),
         run.key,
     )

@@ -67,15 +67,21 @@ def record_run(run: RunRecord, location: HistoryLocation | None = None) -> Recor
     except HistoryConfigError:
         raise
     except HistoryError as exc:
-        outbox = Outbox(location)
-        try:
-            waiting = outbox.keep(run, str(exc))
-        except OSError as kept_exc:
-            raise HistoryError(
-                location.display,
-                f"{exc}; nor could the run be kept in {outbox.path} ({kept_exc.strerror or kept_exc}): it is lost",
-            ) from kept_exc
-        return Recorded(kept=outbox.path, problem=str(exc), waiting=waiting)
+        return keep_run(run, location, str(exc))
+
+
+def keep_run(run: RunRecord, location: HistoryLocation, why: str) -> Recorded:
+    """Keep a run its history could not take (`why`) in that history's outbox; HistoryError when it cannot be
+    kept either (the message says both)."""
+    outbox = Outbox(location)
+    try:
+        waiting = outbox.keep(run, why)
+    except OSError as kept_exc:
+        raise HistoryError(
+            location.display,
+            f"{why}; nor could the run be kept in {outbox.path} ({kept_exc.strerror or kept_exc}): it is lost",
+        ) from kept_exc
+    return Recorded(kept=outbox.path, problem=why, waiting=waiting)
 
 
 def deliver_waiting(location: HistoryLocation | None = None) -> int:

@@ -107,6 +107,7 @@ class History:
         again.delivered += opened.delivered
         again.already += opened.already
         again.set_aside[:0] = opened.set_aside
+        again.refused[:0] = opened.refused
         self.delivery = again
         return again
 
@@ -143,7 +144,7 @@ class History:
             message = f"cannot {action} run history {self.where}: {backend.describe(exc)}"
             if self.location.url is not None:
                 message = scrub(message, self.location.url)
-            raise HistoryError(self.where, message) from exc
+            raise HistoryError(self.where, message, refused=backend.refuses(exc)) from exc
 
     @contextmanager
     def _tx(self, action: str, write: bool) -> Iterator[Tx]:

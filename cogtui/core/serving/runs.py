@@ -117,15 +117,28 @@ class HistoryWriter:
         self.on_note = on_note
 
     def _write(self, module: Module, input_value: Any, args: str | None, result: RunResult) -> None:
-        from cogtui.core.history.run_record import to_record
-        from cogtui.core.history.store import History, HistoryError
+        """Into the history, else its outbox (as `cogn run`: run_record.keep_run); said when not stored."""
+        from cogtui.core.history.location import default_location
+        from cogtui.core.history.run_record import keep_run, to_record
+        from cogtui.core.history.store import History, HistoryConfigError, HistoryError
 
+        record = to_record(module, input_value, args, result)
         try:
             if self.history is None:
                 self.history = History.open_default()
-            self.history.record(to_record(module, input_value, args, result))
+            self.history.record(record)
+            return
+        except HistoryConfigError as exc:  # a location cogtui cannot use: nothing can be kept for it
+            self.on_note(f"warning: the run of {module.name} was not recorded: {exc}")
+            return
+        except HistoryError as exc:
+            why = str(exc)
+        try:
+            kept = keep_run(record, self.history.location if self.history else default_location(), why)
         except HistoryError as exc:
             self.on_note(f"warning: the run of {module.name} was not recorded: {exc}")
+            return
+        self.on_note(f"warning: the run of {module.name} {(kept.warning() or '').removeprefix('the run ')}")
 
     async def write(self, module: Module, input_value: Any, args: str | None, result: RunResult) -> None:
         await asyncio.wrap_future(self.pool.submit(self._write, module, input_value, args, result))

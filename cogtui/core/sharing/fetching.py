@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.records import record
-from cogtui.core.sharing.git import Git, GitError, RemoteRefs
+from cogtui.core.sharing.git import Git, GitError, RemoteRefs, TooLarge
 from cogtui.core.sharing.lockfile import LockEntry, content_hash
 from cogtui.core.sharing.repo_tree import Limits, TreeRefused, choose_module, module_entries
 from cogtui.core.sharing.source import Revision, Source
@@ -57,15 +57,25 @@ class Fetcher:
         self.source = source
         self.limits = limits
         self.progress = progress or (lambda _message: None)
-        self._scratch = tempfile.TemporaryDirectory(prefix="cogtui-git-")
-        self.git = Git(source, Path(self._scratch.name))
+        self._scratch = tempfile.TemporaryDirectory(prefix="cogtui-git-", ignore_cleanup_errors=True)
+        self.git = Git(
+            source, Path(self._scratch.name), max_bytes=limits.download_bytes, max_entries=limits.repo_entries
+        )
         self._refs: RemoteRefs | None = None
 
     def __enter__(self) -> Fetcher:
         return self
 
-    def __exit__(self, *_exc: object) -> None:
+    def __exit__(self, _kind: object, exc: BaseException | None, _tb: object) -> None:
+        """The scratch repository removed, whatever happened; a fetch stopped at a limit is a refusal."""
         self._scratch.cleanup()
+        if isinstance(exc, TooLarge):
+            raise Refused(
+                "too-large",
+                exc.message,
+                "Give the module a repository of its own (or fetch a smaller revision); --max-download MIB raises "
+                "the download limit",
+            ) from None
 
     def refs(self) -> RemoteRefs:
         """The repository's tags and branches; Refused when it is not a git repository or cannot be read."""

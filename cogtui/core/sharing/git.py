@@ -9,14 +9,20 @@ remote's content inert (D242):
 - no checkout ever happens: files are read out of the object store (`ls-tree`, `cat-file`), so no filter,
   attribute or symlink in the repository acts on the disk;
 - git never asks on the terminal (`GIT_TERMINAL_PROMPT=0`): a repository that needs credentials fails with
-  git's message instead of waiting for an answer, and a remote that stops answering ends at `GIT_TIMEOUT`.
+  git's message instead of waiting for an answer, and a remote that stops answering ends at `GIT_TIMEOUT`;
+- what a remote sends is bounded (D323): git writes its output into the scratch folder, which is watched while
+  git runs; past `max_bytes` in all (the fetched objects, kept as packs as they arrive, and git's output), git
+  and its helpers are killed and `TooLarge` names the limit. A commit's tree is read up to `max_entries` paths.
 Variables that would point git at another repository (GIT_DIR and friends, set inside a hook) are dropped.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -24,6 +30,7 @@ from cogtui.core.records import record
 from cogtui.core.sharing.source import Source
 
 GIT_TIMEOUT = 600.0  # seconds for one git command; a fetch of a large repository over a slow link fits
+WATCH_SECONDS = 0.05  # how often the scratch folder's size is looked at while git runs
 _SETTINGS = (
     f"core.hooksPath={os.devnull}",
     "core.fsmonitor=false",
@@ -35,6 +42,10 @@ _SETTINGS = (
     "fetch.recurseSubmodules=false",
     "submodule.recurse=false",
     "gc.auto=0",
+    # Received objects stay one pack, written as it arrives (never unpacked object by object, which holds a whole
+    # object in memory before anything is on disk): the watched size grows with what was received.
+    "fetch.unpackLimit=1",
+    "transfer.unpackLimit=1",
     "maintenance.auto=false",
 )
 _LOCATION_VARIABLES = (
@@ -55,6 +66,31 @@ class GitError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class TooLarge(Exception):
+    """What a remote sent, or a commit's tree, passed a limit; git was stopped. Not a GitError: no other way of
+    fetching is tried (it would be as large)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def size_of(folder: Path) -> int:
+    """Bytes of every file under `folder` (files that vanish while it is walked are not counted)."""
+    total = 0
+    for top, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(top, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def mib(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f} MiB" if size >= 1024 * 1024 else f"{size:,} bytes"
 
 
 @record
@@ -79,14 +115,24 @@ class TreeEntry:
 class Git:
     """git commands about one repository, fetched into a scratch repository at `scratch`."""
 
-    def __init__(self, source: Source, scratch: Path, timeout: float = GIT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        source: Source,
+        scratch: Path,
+        timeout: float = GIT_TIMEOUT,
+        max_bytes: int | None = None,
+        max_entries: int | None = None,
+    ) -> None:
         self.source = source
         self.scratch = scratch
         self.timeout = timeout
+        self.max_bytes = max_bytes  # the scratch folder's size at most (what was fetched, and git's output)
+        self.max_entries = max_entries  # paths of a commit's tree at most
         self._ready = False
 
     def run(self, args: Sequence[str], stdin: bytes | None = None, here: bool = True) -> bytes:
-        """git's output (stdout); GitError with its message (credentials scrubbed) when it fails."""
+        """git's output (stdout); GitError with its message (credentials scrubbed) when it fails, TooLarge when
+        the scratch folder passes `max_bytes` while it runs."""
         command = ["git"]
         for setting in _SETTINGS:
             command += ["-c", setting]
@@ -95,25 +141,60 @@ class Git:
         env = {k: v for k, v in os.environ.items() if k not in _LOCATION_VARIABLES}
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["GIT_CEILING_DIRECTORIES"] = str(self.scratch.parent)  # no repository above the scratch one is used
+        out_path, err_path = self.scratch / ".cogtui-stdout", self.scratch / ".cogtui-stderr"
         try:
-            done = subprocess.run(
-                [*command, *args],
-                input=stdin if stdin is not None else b"",
-                capture_output=True,
-                env=env,
-                cwd=self.scratch,
-                timeout=self.timeout,
-                check=False,
-            )
-        except FileNotFoundError:
-            raise GitError("git is not installed, or not on PATH (cogn add fetches modules with it)") from None
-        except subprocess.TimeoutExpired:
-            raise GitError(f"git did not finish within {self.timeout:.0f} s ({self.source.shown})") from None
-        if done.returncode != 0:
-            said = done.stderr.decode("utf-8", "replace").strip() or f"git exited with {done.returncode}"
-            lines = [line for line in said.splitlines() if line.strip() and not line.startswith("hint:")]
+            with out_path.open("w+b") as out, err_path.open("w+b") as said, tempfile.TemporaryFile() as given:
+                given.write(stdin or b"")
+                given.seek(0)
+                try:
+                    proc = subprocess.Popen(
+                        [*command, *args],
+                        stdin=given,
+                        stdout=out,
+                        stderr=said,
+                        env=env,
+                        cwd=self.scratch,
+                        start_new_session=True,  # git and the helpers it starts, killed as one group
+                    )
+                except FileNotFoundError:
+                    raise GitError("git is not installed, or not on PATH (cogn add fetches modules with it)") from None
+                try:
+                    code = self._watch(proc)
+                finally:
+                    _stop(proc)
+                out.seek(0)
+                output = out.read()
+                said.seek(0)
+                words = said.read()
+        finally:
+            out_path.unlink(missing_ok=True)
+            err_path.unlink(missing_ok=True)
+        if code != 0:
+            text = words.decode("utf-8", "replace").strip() or f"git exited with {code}"
+            lines = [line for line in text.splitlines() if line.strip() and not line.startswith("hint:")]
             raise GitError(self.source.scrub("\n".join(lines[-6:])))
-        return done.stdout
+        return output
+
+    def _watch(self, proc: subprocess.Popen[bytes]) -> int:
+        """Wait for git, looking at the scratch folder's size as it runs and once it is done; its exit code."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                code = proc.wait(timeout=WATCH_SECONDS)
+                break
+            except subprocess.TimeoutExpired:
+                self._check_size()
+                if time.monotonic() > deadline:
+                    raise GitError(f"git did not finish within {self.timeout:.0f} s ({self.source.shown})") from None
+        self._check_size()
+        return code
+
+    def _check_size(self) -> None:
+        if self.max_bytes is not None and (size := size_of(self.scratch)) > self.max_bytes:
+            raise TooLarge(
+                f"{self.source.shown} sent more than {mib(self.max_bytes)} (at least {mib(size)}), the most cogn add "
+                "downloads for a module; it was stopped, and nothing was installed"
+            )
 
     def remote_refs(self) -> RemoteRefs:
         """The repository's tags and branches (`git ls-remote --symref`); GitError when it is not a git
@@ -173,10 +254,15 @@ class Git:
     def tree(self, commit: str) -> list[TreeEntry]:
         """Every file, symlink and submodule of the commit's tree, by path."""
         out = self.run(["ls-tree", "-r", "-z", "-l", "--full-tree", commit])
-        entries = []
+        entries: list[TreeEntry] = []
         for item in out.split(b"\0"):
             if not item:
                 continue
+            if self.max_entries is not None and len(entries) >= self.max_entries:
+                raise TooLarge(
+                    f"{self.source.shown} at {commit[:12]} holds more than {self.max_entries:,} files, the most cogn "
+                    "add reads to find a module; nothing was installed"
+                )
             meta, _, raw_path = item.partition(b"\t")
             try:
                 mode, _kind, oid, size = meta.decode("ascii").split()
@@ -210,3 +296,13 @@ class Git:
         if not self._ready:
             self.run(["init", "--quiet", "--bare", "--template=", str(self.scratch)], here=False)
             self._ready = True
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Kill git and the helpers it started (index-pack, upload-pack), if they still run."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (AttributeError, ProcessLookupError, PermissionError):  # no process groups (Windows), or gone
+            proc.kill()
+        proc.wait()

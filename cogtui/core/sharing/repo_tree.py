@@ -25,13 +25,19 @@ SYMLINK, SUBMODULE = "120000", "160000"
 SHOWN_CHOICES = 20  # module folders listed when several are found
 
 
+DOWNLOAD_MIB = 256  # what cogn add fetches for one module at most, by default (--max-download)
+
+
 @record
 class Limits:
-    """How much a module may hold: files, bytes in all, bytes in one file (as confined reads allow)."""
+    """How much a module may hold: files, bytes in all, bytes in one file (as confined reads allow); and how much
+    of its repository is fetched to find it (D323): bytes received, paths of the commit's tree."""
 
     files: int = 1000
     total_bytes: int = 32 * 1024 * 1024
     file_bytes: int = 8 * 1024 * 1024
+    download_bytes: int = DOWNLOAD_MIB * 1024 * 1024
+    repo_entries: int = 200_000
 
 
 class TreeRefused(Exception):

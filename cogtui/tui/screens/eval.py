@@ -29,7 +29,7 @@ from textual.worker import Worker, WorkerState
 
 from cogtui.core.authoring.accept_state import AcceptState
 from cogtui.core.authoring.golden_accept import AcceptPlan
-from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
+from cogtui.core.eval.engine import EvalOutcome, EvalSettings, open_history, run_eval
 from cogtui.core.eval.eval_state import EvalPhase, EvalState, trend_drawn, trend_label
 from cogtui.core.eval.model import Cell, EvalReport, Target
 from cogtui.core.eval.targets import EvalChoice, configured_targets
@@ -267,9 +267,16 @@ class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[N
         )
         history: History | None = None
         try:
-            history = History.open_default()
-        except HistoryError as exc:
+            history, settings.keep_runs_for, why = open_history()
+        except HistoryError as exc:  # a location cogtui cannot use: nothing can be kept for it
             self.post_message(self.Failed(f"The eval will not be recorded: {exc}"))
+        else:
+            if why is not None:
+                self.post_message(
+                    self.Failed(
+                        f"{why}. The eval's runs are recorded when it ends if the history opens then, else kept"
+                    )
+                )
 
         def cell_started(_module: str, case: str, target: str) -> None:
             self.post_message(self.CellStarted(generation, case, target))
