@@ -5,9 +5,9 @@ process, every key typed meanwhile waits for that lock at each step of its handl
 thousands of problems the keys waited for the check. In a process of its own the check runs beside the editor
 (on another core when there is one), and the editor's worker thread only waits for the answer on a pipe.
 
-`LiveChecker` owns one worker process: `python -m cogtui.core.authoring.live_check`, started at the first check
-with the editor's environment and working directory, so it finds what the editor would, and ended by `close`.
-The two speak in pickles over the worker's stdin and stdout (a pipe between this process and its own child,
+`LiveChecker` owns one worker process (`python -m cogtui.core.authoring.live_check_worker`, which runs `main`),
+started at the first check with the editor's environment and working directory, so it finds what the editor
+would, and ended by `close`. The two speak in pickles over the worker's stdin and stdout (a pipe between this process and its own child,
 nothing else writes to it): a request is (module folder, overlay), an answer a `LiveReport` or a failure's
 text. The answer is what the editor shows (the problems, the module's name and its contract map), because the
 loaded `Module` holds compiled validators that cannot leave the process that made them.
@@ -18,6 +18,7 @@ to type beside, never lost.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import subprocess
@@ -40,6 +41,9 @@ class LiveReport:
     diagnostics: list[Diagnostic]
     name: str | None  # the module's name; None when it did not load
     contract: ContractMap | None  # its schema as a tree with the goldens behind each field; None likewise
+
+
+WORKER = "cogtui.core.authoring.live_check_worker"  # the program the worker process runs (main, below)
 
 
 class CheckFailed(Exception):
@@ -94,7 +98,7 @@ class LiveChecker:
             return self.worker
         try:
             self.worker = subprocess.Popen(
-                [sys.executable, "-m", __name__],
+                [sys.executable, "-m", WORKER],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,  # never onto the editor's screen
@@ -117,7 +121,8 @@ def ended(worker: subprocess.Popen[bytes]) -> None:
     worker.wait()
     for stream in (worker.stdin, worker.stdout):
         if stream is not None:
-            stream.close()
+            with contextlib.suppress(OSError):  # a request left unsent to the dead process: closed all the same
+                stream.close()
 
 
 def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
@@ -140,9 +145,3 @@ def main() -> None:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     serve(sys.stdin.buffer, answers)
-
-
-if __name__ == "__main__":  # the worker: its answers are pickled as this module's records, by their own name
-    from cogtui.core.authoring import live_check
-
-    live_check.main()
