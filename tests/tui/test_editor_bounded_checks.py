@@ -13,7 +13,7 @@ import pytest
 from test_editor_kit import SIZE, area, make_app, module_dir, open_editor, until
 from textual.widgets import Static
 
-from cogtui.core.authoring.live_check import LiveChecker, LiveReport
+from cogtui.tui.live_check import LiveChecker, LiveReport
 from cogtui.tui.widgets.diagnostics_panel import SHOWN, DiagnosticsPanel
 
 __all__ = ["module_dir"]  # the fixture, imported so pytest finds it

@@ -4,10 +4,10 @@ Everything shown (status line, tab labels, read-only reasons, problems and the o
 bar, the footer's keys) is drawn from one `EditorState` (core/authoring/editor_state.py; one `FileBuffer`
 per tab); the rules live in the core (loading, validation, snapshots and atomic saves). Two workers feed
 the screen: validation (with the unsaved buffers overlaid on the disk; a thread that waits for `LiveChecker`'s
-worker process, so a long check never holds up the keys, D310) and a watchfiles watcher on the module folder. Both only post messages; the handlers below own every state change
-(AGENTS.md invariant 8). The module and its files are read off the UI thread as the editor opens (the
-screen says "loading the module…" meanwhile), and so is the folder's listing for the tab list (D173,
-editor_opening.py, through module_loads.py).
+worker process, so a long check never holds up the keys, D310) and a watchfiles watcher on the module
+folder. Both only post messages; the handlers below own every state change (AGENTS.md invariant 8). The
+module and its files are read off the UI thread as the editor opens (the screen says "loading the module…"
+meanwhile), and so is the folder's listing for the tab list (D173, editor_opening.py, through module_loads.py).
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ from textual.widgets import Static, TabbedContent, TextArea
 from textual.worker import get_current_worker
 
 from cogtui.core.authoring.editor_state import PROBLEMS_STEP, EditorState
-from cogtui.core.authoring.live_check import LiveChecker, LiveReport
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.module.file_changes import is_scratch_file
 from cogtui.core.module.model import Module
 
 from .. import keys
 from ..keys import KeySpec, bindings
+from ..live_check import LiveChecker, LiveReport
 from ..module_loads import FolderReads, ModuleLoaded
 from ..mounting import still_open, while_open
 from ..stylesheets import stylesheet

@@ -1,18 +1,20 @@
-"""The editor's check in a process of its own (core/authoring/live_check.py, D310): it answers what the check in
+"""The editor's check in a process of its own (tui/live_check.py, D310): it answers what the check in
 this process answers, survives its worker dying, and ends when closed."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import cogtui.core.authoring.live_check as live_check
-from cogtui.core.authoring.live_check import CheckFailed, LiveChecker, check_overlaid
+import cogtui.tui.live_check as live_check
+from cogtui.tui.live_check import WORKER, CheckFailed, LiveChecker, check_overlaid
 
-MODULES = Path(__file__).resolve().parents[1] / "modules"
+MODULES = Path(__file__).resolve().parents[2] / "modules"
 
 
 @pytest.fixture
@@ -98,3 +100,13 @@ def test_in_process_checks_run_in_the_calling_thread(module: Path, monkeypatch: 
     monkeypatch.setattr(live_check, "check_path", not_here)
     with pytest.raises(AssertionError, match="editor's process"):
         LiveChecker(in_process=True).check(module, {})
+
+
+def test_the_worker_program_imports_no_textual() -> None:
+    shown = subprocess.run(
+        [sys.executable, "-c", f"import sys, {WORKER}; print([m for m in sys.modules if m.startswith('textual')])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shown.stdout.strip() == "[]"

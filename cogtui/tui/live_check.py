@@ -5,15 +5,17 @@ process, every key typed meanwhile waits for that lock at each step of its handl
 thousands of problems the keys waited for the check. In a process of its own the check runs beside the editor
 (on another core when there is one), and the editor's worker thread only waits for the answer on a pipe.
 
-`LiveChecker` owns one worker process (`python -m cogtui.core.authoring.live_check_worker`, which runs `main`),
+`LiveChecker` owns one worker process (`python -m cogtui.tui.live_check_worker`, which runs `main`),
 started at the first check with the editor's environment and working directory, so it finds what the editor
-would, and ended by `close`. The two speak in pickles over the worker's stdin and stdout (a pipe between this process and its own child,
-nothing else writes to it): a request is (module folder, overlay), an answer a `LiveReport` or a failure's
-text. The answer is what the editor shows (the problems, the module's name and its contract map), because the
-loaded `Module` holds compiled validators that cannot leave the process that made them.
+would, and ended by `close`. The two speak in pickles over the worker's stdin and stdout (pipes between this
+process and its own child, which nothing else writes to): a request is (module folder, overlay), an answer a
+`LiveReport` or a failure's text. The answer is what the editor shows (the problems, the module's name and its
+contract map), because the loaded `Module` holds compiled validators that cannot leave the process that made
+them.
 
 When no process can be started here, or the worker died, the check runs in the calling thread instead: slower
-to type beside, never lost.
+to type beside, never lost. Nothing here imports Textual: the worker process imports this module, and starts
+with the checks' imports only.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ class LiveReport:
     contract: ContractMap | None  # its schema as a tree with the goldens behind each field; None likewise
 
 
-WORKER = "cogtui.core.authoring.live_check_worker"  # the program the worker process runs (main, below)
+WORKER = "cogtui.tui.live_check_worker"  # the program the worker process runs (main, below)
 
 
 class CheckFailed(Exception):
