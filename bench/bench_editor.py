@@ -5,13 +5,17 @@ how long a key waits while a big module is being validated.
 
 - **keystroke to diagnostics**: on each of eight reference-like modules (tests/realworld's seven and the
   bundled code-reviewer), `--keys` keys typed at the end of the manifest one at a time, each timed from the key to the
-  moment the problems of the text it made are shown (the pause before a check included); the p95 over all.
+  moment the problems of the text it made are drawn (the pause before a check included); the p95 over all.
 - **a key during validation**: api-naming-reviewer whose example answer lists `--items` changes, each
   missing a required field (one problem each); a validation is started and a letter typed on a new last
-  line of the manifest while it runs, timed until the editor has handled it (the key's own work, and whatever the UI thread had
-  queued before it, such as drawing the last validation's problems); the p95 over `--keys` keys. The same
-  typed into the big example itself is given too: there Textual's TextArea works in proportion to the
-  file's length on every key (it is opened as plain text above 200,000 characters).
+  line of the manifest while it runs. The key is sent as the terminal sends it (a `Key` event to the app) and
+  timed until the text holds it and the screen has been drawn with it: the key's own work, and whatever the UI
+  thread had queued before it (such as drawing the last validation's problems), with the UI thread's CPU for
+  the same span (the app runs on this thread). Only keys handled while the validation was still running count,
+  over `--keys` rounds. Not `pilot.press`: it returns once the process's CPU time has stood still for a while,
+  which a validation in a thread of the app's process kept from happening, so it timed the validation rather
+  than the key. The same typed into the big example itself is given too (every key): there Textual's TextArea
+  works in proportion to the file's length on every key (it is opened as plain text above 200,000 characters).
 Targets (issue 31): keystroke to diagnostics p95 <= 250 ms on the reference modules; with 2,000 problems
 the UI answers a key within 100 ms while validation runs.
 """
@@ -28,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.widgets import TabbedContent
 
 HERE = Path(__file__).resolve().parent
@@ -67,6 +72,7 @@ async def answered(screen: Any) -> None:
 
 async def keystroke_to_diagnostics(root: Path, keys: int) -> list[float]:
     from cogtui.tui.app import CogtuiApp
+    from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 
     times: list[float] = []
     for module in REFERENCE:
@@ -79,13 +85,31 @@ async def keystroke_to_diagnostics(root: Path, keys: int) -> list[float]:
             text = next(screen.area(b) for b in screen.state.files.values() if b.path == manifest)
             text.focus()
             text.move_cursor(text.document.end)
+            panel = screen.query_one(DiagnosticsPanel)
             for n in range(keys):
+                changes = screen.state.changes
                 started = time.perf_counter()
-                await pilot.press("x" if n % 2 == 0 else "backspace")  # valid and invalid in turn
-                await answered(screen)
+                # valid and invalid in turn, sent as the terminal sends them (see key_answered)
+                app.post_message(events.Key("x", "x") if n % 2 == 0 else events.Key("backspace", None))
+                while screen.state.changes == changes:  # the edit reached the editor ...
+                    await asyncio.sleep(0.002)
+                await answered(screen)  # ... the problems of its text arrived ...
+                await panel.wait_for_refresh()  # ... and are on the screen
                 times.append(time.perf_counter() - started)
             await pilot.press("ctrl+q")
     return times
+
+
+async def key_answered(app: Any, text: Any, key: str) -> tuple[float, float]:
+    """`key` sent to the app as a terminal's key, timed until `text` holds it and has been drawn with it:
+    (wall seconds, seconds of this thread's CPU, which is the UI thread's)."""
+    before = text.cursor_location  # cheap to compare, unlike the text of a big file
+    started, cpu = time.perf_counter(), time.thread_time()
+    app.post_message(events.Key(key, key))
+    while text.cursor_location == before:
+        await asyncio.sleep(0.001)
+    await text.wait_for_refresh()
+    return time.perf_counter() - started, time.thread_time() - cpu
 
 
 async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict[str, list[float]], int]:
@@ -98,7 +122,6 @@ async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict
         screen = await opened(app, pilot, module, module / "module.yaml")
         problems = len(screen.state.diagnostics)
         for rel in ("module.yaml", "examples/output.json"):
-            found = times[rel]
             buf = next(b for b in screen.state.files.values() if b.rel == rel)
             screen.query_one(TabbedContent).active = buf.pane_id
             text = screen.area(buf)
@@ -109,14 +132,12 @@ async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict
             for n in range(keys):
                 screen.validate_now()  # a validation runs (off the UI thread) ...
                 await asyncio.sleep(0.02)  # ... well under way
-                before = text.text
-                started, cpu = time.perf_counter(), time.thread_time()
-                await pilot.press("abcdefghijklmnopqrstuvwxyz"[n % 26])  # a word typed on the new line
-                elapsed = time.perf_counter() - started
-                if rel == "module.yaml":  # the UI thread's own work for the key (the app runs on this thread)
-                    times["cpu"].append(time.thread_time() - cpu)
-                assert text.text != before, "the key was not handled"
-                found.append(elapsed)
+                wall, cpu = await key_answered(app, text, "abcdefghijklmnopqrstuvwxyz"[n % 26])  # a word typed
+                if rel != "module.yaml":  # the example: every key (its own cost, whether or not the check still ran)
+                    times[rel].append(wall)
+                elif screen.state.validating:  # answered while the validation still ran
+                    times[rel].append(wall)
+                    times["cpu"].append(cpu)
                 await answered(screen)
         await pilot.press("ctrl+q")
     return times, problems
@@ -140,7 +161,8 @@ def main() -> None:
     results[f"key during validation, {problems:,} problems, p95 ms (target <= 100)"] = round(p95(manifest) * 1000, 1)
     results["key during validation, median ms"] = round(sorted(manifest)[len(manifest) // 2] * 1000, 1)
     results["key during validation, UI thread CPU, p95 ms"] = round(p95(waited["cpu"]) * 1000, 1)
-    results["key typed into the big example during validation, p95 ms"] = round(p95(example) * 1000, 1)
+    results["key during validation, keys answered while it ran"] = f"{len(manifest)} of {args.keys}"
+    results["key typed into the big example, checks running, p95 ms"] = round(p95(example) * 1000, 1)
     results["load average (1 min), at the end"] = round(os.getloadavg()[0], 1)
     report("editor", results, machine())
 

@@ -13,30 +13,31 @@ import pytest
 from test_editor_kit import SIZE, area, make_app, module_dir, open_editor, until
 from textual.widgets import Static
 
-import cogtui.tui.screens.editor as editor_screen
+from cogtui.tui.live_check import LiveChecker, LiveReport
 from cogtui.tui.widgets.diagnostics_panel import SHOWN, DiagnosticsPanel
 
 __all__ = ["module_dir"]  # the fixture, imported so pytest finds it
 
 
 class Gate:
-    """Wraps the editor's `check_path`: counts the validations started, and holds the first one `hold` catches
-    until `release` (so edits can be made while it runs, whatever the machine's speed)."""
+    """Wraps the editor's checker (`LiveChecker.check`, which hands the check to its worker process): counts the
+    validations started, and holds the first one `hold` catches until `release` (so edits can be made while it
+    runs, whatever the machine's speed)."""
 
     def __init__(self) -> None:
         self.started = 0
         self.holding = threading.Event()
         self.released = threading.Event()
         self.armed = False
-        self.real = editor_screen.check_path
+        self.real = LiveChecker.check
 
-    def __call__(self, *args: object, **kwargs: object) -> object:
+    def __call__(self, checker: LiveChecker, root: Path, overlay: dict[Path, str]) -> LiveReport | None:
         self.started += 1
         if self.armed:
             self.armed = False
             self.holding.set()
             assert self.released.wait(30), "the test never released the validation"
-        return self.real(*args, **kwargs)  # type: ignore[arg-type]
+        return self.real(checker, root, overlay)
 
     def hold(self) -> None:
         self.armed = True
@@ -57,7 +58,7 @@ async def settled(app: Any, pilot: Any) -> None:
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     found = Gate()
-    monkeypatch.setattr(editor_screen, "check_path", found)
+    monkeypatch.setattr(LiveChecker, "check", lambda checker, root, overlay: found(checker, root, overlay))
     yield found
     found.released.set()  # never leave a worker thread waiting
 
@@ -88,18 +89,18 @@ async def test_edits_made_while_a_validation_runs_cost_one_more_not_one_each(mod
 
 async def test_a_failed_validation_does_not_stop_the_next(module_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(module_dir)
-    real = editor_screen.check_path
+    real = LiveChecker.check
     failures = iter([RuntimeError("disk on fire")])
 
-    def flaky(*args: object, **kwargs: object) -> object:
+    def flaky(checker: LiveChecker, root: Path, overlay: dict[Path, str]) -> LiveReport | None:
         for failure in failures:
             raise failure
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return real(checker, root, overlay)
 
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_editor(app, pilot, module_dir)
         await until(pilot, lambda: not screen.state.checking, "the first validation")
-        monkeypatch.setattr(editor_screen, "check_path", flaky)
+        monkeypatch.setattr(LiveChecker, "check", flaky)
         screen.validate_now()  # fails: the app is told (WorkerFailed)
         await until(pilot, lambda: not screen.state.validating, "the failed validation to end")
         screen.validate_now()
@@ -153,3 +154,23 @@ def test_the_browser_lists_the_first_problems_and_counts_the_rest(tmp_path: Path
     lines = diagnostics_lines(report, module)
     assert len(lines) == 2 * SHOWN + 1  # each problem and its hint, then the count
     assert lines[-1].plain.strip() == f"… {len(report.diagnostics) - SHOWN:,} more not listed"
+
+
+async def test_the_check_runs_in_a_process_of_its_own_that_ends_with_the_editor(module_dir: Path) -> None:
+    app = make_app(module_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_editor(app, pilot, module_dir)
+        await until(pilot, lambda: not screen.state.checking, "the first validation")
+        worker = screen.checker.worker
+        assert worker is not None and worker.poll() is None  # checked off this process, and kept for the next check
+        text = area(screen, "module.yaml")
+        text.focus()
+        text.move_cursor((0, 0))
+        for char in "bogus_field: 1":
+            await pilot.press("space" if char == " " else char)
+        await pilot.press("enter")
+        await until(pilot, lambda: "M008" in [d.code for d in screen.state.diagnostics], "the edit to be checked")
+        assert screen.checker.worker is worker  # the same process answered the edit
+        await app.pop_screen()  # closed, its edit discarded
+        await until(pilot, lambda: worker.poll() is not None, "the checker's process to end with the editor")
+        await settled(app, pilot)

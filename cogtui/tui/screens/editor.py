@@ -3,11 +3,11 @@
 Everything shown (status line, tab labels, read-only reasons, problems and the one f8 moved to, the find
 bar, the footer's keys) is drawn from one `EditorState` (core/authoring/editor_state.py; one `FileBuffer`
 per tab); the rules live in the core (loading, validation, snapshots and atomic saves). Two workers feed
-the screen: validation in a thread (with the unsaved buffers overlaid on the disk) and a watchfiles
-watcher on the module folder. Both only post messages; the handlers below own every state change
-(AGENTS.md invariant 8). The module and its files are read off the UI thread as the editor opens (the
-screen says "loading the module…" meanwhile), and so is the folder's listing for the tab list (D173,
-editor_opening.py, through module_loads.py).
+the screen: validation (with the unsaved buffers overlaid on the disk; a thread that waits for `LiveChecker`'s
+worker process, so a long check never holds up the keys, D310) and a watchfiles watcher on the module
+folder. Both only post messages; the handlers below own every state change (AGENTS.md invariant 8). The
+module and its files are read off the UI thread as the editor opens (the screen says "loading the module…"
+meanwhile), and so is the folder's listing for the tab list (D173, editor_opening.py, through module_loads.py).
 """
 
 from __future__ import annotations
@@ -27,14 +27,12 @@ from textual.worker import get_current_worker
 
 from cogtui.core.authoring.editor_state import PROBLEMS_STEP, EditorState
 from cogtui.core.diagnostics import Diagnostic
-from cogtui.core.files.sourcemap import file_overlay
-from cogtui.core.module.contract_map import contract_map
 from cogtui.core.module.file_changes import is_scratch_file
 from cogtui.core.module.model import Module
-from cogtui.core.workspace import ModuleReport, check_path
 
 from .. import keys
 from ..keys import KeySpec, bindings
+from ..live_check import LiveChecker, LiveReport
 from ..module_loads import FolderReads, ModuleLoaded
 from ..mounting import still_open, while_open
 from ..stylesheets import stylesheet
@@ -68,8 +66,9 @@ keys.register(
 )
 
 # The pause in typing after which the module is checked again: a burst of keys asks once. Checks run one at a
-# time (edits made during one are answered by one more), so a short pause cannot pile them up (D201).
-VALIDATE_DELAY_S = 0.15
+# time (edits made during one are answered by one more), so a short pause cannot pile them up (D201), and in a
+# process of their own (D310), so one that starts while the typing goes on does not slow the keys.
+VALIDATE_DELAY_S = 0.1
 
 
 class EditorScreen(ReportsWorkerFailures, Screen[None]):
@@ -103,7 +102,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     class Validated(Message):
         """The module validated with the unsaved buffers overlaid."""
 
-        def __init__(self, report: ModuleReport | None, answers: int) -> None:
+        def __init__(self, report: LiveReport | None, answers: int) -> None:
             super().__init__()
             self.report, self.answers = report, answers  # answers: the state's change count it was started at
             # report: None when the validation failed (the app was told), so the next one may start
@@ -121,6 +120,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.focus_file = Path(focus_file).absolute() if focus_file is not None else None
         self.state = EditorState(self.module_path.name, self.module_path)
         self._validate_timer: Timer | None = None
+        self.checker = LiveChecker()  # checks in a process of its own, ended with the screen
         self.module: Module | None = None
         self.navigator = Navigator(self)
         self.disk = DiskFlow(self)
@@ -160,6 +160,9 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.update_status()
         self.show_problems()
         self.opening.start()
+
+    def on_unmount(self) -> None:
+        self.checker.close()
 
     @on(ModuleLoaded)
     async def _read(self, message: ModuleLoaded) -> None:
@@ -236,7 +239,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     def update_status(self) -> None:
         """The status line and the footer's keys, from the state."""
-        self.query_one("#editor-status", Static).update(status_content(self.state))
+        # One line of a fixed size (editor.tcss): a new text redraws it, never the layout of the whole screen.
+        self.query_one("#editor-status", Static).update(status_content(self.state), layout=False)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -285,8 +289,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
     def _validate(self, overlay: dict[Path, str], answers: int) -> None:
         report = None
         try:
-            with file_overlay(overlay):
-                report = check_path(self.module_path)
+            report = self.checker.check(self.module_path, overlay)
         finally:  # answered or failed (the failure goes to the app as WorkerFailed), the next check may start
             if not get_current_worker().is_cancelled:  # the editor closed
                 self.post_message(self.Validated(report, answers))
@@ -297,12 +300,11 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
             self._start_validation()
         if message.report is None:
             return
-        module = message.report.module
-        name = module.name if module is not None else None
-        if not self.state.validated(message.answers, list(message.report.diagnostics), name):
+        report = message.report
+        if not self.state.validated(message.answers, report.diagnostics, report.name):
             return
-        if module is not None and self.query(ContractTree):
-            self.query_one(ContractTree).show_map(contract_map(module))
+        if report.contract is not None and self.query(ContractTree):
+            self.query_one(ContractTree).show_map(report.contract)
         self.query_one(DiagnosticsPanel).show(self.state.diagnostics)
         self.show_problems()
         for buf in self.state.files.values():
