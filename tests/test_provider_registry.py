@@ -39,7 +39,7 @@ from cogtui.core.settings.config import Config
 KEY_VALUE = "sk-stand-in-0123456789abcdef"
 TOKEN_VALUE = "tok-stand-in-fedcba9876543210"
 # Every command that takes a provider: each must offer every registered provider.
-TAKES_A_PROVIDER = {"run", "test", "eval", "validate", "capabilities", "serve", "mcp"}
+TAKES_A_PROVIDER = {"run", "test", "eval", "validate", "capabilities", "serve", "mcp", "prompt"}
 
 
 @pytest.fixture

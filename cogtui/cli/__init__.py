@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("cogtui.cli.cmd_validate", "validate modules and report located diagnostics"),
     "check": ("cogtui.cli.cmd_check", "check an envelope, chunk, stream or input against the spec"),
     "run": ("cogtui.cli.cmd_run", "run a module and print its envelope (or stream its chunks)"),
+    "prompt": ("cogtui.cli.cmd_prompt", "show the prompt a run would send, its tokens and cost (no model called)"),
     "test": ("cogtui.cli.cmd_test", "run a module's golden tests"),
     "eval": ("cogtui.cli.cmd_eval", "run goldens against several providers/models; compare with a baseline"),
     "history": ("cogtui.cli.cmd_history", "list recorded runs"),

@@ -1,6 +1,8 @@
-"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--json]`: run golden tests (rule: docs/golden-tests.md).
+"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--judge-provider P [--judge-model M]] [--json]`: run
+golden tests (rule: docs/golden-tests.md).
 
-With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back); results print in case order.
+With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back), and as many
+judge calls beside them (D252); results print in case order. A `$judge` golden is scored by the judge's target.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from cogtui.core.diagnostics import plural
 from cogtui.core.run.providers import PROVIDERS
 
+from .cmd_eval import judge_options, make_judge
 from .output import (
     Printer,
     config_warnings,
@@ -30,6 +33,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
+    judge_options(p)
+    p.add_argument(
+        "--accept",
+        action="store_true",
+        help="write each failing case's answer as its golden (diffs first; a backup is kept; docs/golden-tests.md)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -55,12 +64,15 @@ def run(args: argparse.Namespace) -> int:
             [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
         )
         provider = make_provider(args.provider, args.model, cfg)
+        from cogtui.core.eval.model import Target
+
+        judge = make_judge(args, cfg, [Target(provider.name, provider.model).label])
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2
     if not args.all:
         deprecation_notice(modules[0])
-    code = asyncio.run(_run(modules, provider, ws, args))
+    code = asyncio.run(_run(modules, provider, judge, cfg, ws, args))
     return max(code, unjudged_folders(ws)) if args.all else code
 
 
@@ -76,10 +88,11 @@ def refusals(modules: list[Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namespace) -> int:
+async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any, args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.concurrency import CallSlots, GateSet, bounded
     from cogtui.core.run.golden_runner import run_case
+    from cogtui.core.run.judge import JudgeSetup
     from cogtui.core.run.runner import RunOptions
 
     def resolver(name: str) -> Any:
@@ -101,11 +114,17 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         progress.start()
         task = progress.add_task("golden tests", total=len(cases))
     slots = CallSlots(args.jobs)
-    gated = slots.wrap(GateSet().wrap(provider))
+    gates = GateSet()
+    gated = slots.wrap(gates.wrap(provider))
+
+    def options(on: Any) -> RunOptions:
+        return RunOptions(on, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
+
+    judging = JudgeSetup(CallSlots(args.jobs).wrap(gates.wrap(judge)) if judge else None, options=options)
 
     async def one(case: tuple[Any, Any]) -> tuple[Any, Any]:
         module, test = case
-        return module, await run_case(module, test, RunOptions(gated, resolver=resolver))
+        return module, await run_case(module, test, options(gated), judging)
 
     def done(_index: int, result: tuple[Any, Any]) -> None:
         if progress is not None:
@@ -117,12 +136,23 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         if progress is not None:
             progress.stop()
         await provider.aclose()
+        if judge is not None:
+            await judge.aclose()
     failed = [r for _, r in results if not r.passed]
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
+    accepted: dict[tuple[str, str], Any] = {}
+    every_accepted = False
+    if args.accept and args.json:
+        from .test_accept import accept_failures
+
+        accepted, every_accepted = accept_failures(None, results)
     if args.json:
         by_module: dict[str, list[Any]] = {}
         for module, r in results:
-            by_module.setdefault(module.name, []).append(r.to_json())
+            entry = r.to_json()
+            if args.accept:
+                entry["accept"] = accepted.get((module.name, r.name))
+            by_module.setdefault(module.name, []).append(entry)
         summary = {
             "provider": provider.name,
             "model": provider.model,
@@ -130,17 +160,21 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
             "passed": len(results) - len(failed),
             "failed": len(failed) + not_run,
             "cannot_run": not_run,
+            "judge": None if judge is None else judge_label(judge),
+            "judged": sum(1 for _, r in results if r.judgement is not None and r.judgement.score is not None),
         }
         entries: list[dict[str, Any]] = [{"module": k, "cases": v} for k, v in by_module.items()]
         entries += [{"module": k, "cannot_run": error, "cases": []} for k, error in blocked.items()]
+        if args.accept:
+            summary["accepted"] = sum(1 for a in accepted.values() if a["written"])
         p.document("test", "modules", entries, summary)
-        return 1 if failed or blocked else 0
+        return 1 if (failed and not every_accepted) or blocked else 0
     for name, error in blocked.items():
         p.parts(("✗ CANNOT RUN", "error"), (f"  {name}: {error['code']} {error['message']}", None))
         p.line(f"    suggestion: {error['suggestion']}", "warning")
     for module, r in results:
         mark = ("✓ pass", "ok") if r.passed else ("✗ FAIL", "error")
-        p.parts(mark, (f"  {module.name}/{r.name}", None))
+        p.parts(mark, (f"  {module.name}/{r.name}", None), *judged_parts(r.judgement))
         if not r.passed:
             for reason in r.reasons:
                 p.line(f"    - {reason}", "warning")
@@ -158,11 +192,34 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     untested = [m.name for m in modules if not m.tests]
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
+    if args.accept:
+        from .test_accept import accept_failures
+
+        accepted, every_accepted = accept_failures(p, results)
     p.parts(
         (f"{plural(len(results) + not_run, 'case')}: ", None),
         (f"{len(results) - len(failed)} passed", "ok"),
         (", ", None),
         (f"{len(failed) + not_run} failed", "error" if failed or not_run else None),
         (f" ({not_run} of modules that cannot run)" if not_run else "", None),
+        (f", {sum(1 for a in accepted.values() if a['written'])} accepted" if args.accept else "", "ok"),
     )
-    return 1 if failed or not_run else 0
+    return 1 if (failed and not every_accepted) or not_run else 0
+
+
+def judge_label(judge: Any) -> str:
+    from cogtui.core.eval.model import Target
+
+    return Target(judge.name, judge.model).label
+
+
+def judged_parts(judgement: Any) -> list[tuple[str, str | None]]:
+    """What a `$judge` case adds to its line: the judge's score against the bar, or why it was not scored."""
+    if judgement is None:
+        return []
+    if judgement.score is not None:
+        style = "ok" if judgement.passed else "error"
+        return [(f"  judge {judgement.score:.2f} (pass ≥ {judgement.pass_score:.2f})", style)]
+    if judgement.status == "not judged":
+        return [(f"  ({judgement.reason})", "dim")]
+    return []

@@ -286,6 +286,7 @@ SNAPSHOTS = (
     "review",
     "run-idle",
     "run",
+    "run-compare",
     "history",
     "goldens",
     "eval",

@@ -30,6 +30,7 @@ from cogtui.core.run.providers.base import (
     api_key,
     import_off_loop,
     malformed_stream_data,
+    media_reference,
     parse_retry_after,
     status_error,
     stream_error,
@@ -70,20 +71,32 @@ class AnthropicProvider:
         """The running event loop's client for the current API key: shared by every call until `aclose()`."""
         return self.clients.get(_required_key())
 
-    @staticmethod
-    def _messages(request: ModelRequest) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for i, msg in enumerate(request.messages):
-            content: list[dict[str, Any]] = []
-            if i == 0 and msg.role == "user":
-                for media in request.media:
-                    kind = "document" if media.category == "document" else "image"
-                    content.append(
-                        {"type": kind, "source": {"type": "base64", "media_type": media.mime, "data": media.b64()}}
-                    )
-            content.append({"type": "text", "text": msg.text})
-            out.append({"role": msg.role, "content": content})
-        return out
+    def request_body(self, request: ModelRequest, media_by_reference: bool = False) -> dict[str, Any]:
+        """The Messages API body this request is sent as (the stream's own), less `stream`; with
+        `media_by_reference`, each attachment's base64 data is a note of its size and source (`cogn prompt`)."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens,
+            "system": system_blocks(request),
+            "messages": _messages(request, media_by_reference),
+        }
+        if request.response_schema is not None:  # structured output, GA in this SDK (D73)
+            body["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
+        return body
+
+    async def count_tokens(self, request: ModelRequest) -> int:
+        """The request's input tokens, as Anthropic's `messages.count_tokens` counts them (nothing is generated)."""
+        import anthropic
+
+        body = self.request_body(request)
+        body.pop("max_tokens")
+        try:
+            counted = await self._client().messages.count_tokens(**body, timeout=anthropic.Timeout(30.0, connect=10.0))
+        except anthropic.APIStatusError as exc:
+            raise status_error(exc.status_code, _message(exc)) from None
+        except anthropic.APIConnectionError as exc:
+            raise ProviderError("E4001", f"cannot reach the Anthropic API: {_cause(exc)}") from None
+        return int(counted.input_tokens)
 
     async def prepare(self) -> None:
         _required_key()  # a missing key is said at once, not after the SDK's long import
@@ -95,19 +108,10 @@ class AnthropicProvider:
         import httpx2
 
         received = False
-        extra: dict[str, Any] = {}
-        if request.response_schema is not None:  # structured output, GA in this SDK (D73)
-            extra["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
         try:
             tally = RawTally()
             async with self._client().messages.with_streaming_response.create(
-                model=self.model,
-                max_tokens=request.max_tokens,
-                system=system_blocks(request),
-                messages=self._messages(request),
-                stream=True,
-                timeout=anthropic.Timeout(request.timeout + 5, connect=10.0),
-                **extra,
+                **self.request_body(request), stream=True, timeout=anthropic.Timeout(request.timeout + 5, connect=10.0)
             ) as response:
                 async for name, data in sse_events(response.iter_lines()):
                     if name == "error" or (isinstance(data, dict) and data.get("type") == "error"):
@@ -158,6 +162,20 @@ class AnthropicProvider:
 
     async def aclose(self) -> None:
         await self.clients.aclose()
+
+
+def _messages(request: ModelRequest, media_by_reference: bool = False) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, msg in enumerate(request.messages):
+        content: list[dict[str, Any]] = []
+        if i == 0 and msg.role == "user":
+            for media in request.media:
+                kind = "document" if media.category == "document" else "image"
+                data = media_reference(media) if media_by_reference else media.b64()
+                content.append({"type": kind, "source": {"type": "base64", "media_type": media.mime, "data": data}})
+        content.append({"type": "text", "text": msg.text})
+        out.append({"role": msg.role, "content": content})
+    return out
 
 
 def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:

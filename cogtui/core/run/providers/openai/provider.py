@@ -27,6 +27,7 @@ from cogtui.core.run.providers.base import (
     api_key,
     import_off_loop,
     malformed_stream_data,
+    media_reference,
     parse_retry_after,
     status_error,
     stream_error,
@@ -65,13 +66,16 @@ class OpenAIProvider:
     def media_categories(self) -> tuple[str, ...]:
         return media_input(self.capabilities())
 
-    def _body(self, request: ModelRequest) -> dict[str, Any]:
+    def request_body(self, request: ModelRequest, media_by_reference: bool = False) -> dict[str, Any]:
+        """The chat-completions body this request is sent as; with `media_by_reference`, each attachment's base64
+        data is a note of its size and source (`cogn prompt`)."""
         messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}]
         for i, msg in enumerate(request.messages):
             if i == 0 and msg.role == "user" and request.media:
                 parts: list[dict[str, Any]] = [{"type": "text", "text": msg.text}]
                 for media in request.media:
-                    parts.append({"type": "image_url", "image_url": {"url": f"data:{media.mime};base64,{media.b64()}"}})
+                    data = media_reference(media) if media_by_reference else media.b64()
+                    parts.append({"type": "image_url", "image_url": {"url": f"data:{media.mime};base64,{data}"}})
                 messages.append({"role": "user", "content": parts})
             else:
                 # Plain strings: some local servers reject content arrays.
@@ -114,7 +118,11 @@ class OpenAIProvider:
         finished = False
         try:
             async with self.clients.get().stream(
-                "POST", f"{self.base_url}/chat/completions", json=self._body(request), headers=headers, timeout=timeout
+                "POST",
+                f"{self.base_url}/chat/completions",
+                json=self.request_body(request),
+                headers=headers,
+                timeout=timeout,
             ) as resp:
                 if resp.status_code >= 400:
                     raw = await resp.aread()
