@@ -77,7 +77,7 @@ def test_a_baseline_by_id_is_read_with_no_history_and_new_failing_cells_fail(
     tmp_path: Path, llm_server: ScriptedLLMServer
 ) -> None:
     """--no-history records nothing but still reads the baseline by id; a case the baseline does not have that
-    fails now is no known failure: exit 1 (D151). A baseline sharing no cell is said."""
+    fails now is no known failure: exit 1 (EVAL-3). A baseline sharing no cell is said."""
     mods = tmp_path / "mods"
     eval_module(mods, n=2)
     env = env_for(tmp_path, llm_server)

@@ -2,7 +2,7 @@
 golden tests (rule: docs/golden-tests.md).
 
 With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back), and as many
-judge calls beside them (D252); results print in case order. A `$judge` golden is scored by the judge's target.
+judge calls beside them (EVAL-6); results print in case order. A `$judge` golden is scored by the judge's target.
 """
 
 from __future__ import annotations

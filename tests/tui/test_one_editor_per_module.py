@@ -1,4 +1,4 @@
-"""One editor per module (D148a): opening a module whose editor is already on the screen stack (the palette's
+"""One editor per module (TUI-2): opening a module whose editor is already on the screen stack (the palette's
 "Open X", the browser's enter) goes back to that editor with its unsaved edits, closing the screens above it,
 never stacking a second editor that shows the disk's version as clean. A screen above that closing would cut
 short (a running run, another editor's unsaved edits) is not closed: nothing moves and a notification says why."""

@@ -1,4 +1,4 @@
-"""`--repeat N`: each case run N times against each target, folded into one cell (D253).
+"""`--repeat N`: each case run N times against each target, folded into one cell (EVAL-7).
 
 A model is not deterministic, and one run proves little. The cell of N samples passes only when every sample
 passes (a case that fails one time in three fails CI, and its pass rate says how often); its failure is the

@@ -1,7 +1,7 @@
 """The git command, as cogn add uses it on untrusted repositories.
 
 Always an argument list (never a shell), in a scratch repository of our own, with settings that keep the
-remote's content inert (D242):
+remote's content inert (SHARE-3):
 - no hook runs (`core.hooksPath` is the null device; the scratch repository is made without templates);
 - only https, ssh and file transports (`protocol.allow=never` and three exceptions), so neither `ext::` nor a
   redirect to plain http or git:// is followed;

@@ -1,4 +1,4 @@
-"""Which folder of a commit is the module, and its files: refused when unsafe or too large (D244).
+"""Which folder of a commit is the module, and its files: refused when unsafe or too large (SHARE-5).
 
 A module folder is one holding a manifest (module.yaml, MODULE.md or module.md). The repository's root, when
 it is one, is the module; otherwise the module folders found anywhere in the tree (not inside another module,

@@ -6,7 +6,7 @@ per tab); the rules live in the core (loading, validation, snapshots and atomic 
 the screen: validation in a thread (with the unsaved buffers overlaid on the disk) and a watchfiles
 watcher on the module folder. Both only post messages; the handlers below own every state change
 (AGENTS.md invariant 8). The module and its files are read off the UI thread as the editor opens (the
-screen says "loading the module…" meanwhile), and so is the folder's listing for the tab list (D173,
+screen says "loading the module…" meanwhile), and so is the folder's listing for the tab list (TUI-4,
 editor_opening.py, through module_loads.py).
 """
 
@@ -68,7 +68,7 @@ keys.register(
 )
 
 # The pause in typing after which the module is checked again: a burst of keys asks once. Checks run one at a
-# time (edits made during one are answered by one more), so a short pause cannot pile them up (D201).
+# time (edits made during one are answered by one more), so a short pause cannot pile them up (TUI-13).
 VALIDATE_DELAY_S = 0.15
 
 
@@ -129,7 +129,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.opening = FolderReads(
             self, self.module_path, partial(read_opening, focus_file=self.focus_file), "load the module"
         )
-        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")  # f2 (D173)
+        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")  # f2 (TUI-4)
 
     @property
     def bench(self) -> Workbench:
