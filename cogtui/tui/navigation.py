@@ -143,7 +143,8 @@ def closing_loses(screen: Screen[Any]) -> str | None:
         return f"{work.number} {work.noun}{'s' * (work.number != 1)} still running"
     if isinstance(screen, MigrationScreen) and screen.state.writing:
         return "a migration writing files"
-    if isinstance(screen, ModalScreen) and not isinstance(screen, HelpScreen):  # help holds nothing (TUI-3)
+    # a dialog may hold a choice not yet made; help holds nothing, so closing it loses nothing (TUI-3)
+    if isinstance(screen, ModalScreen) and not isinstance(screen, HelpScreen):
         return "an open dialog"
     return None
 

@@ -70,7 +70,8 @@ def check_meta(
     if "risk" not in meta:
         if require_all:
             out.append(Violation("E3001", "meta.risk.required", (*path, "risk"), "meta.risk is required"))
-    elif meta["risk"] not in RISK_LEVELS and risk_object_level(meta["risk"]) is None:  # §6.1 object form (ENV-3)
+    # neither one of the four levels nor the object form of SPEC-v2.5 §6.1 that names one (ENV-3)
+    elif meta["risk"] not in RISK_LEVELS and risk_object_level(meta["risk"]) is None:
         out.append(
             Violation(
                 "E3001",
@@ -290,7 +291,8 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
         if not isinstance(item.get("text"), str) or not item["text"]:
             out.append(Violation("E3001", "insight.text", (*ipath, i, "text"), "an insight needs text"))
         mapping = item.get("suggested_mapping")
-        if require_mapping and not (isinstance(mapping, str) and mapping.strip()):  # "" maps to nothing (ENV-8)
+        # a blank mapping names no field the insight could be promoted into, so it counts as missing (ENV-8)
+        if require_mapping and not (isinstance(mapping, str) and mapping.strip()):
             out.append(
                 Violation(
                     "E3004",

@@ -126,7 +126,8 @@ class _Reader:
             if key not in SETTINGS:
                 from cogtui.core.files.written import as_written  # the file is parsed: sourcemap is loaded
 
-                shown = as_written(name, self.src, (name,), key=True)  # `null:`, not None (CODE-9)
+                # the key quoted as the file writes it (`null:`, not Python's None: CODE-9)
+                shown = as_written(name, self.src, (name,), key=True)
                 self.problem((name,), f"unknown setting {shown} ignored (known: {', '.join(SETTINGS)})", key=True)
             elif key in ("theme", "provider") and isinstance(value, str):
                 setattr(cfg, key, value)

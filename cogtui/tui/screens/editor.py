@@ -129,7 +129,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.opening = FolderReads(
             self, self.module_path, partial(read_opening, focus_file=self.focus_file), "load the module"
         )
-        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")  # f2 (TUI-4)
+        # the files on disk for the tab list (f2), read off the UI thread as the module is (TUI-4)
+        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")
 
     @property
     def bench(self) -> Workbench:

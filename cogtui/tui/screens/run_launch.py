@@ -94,7 +94,8 @@ class RunLaunchFlow:
         except ValueError as exc:
             view.notify(str(exc), severity="error", markup=False)
             return
-        fixes, _ = parse_fixes(bench.config.output_fixes)  # config output_fixes (ENV-10)
+        # the opt-in output fixes config.yaml turns on beyond the repair pass (ENV-10); an unknown name turns on none
+        fixes, _ = parse_fixes(bench.config.output_fixes)
         options = RunOptions(provider, args=form.args, stream_requested=True, resolver=bench.store.load, fixes=fixes)
         if form.compare is not None:
             await self.compare(module, form, options)
