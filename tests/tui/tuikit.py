@@ -287,3 +287,42 @@ async def press_run_again(pilot: Any) -> None:
     offset = 0.0 if last is None else max(0.0, last + BURST_WINDOW - time.monotonic())
     press_at(app, "ctrl+r", offset)
     await pilot.pause()
+
+
+def _palette_offers(app: Any, words: str) -> bool:
+    """The open command palette highlights a command whose text holds every one of `words`."""
+    from textual.command import CommandList, CommandPalette
+
+    if not isinstance(app.screen, CommandPalette):
+        return False
+    option = app.screen.query_one(CommandList).highlighted_option
+    text = str(getattr(option, "prompt", "")).casefold() if option is not None else ""
+    return all(word.casefold() in text for word in words.split())
+
+
+async def palette_pick(app: Any, pilot: Any, words: str) -> None:
+    """Open the command palette, type `words`, and choose the command once one matching them is highlighted
+    (the palette searches asynchronously: pressing enter after a fixed pause picks whatever was found so far)."""
+    from textual.command import CommandPalette
+
+    await pilot.press("ctrl+p")
+    await until(lambda: isinstance(app.screen, CommandPalette), pilot)
+    for ch in words:
+        await pilot.press("space" if ch == " " else ch)
+    await until(lambda: _palette_offers(app, words), pilot)
+    await pilot.press("enter")
+
+
+async def written_until_seen(pilot: Any, write: Callable[[], object], seen: Callable[[], bool]) -> None:
+    """`write()` again every second until `seen()` holds: a file watcher set up in the background misses a write
+    made before it was watching, and how long it takes to start depends on the machine's load."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + HANG_S
+    while True:
+        write()
+        try:
+            await until(seen, pilot, timeout=1.0)
+            return
+        except AssertionError:
+            if loop.time() > deadline:
+                raise AssertionError(f"never seen within {HANG_S} s of writing") from None
