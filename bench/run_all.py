@@ -51,6 +51,7 @@ ORDER = (
     "eval",
     "caching",
     "serve",
+    "lsp",
     "judge",
 )
 QUICK: dict[str, list[str]] = {
@@ -72,6 +73,7 @@ QUICK: dict[str, list[str]] = {
     "dashboard": ["--runs", "5000", "--repeat", "2"],
     "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the 50 goldens
     "serve": ["--rounds", "1"],  # the 200 runs at once, once
+    "lsp": ["--keys", "10", "--repeat", "3"],
 }
 
 

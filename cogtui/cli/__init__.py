@@ -40,6 +40,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("cogtui.cli.cmd_add", "install a module from a git repository, or every module of cognitive.lock"),
     "update": ("cogtui.cli.cmd_update", "move installed modules to their newest release, showing the diff first"),
     "remove": ("cogtui.cli.cmd_remove", "remove installed modules and their cognitive.lock entries"),
+    "schema": ("cogtui.cli.cmd_schema", "print the manifest's JSON Schema (v2.2, v2.5 or v1) for editors and tools"),
+    "lsp": ("cogtui.cli.cmd_lsp", "the language server for editors, over stdio (the lsp extra; docs/editors.md)"),
 }
 
 

@@ -1,5 +1,5 @@
-"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--judge-provider P [--judge-model M]] [--json]`: run
-golden tests (rule: docs/golden-tests.md).
+"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--judge-provider P [--judge-model M]] [--accept]
+[--format text|json|github|sarif|junit]`: run golden tests (rule: docs/golden-tests.md).
 
 With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back), and as many
 judge calls beside them (EVAL-6); results print in case order. A `$judge` golden is scored by the judge's target.
@@ -14,6 +14,7 @@ from typing import Any
 from cogtui.core.diagnostics import plural
 from cogtui.core.run.providers import PROVIDERS
 
+from .ci_options import chosen, files_option, format_option, modules_of, one_target
 from .cmd_eval import judge_options, make_judge
 from .output import (
     Printer,
@@ -28,8 +29,9 @@ from .output import (
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name or folder")
+    p.add_argument("target", nargs="*", metavar="NAME|PATH", help="a module name or folder")
     p.add_argument("--all", action="store_true", help="every module on the search path")
+    files_option(p, "test")
     p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
@@ -39,15 +41,27 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="write each failing case's answer as its golden (diffs first; a backup is kept; docs/golden-tests.md)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
 
-    if (problem := target_problem("test", args.target, args.all)) is not None:
+    files = list(args.target or [])
+    if not one_target("test", args):
+        return 2
+    if not args.files and (problem := target_problem("test", args.target, args.all)) is not None:
         err(problem)
+        return 2
+    changed = modules_of(files) if args.files else []
+    # the changed modules' folders are roots too, so an @call of a module beside them finds it
+    args.paths = [*args.paths, *dict.fromkeys(str(root.parent) for root in changed)]
+    if (fmt := chosen(args)) is None:
+        return 2
+    args.json = fmt == "json"
+    if args.accept and fmt not in ("text", "json"):
+        err(f"--accept writes goldens and says so in text or json; --format {fmt} reports without writing: drop one")
         return 2
     from cogtui.core.settings.config import load_config
 
@@ -60,9 +74,12 @@ def run(args: argparse.Namespace) -> int:
     if args.all and not ws.entries():
         return nothing_found(ws)
     try:
-        modules = (
-            [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
-        )
+        if args.files:
+            modules = [load_module(root) for root in changed]
+        elif args.all:
+            modules = [load_module(e.path) for e in ws.entries(include_shadowed=False)]
+        else:
+            modules = [ws.load(args.target)]
         provider = make_provider(args.provider, args.model, cfg)
         from cogtui.core.eval.model import Target
 
@@ -70,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2
-    if not args.all:
+    if not args.all and not args.files:
         deprecation_notice(modules[0])
     code = asyncio.run(_run(modules, provider, judge, cfg, ws, args))
     return max(code, unjudged_folders(ws)) if args.all else code
@@ -105,7 +122,7 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
     blocked = refusals(modules)  # a module that cannot run is said once, not as a failed diff per case
     cases = [(m, t) for m in modules if m.name not in blocked for t in m.tests]
     progress = None
-    if p.color and not args.json and cases:
+    if p.color and args.format in (None, "text") and not args.json and cases:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         progress = Progress(
@@ -140,6 +157,12 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
             await judge.aclose()
     failed = [r for _, r in results if not r.passed]
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
+    if args.format in ("github", "sarif", "junit"):
+        line = f"{plural(len(results) + not_run, 'case')}: {len(results) - len(failed)} passed, {len(failed) + not_run} failed"
+        from .ci_formats import test_output
+
+        test_output(args.format, results, blocked, line)
+        return 1 if failed or blocked else 0
     accepted: dict[tuple[str, str], Any] = {}
     every_accepted = False
     if args.accept and args.json:

@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_palette import pick
 from textual.command import CommandPalette
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, palette_pick, until
 
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.editor import EditorScreen
@@ -21,7 +20,7 @@ MODULE = "incident-narrator"
 
 
 async def palette(app, pilot, words: str) -> None:  # type: ignore[no-untyped-def]
-    await pick(app, pilot, words)
+    await palette_pick(app, pilot, words)
     await until(lambda: not isinstance(app.screen, CommandPalette), pilot)
     await pilot.pause()
 
