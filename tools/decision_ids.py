@@ -34,7 +34,9 @@ ID_MAP = "docs/decision-ids.md"
 # examples are old ids on purpose), are left as they are.
 SCOPE = ("cogtui", "tests", "docs", "tools", "bench", "AGENTS.md", "README.md")
 EXEMPT = (DECISIONS, ID_MAP, "tools/decision_ids.py", "tests/test_decision_ids.py")
-SUFFIXES = (".py", ".md", ".tcss", ".yaml", ".yml", ".toml", ".txt", ".json")
+# Code and prose only: data files (module fixtures, generated JSON such as reference.json and docs/schemas/) are
+# rewritten by regenerating them from the prose, never in place.
+SUFFIXES = (".py", ".md", ".tcss", ".toml")
 PROCEDURE = (
     "give the decision the next number of its topic in docs/spec-decisions.md, add a row "
     "`| Dnnn | TOPIC-N | what it decided |` to docs/decision-ids.md, then run "
