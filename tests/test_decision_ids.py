@@ -153,12 +153,15 @@ def test_rewrite_uses_the_words_around_a_reference_expands_ranges_and_never_gues
 
 def test_check_says_what_does_not_resolve_and_which_comments_are_only_an_id(tmp_path: Path) -> None:
     fixture(tmp_path)
-    (tmp_path / "docs/spec-decisions.md").write_text(SPEC + "\n### RUN-2. Twice\n\n## D280. A later decision\n")
+    later = "\n### RUN-2. Twice\n\n## D280. A later decision\nAs D1 says, and RUN-7.\n"
+    (tmp_path / "docs/spec-decisions.md").write_text(SPEC + later)
     (tmp_path / "docs/decision-ids.md").write_text(MAP + "| D44 | SHARE-4 | gone |\n")
     problems = decision_ids.check(tmp_path, ["cogtui"])
     assert problems == [
         "docs/spec-decisions.md: RUN-2 heads two decisions: give the second the next free number",
         f"docs/spec-decisions.md: D280 is an old-style id: {PROCEDURE}",
+        "docs/spec-decisions.md:23: D1: cite it by its topic id (docs/decision-ids.md)",
+        "docs/spec-decisions.md:23: RUN-7 is no decision",
         "docs/decision-ids.md: the row of D44 names SHARE-4, which docs/spec-decisions.md has not",
         "cogtui/mod.py:7: D3: two decisions had this number: write the topic id the sentence means "
         "(see decision-ids.md)",

@@ -71,6 +71,7 @@ class Records:
     doubled: set[str] = field(default_factory=set)  # old ids that named two decisions
     duplicates: list[str] = field(default_factory=list)
     old_headings: list[str] = field(default_factory=list)
+    body: list[tuple[int, str]] = field(default_factory=list)  # spec-decisions.md's lines from its first topic
 
 
 def read_records(root: Path = ROOT) -> Records:
@@ -82,6 +83,9 @@ def read_records(root: Path = ROOT) -> Records:
         rec.titles[m.group(1)] = m.group(2)
     rec.topics = tuple(sorted({i.rsplit("-", 1)[0] for i in rec.titles}, key=len, reverse=True))
     rec.old_headings = OLD_HEADING.findall(text)
+    lines = text.split("\n")
+    first = next((n for n, line in enumerate(lines) if line.startswith("## ")), len(lines))
+    rec.body = [(n + 1, line) for n, line in enumerate(lines) if n >= first and not OLD_HEADING.match(line)]
     for m in ROW.finditer((root / ID_MAP).read_text(encoding="utf-8")):
         old, nth, news, what = m.group(1), m.group(2), m.group(3), m.group(4)
         if nth:
@@ -223,10 +227,18 @@ def id_only(text: str, new_ids: re.Pattern[str]) -> bool:
 
 
 def record_problems(rec: Records) -> list[str]:
-    """What is amiss in the two records: an id heading two decisions, an old-style heading, a row naming an id
-    that is no decision."""
+    """What is amiss in the two records: an id heading two decisions, an old-style heading, a decision citing
+    an old id or an id that is no decision, a row naming an id that is no decision."""
     problems = [f"{DECISIONS}: {i} heads two decisions: give the second the next free number" for i in rec.duplicates]
     problems += [f"{DECISIONS}: {o} is an old-style id: {PROCEDURE}" for o in rec.old_headings]
+    new_ids = new_id_pattern(rec)
+    for n, line in rec.body:
+        problems += [f"{DECISIONS}:{n}: {m.group(0)}: cite it by its topic id ({ID_MAP})" for m in OLD.finditer(line)]
+        problems += [
+            f"{DECISIONS}:{n}: {m.group(0)} is no decision"
+            for m in new_ids.finditer(line)
+            if m.group(0) not in rec.titles
+        ]
     for old, ids in sorted(rec.rows.items()):
         problems += [
             f"{ID_MAP}: the row of {old} names {i}, which {DECISIONS} has not" for i in ids if i not in rec.titles
