@@ -12,8 +12,8 @@ never guesses the doubled D35-D38 (two decisions had each number): it lists them
 topic id the sentence means. `check` exits 1 when anything is listed; tests/test_decision_ids.py runs the
 same checks.
 
-A decision written later with an old-style id (`## D280. title`, cited as D280 in code): give it the next
-number of its topic in spec-decisions.md (`### EVAL-9. title`), add the row `| D280 | EVAL-9 | ... |` to
+A decision written later with an old-style id (`## D330. title`, cited as D330 in code): give it the next
+number of its topic in spec-decisions.md (`### EVAL-9. title`), add the row `| D330 | EVAL-9 | ... |` to
 decision-ids.md, and run `rewrite`, then `check`.
 """
 
