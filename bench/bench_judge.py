@@ -7,7 +7,7 @@ The scripted server (tests/llmserver.py) runs in its own process, speaks the Ope
 answer back for `--latency` seconds, the judge's answers as the module's. The same module is generated twice,
 its goldens without and with a rubric (tests/judgekit.py); the figure is the wall time of the whole `cogn eval`
 process (start-up included, --no-history), median of `--repeat`, and the ratio with judges / without. Judging
-a case is a second call that can only follow the first: with the judge's calls in slots of their own (D252)
+a case is a second call that can only follow the first: with the judge's calls in slots of their own (EVAL-6)
 the judges add about one round of calls (ceil(cases / jobs) rounds of the module, plus one); sharing the
 targets' slots they would double it. The ratio with start-up taken out, and the in-process engine's (no process,
 no start-up), are printed too, with the floor the slots allow.

@@ -7,7 +7,7 @@ compiling and validating every bundled module's golden data against its data
 schema (in-process, median of `--repeat`), and a catastrophic pattern,
 `^(a+)+$` on 24 characters, which the Python engine would run exponentially
 (it is run in a child process with a time limit; the interface itself refuses
-such a pattern under the fallback, D50).
+such a pattern under the fallback, FMT-2).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`cogn add` and `cogn remove` on local git repositories: what is installed, what cognitive.lock records,
-and that the lock alone reproduces an install in a fresh copy of a project (D240, D241, D246)."""
+and that the lock alone reproduces an install in a fresh copy of a project (SHARE-1, SHARE-2, SHARE-7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What `cogn add` and `cogn update` fetch is bounded (D323): the bytes a remote sends (a module's repository holding
+"""What `cogn add` and `cogn update` fetch is bounded (SHARE-9): the bytes a remote sends (a module's repository holding
 a large file elsewhere, at the commit or only in its history), and the paths of a commit's tree. Past a limit the
 fetch is stopped, the message names the limit, and nothing is left: no module, no lock entry, no scratch
 repository; an installed module stays as it was. Local git repositories (file URLs), the real git binary."""

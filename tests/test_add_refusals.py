@@ -1,6 +1,6 @@
 """What `cogn add` refuses, and that a refusal leaves nothing behind: symlinks, submodules, shadowing, no module
 or several, refs and commits that do not exist, what is not git, modules that do not validate, too many files;
-credentials never shown; git hooks never run (D241, D242, D244, D246)."""
+credentials never shown; git hooks never run (SHARE-2, SHARE-3, SHARE-5, SHARE-7)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_a_symlink_out_of_the_module_is_refused(tmp_path: Path, repo: GitRepo) -
 
 
 def test_a_symlink_inside_the_module_is_refused_too(tmp_path: Path, repo: GitRepo) -> None:
-    """D244: any symlink, wherever it points, so what is installed and hashed is only plain files."""
+    """SHARE-5: any symlink, wherever it points, so what is installed and hashed is only plain files."""
     repo.put("summarizer", clean_v22("summarizer"))
     os.symlink("prompt.md", repo.path / "summarizer" / "alias.md")
     repo.commit()

@@ -1,4 +1,5 @@
-"""What `check_document` reads and refuses to judge (D145): SSE streams, conformance vectors, inputs without a module."""
+"""What `check_document` reads and refuses to judge (STREAM-9, ENV-17, ENV-18): SSE streams, conformance vectors,
+inputs without a module."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def test_sse_from_cogn_run_is_a_valid_stream_detected_without_a_kind() -> None:
     assert looks_like_sse(SSE)
     doc = parse_document(SSE)
     assert isinstance(doc, StreamText) and doc.transport == "sse"
-    assert list(doc) == STREAM  # the `: heartbeat` comment is the empty chunk (D11)
+    assert list(doc) == STREAM  # the `: heartbeat` comment is the empty chunk (STREAM-3)
     assert doc.events == ["meta", "chunk", "progress", None, "chunk", "final"]
     assert detect_kind(doc) == "stream"
     for kind in (None, "stream"):

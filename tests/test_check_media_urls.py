@@ -1,4 +1,4 @@
-"""`cogn check --kind input` refuses the media URLs the runtime refuses, as far as that can be told offline (D66).
+"""`cogn check --kind input` refuses the media URLs the runtime refuses, as far as that can be told offline (SEC-4).
 
 The runtime judges every address a host resolves to (run/media_url.py); the checker, which does no
 network or DNS, applies the same address rules (rules/media_address.py) to what needs no lookup: a

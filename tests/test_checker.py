@@ -223,13 +223,13 @@ TRIGGERS: list[Trigger] = [
     T("enums.strict", "E3005", "envelope", env(data=data(label={"custom": "regression", "reason": "new"})), "exec"),
     T("tier.exec.confidence", "E2001", "envelope", env(meta=meta(confidence=0.89)), "exec"),
     T("tier.exec.risk", "E2001", "envelope", env(meta=meta(risk="medium")), "exec"),
-    T("strictness.high.required", "E3001", "envelope", env(), "high"),  # high: `note` is required too (D59)
-    T("meta.risk.aggregate", "E3001", "envelope", env(data=data(changes=[{"risk": "high"}]))),  # D53
+    T("strictness.high.required", "E3001", "envelope", env(), "high"),  # high: `note` is required too (FMT-10)
+    T("meta.risk.aggregate", "E3001", "envelope", env(data=data(changes=[{"risk": "high"}]))),  # ENV-5
     T("schema.data", "E3001", "envelope", env(data=data(label=5)), "decision"),
     T("schema.meta", "E3001", "envelope", env(meta=meta(explain="x" * 21)), "tight"),
     T("schema.error", "E3001", "envelope", FAIL, "tight"),
-    # `cogn check` gives no verdict against such a module (D170); the envelope rules still say it when called
-    # directly (a run's answer is judged by them; the run is refused before the call, D152b)
+    # `cogn check` gives no verdict against such a module (ENV-19); the envelope rules still say it when called
+    # directly (a run's answer is judged by them; the run is refused before the call, RUN-1)
     T("schema.data.ref", "E3001", "envelope-rules", OK, "bad-ref"),
     T("schema.meta.ref", "E3001", "envelope-rules", OK, "bad-ref"),
     T("schema.error.ref", "E3001", "envelope-rules", FAIL, "bad-ref"),
@@ -260,7 +260,7 @@ TRIGGERS: list[Trigger] = [
     T("chunk.progress.percent", "E3001", "chunk", {"progress": {"percent": 101}}),
     T("chunk.progress.stage", "E3001", "chunk", {"progress": {"percent": 5, "stage": 3}}),
     T("chunk.final.unknown", "E3001", "chunk", with_(FINAL, extra=1)),
-    T("meta.confidence.type", "E3001", "chunk", with_(FINAL, meta=meta(confidence=None))),  # D3
+    T("meta.confidence.type", "E3001", "chunk", with_(FINAL, meta=meta(confidence=None))),  # STREAM-6
     T("usage.object", "E3001", "chunk", with_(FINAL, usage=5)),
     T("usage.tokens", "E3001", "chunk", with_(FINAL, usage={"input_tokens": -1, "output_tokens": 2})),
     T(
@@ -350,8 +350,8 @@ TRIGGERS: list[Trigger] = [
     T("media.E1010", "E1010", "input", image(PNG, "image/png"), "text-only"),  # modalities.input has no image
     T("media.E1011", "E1011", "input", image(PNG, "image/png"), limits={"image": 32}),
     T("media.E1003", "E1003", "input", {"image": {"type": "base64", "media_type": 5, "data": b64(PNG)}}),
-    T("media.E1013", "E1013", "input", {"image": {"type": "base64", "media_type": "image/png", "data": ""}}),  # D62
-    # generated media in data (SPEC-v2.5 §4.1.2, D63)
+    T("media.E1013", "E1013", "input", {"image": {"type": "base64", "media_type": "image/png", "data": ""}}),  # RUN-19
+    # generated media in data (SPEC-v2.5 §4.1.2, ENV-16)
     T("media.output.E1010", "E1010", "envelope", env(data=data(img={"type": "url", "media_type": "image/gif"}))),
     T("media.output.E1013", "E1013", "envelope", env(data=data(img={"type": "base64", "media_type": "image/png"}))),
 ]
@@ -658,6 +658,6 @@ def test_result_json_shape() -> None:
     assert set(out) == {"kind", "valid", "codes", "violations", "warnings"}
     assert out["kind"] == "envelope" and out["valid"] is False and out["codes"] == ["E3001"]
     assert [v["path"] for v in out["violations"]] == ["meta.confidence"]
-    # An extra top-level field is a warning, not a violation (D39).
+    # An extra top-level field is a warning, not a violation (ENV-4).
     assert [(w["rule"], w["path"]) for w in out["warnings"]] == [("envelope.shape", "extra")]
     json.dumps(out)

@@ -1,5 +1,5 @@
-"""`cogn check` on what it could not judge before (D145): SSE from `cogn run --stream sse`, conformance vectors
-whose verdict disagrees with their `$test`, and an input without a module."""
+"""`cogn check` on what it could not judge before (STREAM-9, ENV-17, ENV-18): SSE from `cogn run --stream sse`,
+conformance vectors whose verdict disagrees with their `$test`, and an input without a module."""
 
 from __future__ import annotations
 

@@ -129,7 +129,7 @@ def test_validate_malformed_yaml(world: World) -> None:
     p001 = [d for d in out["diagnostics"] if d["code"] == "P001"]
     assert len(p001) == 1
     assert p001[0]["file"] == str(world.broken / "module.yaml")
-    # The flow sequence is never closed: the parser stops at the end, the diagnostic points at its [ (D190).
+    # The flow sequence is never closed: the parser stops at the end, the diagnostic points at its [ (CODE-7).
     assert (p001[0]["line"], p001[0]["column"]) == (2, 10)
     for d in out["diagnostics"]:
         assert_diagnostic_shape(d)
@@ -187,7 +187,7 @@ def test_validate_all(world: World) -> None:
     "command", [["validate", "--all"], ["validate", "--all", "--json"], ["test", "--all"], ["eval", "--all"]]
 )
 def test_all_on_an_empty_search_path_fails(tmp_path: Path, command: list[str]) -> None:
-    """A mistyped --path must not pass in CI on zero modules (D149)."""
+    """A mistyped --path must not pass in CI on zero modules (PATH-2)."""
     proc = run_cogn(["--path", str(tmp_path / "typo"), *command], cwd=tmp_path)
     assert proc.returncode == 1 and proc.stdout == ""
     assert f"warning: search path entry does not exist: {tmp_path / 'typo'}" in proc.stderr

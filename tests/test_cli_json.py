@@ -1,6 +1,6 @@
-"""Every command's `--json` prints one versioned document (D212, docs/cli.md), checked against its JSON Schema;
-`--json` and the cache flags never read the module name as their value (D210); a mistyped name given to
-`history`, `insights` or `migrate --undo` names the nearest module (D211)."""
+"""Every command's `--json` prints one versioned document (CLI-4, docs/cli.md), checked against its JSON Schema;
+`--json` and the cache flags never read the module name as their value (CLI-2); a mistyped name given to
+`history`, `insights` or `migrate --undo` names the nearest module (CLI-3)."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ def test_vector_cli(name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", PARAMS)
 def test_vector_file_cli(name: str, tmp_path: Path) -> None:
     """`cogn check VECTOR.json` judges the vector's envelope (detected, or with --kind envelope) and says whether
-    the verdict is the one its `$test` expects (D145)."""
+    the verdict is the one its `$test` expects (ENV-17)."""
     spec = load_vector(name)["$test"]
     expected_rc = 0 if spec["expects"] == "accept" else 1
     for kind in ([], ["--kind", "envelope"]):

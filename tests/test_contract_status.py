@@ -1,4 +1,4 @@
-"""A module whose contract cannot be known is never judged a pass and never runs (D142-D144).
+"""A module whose contract cannot be known is never judged a pass and never runs (RUN-1, ENV-19, RUN-2, FMT-17).
 
 The core: `contract_problems`, `run_blockers`, the runner's refusal (E4000 naming the
 file and the diagnostic); the CLI: `cogn check --module` exits 2, `cogn run`, `cogn test`

@@ -69,7 +69,7 @@ def test_what_the_footer_offers_follows_the_row_and_its_promotion() -> None:
     assert state.can("undo_promotion")
     state.promotions_known(7, {key: ("a", "b")}, {})
     assert state.fully_promoted(INSIGHTS, GROUP) and not state.can("promote")
-    assert state.can("undo_promotion") and not state.undo_ready()  # offered, to say why not (D153e)
+    assert state.can("undo_promotion") and not state.undo_ready()  # offered, to say why not (MIG-10)
     state.highlight(INSIGHTS, 1)  # no mapping: nothing to promote
     assert state.current is UNMAPPED and not state.can("promote")
     state.highlight(INSIGHTS, 99)
@@ -90,9 +90,9 @@ def test_a_promoted_row_that_cannot_be_undone_says_why() -> None:
     state.promotions_known(7, {key: ("a", "b")}, {key: ("b",)})
     assert state.can("undo_promotion") and state.undo_ready() and state.undo_refusal() is None  # b's latest change
     state.promotions_known(7, {key: ("a", "b")}, {})  # a later change came after it in both
-    # u is still offered: pressed, it says why nothing is undone (D153e)
+    # u is still offered: pressed, it says why nothing is undone (MIG-10)
     assert state.can("undo_promotion") and not state.undo_ready() and state.undo_refusal() == UNDO_LATEST_ONLY
-    # With each module's reason read (promotion_target.undo_refusal), those are what it says (D166).
+    # With each module's reason read (promotion_target.undo_refusal), those are what it says (MIG-10).
     state.promotions_known(7, {key: ("a", "b")}, {}, {key: ("a: a later change came.", "b: no backup.")})
     assert state.undo_refusal() == "a: a later change came. b: no backup." and state.can("undo_promotion")
     state.start("Planning")

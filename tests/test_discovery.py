@@ -166,7 +166,7 @@ def test_missing_and_file_roots(world: dict[str, Path]) -> None:
         SearchPath.from_environment([world["tmp"] / "missing", a_file], cwd=world["cwd"], home=world["home"], env={})
     )
     assert index.entries == []
-    # Both were typed (--path): a missing one is said too, never an empty search path (D149).
+    # Both were typed (--path): a missing one is said too, never an empty search path (PATH-2).
     assert [(d.code, d.file) for d in index.diagnostics] == [("P003", world["tmp"] / "missing"), ("P003", a_file)]
     assert "does not exist" in index.diagnostics[0].message and "not a folder" in index.diagnostics[1].message
     quiet = discover(SearchPath.from_environment([], cwd=world["tmp"] / "nowhere", home=world["home"], env={}))
@@ -231,7 +231,7 @@ def test_resolve_by_name_and_by_path(world: dict[str, Path], monkeypatch: pytest
     assert resolve(str(elsewhere / "prompt.md"), index, cwd) is None
     assert resolve("x" * 300, index, cwd) is None  # too long for a file name: not found, not OSError
     too_long = discover(SearchPath.from_environment(["y" * 300], cwd=cwd, home=home, env={})).diagnostics
-    assert [d.code for d in too_long] == ["P003"]  # said as missing (D149), not an OSError
+    assert [d.code for d in too_long] == ["P003"]  # said as missing (PATH-2), not an OSError
     monkeypatch.chdir(cwd)
     assert resolve("local-mod", index) == Path("local-mod").absolute()
 

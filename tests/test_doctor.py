@@ -1,4 +1,4 @@
-"""`cogtui doctor` (D97): config problems, the theme for this terminal and why, keymap problems, search path
+"""`cogtui doctor` (CLI-5): config problems, the theme for this terminal and why, keymap problems, search path
 shadowing; exit status 1 when something needs fixing, 0 when not (shadowing alone is reported, not a problem)."""
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def test_a_missing_path_root_is_a_problem(tmp_path: Path) -> None:
 
 
 def test_a_broken_user_theme_is_a_located_problem_with_its_whole_reason(tmp_path: Path) -> None:
-    """A theme with a repeated key loaded with the last value silently; a syntax error showed half its reason (D154)."""
+    """A theme with a repeated key loaded with the last value silently; a syntax error showed half its reason (TUI-18)."""
     themes = tmp_path / "xdg" / "cogtui" / "themes"
     themes.mkdir(parents=True)
     (themes / "twice.yaml").write_text("name: twice\nprimary: '#336699'\nprimary: '#ff0000'\n", encoding="utf-8")

@@ -114,7 +114,7 @@ def test_closing_a_tab_and_find(tmp_path: Path) -> None:
 
 
 def test_a_closed_tab_is_among_the_files_without_one_and_opens_under_a_new_pane_id(tmp_path: Path) -> None:
-    """D168: f2 and "Open X" offer the module's files with no tab; a tab opened again never reuses a pane id."""
+    """TUI-10: f2 and "Open X" offer the module's files with no tab; a tab opened again never reuses a pane id."""
     state, _manifest, prompt, _notes = opened(tmp_path)
     listing = [*(b.path for b in state.files.values()), tmp_path / "new.md"]
     assert state.without_tab(listing) == [tmp_path / "new.md"] and state.new_pane_id() == "file-3"
@@ -127,7 +127,7 @@ def test_a_closed_tab_is_among_the_files_without_one_and_opens_under_a_new_pane_
 
 
 def test_loading_then_opened_with_its_files_or_why_not(tmp_path: Path) -> None:
-    """D173: while the module is read off the UI thread the status says so and no key acts on a file; `opened`
+    """TUI-4: while the module is read off the UI thread the status says so and no key acts on a file; `opened`
     gives the tabs (and the contract tab), or the reason nothing could be opened."""
     state = EditorState("folder", tmp_path, loading=True)
     assert state.status_text() == "folder · loading the module…" and state.panes() == []

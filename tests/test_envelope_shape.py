@@ -1,6 +1,6 @@
 """Issue 10 §2 and §5: enum, legacy and module codes, tolerated envelope shapes, runtime failure meta.
 
-Decisions D13 (revised), D35, D36, D39, D41.
+Decisions ENV-3, ENV-13, CODE-1, ENV-4, CODE-2.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ STRICT_CASES = [
 def test_strict_enums_inside_oneof_and_anyof(
     tmp_path: Path, data: dict[str, Any], code: str | None, field: str | None
 ) -> None:
-    """D40: under strict enums a value every oneOf/anyOf branch of its type rejects by enum is E3005."""
+    """ENV-9: under strict enums a value every oneOf/anyOf branch of its type rejects by enum is E3005."""
     out = postprocess(strict_answer(**data), strict_module(tmp_path))
     if code is None:
         assert out.envelope["ok"] is True, out.envelope

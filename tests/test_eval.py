@@ -127,8 +127,8 @@ async def test_no_golden_tests_is_an_empty_report(tmp_path: Path, llm_server: Sc
     assert outcome.report.summaries[0].cases == 0
 
 
-# A golden file that does not parse fails its own case only (D172): the module's other cases are called and judged
-# (before D172 it was a load error of the module, and every case was E4000 with no call made).
+# A golden file that does not parse fails its own case only (GOLD-4): the module's other cases are called and judged
+# (before GOLD-4 it was a load error of the module, and every case was E4000 with no call made).
 
 
 async def test_a_golden_that_does_not_parse_fails_only_its_own_case(

@@ -1,4 +1,4 @@
-"""The opt-in response cache (D83): a hit makes no model call and says so in the run's record; a changed
+"""The opt-in response cache (EVAL-4): a hit makes no model call and says so in the run's record; a changed
 module or input misses; non-deterministic targets are reused only with --cache=any."""
 
 from __future__ import annotations

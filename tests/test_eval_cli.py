@@ -77,7 +77,7 @@ def test_a_baseline_by_id_is_read_with_no_history_and_new_failing_cells_fail(
     tmp_path: Path, llm_server: ScriptedLLMServer
 ) -> None:
     """--no-history records nothing but still reads the baseline by id; a case the baseline does not have that
-    fails now is no known failure: exit 1 (D151). A baseline sharing no cell is said."""
+    fails now is no known failure: exit 1 (EVAL-3). A baseline sharing no cell is said."""
     mods = tmp_path / "mods"
     eval_module(mods, n=2)
     env = env_for(tmp_path, llm_server)
@@ -171,7 +171,7 @@ def test_a_model_the_provider_ignores_or_a_target_twice_is_said(tmp_path: Path) 
 
 
 def test_a_history_cogtui_cannot_use_is_refused_before_any_call(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:
-    """A URL cogtui does not read: nothing could be kept for it, so the eval does not start (as `cogn run`, D321)."""
+    """A URL cogtui does not read: nothing could be kept for it, so the eval does not start (as `cogn run`, HIST-8)."""
     eval_module(tmp_path / "mods", n=1)
     env = {**server_env(tmp_path, llm_server), "COGTUI_HISTORY_URL": "postgresql://u@[bad"}
     proc = cogn(tmp_path, "eval", "ticket", "--provider", "openai", env=env, path=tmp_path / "mods")

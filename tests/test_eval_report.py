@@ -66,7 +66,7 @@ def test_compare_marks_each_cell() -> None:
     assert next(ch for ch in c.changes if ch.case == "breaks").after == "mismatch"
     assert not compare(before, before, "same").regressed
     assert c.to_json()["regressions"] == 1 and all(ch["status"] != SAME for ch in c.to_json()["changes"])
-    assert [ch.case for ch in c.new_failing] == ["added"] and c.fails  # D151: a new cell failing fails CI
+    assert [ch.case for ch in c.new_failing] == ["added"] and c.fails  # EVAL-3: a new cell failing fails CI
     assert (c.to_json()["new"], c.to_json()["new_failing"], c.to_json()["gone"], c.shared) == (1, 1, 1, 3)
 
 

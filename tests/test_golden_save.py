@@ -1,4 +1,4 @@
-"""D98: a run saved as a golden test pair (the core of the run screen's ctrl+g): the first free name, the envelope
+"""GOLD-6: a run saved as a golden test pair (the core of the run screen's ctrl+g): the first free name, the envelope
 without runtime meta, module.yaml's tests list extended in place (comments kept), all or nothing."""
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def failure(code: str, message: str) -> dict[str, object]:
 def test_a_failure_of_the_runtime_is_no_golden(
     envelope: dict[str, object], interrupted: bool, said: str, tmp_path: Path
 ) -> None:
-    """D150: what the runtime made of a failed run would be expected of every later run."""
+    """GOLD-7: what the runtime made of a failed run would be expected of every later run."""
     folder = copy(tmp_path)
     manifest = (folder / "module.yaml").read_bytes()
     with pytest.raises(GoldenSaveError) as info:
@@ -150,7 +150,7 @@ def test_an_error_the_module_answers_with_is_a_golden(code: str, tmp_path: Path)
 
 
 def test_a_name_is_a_free_file_stem(tmp_path: Path) -> None:
-    """D182: the author names the case; a name taken by a test or a file of tests/, or one that is no plain file
+    """GOLD-8: the author names the case; a name taken by a test or a file of tests/, or one that is no plain file
     stem, is refused before anything is written."""
     module = load_module(copy(tmp_path))
     taken = taken_names(module)

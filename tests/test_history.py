@@ -256,7 +256,7 @@ def test_nul_characters_survive_or_are_replaced_visibly(hist: History, store: st
     rid = hist.record(run("m\x00", env, input={"k": "v\x00"}))
     back = hist.get(rid)
     assert back is not None and back.input_hash == run(input={"k": "v\x00"}).input_hash
-    if store.startswith("postgresql://"):  # PostgreSQL text cannot hold U+0000 (D60)
+    if store.startswith("postgresql://"):  # PostgreSQL text cannot hold U+0000 (HIST-2)
         assert back.module == "m\ufffd" and back.envelope["data"]["note"] == "x\ufffdy"
         assert hist.insights()["insights"][0]["suggested_mapping"] == "a\ufffdb"
     else:
@@ -317,7 +317,7 @@ def test_aggregation_matches_python(new_store: NewStore, spec: list[Any]) -> Non
             env = ok_env(data) if ok else fail_env(data)
             h.record(run(module, env, T0 + t))
             found_enums = [e for k, (_, found) in top.items() for e in _prefixed(k, found)]
-            if not ok:  # D130: a failed run's partial data is only counted as left out
+            if not ok:  # HIST-1: a failed run's partial data is only counted as left out
                 if ins or found_enums:
                     excluded = [excluded[0] + 1, excluded[1] + len(ins), excluded[2] + len(found_enums)]
                 continue

@@ -1,4 +1,4 @@
-"""Only runs that passed their contract feed insights (D130), on SQLite and on PostgreSQL: what a failed
+"""Only runs that passed their contract feed insights (HIST-1), on SQLite and on PostgreSQL: what a failed
 run carried is counted as left out; a store written before (schema 3) is migrated to the same state;
 and the runs behind one row of the aggregate can be read back with their full text."""
 

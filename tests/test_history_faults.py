@@ -312,7 +312,7 @@ def test_an_eval_whose_history_stops_before_it_records_keeps_its_runs(
 
 def test_an_eval_that_cannot_open_its_history_keeps_its_runs(team: str, pg_server: Any, tmp_path: Path) -> None:
     """The server is down for the whole eval: the runs, which cannot be recorded, are kept, as `cogn run` keeps
-    one, and the next open records them (D321)."""
+    one, and the next open records them (HIST-8)."""
     env = env_for(tmp_path, team)
     outbox = Outbox(parse_location(team), tmp_path / "data" / "outbox")
     with stopped(pg_server):

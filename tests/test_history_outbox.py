@@ -153,7 +153,7 @@ def refused_by_the_store(location: str, base: RunRecord) -> list[RunRecord]:
 
 def test_a_run_the_history_refuses_is_set_aside_and_the_rest_delivered(new_store: NewStore, data_dir: Path) -> None:
     """The refused runs are in one batch with good ones, before and after them: each good run is stored, each
-    refused one is set aside with its line number and the store's words (D320)."""
+    refused one is set aside with its line number and the store's words (HIST-7)."""
     location = new_store()
     kept = runs(3)
     nameless, odd = refused_by_the_store(location, kept[0])

@@ -154,7 +154,7 @@ def documented(envelope: dict[str, Any]) -> bool:
     return code in ERROR_CODES or code == "PARSE_ERROR"
 
 
-# A run reads these; a golden's files are read by its own case only (D172), so they never stop a run.
+# A run reads these; a golden's files are read by its own case only (GOLD-4), so they never stop a run.
 RUN_READS = ("module.yaml", "prompt.md", "schema.json")
 GOLDEN = ("tests/a.input.json", "tests/a.expected.json")
 REFUSED = {"outside-link": "F001", "dev-zero-link": "F001", "fifo": "F002", "loop": "F004", "sparse-huge": "F003"}
@@ -165,7 +165,7 @@ OFTEN_KEPT = st.one_of(st.just("keep"), KINDS)  # a file kept half the time: man
 @SETTINGS
 @example(kinds=["keep"] * len(FILES), noise=b"").via("the module as written: the run reaches the provider")
 @example(kinds=["keep", "keep", "random", "outside-link", "keep"], noise=b'{"ok":true,"data":{"rationale":"x"}}').via(
-    "a golden input linked outside fails its own case (F001), and the run still succeeds (D172)"
+    "a golden input linked outside fails its own case (F001), and the run still succeeds (GOLD-4)"
 )
 @given(kinds=st.lists(OFTEN_KEPT, min_size=len(FILES), max_size=len(FILES)), noise=st.binary(max_size=200))
 def test_hostile_module_folders_load_validate_and_run(kinds: list[str], noise: bytes) -> None:

@@ -116,7 +116,7 @@ def test_validate_and_test_refuse_outside_links(tmp_path: Path) -> None:
     assert proc.returncode == 1 and TRIPWIRE not in proc.stdout + proc.stderr
     cases = {
         c["name"]: c for c in document(proc.stdout, "test")["modules"][0]["cases"]
-    }  # the link fails its case (D172)
+    }  # the link fails its case (GOLD-4)
     assert [d["code"] for d in cases["case1"]["diagnostics"]] == ["F001"] and not cases["case1"]["passed"]
     assert cases["case2"]["passed"] and cases["case3"]["passed"]
 
@@ -280,7 +280,7 @@ def test_a_full_disk_while_recording_history_says_so(tmp_path: Path) -> None:
 
 
 async def test_a_5000_digit_number_is_no_answer(tmp_path: Path, llm_server: Any) -> None:
-    """Once Python refused the number, the nested `data` object was taken for a v2.1 payload, meta invented (D38)."""
+    """Once Python refused the number, the nested `data` object was taken for a v2.1 payload, meta invented (RUN-10)."""
     from cogtui.core.files.json_extract import extract_json
 
     answer = '{"n": ' + "9" * 5000 + ', "data": {"rationale": "nested", "confidence": 0.99}}'

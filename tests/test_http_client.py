@@ -1,4 +1,4 @@
-"""The OpenAI-compatible provider's HTTP client (providers/http_client.py, D110): calls of one provider reuse one
+"""The OpenAI-compatible provider's HTTP client (providers/http_client.py, RUN-16): calls of one provider reuse one
 connection (what follows `[DONE]` is read, within bounds), a plain-http base URL gets a TLS context that trusts
 nothing instead of the CA bundle, and httpx is imported without its command line."""
 

@@ -93,7 +93,7 @@ def test_validating_a_module_by_name_scans_the_search_path(tmp_path: Path) -> No
 
 
 def test_validating_the_bundled_modules_imports_no_yaml_either(tmp_path: Path) -> None:
-    """The bundled manifests and frontmatter are plain block YAML, read by core/files/yaml_block.py (D120)."""
+    """The bundled manifests and frontmatter are plain block YAML, read by core/files/yaml_block.py (FMT-6)."""
     proc, packages = imported(tmp_path, "validate", "--all", "--path", str(MODULES))
     assert proc.returncode == 0 and re.search(r"(\d+) modules: \1 valid", proc.stdout), proc.stdout
     assert packages & ({"yaml"} | NEVER_HEADLESS | NEVER_FOR_VALIDATE) == set()

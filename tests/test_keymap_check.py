@@ -1,4 +1,4 @@
-"""D96: config.yaml keymap entries that name no binding, or give a key another binding of the same screen (or an
+"""TUI-14: config.yaml keymap entries that name no binding, or give a key another binding of the same screen (or an
 app-wide one) already has, are reported with their place in the file (the core rule; the TUI and doctor show it)."""
 
 from __future__ import annotations

@@ -239,7 +239,7 @@ def test_media_output_modalities_are_warned(tmp_path: Path) -> None:
 
 
 async def test_structured_output_sends_the_schema_to_a_provider_that_takes_one(tmp_path: Path, llm_server: Any) -> None:
-    # D72 (revising D54): true sends the answer's schema as a strict json_schema; false sends none.
+    # RUN-4: true sends the answer's schema as a strict json_schema; false sends none.
     answer = model_answer(REVIEW_OUT)
     result = await run_json(llm_server, example("code-reviewer"), REVIEW_IN, answer)
     assert result.ok and llm_server.requests[0].body["response_format"]["type"] == "json_schema"

@@ -1,10 +1,10 @@
 """SPEC-v2.5 §4 media limits beyond size: audio/video duration, empty base64, the output MIME table, output base64.
 
 Input: audio plays at most 10 minutes and video 5 (§4.1.1), told from the container's own header
-(WAV, MP4/QuickTime, WebM, Ogg, MP3), E1011 over it (D61); base64 that decodes to nothing is E1013
-(§4.2.2: `data` MUST be valid base64 of the media, D62). Output: generated media (a MediaOutput object
+(WAV, MP4/QuickTime, WebM, Ogg, MP3), E1011 over it (RUN-18); base64 that decodes to nothing is E1013
+(§4.2.2: `data` MUST be valid base64 of the media, RUN-19). Output: generated media (a MediaOutput object
 in `data`) must have a type of the §4.1.2 table, else E1010, and base64 that does not decode is E1013
-(D63), in `cogn check` and in a run alike.
+(ENV-16), in `cogn check` and in a run alike.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ async def test_runtime_refuses_long_media_from_a_file_and_from_base64(tmp_path: 
     assert got.mime == "audio/wav"
 
 
-# ---------------------------------------------------------------- empty base64 (D62)
+# ---------------------------------------------------------------- empty base64 (RUN-19)
 
 
 async def test_empty_base64_is_a_decode_failure(tmp_path: Path) -> None:
@@ -146,7 +146,7 @@ async def test_empty_base64_is_a_decode_failure(tmp_path: Path) -> None:
         assert info.value.code == "E1013"
 
 
-# ---------------------------------------------------------------- output media (D63)
+# ---------------------------------------------------------------- output media (ENV-16)
 
 PNG_B64 = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\x00" * 20).decode()
 

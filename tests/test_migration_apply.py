@@ -70,7 +70,7 @@ def test_v1_comments_key_order_unknown_fields_and_prompt_survive(tmp_path: Path,
         assert line in manifest.splitlines(), line
     keys = [line.split(":")[0] for line in manifest.splitlines() if line and line[0].isalpha()]
     assert keys[:3] == ["name", "version", "responsibility"] and keys[-2:] == ["x-team", "context"]
-    # The prompt survives, but for its one line asking for confidence in the result, which v2.2 puts in meta (D193).
+    # The prompt survives, but for its one line asking for confidence in the result, which v2.2 puts in meta (MIG-7).
     assert (root / "prompt.md").read_text(encoding="utf-8").startswith(body.replace(*V1_TRIAGE_RESULT))
     schema = json.loads((root / "schema.json").read_text(encoding="utf-8"))
     assert schema["x-owner"] == "support-tools" and schema["$defs"]["label"] == schema_before["$defs"]["label"]
@@ -127,7 +127,7 @@ def test_encodings_and_line_endings_survive(style: str, tmp_path: Path, data_dir
         assert raw.startswith(bom) if bom else not raw.startswith(b"\xef\xbb\xbf"), rel
         text = raw[len(bom) :].decode(codec)
         assert text.count("\r\n") == text.count("\n") > 0, rel
-    rewritten = [part.encode(codec) for part in V1_TRIAGE_RESULT]  # the one line the migration rewrites (D193)
+    rewritten = [part.encode(codec) for part in V1_TRIAGE_RESULT]  # the one line the migration rewrites (MIG-7)
     assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes.replace(*rewritten))
 
 

@@ -94,7 +94,7 @@ def test_bad_input_exit_1_names_file_and_line_and_writes_nothing(world: Path) ->
     before = tree(world)
     proc = cogn(world, "commit-message-writer")
     assert proc.returncode == 1
-    # Located at the [ that is never closed (D190).
+    # Located at the [ that is never closed (CODE-7).
     assert (
         f"{mod / 'MODULE.md'}:23:10 " in proc.stderr and "P001" in proc.stderr and "nothing was written" in proc.stderr
     )

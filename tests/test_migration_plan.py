@@ -361,7 +361,7 @@ def test_a_lone_example_output_with_a_structured_rationale_is_an_error(tmp_path:
 
 
 def test_notes_carry_the_planners_severity() -> None:
-    """D91: the inferred tier is a note to confirm and leads; a declared tier and plain changes are info."""
+    """MIG-6: the inferred tier is a note to confirm and leads; a declared tier and plain changes are info."""
     legacy = plan_for(MODULES / "legacy-summarizer")
     assert legacy.tier_inferred
     assert severity_of(legacy.notes[0]) == "confirm" and legacy.notes[0].startswith("tier:")

@@ -1,4 +1,4 @@
-"""Migration writes one truth (D193): the old response format a prompt states is rewritten to agree with the v2.2
+"""Migration writes one truth (MIG-7): the old response format a prompt states is rewritten to agree with the v2.2
 section appended after it, shown in the diff; what cannot be told is left and quoted in a note to confirm."""
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def test_a_single_module_plan_reads_back_as_the_live_plan_does(world: Path) -> N
     [plan] = load_plan_file(world / "single.json")
     assert (plan.module, plan.source_format, plan.target) == ("legacy-summarizer", "v0", "v2.2")
     assert plan.result == "would migrate" and plan.can_apply and not plan.errors
-    first = plan.notes_to_confirm_first()[0]  # the planner's severities survive the file (D91)
+    first = plan.notes_to_confirm_first()[0]  # the planner's severities survive the file (MIG-6)
     assert first.startswith("tier:") and severity_of(first) == "confirm"
     assert {severity_of(n) for n in plan.notes} == {"confirm", "info"}
     by_path = {f.path: f for f in plan.files}

@@ -1,4 +1,4 @@
-"""One fact, one diagnostic (D192): findings of several rules about one missing field or one wrong value at one
+"""One fact, one diagnostic (CODE-6): findings of several rules about one missing field or one wrong value at one
 place are said once, under the code that judges the narrowest part; different facts at one place stay apart."""
 
 from __future__ import annotations

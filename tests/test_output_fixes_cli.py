@@ -1,4 +1,4 @@
-"""`cogn run --fix NAME`, `--strict` and config `output_fixes` as a real process (D51, D58).
+"""`cogn run --fix NAME`, `--strict` and config `output_fixes` as a real process (ENV-10, ENV-15).
 
 An answer with confidence 1.7 fails as E3001 by default; the opt-in clamp fixes it
 and says so in meta.warnings, which history keeps; --strict turns every fix off.

@@ -1,4 +1,4 @@
-"""An output schema whose `$ref` cannot be resolved is refused before the model is paid (D152b).
+"""An output schema whose `$ref` cannot be resolved is refused before the model is paid (RUN-1).
 
 Each module is the clean v2.2 module with one `$ref` broken. The provider is the
 real anthropic SDK against the scripted server, which counts requests: a refused
@@ -123,7 +123,7 @@ def test_cogn_run_test_and_eval_make_no_request(tmp_path: Path, llm_server: Any)
 
 def test_cogn_check_gives_no_verdict_on_an_output_against_it_but_still_judges_an_input(tmp_path: Path) -> None:
     """An envelope, a chunk, a stream or a conformance vector checked against such a module gets no verdict (exit 2,
-    the `$ref` and where it is, D170), not an E3001 that blames the document; an input is judged as before."""
+    the `$ref` and where it is, ENV-19), not an E3001 that blames the document; an input is judged as before."""
     root = broken(tmp_path / "mods", in_data)
     line, col = pos((root / "schema.json").read_text(encoding="utf-8"), '"#/$defs/nowhere"')
     at = f"{root / 'schema.json'}:{line}:{col}"

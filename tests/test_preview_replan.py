@@ -1,4 +1,4 @@
-"""A plan whose files change on disk under the preview is planned again, never left saying "ready" (D148b): the
+"""A plan whose files change on disk under the preview is planned again, never left saying "ready" (MIG-9): the
 core says when a plan is stale (`staleness`, `StalePlan` from `apply_plan`) and the preview's state turns a stale
 apply, or a change the watcher saw, into "planning" again, with a note, instead of a failure `a` would repeat."""
 
@@ -89,7 +89,7 @@ def test_a_change_under_the_plan_is_found_and_planned_again(tmp_path: Path) -> N
 
 
 def test_plans_found_stale_off_the_ui_thread_are_planned_again_only_if_still_shown(tmp_path: Path) -> None:
-    """The screen checks `replan_candidates` against the files in a worker (D164); by the time it answers, a plan
+    """The screen checks `replan_candidates` against the files in a worker (TUI-4); by the time it answers, a plan
     may have been replaced (planned again) or be being applied: only a plan still shown and applicable replans."""
     path, state = one_module(tmp_path)
     live = state.slots[0].live

@@ -105,7 +105,7 @@ def test_a_promoted_row_is_marked_and_only_its_own_promotion_is_undone(reviewer:
 
 
 def test_why_a_promotion_cannot_be_undone_names_the_changes_in_the_way_and_where_to_undo_them(reviewer: Path) -> None:
-    """D166: not "latest promotion only", but which later changes stand in the way, the latest by name and date,
+    """MIG-10: not "latest promotion only", but which later changes stand in the way, the latest by name and date,
     and where each kind is undone; or that cogtui keeps no backup of it at all."""
     from cogtui.core.authoring.promote import apply_promotion
     from cogtui.core.authoring.promotion_target import change_name, undo_refusal

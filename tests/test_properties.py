@@ -360,7 +360,7 @@ def judge(text: str, checks_module: Module) -> None:
         for module in (None, checks_module):
             try:
                 result = check_document(doc, kind, module)
-            except UnjudgedInput:  # no verdict on an input without a module (D145), and only there
+            except UnjudgedInput:  # no verdict on an input without a module (ENV-18), and only there
                 assert module is None and (kind == "input" or detect_kind(doc) == "input"), (kind, doc)
                 continue
             assert isinstance(result, CheckResult)

@@ -1,4 +1,4 @@
-"""Issue 10 §2: every provider failure carries the code error-codes.md names (D37, D38).
+"""Issue 10 §2: every provider failure carries the code error-codes.md names (CODE-4, CODE-5).
 
 Real SDKs (anthropic, httpx) against tests/llmserver.py; raw protocol bytes
 llmserver has no reply type for come from `Scripted` replies.
@@ -178,7 +178,7 @@ async def test_stream_data_that_is_no_json_object_is_a_provider_error(
     _, result = await run(llm_server, proto, *[bad] * 3, ANSWER)
     code = "E2010" if after_text else "E4001"
     err = assert_failure(result.envelope, code)
-    assert json.dumps(payload) in err["message"], err["message"]  # what the server sent, quoted as JSON (D152c)
+    assert json.dumps(payload) in err["message"], err["message"]  # what the server sent, quoted as JSON (CODE-11)
     assert "Traceback" not in err["message"] and "exception" not in err.get("details", {})
     assert len(llm_server.requests) == (1 if after_text else 3)
 

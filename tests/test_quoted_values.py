@@ -1,4 +1,4 @@
-"""Envelope and chunk messages quote model output as JSON, short and terminal-safe (D152c).
+"""Envelope and chunk messages quote model output as JSON, short and terminal-safe (CODE-11).
 
 Users read JSON, so a value the model gave is quoted as `"abc"`, `{"k":1}`, `true`, `null`, never as
 Python's repr (`'abc'`, `{'k': 1}`, `True`, `None`); a long one is cut with an ellipsis, and escape

@@ -192,7 +192,7 @@ def test_old_formats_print_one_deprecation_line(tmp_path: Path, name: str, fmt: 
 
 
 def test_a_voice_memo_over_ten_minutes_is_refused(tmp_path: Path) -> None:
-    """voice-memo-zh takes audio (SPEC-v2.5 §4.1.1): a memo of 10 min 1 s is E1011 before any model call (D61)."""
+    """voice-memo-zh takes audio (SPEC-v2.5 §4.1.1): a memo of 10 min 1 s is E1011 before any model call (RUN-18)."""
     import wave
 
     folder = tmp_path / "voice-memo-zh"

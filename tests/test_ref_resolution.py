@@ -1,4 +1,4 @@
-"""`validate` and the run agree on where a schema's `$ref`s lead (D146).
+"""`validate` and the run agree on where a schema's `$ref`s lead (FMT-3).
 
 A loop of `$ref`s across files never reaches a schema and is refused like one
 inside schema.json; a `file://` URI is the path it names (inside the module it

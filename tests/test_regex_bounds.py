@@ -105,7 +105,7 @@ def test_each_bad_pattern_of_a_schema_is_named_and_a_sound_one_keeps_its_hazard(
     root = make_module(tmp_path, files)
     found = validate_module(load_module(root))
     bad = sorted(d.message for d in found if d.code == "S001")
-    # Each named by its place in the file and why it is not a regular expression (D191).
+    # Each named by its place in the file and why it is not a regular expression (CODE-8).
     assert bad == [
         'input.properties.text.pattern: "([a-z]" is not a valid regular expression: the ( at character 1 is never'
         " closed",

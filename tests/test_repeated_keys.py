@@ -1,4 +1,4 @@
-"""A key given twice in one YAML mapping or JSON object is P008 at the repetition, on every parse path (D147a).
+"""A key given twice in one YAML mapping or JSON object is P008 at the repetition, on every parse path (FMT-5).
 
 `json` and PyYAML keep the last value without a word; a second `"required": []` silently dropped what the
 author read first. Each way a module file is parsed is covered: `json` (schema.json, golden tests), the

@@ -1,5 +1,5 @@
-"""D95: the replay provider is offline. A URL MediaInput is checked (shape, the module's network policy) and
-described, never fetched: no name lookup, no connection. Before D95 a replay run with an image URL resolved and
+"""RUN-20: the replay provider is offline. A URL MediaInput is checked (shape, the module's network policy) and
+described, never fetched: no name lookup, no connection. Before RUN-20 a replay run with an image URL resolved and
 fetched it, so it failed offline (issue 12)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`cogn validate` checks runtime_requirements against the chosen or default provider (issue 10, D72: M021).
+"""`cogn validate` checks runtime_requirements against the chosen or default provider (issue 10, RUN-4: M021).
 
 The details pane shows the same report (workspace.ReportCache -> check_path -> validate_module), so
 the rule is tested here once, through the core API and through the real `cogn` process.

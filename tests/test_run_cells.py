@@ -1,4 +1,4 @@
-"""The history table's cells (core.history.run_cells, D153d): short fixed columns, and a provider/model that
+"""The history table's cells (core.history.run_cells, TUI-8): short fixed columns, and a provider/model that
 gives up the model's date, then the provider's name, then the end of the model's name, in that order."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def test_the_room_left_and_the_header() -> None:
 
 
 def test_the_short_columns_give_up_cells_widest_first_so_the_table_fits() -> None:
-    """D167: at 80 columns the model's column scrolled off; now the widest short column (the outcome's
+    """TUI-8: at 80 columns the model's column scrolled off; now the widest short column (the outcome's
     "interrupted") gives up its end first, never below its header's width, until the model has its minimum."""
     widths, floors = [1, 4, 5, 11, 4, 6], [1, 4, 5, 7, 4, 6]  # only the outcome may be cut, to its header's width
     assert fit_columns(80, widths, floors) == (widths, provider_model_room(80, widths))  # room enough: unchanged

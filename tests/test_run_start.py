@@ -1,4 +1,4 @@
-"""What a new run starts from (core.run.run_start): the inputs on offer, the prefilled one, the provider (D90)."""
+"""What a new run starts from (core.run.run_start): the inputs on offer, the prefilled one, the provider (TUI-1)."""
 
 from __future__ import annotations
 

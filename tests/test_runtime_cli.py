@@ -135,7 +135,7 @@ def test_stream_ndjson_lines_pass_check_stream(tmp_path: Path) -> None:
     assert check_stream(chunks, example("incident-narrator")) == []
     kinds = [chunk_kind(c) for c in chunks]
     assert kinds[0] == "meta" and kinds[-1] == "final" and kinds.count("delta") >= 3
-    # response.buffer_size: 512 (D56): every delta but a field's last carries at least 512 bytes
+    # response.buffer_size: 512 (STREAM-8): every delta but a field's last carries at least 512 bytes
     by_field: dict[str, list[str]] = {}
     for c in chunks:
         if chunk_kind(c) == "delta":
@@ -180,7 +180,7 @@ def test_stream_sse_frames(tmp_path: Path, name: str, n: str, code: int) -> None
     chunks = [data for _, data in frames]
     assert check_stream(chunks, example(name)) == []
     assert frames[0][0] == "meta" and frames[-1][0] == ("final" if code == 0 else "error")
-    if name == "json-patch-generator":  # response.mode: sync degrades (D23), said on stderr too
+    if name == "json-patch-generator":  # response.mode: sync degrades (STREAM-7), said on stderr too
         assert ("progress", chunks[1]) == frames[1] and chunks[1]["progress"]["stage"] == "degraded"
         assert "degraded" in proc.stderr and not any(e == "chunk" for e, _ in frames)
 

@@ -238,7 +238,7 @@ def test_capabilities(tmp_path: Path) -> None:
 
 
 def test_trimmed_insights_are_said_in_the_envelope_and_in_history(tmp_path: Path, llm_server: Any) -> None:
-    """Issue 10 §5 overflow: an exploration module over max_items keeps the first 20 insights (D16), and
+    """Issue 10 §5 overflow: an exploration module over max_items keeps the first 20 insights (ENV-7), and
     says so in the envelope's meta.warnings and in the recorded run (decision and exec: E3004, elsewhere)."""
     _, expected = golden("product-ideas")
     answer = model_answer(expected)

@@ -1,4 +1,4 @@
-"""Contract rules on a parsed answer (SPEC-v2.2 §3-§4, SPEC-v2.5 §5; D4, D16, D21, D22) and the failure envelope.
+"""Contract rules on a parsed answer (SPEC-v2.2 §3-§4, SPEC-v2.5 §5; ENV-2, ENV-7, RUN-9, CODE-3) and the failure envelope.
 
 Each answer comes back through the real OpenAI-compatible client. Every
 failure is judged by rtkit.assert_failure against ../shared/spec/error-codes.md.
@@ -62,7 +62,7 @@ def with_insights(name: str, items: list[dict[str, Any]], case: str = "case1") -
     return inp, answer
 
 
-# ---------------------------------------------------------------- overflow (D16)
+# ---------------------------------------------------------------- overflow (ENV-7)
 
 
 async def test_decision_tier_overflow_is_e3004(llm_server: Any) -> None:
@@ -149,7 +149,7 @@ async def test_strict_module_whose_schema_has_no_custom_form_is_still_e3005(llm_
     assert err["details"]["fields"] == ["data.annotations[1].risk"]
 
 
-# ---------------------------------------------------------------- the exec gate (D4)
+# ---------------------------------------------------------------- the exec gate (ENV-2)
 
 
 @pytest.mark.parametrize(
@@ -173,11 +173,11 @@ async def test_exec_gate(llm_server: Any, meta: dict[str, Any], ok: bool) -> Non
         return
     err = assert_failure(result.envelope, "E2001")
     assert (err["details"]["confidence"], err["details"]["risk"]) == (meta["confidence"], meta["risk"])
-    assert module.failure["partial_allowed"] is False  # json-patch-generator withholds partial data (D57)
+    assert module.failure["partial_allowed"] is False  # json-patch-generator withholds partial data (ENV-14)
     assert "partial_data" not in result.envelope
 
 
-# ---------------------------------------------------------------- rationale and v1 constraints (D22)
+# ---------------------------------------------------------------- rationale and v1 constraints (CODE-3)
 
 
 async def test_missing_rationale_alone_is_e3003(llm_server: Any) -> None:

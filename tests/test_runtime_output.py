@@ -1,6 +1,6 @@
 """From the model's text to an envelope: extraction, the corrective retry, v2.1 wrapping, the repair pass.
 
-SPEC-v2.2 §4 steps 5-7 and §6.3; docs/spec-decisions.md D1. Answers come
+SPEC-v2.2 §4 steps 5-7 and §6.3; docs/spec-decisions.md ENV-1. Answers come
 back through the real OpenAI-compatible client from tests/llmserver.py.
 """
 
@@ -41,7 +41,7 @@ def _keys(monkeypatch: pytest.MonkeyPatch) -> None:
     set_keys(monkeypatch)
 
 
-RETRY = frozenset({"corrective_retry"})  # the opt-in second model call (D51)
+RETRY = frozenset({"corrective_retry"})  # the opt-in second model call (ENV-10)
 
 
 async def run_text(
@@ -114,7 +114,7 @@ async def test_prose_and_fences_around_the_envelope(llm_server: Any) -> None:
 
 
 async def test_unparseable_is_e1000_after_one_call_by_default(llm_server: Any) -> None:
-    """The spec's pipeline: Parse JSON fails -> PARSE_ERROR. No second model call unless asked for (D51)."""
+    """The spec's pipeline: Parse JSON fails -> PARSE_ERROR. No second model call unless asked for (ENV-10)."""
     first = "I think the change is fine, approve!"
     result = await run_text(llm_server, example("code-reviewer"), REVIEW_IN, first, json.dumps(review()))
     err = assert_failure(result.envelope, "E1000")
@@ -230,7 +230,7 @@ async def test_missing_meta_is_filled(llm_server: Any) -> None:
 
 @pytest.mark.parametrize("given", [1.7, -0.3, "85%", "0.4", "high"])
 async def test_confidence_is_not_rewritten_by_the_repair_pass(llm_server: Any, given: Any) -> None:
-    """SPEC-v2.2 §4.1 fills a missing meta field; a present, wrong confidence stays wrong: E3001 (D51)."""
+    """SPEC-v2.2 §4.1 fills a missing meta field; a present, wrong confidence stays wrong: E3001 (ENV-10)."""
     result = await run_text(llm_server, example("code-reviewer"), REVIEW_IN, json.dumps(review(confidence=given)))
     err = assert_failure(result.envelope, "E3001")
     assert "confidence" in err["message"]

@@ -1,9 +1,9 @@
-"""Review fixes on the model-output path (docs/spec-decisions.md D16, D31-D34).
+"""Review fixes on the model-output path (docs/spec-decisions.md ENV-7, RUN-17, ENV-11, RUN-10, ENV-8, CODE-3).
 
 - The field streamer never raises, whatever text arrives, however it is cut.
 - The prompt text shows media as placeholders, never their base64 data.
 - The runner and `cogn check` judge insights with the same rules.
-- NaN, Infinity and overflowing numbers are not JSON: E1000, or the corrective retry when it is on (D51).
+- NaN, Infinity and overflowing numbers are not JSON: E1000, or the corrective retry when it is on (ENV-10).
 - A bare v2.1 payload with a business field called `data` is wrapped whole.
 """
 
@@ -164,7 +164,7 @@ def test_any_text_one_character_at_a_time_never_raises(text: str) -> None:
     assert not streamer.broken
 
 
-# ---------------------------------------------------------------- 2. media in the prompt text (D31)
+# ---------------------------------------------------------------- 2. media in the prompt text (RUN-17)
 
 PNG = (example("screenshot-auditor").path / "assets/login-form.png").read_bytes()
 PNG_B64 = base64.b64encode(PNG).decode("ascii")
@@ -232,7 +232,7 @@ async def test_max_input_tokens_does_not_count_attached_media(llm_server: Any) -
     assert result.ok, result.envelope.get("error")
 
 
-# ---------------------------------------------------------------- 3. the runner and the checker agree (D16, D34)
+# ---------------------------------------------------------------- 3. the runner and the checker agree (ENV-7, ENV-8)
 
 
 def _insights(n: int) -> list[dict[str, Any]]:
@@ -293,7 +293,7 @@ async def test_runner_and_checker_agree(
 
 
 async def test_exploration_trims_where_the_checker_would_reject(llm_server: Any) -> None:
-    """The one intended difference (D16): exploration fixes the answer first, and the fixed answer passes."""
+    """The one intended difference (ENV-7): exploration fixes the answer first, and the fixed answer passes."""
     module = example("product-ideas")
     inp, expected = golden("product-ideas")
     answer = model_answer(expected)
@@ -320,7 +320,7 @@ def test_check_envelope_runs_once_without_repairs(monkeypatch: pytest.MonkeyPatc
     assert out.envelope["ok"] is True and out.repairs and len(calls) == 2
 
 
-# ---------------------------------------------------------------- 4. NaN and Infinity are not JSON (D33)
+# ---------------------------------------------------------------- 4. NaN and Infinity are not JSON (RUN-10)
 
 
 @pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity", "1e999", "-1e400"])
@@ -361,7 +361,7 @@ def _opts(srv: Any, *replies: str, **kw: Any) -> Any:
     return options(provider("anthropic", srv), **kw)
 
 
-# ---------------------------------------------------------------- 5. a business field called `data` (D32)
+# ---------------------------------------------------------------- 5. a business field called `data` (ENV-11)
 
 
 def test_business_field_named_data_keeps_the_rest() -> None:

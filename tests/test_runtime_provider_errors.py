@@ -45,7 +45,7 @@ from rtkit import (
 from cogtui.core.rules.chunk_rules import check_stream
 from cogtui.core.run.runner import CORRECTIVE, CORRECTIVE_EMPTY
 
-RETRY = frozenset({"corrective_retry"})  # the opt-in second call (D51)
+RETRY = frozenset({"corrective_retry"})  # the opt-in second call (ENV-10)
 
 both = pytest.mark.parametrize("proto", PROTOCOLS)
 VAR = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
@@ -192,7 +192,7 @@ async def test_overloaded_event_before_text_is_retried(llm_server: Any) -> None:
     [("overloaded_error", 529, "E4001"), ("api_error", 500, "E4001"), ("rate_limit_error", 429, "E4002")],
 )
 async def test_error_events_until_the_last_attempt(llm_server: Any, kind: str, status: int, code: str) -> None:
-    """5xx after the last retry is E4001 provider unavailable; E4002 is rate limiting only (D37)."""
+    """5xx after the last retry is E4001 provider unavailable; E4002 is rate limiting only (CODE-4)."""
     _, result = await run(llm_server, "anthropic", *[anthropic_error_event(kind, f"scripted {kind}")] * 3, ANSWER)
     err = assert_failure(result.envelope, code)
     assert err["details"]["status"] == status and err["details"]["attempts"] == 3
@@ -211,7 +211,7 @@ async def test_error_event_after_text_is_e2010_with_partial_data(llm_server: Any
     assert "Overloaded" in err["message"] and err["details"]["status"] == 529
     partial = result.envelope["partial_data"]["rationale"]
     assert partial and rationale.startswith(partial) and chunks[-1]["partial_data"] == result.envelope["partial_data"]
-    assert len(llm_server.requests) == 1  # text had arrived: never retried (D20)
+    assert len(llm_server.requests) == 1  # text had arrived: never retried (RUN-11)
 
 
 async def test_invalid_request_event_is_not_retried(llm_server: Any) -> None:
@@ -221,7 +221,7 @@ async def test_invalid_request_event_is_not_retried(llm_server: Any) -> None:
         anthropic_error_event("invalid_request_error", "prompt is too long: 210000 tokens > 200000 maximum"),
         ANSWER,
     )
-    err = assert_failure(result.envelope, "E1004")  # a client error keeps its own code, never E4000 (D37)
+    err = assert_failure(result.envelope, "E1004")  # a client error keeps its own code, never E4000 (CODE-4)
     assert "(400)" in err["message"] and "prompt is too long" in err["message"] and len(llm_server.requests) == 1
 
 

@@ -174,7 +174,7 @@ async def test_usage_counts_every_call_of_the_run(llm_server: Any, proto: str) -
     first = text("Let me think about this diff first...", input_tokens=100, output_tokens=7)
     second = text(json.dumps(model_answer(REVIEW_OUT)), input_tokens=150, output_tokens=40)
     chunks, result = await run(llm_server, proto, first, second, fixes=frozenset({"corrective_retry"}))
-    assert result.ok and len(llm_server.requests) == 2  # the corrective retry (opt-in, D51)
+    assert result.ok and len(llm_server.requests) == 2  # the corrective retry (opt-in, ENV-10)
     assert result.usage == {
         "input_tokens": 250,
         "output_tokens": 47,

@@ -1,4 +1,4 @@
-"""The v2.5 chunk stream from RunSession.events() (SPEC-v2.5 §3.2; D11, D23) and its sync twin.
+"""The v2.5 chunk stream from RunSession.events() (SPEC-v2.5 §3.2; STREAM-1, STREAM-7) and its sync twin.
 
 Every example module is streamed through the replay provider; provider
 streams go through the real clients. Cancellation is checked from the
@@ -147,7 +147,7 @@ async def test_sync_result_equals_the_streamed_one(name: str, case: str) -> None
     assert rebuild(seen[-1]) == sync.envelope
 
     def stable(env: dict[str, Any]) -> dict[str, Any]:
-        # warnings differ legitimately: streaming a sync module is degraded, and says so (D23)
+        # warnings differ legitimately: streaming a sync module is degraded, and says so (STREAM-7)
         return {
             **env,
             "meta": {k: v for k, v in env["meta"].items() if k not in ("trace_id", "latency_ms", "warnings")},
@@ -236,7 +236,7 @@ async def test_cancelling_the_consumer_closes_the_request(llm_server: Any, proto
 
 @pytest.mark.parametrize("proto", PROTOCOLS)
 async def test_a_degraded_stream_that_breaks_keeps_partial_data(tmp_path: Path, llm_server: Any, proto: str) -> None:
-    """A sync-only module asked to stream sends no field chunks (D23), but a break keeps what arrived (D65)."""
+    """A sync-only module asked to stream sends no field chunks (STREAM-7), but a break keeps what arrived."""
     folder = copy_module(tmp_path, "json-patch-generator")  # exec: sync only; partial data allowed here
     manifest = folder / "module.yaml"
     manifest.write_text(manifest.read_text().replace("partial_allowed: false", "partial_allowed: true"))

@@ -1,4 +1,4 @@
-"""@call: subagents (SPEC-v0.1; docs/spec-decisions.md D17): order, inputs, and the call graph's limits.
+"""@call: subagents (SPEC-v0.1; docs/spec-decisions.md RUN-7): order, inputs, and the call graph's limits.
 
 Graph problems (a cycle, depth over 5, an unknown module) are found before
 anything is called, so the scripted server must record no request at all.
@@ -75,7 +75,7 @@ async def test_release_notes_calls_code_reviewer_first(tmp_path: Path, llm_serve
     """The child runs (and calls the model) before the parent; the parent's prompt carries the child's envelope."""
     rn = copy_module(tmp_path, "release-notes")
     cr = copy_module(tmp_path, "code-reviewer")
-    # Isolate the reviewer (D17: the called module's own `context` decides) so it sees only its argument.
+    # Isolate the reviewer (RUN-7: the called module's own `context` decides) so it sees only its argument.
     manifest = cr / "module.yaml"
     manifest.write_text(manifest.read_text(encoding="utf-8") + "\ncontext: fork\n", encoding="utf-8")
     rn_input, rn_expected = golden("release-notes")
@@ -239,7 +239,7 @@ async def test_arguments_never_create_calls(tmp_path: Path, llm_server: Any) -> 
 
 
 async def test_children_share_the_parents_deadline(tmp_path: Path, llm_server: Any) -> None:
-    """Issue 11: an @call child spends the run's one deadline (D64); it does not start a budget of its own.
+    """Issue 11: an @call child spends the run's one deadline (RUN-12); it does not start a budget of its own.
 
     Each child's answer drips for at least 1.8 s, well inside a 3 s deadline on its own; together they
     cannot fit, so the second child and then the parent end with E2002 instead of the run taking 3.6 s+.

@@ -1,4 +1,4 @@
-"""D99: creating a module whose name another module on the search path has is a shadowing, said in both
+"""PATH-5: creating a module whose name another module on the search path has is a shadowing, said in both
 directions: a new module under an earlier root shadows the old one; under a later root it is shadowed itself."""
 
 from __future__ import annotations

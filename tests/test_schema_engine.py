@@ -145,7 +145,7 @@ def test_an_invalid_pattern_is_unusable_and_names_its_place(compile_: Compile) -
 
 @ENGINES
 def test_lone_surrogates_in_instance_or_schema_are_judged_not_raised(compile_: Compile) -> None:
-    """JSON text may hold "\\ud800" (a golden, a model's output); UTF-8 cannot. Both engines judge it (D100)."""
+    """JSON text may hold "\\ud800" (a golden, a model's output); UTF-8 cannot. Both engines judge it (FMT-4)."""
     schema = {"type": "object", "properties": {"name": {"type": "string", "maxLength": 3}}, "required": ["name"]}
     checked = compile_(schema)
     assert checked.errors({"name": "a\ud800b"}) == [] and checked.is_valid({"name": "a\ud800b"})
@@ -178,7 +178,7 @@ def test_a_backtracking_pattern_stops_at_its_budget_and_counts_as_not_matching()
     assert len(err.message) < 300
 
 
-SAME_WORDS = [  # (schema, instance): both engines must say the same, values quoted as JSON (D171)
+SAME_WORDS = [  # (schema, instance): both engines must say the same, values quoted as JSON (CODE-11)
     ({"required": ["a", "b"]}, {}),
     ({"type": "integer"}, "abc"),
     ({"type": ["object", "null", "integer"]}, [1]),

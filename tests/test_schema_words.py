@@ -1,5 +1,5 @@
 """A schema that breaks its draft's metaschema is told what the author wrote wrong, in the same words by both
-engines (D191): the keyword's place, what that keyword takes, and what was written instead."""
+engines (CODE-8): the keyword's place, what that keyword takes, and what was written instead."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A provider's SDK is imported before a call's timers start and off the event loop's thread (D140).
+"""A provider's SDK is imported before a call's timers start and off the event loop's thread (RUN-13).
 
 The Anthropic SDK's first import is ~2 s of CPU. Imported inside the stream, it froze the TUI for that long on
 the first Anthropic run of a session, and on a slow machine the stream's silence timeout (E2011) could fire

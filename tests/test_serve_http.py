@@ -208,7 +208,7 @@ def test_a_run_the_history_cannot_take_is_kept_in_its_outbox(tmp_path: Path) -> 
 def test_a_client_that_stops_reading_is_cut_off_at_the_write_timeout(tmp_path: Path, llm_server: Any) -> None:
     """The client takes the response's first bytes, then reads nothing more, its receive buffer small: the
     server's writes stop being taken, and after --write-timeout the run is cancelled and recorded as interrupted,
-    while the server answers others as before (D234)."""
+    while the server answers others as before (SERVE-5)."""
     from llmserver import Text
     from rtkit import model_answer
 

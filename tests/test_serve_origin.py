@@ -1,4 +1,4 @@
-"""`cogtui web` answers only its own pages (D154a): a request whose Host is not this server's (DNS rebinding)
+"""`cogtui web` answers only its own pages (SEC-7): a request whose Host is not this server's (DNS rebinding)
 or a WebSocket whose Origin is another site's page is refused with 403, on a real server on 127.0.0.1."""
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ def test_a_config_that_does_not_parse_is_reported_where_and_left_alone(tmp_path:
     path = write(tmp_path, broken)
     cfg = load_config(path)
     assert cfg.theme is None and len(cfg.problems) == 1
-    # Located at the brace that is never closed (D190), not where the parser gave up.
+    # Located at the brace that is never closed (CODE-7), not where the parser gave up.
     assert cfg.problems[0].startswith(f"{path}:3:12: YAML syntax error") and "using defaults" in cfg.problems[0]
     with pytest.raises(SettingNotSaved, match=r"config\.yaml:3:12: YAML syntax error.*fix it, then choose again"):
         save_setting("theme", "cogtui-light", path)

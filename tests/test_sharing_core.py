@@ -1,6 +1,6 @@
 """The sharing core's parts on their own: sources and credentials, tag order, the content hash, the lock
 file, size limits, a lock that cannot be written, git's own protocol guard, and what `cogn validate`
-imports (D240-D245)."""
+imports (SHARE-1 to SHARE-6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The decisions of docs/spec-decisions.md that have no better home: D1, D3, D4, D8, D12, D13."""
+"""The decisions of docs/spec-decisions.md that have no better home: ENV-1, STREAM-6, ENV-2, ENV-6, CODE-1, ENV-3."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def test_error_codes_accept_legacy_and_module_codes() -> None:
 
 
 def test_risk_object_forms() -> None:
-    """D13 as revised by D39: the level or extensible object forms are valid; anything else is not."""
+    """ENV-3: the level or extensible object forms are valid; anything else is not."""
     assert check_document(_env(risk={"custom": "severe", "reason": "r"})).valid
     assert check_document(_env(risk={"level": "low", "source": "changes"})).valid
     assert not check_document(_env(risk={"reason": "r"})).valid

@@ -1,4 +1,4 @@
-"""Structured output (issue 14 item 3, D72-D74): the response schema sent, the fallback, what is recorded.
+"""Structured output (issue 14 item 3, RUN-4 to RUN-6): the response schema sent, the fallback, what is recorded.
 
 Runs go through the real anthropic SDK and httpx to tests/llmserver.py, which records every request
 (`calls()`, `RecordedRequest.param`): the tests read what was sent and count the model calls.

@@ -1,6 +1,6 @@
 """`cogn test --repeat N` through the real OpenAI SDK against the scripted server: each case runs N times, passes
 only when every sample does, and says its pass rate and its judge score's mean and spread, in text and in the
-versioned `--json` document, folded as `cogn eval --repeat` folds a cell (core/eval/samples.py, D322)."""
+versioned `--json` document, folded as `cogn eval --repeat` folds a cell (core/eval/samples.py, GOLD-12)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 `cogn list` warns and lists the rest; a command naming the folder, by path or by name, says it cannot be
 read instead of "no module folder at that path". A command judging every module (`validate --all`,
-`test --all`, `eval --all`, `migrate --all`) judges the rest and fails: not judged is not passed (D152a).
+`test --all`, `eval --all`, `migrate --all`) judges the rest and fails: not judged is not passed (PATH-3).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A golden test's file that cannot be used fails its own case only (D172).
+"""A golden test's file that cannot be used fails its own case only (GOLD-4).
 
 A golden file that does not parse (P002 and the other P codes) or that the confined reader refuses (F codes) is
 no longer a load error that blocks the module (`run_blockers`): its case fails with the located diagnostic
@@ -47,7 +47,7 @@ def test_a_golden_that_does_not_parse_blocks_nothing_and_is_its_cases_located_fa
 
 
 def test_a_case_whose_input_does_not_parse_keeps_the_name_of_its_file(tmp_path: Path) -> None:
-    """D172: a case's name comes from its input file's name, never its content, so it is known unparsed too."""
+    """GOLD-4: a case's name comes from its input file's name, never its content, so it is known unparsed too."""
     module = load_module(_module(tmp_path, **{"tests/case2.input.json": "{not json", "tests/case2.expected.json": "["}))
     assert [t.name for t in module.tests] == ["case1", "case2"]
     refused = unrunnable(module, module.tests[1])
@@ -122,7 +122,7 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def test_cogn_test_runs_the_other_cases_and_exits_1(tmp_path: Path) -> None:
-    """D172: exit 1, as for any failed case; the broken file is the case's reason, located."""
+    """GOLD-4: exit 1, as for any failed case; the broken file is the case's reason, located."""
     mods = _copy(tmp_path)
     where = f"{mods / 'code-reviewer' / 'tests' / 'case2.expected.json'}:3:3"
     proc = cogn(tmp_path, "test", "code-reviewer", path=mods)
@@ -154,7 +154,7 @@ def test_cogn_validate_still_reports_the_file_and_cogn_run_runs(tmp_path: Path) 
 
 
 def test_an_example_that_does_not_parse_blocks_nothing(tmp_path: Path) -> None:
-    """D175: examples are validated and offered, never sent; a broken one is validate's finding, not a blocker."""
+    """GOLD-5: examples are validated and offered, never sent; a broken one is validate's finding, not a blocker."""
     mods = tmp_path / "mods"
     shutil.copytree(MODULES / "code-reviewer", mods / "code-reviewer")
     examples = mods / "code-reviewer" / "examples"

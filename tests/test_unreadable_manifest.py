@@ -1,4 +1,4 @@
-"""A manifest that cannot be read says so once: no rule compares the other files with settings it may declare (D141).
+"""A manifest that cannot be read says so once: no rule compares the other files with settings it may declare (FMT-16).
 
 product-ideas declares the exploration tier and `overflow.max_items: 20`; its schema and goldens agree. One
 stray character in module.yaml used to add a warning that `insights maxItems is 20 but overflow.max_items is

@@ -1,6 +1,6 @@
 """`./cognitive/modules`, where SPEC-v2.5's examples put modules, is not on the search path (SPEC-v0.1's project
 folder is `./.cognitive/modules`): modules put there are named, with how to add them, wherever an empty or partial
-search path is shown (D194)."""
+search path is shown (PATH-4)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`cogn update`: the newest release tag (or the branch's head), the diff shown before anything is written,
---yes, the question on a terminal, exit 3 when changes are shown and not written (D243, D247)."""
+--yes, the question on a terminal, exit 3 when changes are shown and not written (SHARE-4, SHARE-8)."""
 
 from __future__ import annotations
 

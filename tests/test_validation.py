@@ -399,7 +399,7 @@ def s009(tmp: Path) -> Case:
 
 
 def s010(tmp: Path) -> Case:
-    # Located at the missing file itself, like a missing prompt.md (P003): no line, no column (D144).
+    # Located at the missing file itself, like a missing prompt.md (P003): no line, no column (FMT-17).
     text = manifest(drop=("io",))
     return Case(build(tmp, {"module.yaml": text, "schema.json": None}), "S010", "schema.json", None, None)
 
@@ -763,7 +763,7 @@ def test_v22_flags_v21(tmp_path: Path) -> None:
 
 
 def test_v22_raises_the_prompt_check_to_an_error(tmp_path: Path) -> None:
-    """Checklist item 3 (prompt.md describes the envelope) is an error with --v22 (D14)."""
+    """Checklist item 3 (prompt.md describes the envelope) is an error with --v22 (FMT-14)."""
     case = v005(tmp_path)
     module = load_module(case.root)
     lax = [d for d in validate_module(module) if d.code == case.code]
@@ -775,7 +775,7 @@ def test_v22_raises_the_prompt_check_to_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("builder", [v006, v007, v008, v009, v010], ids=lambda b: b.__name__)
 def test_v22_keeps_checks_outside_the_checklist_warnings(builder: Callable[[Path], Case], tmp_path: Path) -> None:
-    """--v22 errors exactly on the five checklist items; V006-V010 stay warnings (D14)."""
+    """--v22 errors exactly on the five checklist items; V006-V010 stay warnings (FMT-14)."""
     case = builder(tmp_path)
     strict = [d for d in validate_module(load_module(case.root), v22=True) if d.code == case.code]
     assert strict and all(d.severity is Severity.WARNING for d in strict)

@@ -1,4 +1,4 @@
-"""Messages quote module file values as the author wrote them, and say all the parser said (D147b-D147d).
+"""Messages quote module file values as the author wrote them, and say all the parser said (CODE-9, CODE-10, CODE-7).
 
 `version: 2024-01-01` is a date to YAML: the message says 2024-01-01, never `datetime.date(2024, 1, 1)`;
 a `null:` key is `null` at its own line, not `None` at the top of the file.
@@ -146,7 +146,7 @@ def test_a_second_document_keeps_the_parsers_context_and_problem() -> None:
 def test_an_unclosed_quote_says_where_it_opened() -> None:
     with pytest.raises(ParseFailure) as caught:
         parse_yaml('a: 1\nb: "open\nc: 2\n', Path("module.yaml"))
-    # Said, and located, at the quote that opens the value, not at the end of the file (D190).
+    # Said, and located, at the quote that opens the value, not at the end of the file (CODE-7).
     d = caught.value.diagnostic
     assert (d.message, d.line, d.column) == ('YAML syntax error: the " that starts this value is never closed', 2, 4)
 

@@ -1,4 +1,4 @@
-"""Plain block YAML is read without PyYAML only when the value and every position are PyYAML's own (D120).
+"""Plain block YAML is read without PyYAML only when the value and every position are PyYAML's own (FMT-6).
 
 `core/files/yaml_block.py` reads the block YAML manifests are written in; anything it is not sure of goes
 to PyYAML. The oracle is PyYAML itself, C and pure-Python loaders: the value (types included) and the

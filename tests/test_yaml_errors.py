@@ -1,4 +1,4 @@
-"""A YAML syntax error is located where the problem starts and said in the author's words (D190).
+"""A YAML syntax error is located where the problem starts and said in the author's words (CODE-7).
 
 Each case runs through both loaders: libyaml, and PyYAML's pure-Python loader (which `parse_yaml` takes for text
 with many brackets: a comment line of them sends the case there, one line further down).

@@ -1,1 +1,1 @@
-"""Development tools that are not part of the installed package (screenshots)."""
+"""Development tools that are not part of the installed package (screenshots, decision ids)."""

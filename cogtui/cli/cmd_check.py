@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     except UnusableModule as exc:
         err(f"{exc}\n  hint: Run `cogn validate {exc.module.name}` and fix the errors first; nothing is checked.")
         return 2
-    except UnjudgedInput as exc:  # no verdict without a module's input schema (D145)
+    except UnjudgedInput as exc:  # no verdict without a module's input schema (ENV-18)
         err(f"{args.file}: {exc}")
         return 2
     p = Printer()
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         line = result.line_of(v)
         where = f" (line {line})" if line is not None else ""
         p.parts(("  ", None), (v.code, "error"), (f" {v.rule}", "bold"), (f"{where}  {v.message}", None))
-    if result.vector is not None:  # a conformance vector: does the verdict meet its $test? (D145)
+    if result.vector is not None:  # a conformance vector: does the verdict meet its $test? (ENV-17)
         style = {True: "ok", False: "error", None: "warning"}[result.vector.agrees]
         p.parts(("  ", None), (result.vector.summary(), style))
     return 0 if result.valid else 1

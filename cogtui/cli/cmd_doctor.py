@@ -5,8 +5,8 @@ terminal's colour depth), keymap entries that name no binding or clash, and
 the search path: its roots, its problems, and which modules shadow others.
 Exit status 1 when there is a problem to fix; shadowing alone is reported but
 is not a problem (a project's module overriding a user-wide one is a feature;
-D97). Modules in ./cognitive/modules, which the search path does not reach, are
-a problem when no module is found, a note otherwise (D194). Every value printed comes from files or the environment: plain text.
+CLI-5). Modules in ./cognitive/modules, which the search path does not reach, are
+a problem when no module is found, a note otherwise (PATH-4). Every value printed comes from files or the environment: plain text.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def check_search_path(out: Report, extra: list[str]) -> None:
         out.problem(visible(f"{d.message}" + (f" ({d.hint})" if d.hint else "")))
     out.line(f"{len(index.winners)} module{'s' * (len(index.winners) != 1)}")
     unsearched = unsearched_modules(search_path)
-    if unsearched is not None:  # modules nothing finds: a problem when they are all there are (D194)
+    if unsearched is not None:  # modules nothing finds: a problem when they are all there are (PATH-4)
         (out.note if index.winners else out.problem)(visible(unsearched.note))
     for entry in index.entries:
         if entry.shadowed_by is not None:

@@ -61,7 +61,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON (docs/cli.md), not the matrix")
     p.add_argument("-o", "--output", metavar="FILE", help="also write the report as JSON to FILE (a later --baseline)")
     p.add_argument("--junit", metavar="FILE", help="write JUnit XML to FILE, for CI")
-    # Two flags, neither taking a value (D210): `--cache NAME` would read NAME as the cache's mode.
+    # Two flags, neither taking a value (CLI-2): `--cache NAME` would read NAME as the cache's mode.
     p.add_argument(
         "--cache",
         action="store_const",

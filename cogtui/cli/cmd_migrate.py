@@ -287,7 +287,8 @@ def _undo(args: argparse.Namespace) -> int:
         from cogtui.core.authoring.migration import backed_up_modules
         from cogtui.core.diagnostics import did_you_mean
 
-        if guess := did_you_mean(args.undo, [*ws.names(), *backed_up_modules()]):  # a typo (D211)
+        # a name close to a module or a backup is most likely a typo: name the one meant (CLI-3)
+        if guess := did_you_mean(args.undo, [*ws.names(), *backed_up_modules()]):
             err(f"no module or migration backup named {args.undo!r}{guess}")
             return 2
         err(f"no migration backup of {args.undo} to undo")

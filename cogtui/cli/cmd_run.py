@@ -44,7 +44,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "-s",
         "--subagent",
         action="store_true",
-        help="run the prompt's @call: subagents (SPEC-v0.1; cogtui always runs them, D45)",
+        help="run the prompt's @call: subagents (SPEC-v0.1; cogtui always runs them, CLI-1)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="also write the final envelope as JSON to FILE")
     p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
@@ -214,7 +214,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
                 "meta": env.get("meta"),
                 "error": env.get("error") or failure("E2010", "interrupted")["error"],
             }
-            if env.get("partial_data"):  # what had streamed, like every other error chunk (D11)
+            if env.get("partial_data"):  # what had streamed, like every other error chunk (STREAM-5)
                 chunk["partial_data"] = env["partial_data"]
             out.write(sse_frame(chunk) if args.stream == "sse" else ndjson_line(chunk))
         elif result is not None:  # Ctrl-C still answers: the cancelled envelope, as asked for

@@ -2,9 +2,9 @@
 [--accept] [--format text|json|github|sarif|junit]`: run golden tests (rule: docs/golden-tests.md).
 
 With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back), and as many
-judge calls beside them (D252); results print in case order. A `$judge` golden is scored by the judge's target.
+judge calls beside them (EVAL-6); results print in case order. A `$judge` golden is scored by the judge's target.
 With --repeat N each case runs N times and passes when every sample does; its pass rate and its judge score's mean
-and spread are said, folded as `cogn eval --repeat` folds a cell (core/eval/samples.py, D322).
+and spread are said, folded as `cogn eval --repeat` folds a cell (core/eval/samples.py, GOLD-12).
 """
 
 from __future__ import annotations

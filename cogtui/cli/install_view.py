@@ -34,7 +34,7 @@ def common_options(p: argparse.ArgumentParser, force_help: str) -> None:
 
 
 def download_option(p: argparse.ArgumentParser) -> None:
-    """--max-download: how much `add` and `update` fetch to find a module (core/sharing/git.py, D323)."""
+    """--max-download: how much `add` and `update` fetch to find a module (core/sharing/git.py, SHARE-9)."""
     from cogtui.core.sharing.repo_tree import DOWNLOAD_MIB
 
     p.add_argument(

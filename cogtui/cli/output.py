@@ -196,7 +196,7 @@ def open_workspace(paths: list[str], judging_all: bool = False) -> Workspace:
     """The search path and the modules on it. What is wrong with a root (a --path that does not exist or is a
     file, a folder that cannot be read) is said on stderr: a mistyped path never reads as an empty search path.
     For a command judging every module (`judging_all`), a folder that cannot be read is an error: the modules
-    in it go unjudged, and `unjudged_folders` makes the verdict a failure (D152a)."""
+    in it go unjudged, and `unjudged_folders` makes the verdict a failure (PATH-3)."""
     from cogtui.core.workspace import Workspace
 
     ws = Workspace.from_environment(paths)
@@ -209,7 +209,7 @@ def open_workspace(paths: list[str], judging_all: bool = False) -> Workspace:
 
 def mistyped_module(name: str, recorded: Iterable[str], paths: list[str]) -> str:
     """For a module name that matched nothing in the history: `; did you mean 'x'?` when it is no module on the
-    search path either and a recorded or found name is near it (a typo, D211); "" when it may just have no runs."""
+    search path either and a recorded or found name is near it (a typo, CLI-3); "" when it may just have no runs."""
     from cogtui.core.diagnostics import did_you_mean
     from cogtui.core.workspace import Workspace
 
@@ -219,7 +219,7 @@ def mistyped_module(name: str, recorded: Iterable[str], paths: list[str]) -> str
 
 def unjudged_folders(ws: Workspace) -> int:
     """The exit code an `--all` command adds for the folders on the search path it could not read: 1 (not
-    judged is not passed), said again on stderr after the results, where a CI log is read (D152a); else 0."""
+    judged is not passed), said again on stderr after the results, where a CI log is read (PATH-3); else 0."""
     folders = ws.index.unreadable
     if not folders:
         return 0
@@ -246,7 +246,7 @@ def deprecation_notice(module: Any) -> None:
     """One line on stderr for a v1 or v2.1 module (v0 has its own diagnostic, M014), naming the migrate command."""
     fmt = getattr(getattr(module, "format", None), "value", None)
     contract = getattr(module, "contract", None)
-    if contract is not None and not contract.known:  # the manifest cannot be read: its format is a guess (D141)
+    if contract is not None and not contract.known:  # the manifest cannot be read: its format is a guess (FMT-16)
         return
     if fmt in ("v1", "v2.1"):
         Printer(sys.stderr).line(

@@ -1,8 +1,8 @@
 """What `cogn serve` and `cogn mcp` share: the flags that choose the target and bound the runs, and the start.
 
 The provider and model come from the flags, else `COGNITIVE_PROVIDER`/`COGNITIVE_MODEL`, else config.yaml,
-as for `cogn run`; a call names another only when the server is started with --allow-target-override (D233).
-Both need the `serve` extra (the MCP SDK, starlette, uvicorn; D230): without it they say so and exit 2.
+as for `cogn run`; a call names another only when the server is started with --allow-target-override (SERVE-4).
+Both need the `serve` extra (the MCP SDK, starlette, uvicorn; SERVE-1): without it they say so and exit 2.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`cogn test NAME --accept`: every failing case's answer written as its golden, on purpose (D255).
+"""`cogn test NAME --accept`: every failing case's answer written as its golden, on purpose (GOLD-11).
 
 The diffs of every case come first, then the writes: the author reads what changes before anything does. Each
 refusal says why (an answer out of contract, a replay answer, a `$validate` or `$judge` golden, which is a rule

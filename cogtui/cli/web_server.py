@@ -1,4 +1,4 @@
-"""textual-serve's `Server`, answering only requests of its own pages (the rules: serve/origin.py, D154a).
+"""textual-serve's `Server`, answering only requests of its own pages (the rules: serve/origin.py, SEC-7).
 
 textual-serve checks neither Host nor Origin and has no hook for it; its public request handlers
 (`handle_index`, `handle_websocket`, `handle_download`, the methods its routes call) are overridden here to

@@ -52,7 +52,7 @@ class Diagnostic:
     column: int | None
     hint: str = ""
     # The one fact it states, when another rule can state it too: what kind of finding about which field
-    # (`missing meta.confidence`, `enum meta.risk`); empty when no other rule can (D192). Not shown.
+    # (`missing meta.confidence`, `enum meta.risk`); empty when no other rule can (CODE-6). Not shown.
     fact: str = field(default="", repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -268,7 +268,7 @@ NARROWER_FIRST = ("T003", "L003", "T002")
 
 
 def one_fact_each(items: list[Diagnostic]) -> list[Diagnostic]:
-    """`items` with each fact said once (D192): of the diagnostics at one place (file, line, column) that state
+    """`items` with each fact said once (CODE-6): of the diagnostics at one place (file, line, column) that state
     one fact (the same `fact`: the same kind of finding about the same field), the most severe is kept, then the
     one whose code judges the narrowest part (NARROWER_FIRST), then the first found (a rule the spec names runs
     before the schema that restates it). Diagnostics without a fact are all kept, in their order."""

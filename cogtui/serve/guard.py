@@ -1,7 +1,7 @@
-"""Who may use a server (`cogn serve`, `cogn mcp --http`): an ASGI layer in front of the app (D235).
+"""Who may use a server (`cogn serve`, `cogn mcp --http`): an ASGI layer in front of the app (SERVE-6).
 
 - **Addressed to this server**: a request whose `Host` is not this server's (`localhost`, the `--host`
-  name, or an IP literal, at the served port: serve/origin.py, D154a) is refused, so a web page cannot
+  name, or an IP literal, at the served port: serve/origin.py, SEC-7) is refused, so a web page cannot
   reach it through DNS rebinding; one that carries an `Origin` (a browser's page) is answered only when
   that page is this server's, so another site's page cannot make a run with the user's keys.
 - **Token**: with `COGTUI_SERVE_TOKEN` set, every request must say `Authorization: Bearer <token>`; the

@@ -11,7 +11,7 @@
 Request problems are envelopes with the spec's codes and an HTTP status: an unknown module 404 (E4006), a
 refused one 409 (E4006, with its reasons), a body that is not JSON 400 (E1000), too large 413 (E1005), a
 provider or model asked for without --allow-target-override 403 (E4007). A run that took place answers 200
-with its envelope, ok or not (D236).
+with its envelope, ok or not (SERVE-7).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Which requests a cogtui server answers: only those addressed to it, and for the TUI in a browser only those a
-page of its own sent (D154a).
+page of its own sent (SEC-7).
 
 A web page the user visits elsewhere can reach http://localhost:8000 two ways. Any page may open
 ws://localhost:8000/ws (WebSockets ignore the same-origin policy; the browser only says which page asked,

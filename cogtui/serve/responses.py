@@ -1,4 +1,4 @@
-"""A run as an HTTP response: the envelope as JSON, or the chunks as SSE or NDJSON, as they come (D234).
+"""A run as an HTTP response: the envelope as JSON, or the chunks as SSE or NDJSON, as they come (SERVE-5).
 
 Each response watches its client while it answers: a client that goes away cancels its run (recorded as
 interrupted, E2010, with "the client went away"), and a write the client does not take within
@@ -110,7 +110,7 @@ class StreamedRun:
 
 
 class EnvelopeRun:
-    """The run's final envelope as JSON (ASGI); 200 whether the module answered ok or with an error (D236)."""
+    """The run's final envelope as JSON (ASGI); 200 whether the module answered ok or with an error (SERVE-7)."""
 
     def __init__(self, handle: RunHandle) -> None:
         self.handle = handle

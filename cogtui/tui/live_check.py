@@ -1,4 +1,4 @@
-"""The editor's check as you type, run in a process of its own (D310).
+"""The editor's check as you type, run in a process of its own (TUI-20).
 
 A check is pure Python work that holds the interpreter's lock for its whole length: in a thread of the editor's
 process, every key typed meanwhile waits for that lock at each step of its handling, so on a module with

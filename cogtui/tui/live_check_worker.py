@@ -1,4 +1,4 @@
-"""The editor's check worker (D310): `python -m cogtui.tui.live_check_worker`, which
+"""The editor's check worker (TUI-20): `python -m cogtui.tui.live_check_worker`, which
 `live_check.LiveChecker` starts. The program is this small file, so the checks' code runs imported under its own
 name and the answers it pickles arrive as `live_check.LiveReport`s."""
 

@@ -5,8 +5,8 @@ The run, golden tests and eval screens read the module from disk as they open an
 Reading and parsing grows with the module (every golden is read), too long for the UI thread: `ModuleLoads.start` loads it
 in a thread worker that posts one `ModuleLoaded` to the screen, whose handler hands it to `arrived` and goes on
 from there. While a load is under way another `start` is refused: two overlapping loads never start two runs
-(D153c; the run screen keeps a press made meanwhile and runs it once the module is read, D180). The editor reads its module and every file it opens as tabs the same way as it opens,
-and lists the module's folder for its tab list (`f2`) with a `FolderReads` of its own (D173).
+(TUI-4; the run screen keeps a press made meanwhile and runs it once the module is read, TUI-5). The editor reads its module and every file it opens as tabs the same way as it opens,
+and lists the module's folder for its tab list (`f2`) with a `FolderReads` of its own (TUI-4).
 """
 
 from __future__ import annotations

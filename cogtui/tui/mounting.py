@@ -3,7 +3,7 @@
 A screen can be pushed and popped in the same turn (code does it: `navigation`'s going back, a dismiss from a
 worker's message; keys cannot). Popping removes its widgets while its `on_mount` is still to run, a refit asked
 for with `call_after_refresh` runs after they are gone, and a message already on its way (the module a screen
-loads as it opens) is still handled while the screen is being removed: a `query_one` there raised NoMatches (D174).
+loads as it opens) is still handled while the screen is being removed: a `query_one` there raised NoMatches (TUI-7).
 `while_open` wraps such a method (or an async handler): it runs only while its screen is still open, on the stack
 and attached, and does nothing once it has been closed (nothing to draw, no worker to start, no signal to follow).
 """

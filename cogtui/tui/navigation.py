@@ -64,7 +64,7 @@ def go(app: App[Any], place: Place) -> None:
 
 
 def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:
-    """Edit a module: one editor per module (D148a). When its editor is already on the screen stack, go back to
+    """Edit a module: one editor per module (TUI-2). When its editor is already on the screen stack, go back to
     it (its unsaved edits as they are) rather than stack a second one that shows the disk's version as clean."""
     from .screens.editor import EditorScreen
 
@@ -82,7 +82,7 @@ def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:
 
 
 def leave_help(app: App[Any]) -> None:
-    """Going somewhere closes the help shown on top (D153b): it holds nothing, and left under the new screen it
+    """Going somewhere closes the help shown on top (TUI-3): it holds nothing, and left under the new screen it
     would come back when that one closes."""
     from .screens.help import HelpScreen
 
@@ -100,7 +100,7 @@ def open_on(app: App[Any], kind: type[S], path: Path) -> S | None:
 
 
 def back_to(app: App[Any], screen: Screen[Any], shown_in: str, warn: bool = True) -> bool:
-    """Close the screens above `screen` (one screen per module and kind: D148a, D153a), unless one of them holds
+    """Close the screens above `screen` (one screen per module and kind: TUI-2), unless one of them holds
     work that closing would lose or cut short: then nothing closes, a notification (with `warn`) says what to close
     first, and the answer is False."""
     name = module_name(screen)
@@ -143,13 +143,14 @@ def closing_loses(screen: Screen[Any]) -> str | None:
         return f"{work.number} {work.noun}{'s' * (work.number != 1)} still running"
     if isinstance(screen, MigrationScreen) and screen.state.writing:
         return "a migration writing files"
-    if isinstance(screen, ModalScreen) and not isinstance(screen, HelpScreen):  # help holds nothing (D153b)
+    # a dialog may hold a choice not yet made; help holds nothing, so closing it loses nothing (TUI-3)
+    if isinstance(screen, ModalScreen) and not isinstance(screen, HelpScreen):
         return "an open dialog"
     return None
 
 
 def run_module(app: App[Any], path: Path, input_value: Any = None, autorun: bool = False) -> None:
-    """One run screen per module (D153a): its runs are tabs, so a second screen would only split them (and its
+    """One run screen per module (TUI-2): its runs are tabs, so a second screen would only split them (and its
     draft); going back to it, an input asked for replaces the one shown and `autorun` starts a run in a new tab."""
     from .screens.run import RunScreen
 
@@ -187,7 +188,7 @@ def evaluate(app: App[Any], path: Path) -> None:
 
 def history(app: App[Any], path: Path) -> None:
     """A history screen only shows the history (it reads it again when shown): going back to the one open is
-    tidier, but when screens above it hold work a new one opens on top rather than refuse (D153a)."""
+    tidier, but when screens above it hold work a new one opens on top rather than refuse (TUI-2)."""
     from .screens.history import HistoryScreen
 
     leave_help(app)
@@ -210,7 +211,7 @@ def insights(app: App[Any], module: str | None) -> None:
 
 
 def migrate(app: App[Any], paths: list[Path]) -> None:
-    """One live migration preview per set of modules (D153a); a promotion's or a review's preview is another
+    """One live migration preview per set of modules (TUI-2); a promotion's or a review's preview is another
     thing (each shows a plan of its own) and never reused."""
     from .screens.migrate import MigrationScreen
 

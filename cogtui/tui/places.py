@@ -59,7 +59,7 @@ class PlanPreview:
 
     plan: MigrationPlan
     title: str = "Review the change"
-    remake: Callable[[], MigrationPlan | str] | None = None  # the plan made again when its files change (D148b)
+    remake: Callable[[], MigrationPlan | str] | None = None  # the plan made again when its files change (MIG-9)
 
 
 @dataclass(frozen=True)

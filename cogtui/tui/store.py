@@ -80,7 +80,7 @@ class ModuleStore:
         self.reports = {p: r for p, r in self.reports.items() if p in alive}
 
     def unsearched_note(self) -> str | None:
-        """Where modules the search path does not reach are (./cognitive/modules) and how to add them (D194)."""
+        """Where modules the search path does not reach are (./cognitive/modules) and how to add them (PATH-4)."""
         from cogtui.core.module.discovery import unsearched_modules
 
         found = unsearched_modules(self.search_path)

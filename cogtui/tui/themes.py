@@ -1,6 +1,6 @@
 """YAML themes: the built-in ones in cogtui/themes/ (package data), the user's in <config dir>/themes/, reloaded live.
 
-A theme file is read as module YAML is (D154): confined and size-capped, then the core's bounded YAML reader
+A theme file is read as module YAML is (TUI-18): confined and size-capped, then the core's bounded YAML reader
 (alias expansion bounded, a repeated key refused as P008). A file that does not parse or names a colour Textual
 cannot read is reported (file:line:col and the parser's whole reason) and skipped; the app keeps (or falls back
 to) a working theme.
@@ -27,7 +27,7 @@ from cogtui.core.files.confined import ConfinementError, ParseFailure
 from cogtui.core.settings.locations import cache_dir, config_dir
 
 DEFAULT_THEME = "cogtui-dark"
-THEME_CACHE_VERSION = 2  # 2: parsed by the bounded reader (D154), which refuses what 1 kept
+THEME_CACHE_VERSION = 2  # 2: parsed by the bounded reader (TUI-18), which refuses what 1 kept
 FALLBACK_THEME = "textual-dark"  # Textual's own: always registered, always valid
 COLOR_FIELDS = (
     "primary",
@@ -159,7 +159,7 @@ def theme_cache_file() -> Path:
 
 def _parse_yaml(path: Path, text: str) -> Any:
     """The theme's value through the core's bounded YAML reading (sourcemap.parse_yaml): the size and alias
-    expansion limits of module files, and a key given twice is P008 (D154). Raises ParseFailure, located."""
+    expansion limits of module files, and a key given twice is P008 (TUI-18). Raises ParseFailure, located."""
     from cogtui.core.files.sourcemap import parse_yaml
 
     return parse_yaml(text, path).value

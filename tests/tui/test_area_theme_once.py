@@ -1,4 +1,4 @@
-"""A TextArea is built with the syntax theme it keeps (D154b): the editor's and the run screen's areas were built
+"""A TextArea is built with the syntax theme it keeps (TUI-9): the editor's and the run screen's areas were built
 with `code_editor`'s default ("monokai"), which was applied and then replaced at mount by the one that suits
 the app's theme. Counted through `TextAreaTheme.get_builtin_theme`, which each application of a built-in
 TextArea theme looks up once; and the areas still follow the app's theme as it changes."""

@@ -1,4 +1,4 @@
-"""The browser's empty state names modules put in ./cognitive/modules, which the search path does not reach (D194)."""
+"""The browser's empty state names modules put in ./cognitive/modules, which the search path does not reach (PATH-4)."""
 
 from __future__ import annotations
 

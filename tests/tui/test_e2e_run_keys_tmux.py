@@ -1,5 +1,5 @@
 """The run key in the real binary, in tmux, against a scripted OpenAI-compatible server that counts requests
-(issue 30, D180): every request is a paid call, so the count is what the user pays for.
+(issue 30, TUI-5): every request is a paid call, so the count is what the user pays for.
 
 - `r` and `ctrl+r` sent together: the press reaches the run screen while it reads the module (made slow to read
   with many goldens), is kept, and starts one run once the module is read (it used to be dropped).

@@ -1,4 +1,4 @@
-"""Hostile module files in the editor: a FIFO, a link outside the folder, control characters (D101), markup names.
+"""Hostile module files in the editor: a FIFO, a link outside the folder, control characters (SEC-6), markup names.
 
 A FIFO or a link leading outside the module folder is refused and never read: opening a FIFO blocks the TUI
 for good, and a link to ~/.ssh/... would put the secret on the screen.

@@ -77,7 +77,7 @@ async def open_editor(app: CogtuiApp, pilot: Pilot[None], module: Path, file: Pa
 
 
 def listing_done(app: CogtuiApp) -> bool:
-    """The tab list (f2) is shown, the module folder listed (off the UI thread, D173): no line is pending."""
+    """The tab list (f2) is shown, the module folder listed (off the UI thread, TUI-4): no line is pending."""
     return isinstance(app.screen, TabPickerModal) and app.screen.pending is None
 
 

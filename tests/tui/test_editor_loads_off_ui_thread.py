@@ -1,5 +1,5 @@
 """The editor reads its module and its files off the UI thread as it opens, and the module folder's listing for the
-tab list (f2) too (D173), through module_loads.py's mechanism: the screen says it is loading meanwhile and answers
+tab list (f2) too (TUI-4), through module_loads.py's mechanism: the screen says it is loading meanwhile and answers
 keys, a folder gone during the read is said, never a traceback. The read is held here until the test lets it go
 (test_run_loads_off_ui_thread.HeldLoads), as the run, goldens and eval screens' loads are held."""
 

@@ -1,7 +1,7 @@
 """A tab closed in the editor opens again with the keys that open tabs: f2 lists, after the open tabs, the module's
 files on disk that have no tab (closed when the file was deleted and back since, or made since the editor opened),
 and choosing one opens it; "Open X" with X's editor already open gives every such file its tab again, as a new
-editor would (D168)."""
+editor would (TUI-10)."""
 
 from __future__ import annotations
 

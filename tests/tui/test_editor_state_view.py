@@ -75,7 +75,7 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         await until(lambda: isinstance(app.screen, EditorScreen) and app.screen.is_mounted, pilot)
         screen: EditorScreen = app.screen
         state = screen.state
-        # Read off the UI thread (D173; its loading state: tests/tui/test_editor_loads_off_ui_thread.py).
+        # Read off the UI thread (TUI-4; its loading state: tests/tui/test_editor_loads_off_ui_thread.py).
         await until(lambda: editor_ready(app), pilot)
         check_agrees(screen)  # before the first validation: "checking…"
         await settled(screen, pilot)

@@ -140,7 +140,7 @@ async def test_the_cursor_starts_on_a_result_and_enter_on_a_case_name_opens_it(
 async def test_a_golden_that_does_not_parse_is_its_own_cell_and_the_others_pass(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """D172: one unreadable-golden cell whose reason is the located diagnostic; the module's other cells run."""
+    """GOLD-4: one unreadable-golden cell whose reason is the located diagnostic; the module's other cells run."""
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     broken = module / "tests" / "case2.input.json"
@@ -162,7 +162,7 @@ async def test_an_eval_whose_history_cannot_open_keeps_its_runs(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The history's folder cannot be made, as the eval starts and as it ends: the runs are kept in its outbox,
-    as `cogn run` keeps one, and the eval's notes say where (D321)."""
+    as `cogn run` keeps one, and the eval's notes say where (HIST-8)."""
     from cogtui.core.history.location import parse_location
     from cogtui.core.history.outbox import Outbox
 

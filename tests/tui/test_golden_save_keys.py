@@ -1,5 +1,5 @@
 """ctrl+g on the run screen: saves at once, a run that did not finish (QA, 2026-11-26), and saving on purpose (issue 30,
-D182): the name asked, a replay answer said to be one, an input whose golden expects this answer refused."""
+GOLD-8): the name asked, a replay answer said to be one, an input whose golden expects this answer refused."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from cogtui.tui.widgets.run_pane import RunPane
 
 
 def test_saves_at_once_each_get_their_own_name_and_manifest_entry(tmp_path: Path) -> None:
-    """Saves run one at a time (D150): three at once, from three threads, as three dialogs answered in a burst
+    """Saves run one at a time (GOLD-7): three at once, from three threads, as three dialogs answered in a burst
     would start them, each take a free name and add their own entry to module.yaml."""
     (module,) = copy_modules(tmp_path, "product-ideas")
     envelope = {"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "x"}, "data": {"rationale": "r"}}

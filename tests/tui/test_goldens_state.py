@@ -88,7 +88,7 @@ async def test_a_module_that_cannot_be_loaded_is_shown_as_failed(
 async def test_a_module_that_cannot_run_is_said_once_and_no_case_runs(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """An unreadable schema.json blocks every run (D144): the screen says so once, with the code and what to do,
+    """An unreadable schema.json blocks every run (FMT-17): the screen says so once, with the code and what to do,
     instead of the same E4000 on every case; fixed on disk, ctrl+r runs the cases."""
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
@@ -112,7 +112,7 @@ async def test_a_module_that_cannot_run_is_said_once_and_no_case_runs(
 async def test_a_golden_that_does_not_parse_fails_its_own_row_and_the_others_run(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """D172: not "cannot run" for the module: the broken file's case is a failed row, its reason the located
+    """GOLD-4: not "cannot run" for the module: the broken file's case is a failed row, its reason the located
     diagnostic, shown in full when highlighted; the other cases pass."""
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")

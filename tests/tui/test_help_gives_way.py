@@ -1,4 +1,4 @@
-"""Help gives way (D153b): going somewhere while the help screen is shown closes it, so "Open X" from the palette
+"""Help gives way (TUI-3): going somewhere while the help screen is shown closes it, so "Open X" from the palette
 goes back to X's editor instead of refusing over "an open dialog", and a new screen never opens with help left
 under it. A dialog waiting for an answer (the editor's "save or discard?") still keeps everything where it is."""
 

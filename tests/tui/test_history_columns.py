@@ -1,7 +1,7 @@
-"""The history table fits its terminal (D153d): at 120 columns, beside 4-digit run numbers, a model's name is
+"""The history table fits its terminal (TUI-8): at 120 columns, beside 4-digit run numbers, a model's name is
 readable (a date it ends with given up first); at 100 it is cut with an ellipsis; at 80 the short columns
 (number, when, outcome, conf, time) all still show, and the table fits: the outcome's "interrupted" and the model
-are cut with an ellipsis rather than the model's column scrolling off (D167). Read from the table as drawn."""
+are cut with an ellipsis rather than the model's column scrolling off (TUI-8). Read from the table as drawn."""
 
 from __future__ import annotations
 

@@ -303,7 +303,7 @@ async def test_a_value_already_in_the_schema_is_marked_and_not_offered(
         assert str(table.get_row_at(0)[2]).startswith("✓ concurrency")
         assert not str(table.get_row_at(1)[2]).startswith("✓")  # flaky is not in the schema
         offered = {active.binding.action for active in screen.active_bindings.values()}
-        # Already in the schema, not by a promotion cogtui can undo: u is offered to say why not (D153e).
+        # Already in the schema, not by a promotion cogtui can undo: u is offered to say why not (MIG-10).
         assert "promote" not in offered and "undo_promotion" in offered and "select_cursor" in offered
         assert "✓ promoted" in str(screen.query_one("#insight-detail-body", Static).render())
         await pilot.press("p")
@@ -356,7 +356,7 @@ async def test_the_migration_preview_shows_a_promotion(
 async def test_a_promotion_whose_schema_changed_on_disk_is_planned_again(
     history: Path, env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """schema.json edited elsewhere under the preview (D148b): `a` writes nothing, the promotion is made again from
+    """schema.json edited elsewhere under the preview (MIG-9): `a` writes nothing, the promotion is made again from
     the schema as it is now (keeping the edit), said so, and the next `a` applies it."""
     schema = env / "code-reviewer" / "schema.json"
     app = make_app(env)

@@ -231,7 +231,7 @@ async def test_an_input_mapping_is_promoted_into_the_input_schema(root: Path, tm
 
 async def test_only_the_latest_promotion_is_undone_and_an_earlier_one_says_why(root: Path, tmp_path: Path) -> None:
     """Two promotions, made in this order: on the earlier row `u` undoes nothing and says why, in a notification
-    and in the detail (D153e): which later change stands in the way and where it is undone (D166); undoing the
+    and in the detail (MIG-10): which later change stands in the way and where it is undone; undoing the
     later one makes the earlier one the latest, and `u` undoes it there."""
     module = root / "code-reviewer"
     for mapping in ("assumptions", "input.ticket_id"):

@@ -1,4 +1,4 @@
-"""The editor's check in a process of its own (tui/live_check.py, D310): it answers what the check in
+"""The editor's check in a process of its own (tui/live_check.py, TUI-20): it answers what the check in
 this process answers, survives its worker dying, and ends when closed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The migration preview plans again by itself when a module's files change under its plan (D148b): `a` on a stale
+"""The migration preview plans again by itself when a module's files change under its plan (MIG-9): `a` on a stale
 plan writes nothing and brings a new plan (said as such, never "ready" next to "last attempt failed"), and a change
 the watcher reports does the same before `a` is pressed. The promotion preview (insights `p`) is in
 tests/tui/test_insights.py."""
@@ -95,7 +95,7 @@ async def test_the_staleness_check_reads_the_files_off_the_ui_thread(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """After the watcher validated a changed module, whether its plan still matches its files is checked by reading
-    them (every file of the plan): in a worker, not on the UI thread (D164). A plan found stale is planned again."""
+    them (every file of the plan): in a worker, not on the UI thread (TUI-4). A plan found stale is planned again."""
     import threading
 
     import cogtui.core.authoring.migration.preview_state as preview_state

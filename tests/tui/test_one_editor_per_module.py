@@ -1,4 +1,4 @@
-"""One editor per module (D148a): opening a module whose editor is already on the screen stack (the palette's
+"""One editor per module (TUI-2): opening a module whose editor is already on the screen stack (the palette's
 "Open X", the browser's enter) goes back to that editor with its unsaved edits, closing the screens above it,
 never stacking a second editor that shows the disk's version as clean. A screen above that closing would cut
 short (a running run, another editor's unsaved edits) is not closed: nothing moves and a notification says why."""
@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
-from tuikit import copy_modules, isolate, make_app, notices, until
-from tuikit import palette_pick as pick
+from tuikit import copy_modules, isolate, make_app, notices, palette_pick, until
 
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.editor import EditorScreen
@@ -21,7 +20,7 @@ MODULE = "incident-narrator"
 
 
 async def palette(app, pilot, words: str) -> None:  # type: ignore[no-untyped-def]
-    await pick(app, pilot, words)
+    await palette_pick(app, pilot, words)
     await until(lambda: not isinstance(app.screen, CommandPalette), pilot)
     await pilot.pause()
 

@@ -1,4 +1,4 @@
-"""One screen per module and kind (D153a), as one editor per module (D148a): "Run X" with X's run screen already
+"""One screen per module and kind (TUI-2), as one editor per module: "Run X" with X's run screen already
 open goes back to it (its runs and tabs as they are: a run in progress is not lost), and so do the golden tests,
 eval, history, the insights dashboard (per filter) and a live migration preview. The history's re-run lands in the
 run screen under it, as a new tab."""
@@ -119,7 +119,7 @@ async def test_goldens_eval_history_and_migrate_are_not_stacked_twice(
 async def test_the_insights_dashboard_is_one_per_filter_and_opens_on_top_of_held_work(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """D153a: "Insights" with the dashboard of that filter open goes back to it (the screens above it closed when
+    """TUI-2: "Insights" with the dashboard of that filter open goes back to it (the screens above it closed when
     they hold nothing), another filter is another dashboard, and under screens holding work (unsaved edits) a new
     one opens on top rather than refuse."""
     root = isolate(monkeypatch, tmp_path)

@@ -1,4 +1,4 @@
-"""A screen popped while it is still mounting (D174): code can push a screen and pop it in the same turn, or a turn
+"""A screen popped while it is still mounting (TUI-7): code can push a screen and pop it in the same turn, or a turn
 later, before its `on_mount` (or a refit asked for after a refresh, or the editor's tabs drawn once its module is
 read) has run. Popping removes its widgets; what runs late found no table and raised NoMatches, which ends the app.
 Each screen kind whose mount reaches for its widgets is pushed and popped at once, then one and two turns later:

@@ -1,4 +1,4 @@
-"""The run key has one meaning (issue 30, D180): a press while the module is read is kept and runs once it is read;
+"""The run key has one meaning (issue 30, TUI-5): a press while the module is read is kept and runs once it is read;
 a burst of presses is one run, and the screen says so; a press after the burst starts a second run, the first one
 going on; the title names the module, provider and model before anything runs; after `n`, the browser selects the
 new module, so the next `r` runs it.
@@ -103,7 +103,7 @@ async def test_a_press_after_the_burst_starts_a_second_run_and_the_first_keeps_r
         await until(lambda: bool(panes(screen)) and panes(screen)[0].assembler.chunks > 1, pilot)
         await press_run_again(pilot)
         await until(lambda: len(panes(screen)) == 2 and panes(screen)[1].running, pilot)
-        assert panes(screen)[0].running  # a run on purpose does not cut the one before short (D180)
+        assert panes(screen)[0].running  # a run on purpose does not cut the one before short (TUI-5)
         assert note(screen) == ""
 
 

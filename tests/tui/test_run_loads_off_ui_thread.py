@@ -1,4 +1,4 @@
-"""The run, golden tests and eval screens read the module off the UI thread (D153c), as they open and on every
+"""The run, golden tests and eval screens read the module off the UI thread (TUI-4), as they open and on every
 ctrl+r: the screen keeps answering keys while the module loads (about 150 ms with 500 goldens), and a burst of
 ctrl+r while it loads starts one run, not one per press. The load is held here by a loader that waits until the
 test lets it go."""
@@ -100,7 +100,7 @@ async def test_the_run_screen_opens_and_runs_with_the_module_loaded_in_a_worker_
         assert area.text.strip().startswith("{")  # the form filled in from the module once loaded
 
         loads.hold()
-        press_at(app, "ctrl+r", 0.0, 0.07, 0.14)  # a burst: one run (D180)
+        press_at(app, "ctrl+r", 0.0, 0.07, 0.14)  # a burst: one run (TUI-5)
         await until(lambda: len(loads.on_ui_thread) == 2, pilot)
         area.focus()
         before = area.text

@@ -1,5 +1,5 @@
 """Issue 12 ("the replay provider fetches image URLs and so fails offline"), in the workbench: a replay run of a
-module whose input is an image URL finishes, shown as done, on a machine without a network (D95)."""
+module whose input is an image URL finishes, shown as done, on a machine without a network (RUN-20)."""
 
 from __future__ import annotations
 

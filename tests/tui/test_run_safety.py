@@ -100,7 +100,7 @@ def _runs(tmp_path: Path, module: str) -> list[Any]:
 
 async def _start_runs(screen: RunScreen, pilot: Any, n: int) -> list[RunPane]:
     for i in range(n):
-        await press_run_again(pilot)  # each a deliberate press: one run each (D180)
+        await press_run_again(pilot)  # each a deliberate press: one run each (TUI-5)
         await until(
             lambda i=i: len(screen.query(RunPane)) == i + 1 and screen.query(RunPane)[i].assembler.chunks > 1, pilot
         )

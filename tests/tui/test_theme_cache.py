@@ -96,7 +96,7 @@ def test_unwritable_cache_location_costs_nothing_but_speed(tmp_path: Path) -> No
 
 def test_warm_start_does_not_import_yaml(tmp_path: Path) -> None:
     """With an empty config the app's start never loads PyYAML: the built-in themes are plain block YAML, which the
-    core's reader reads without it (D154), and a warm start reads the cache, so it does not import the core's YAML
+    core's reader reads without it (TUI-18), and a warm start reads the cache, so it does not import the core's YAML
     reading (sourcemap.py and what it imports, ~2.5 ms of the first frame) either."""
     env_code = (
         "import sys\n"

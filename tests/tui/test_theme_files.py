@@ -1,4 +1,4 @@
-"""Theme files are read as module YAML is (D154): bounded, a repeated key refused as P008, and every problem
+"""Theme files are read as module YAML is (TUI-18): bounded, a repeated key refused as P008, and every problem
 located (file:line:col) with the parser's whole reason, in the notification and in `cogtui doctor` alike."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def test_a_syntax_error_says_where_and_the_parsers_whole_reason(tmp_path: Path) 
     names, problems = _problems(broken.parent)
     assert names == []
     # The context ("while parsing a flow sequence", where it started) was once dropped: only its second half
-    # showed. Now the problem is said in the author's words, at the bracket that is never closed (D190).
+    # showed. Now the problem is said in the author's words, at the bracket that is never closed (CODE-7).
     assert problems == [
         f"theme skipped: {broken}:2:10: YAML syntax error: the [ that starts here is never closed [P001]"
         " (Close it with ] after the last item; items are separated by commas.)"

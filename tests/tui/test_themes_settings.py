@@ -56,7 +56,7 @@ async def test_broken_user_theme_falls_back_with_a_notification(
         assert "broken.yaml" in notes and "nocolor.yaml" in notes and "not available" in notes
         broken = (
             user_themes / "broken.yaml"
-        )  # located, with the whole reason (D154), at the bracket never closed (D190)
+        )  # located, with the whole reason (TUI-18), at the bracket never closed (CODE-7)
         assert f"{broken}:2:10: YAML syntax error: the [ that starts here is never closed" in notes
 
 

@@ -1,4 +1,4 @@
-"""The browser's detail pane of a module whose manifest cannot be read claims no tier or settings (D141)."""
+"""The browser's detail pane of a module whose manifest cannot be read claims no tier or settings (FMT-16)."""
 
 from __future__ import annotations
 

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static
-from tuikit import copy_modules, isolate, make_app, until
-from tuikit import palette_pick as pick
+from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
 from cogtui.tui.messages import WatchState
 from cogtui.tui.screens.browser import BrowserScreen
@@ -25,9 +24,9 @@ async def test_toggling_from_the_palette_changes_the_status_at_once(
     app = make_app(root, tmp_path, watch=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await until(lambda: isinstance(app.screen, BrowserScreen) and "watching files" in status(app), pilot)
-        await pick(app, pilot, "Toggle file watching")
+        await palette_pick(app, pilot, "Toggle file watching")
         await until(lambda: isinstance(app.screen, BrowserScreen) and "not watching" in status(app), pilot)
-        await pick(app, pilot, "Toggle file watching")
+        await palette_pick(app, pilot, "Toggle file watching")
         await until(lambda: isinstance(app.screen, BrowserScreen) and "watching files" in status(app), pilot)
         assert "not watching" not in status(app)
 

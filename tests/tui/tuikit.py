@@ -71,7 +71,7 @@ async def until(predicate: Callable[[], bool], pilot: object, timeout: float = H
 
 
 def editor_ready(app: Any) -> bool:
-    """The editor is the screen shown, its module read (off the UI thread, D173) and its tabs drawn: the text of the
+    """The editor is the screen shown, its module read (off the UI thread, TUI-4) and its tabs drawn: the text of the
     file it opened on has the focus."""
     from textual.widgets import TextArea
 
@@ -261,7 +261,7 @@ async def open_goldens(app: Any, pilot: Any, path: Path) -> Any:
 
 def press_at(app: Any, key: str, *offsets: float, base: float | None = None) -> None:
     """Presses of `key`, as the terminal delivers them, that arrived `offsets` seconds after `base` (else now): each
-    key event carries its arrival time (`Message.time`), which the run key's burst rule reads (D180). Posted at once,
+    key event carries its arrival time (`Message.time`), which the run key's burst rule reads (TUI-5). Posted at once,
     so the rule sees these gaps whatever the load on the machine."""
     import time
 
@@ -276,7 +276,7 @@ def press_at(app: Any, key: str, *offsets: float, base: float | None = None) -> 
 
 async def press_run_again(pilot: Any) -> None:
     """`ctrl+r` on the run screen as a deliberate new run: dated a burst window after the screen's last press
-    (presses closer together are one run, D180), so the test neither waits the window out nor depends on how fast
+    (presses closer together are one run, TUI-5), so the test neither waits the window out nor depends on how fast
     the run before it ended."""
     import time
 

@@ -1,7 +1,7 @@
 """Where a diagnostic code's documentation is: its row of docs/diagnostics.md, whose anchor is the code in lower
 case (`<a id="m001"></a>`, tested for every code of the catalogue).
 
-cogtui's docs have no public web home, so the base is, in order (D281): the client's `docsUrl` initialization
+cogtui's docs have no public web home, so the base is, in order (LSP-2): the client's `docsUrl` initialization
 option, the environment's COGTUI_DOCS_URL, else the docs folder of the source tree cogtui runs from (a `file:` URI).
 An installed wheel has no docs folder: without a configured base its diagnostics carry no link (the hover on a
 code still explains it, from data the package ships). The language server's `codeDescription` and SARIF's

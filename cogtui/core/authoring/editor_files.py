@@ -112,7 +112,7 @@ class FileBuffer:
             self.problem = (
                 f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; edit it with $EDITOR"
             )
-        elif controls:  # D101: a terminal cannot show them; the editor hides them, so nobody edits around them blind
+        elif controls:  # SEC-6: a terminal cannot show them; the editor hides them, so nobody edits around them blind
             self.problem = f"contains terminal control characters ({' '.join(controls[:8])}) that are not shown; edit it with $EDITOR"
         else:
             self.problem = ""

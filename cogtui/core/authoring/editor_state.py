@@ -48,7 +48,7 @@ class EditorState:
     files: dict[str, FileBuffer] = field(default_factory=dict)  # by pane id, in tab order
     by_path: dict[Path, FileBuffer] = field(default_factory=dict)
     open_problem: str = ""  # why no file could be opened at all
-    loading: bool = False  # the module and its files are being read (off the UI thread, D173): no tab yet
+    loading: bool = False  # the module and its files are being read (off the UI thread, TUI-4): no tab yet
     contract: bool = False  # the contract tab is there (the module loaded)
     active: str = ""  # the pane id of the tab shown
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the latest validation's, every file

@@ -1,4 +1,4 @@
-"""Accepting a failing golden case's actual answer as its new expected file, on purpose (D255).
+"""Accepting a failing golden case's actual answer as its new expected file, on purpose (GOLD-11).
 
 When a model changes and answers better, the golden is out of date. `plan_accept` says what accepting would
 write (the diff of the expected file as it is against the new one) or why it is refused:

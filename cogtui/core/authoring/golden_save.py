@@ -7,9 +7,9 @@ runtime fills (`trace_id`, `model`, `latency_ms`, `warnings`, `model_calls`):
 a model never writes them and golden tests never compare them. When
 module.yaml lists its tests as a block list, the pair is appended to it in
 place (comments and layout kept); otherwise the folder's pairing finds it
-(D98).
+(GOLD-6).
 
-Saved on purpose (D182): before anything is written, `plan_save` says what the run screen's dialog asks and
+Saved on purpose (GOLD-8): before anything is written, `plan_save` says what the run screen's dialog asks and
 warns about: a proposed name (the author may type another: `name_problem` checks it), a golden that already has
 this input (with this very answer, there is nothing new and the save is refused; with another, the author is
 warned that the two goldens disagree), and where a replay answer came from (a copy of a golden, an example's
@@ -57,7 +57,7 @@ def expected_envelope(envelope: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# Failures the runtime makes, not answers of the module (D150): the run was stopped or timed out (E2002,
+# Failures the runtime makes, not answers of the module (GOLD-7): the run was stopped or timed out (E2002,
 # E2003, E2010, E2011), the model's answer was not JSON (E1000, PARSE_ERROR), the runtime judged the model's
 # answer to break the contract (E3xxx), or the runtime or provider failed (E4xxx). A golden holding one would
 # expect that failure of every later run.

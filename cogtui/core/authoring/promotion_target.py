@@ -108,7 +108,7 @@ def can_undo(request: PromotionRequest, module: Module) -> bool:
 
 def undo_refusal(request: PromotionRequest, module: Module) -> str | None:
     """Why `u` cannot undo the request's promotion in `module`, said precisely: which later changes stand in the
-    way and where each is undone, or that cogtui holds no backup of it; None when it can be undone (D166)."""
+    way and where each is undone, or that cogtui holds no backup of it; None when it can be undone (MIG-10)."""
     changes = [manifest for _folder, manifest in undoable_backups(module.name, module.path)]
     mine = [i for i, manifest in enumerate(changes) if manifest.get("promotion") == request.key]
     if mine and mine[-1] == len(changes) - 1:

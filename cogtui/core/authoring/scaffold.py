@@ -158,7 +158,7 @@ def create_module(parent: Path, name: str, tier: str) -> Path:
 
 
 def shadowing(name: str, parent: Path, index: ModuleIndex) -> list[str]:
-    """What creating `parent/name` would do to the other modules of that name on the search path (D99).
+    """What creating `parent/name` would do to the other modules of that name on the search path (PATH-5).
 
     The first module of a name on the search path wins: a new module under an earlier root shadows the others;
     one under a later root is itself shadowed, so `cogn run NAME` would still run the old one. [] when no other

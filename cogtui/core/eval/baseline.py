@@ -1,11 +1,11 @@
-"""Comparing an eval with a baseline: a saved `cogn eval --json` file, or an eval's id in the history (D82).
+"""Comparing an eval with a baseline: a saved `cogn eval --json` file, or an eval's id in the history (EVAL-3).
 
 Cells are matched by (module, case, target). A case that passed in the
 baseline and fails now is a regression; one that failed and passes now is an
 improvement; cells on only one side are new or gone. A judged case whose score
 fell by more than `max_score_drop` (default 0.1) is a score drop, even when it
-still passes (D254). Regressions and score drops fail a CI run (and new cells
-that fail, D151): a case that was already failing is reported, not fatal.
+still passes (EVAL-8). Regressions and score drops fail a CI run (and new cells
+that fail, EVAL-3): a case that was already failing is reported, not fatal.
 """
 
 from __future__ import annotations
@@ -72,13 +72,13 @@ class Comparison:
     @property
     def new_failing(self) -> list[Change]:
         """Cells the baseline does not have that fail now: no known failure, so they fail CI as a regression
-        does (D151)."""
+        does (EVAL-3)."""
         return [c for c in self.of(NEW) if c.after != "pass"]
 
     @property
     def fails(self) -> bool:
-        """What `cogn eval --baseline` exits 1 on: a regression, a score drop (D254), or a new cell that fails
-        (D151)."""
+        """What `cogn eval --baseline` exits 1 on: a regression, a score drop (EVAL-8), or a new cell that fails
+        (EVAL-3)."""
         return self.regressed or bool(self.of(SCORE_DROP)) or bool(self.new_failing)
 
     @property

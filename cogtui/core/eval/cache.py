@@ -1,4 +1,4 @@
-"""The opt-in response cache (`cogn eval --cache`): a model answer reused for an identical request (D83).
+"""The opt-in response cache (`cogn eval --cache`): a model answer reused for an identical request (EVAL-4).
 
 The key is a digest of what the model would be sent and who would answer:
 the module's digest, the provider, the model, and every field of the request
@@ -35,7 +35,7 @@ class ResponseStore(Protocol):
 
 def deterministic(provider_name: str) -> bool:
     """cogtui sends no sampling parameters, so model providers run at their default temperature (above 0):
-    only a provider whose spec says so (replay) answers the same request the same way every time (D83)."""
+    only a provider whose spec says so (replay) answers the same request the same way every time (EVAL-4)."""
     spec = find(provider_name)
     return spec is not None and spec.deterministic
 

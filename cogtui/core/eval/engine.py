@@ -4,7 +4,7 @@ Each target's provider sits behind its provider's gate (run/concurrency.py), so
 a 429 from one run holds back every run against that provider; each case is
 judged by the golden rule (golden_runner.compare), and a `$judge` golden's
 answer then by the rubric judge (run/judge.py) on the judge's target. The judge's
-calls hold slots of their own, as many as the targets' (D252): a case's judging
+calls hold slots of their own, as many as the targets' (EVAL-6): a case's judging
 overlaps the next cases' calls instead of taking their turn, so judges add about
 one round of calls, not double the eval. Cells are reported as they finish
 (`on_cell`, in completion order) and come back in a stable order: module, case,
@@ -14,7 +14,7 @@ too, as runs of `cogtui-judge` with their own cost), then the eval itself (its
 report keeps each cell's run id); a history that fails is a note in the result,
 never a lost eval. A history that could not be opened as the eval started
 (`open_history`) is opened again when it ends, and if it still cannot be, the
-runs are kept in its outbox, as `cogn run` keeps a run (D321).
+runs are kept in its outbox, as `cogn run` keeps a run (HIST-8).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # no store without a history (--no-history); records, prices,
     from cogtui.core.history.store import History
     from cogtui.core.settings.prices import Price
 
-UNREADABLE = "unreadable-golden"  # the case's input or expected file is missing or does not parse (D81)
+UNREADABLE = "unreadable-golden"  # the case's input or expected file is missing or does not parse (EVAL-2)
 
 
 @record(frozen=False)
@@ -49,7 +49,7 @@ class EvalSettings:
     """How an eval runs: concurrency, response cache, prices and each run's options."""
 
     jobs: int = DEFAULT_JOBS
-    cache: str = "off"  # "off", "deterministic" (--cache) or "any" (--cache=any): D83
+    cache: str = "off"  # "off", "deterministic" (--cache) or "any" (--cache=any): EVAL-4
     prices: dict[str, Price] = field(default_factory=dict)  # the user's entries (config.yaml `prices`)
     options: Callable[[Provider], RunOptions] = RunOptions  # a run's options for a provider
     judge: Provider | None = None  # the rubric judge's target (run/judge.py); None: `$judge` cases say what to set
@@ -167,7 +167,7 @@ async def run_eval(
     gates = GateSet(settings.options(targets[0][1]).retry if targets else None)
     gated = {t.label: gates.wrap(p) for t, p in targets}
     slots = CallSlots(settings.jobs)
-    judge_slots = CallSlots(settings.jobs)  # the judge's calls: beside the targets', never in their turn (D252)
+    judge_slots = CallSlots(settings.jobs)  # the judge's calls: beside the targets', never in their turn (EVAL-6)
     judge = gates.wrap(settings.judge) if settings.judge is not None else None
     use_cache: dict[str, bool] = {}
     for t, _ in targets:
@@ -292,7 +292,7 @@ def _records(results: list[_Done]) -> list[tuple[_Done, RunRecord, bool]]:
 
 
 def _cached(mode: str, provider: str, notes: list[str], label: str) -> bool:
-    """Whether a target's answers are reused from the response cache (D83); a note when `--cache` leaves it out."""
+    """Whether a target's answers are reused from the response cache (EVAL-4); a note when `--cache` leaves it out."""
     use = mode == "any" or (mode == "deterministic" and deterministic(provider))
     if mode == "deterministic" and not use:
         notes.append(

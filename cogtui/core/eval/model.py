@@ -12,7 +12,7 @@ from typing import Any
 from cogtui.core.records import field, record
 
 FORMAT = "cogtui-eval/1"
-MISMATCH = "mismatch"  # a failing cell whose envelope is ok but differs from the golden (D81)
+MISMATCH = "mismatch"  # a failing cell whose envelope is ok but differs from the golden (EVAL-2)
 
 
 class BadReport(ValueError):

@@ -1,5 +1,5 @@
-"""`--repeat N`: each case run N times, folded into one result: an eval's cell per target (D253), or a case of
-`cogn test` (D322). Both commands fold their samples with the rules here.
+"""`--repeat N`: each case run N times, folded into one result: an eval's cell per target (EVAL-7), or a case of
+`cogn test` (GOLD-12). Both commands fold their samples with the rules here.
 
 A model is not deterministic, and one run proves little. A case of N samples passes only when every sample
 passes (a case that fails one time in three fails CI, and its pass rate says how often); its failure is the

@@ -15,7 +15,7 @@ from cogtui.core.records import record
 from cogtui.core.run.providers import PROVIDERS, UnknownProvider, make_provider, missing_key
 from cogtui.core.settings.config import Config
 
-CACHE_MODES = ("off", "deterministic", "any")  # EvalSettings.cache: off, `--cache`, `--cache=any` (D83)
+CACHE_MODES = ("off", "deterministic", "any")  # EvalSettings.cache: off, `--cache`, `--cache=any` (EVAL-4)
 
 
 @record

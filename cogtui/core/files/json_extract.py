@@ -6,7 +6,7 @@ wins (prose such as "an empty {} here" must not beat the answer). An answer
 cut short is no answer: the complete objects nested inside it are not
 candidates, so the runner asks again instead of validating a fragment.
 
-Only standard JSON counts (docs/spec-decisions.md D33): `NaN`, `Infinity`,
+Only standard JSON counts (docs/spec-decisions.md RUN-10): `NaN`, `Infinity`,
 `-Infinity` and numbers that overflow a double (`1e999`) are what Python's
 json module accepts but no JSON parser downstream would. An answer holding
 one is no answer either (the corrective retry asks again), and neither are

@@ -1,4 +1,4 @@
-"""A key given twice in one YAML mapping or JSON object is P008, at the repetition (D147).
+"""A key given twice in one YAML mapping or JSON object is P008, at the repetition (FMT-5).
 
 Python's `json` and PyYAML both keep the last value without a word, so a second
 `required: []` in schema.json or a second `tier:` in module.yaml silently

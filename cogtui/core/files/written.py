@@ -1,4 +1,4 @@
-"""A manifest value in a message as its author wrote it, never as Python's repr (D147b).
+"""A manifest value in a message as its author wrote it, never as Python's repr (CODE-9).
 
 `version: 2024-01-01` is a date to YAML; a message saying `datetime.date(2024, 1, 1)` shows the author
 something they never wrote. A string keeps its quotes ('exec '), so its edges show; anything else is

@@ -35,7 +35,7 @@ def _checked_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         raise ValueError("key too long for YAML")
     built = dict(pairs)
     if len(built) < len(pairs):
-        raise ValueError("a repeated key")  # PyYAML's reading says P008 (D147)
+        raise ValueError("a repeated key")  # PyYAML's reading says P008 (FMT-5)
     return built
 
 

@@ -112,7 +112,7 @@ class _Reader:
             if not key_text or len(key_text) > _KEY_LIMIT or not isinstance(_plain(key_text), str):
                 raise Unsupported
             if key_text in value:
-                raise Unsupported  # a repeated key: PyYAML's reading says P008 (D147)
+                raise Unsupported  # a repeated key: PyYAML's reading says P008 (FMT-5)
             key_node = BlockNode("scalar", key_text, n, column)
             rest = content[sep + 1 :]
             self.pos += 1

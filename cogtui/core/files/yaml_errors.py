@@ -1,4 +1,4 @@
-"""A YAML syntax error in the author's words, placed where the problem starts (D190).
+"""A YAML syntax error in the author's words, placed where the problem starts (CODE-7).
 
 PyYAML and libyaml report where they gave up, which is often not where the
 author went wrong: an unclosed quote is reported at the end of the file, an

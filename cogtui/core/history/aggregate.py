@@ -150,7 +150,7 @@ def insights(tx: Tx, module: str | None, n_examples: int, note: Note = _ignore) 
 
 
 def excluded(tx: Tx, module: str | None, note: Note = _ignore) -> dict[str, int]:
-    """What runs that failed their contract carried, left out of the aggregates (D130)."""
+    """What runs that failed their contract carried, left out of the aggregates (HIST-1)."""
     where, params = where_module(module)
     rows = sound(
         tx.rows(f"SELECT module, runs, insights, enums FROM insight_exclusions {where}", params),

@@ -118,7 +118,7 @@ class Backend(Protocol):
 
     def refuses(self, exc: BaseException) -> bool:
         """Whether one of `errors()` refuses the values written (a constraint, a value the store cannot hold),
-        rather than the store failing: the same run would fail again, other runs would not (D320)."""
+        rather than the store failing: the same run would fail again, other runs would not (HIST-7)."""
         ...
 
     def close(self) -> None: ...

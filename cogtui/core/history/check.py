@@ -3,7 +3,7 @@
 The totals are written in the same transaction as the runs they count, so they
 must always equal what the rows say; this reads both in one snapshot and
 reports every group where they differ. `insight_exclusions` counts what runs
-that failed their contract carried, which is not kept as rows (D130): it is
+that failed their contract carried, which is not kept as rows (HIST-1): it is
 recounted from those runs' envelopes. Also said: rows of insights kept for
 such runs (there must be none), and runs that share their key (the same
 module, input, provider, model, millisecond and envelope: what import and the

@@ -22,7 +22,7 @@ class DashboardData:
     timeline: list[tuple[float, int]] = field(default_factory=list)
     latest_id: int = 0  # the newest run when read: polling compares it to notice other writers' runs
     skipped: list[str] = field(default_factory=list)  # damaged rows left out of the aggregates, said
-    # What runs that failed their contract carried, left out (D130): runs, insights, custom_enums.
+    # What runs that failed their contract carried, left out (HIST-1): runs, insights, custom_enums.
     excluded: dict[str, int] = field(default_factory=dict)
 
 

@@ -53,7 +53,7 @@ class InsightsState:
     cursor: dict[str, int] = field(default_factory=lambda: {INSIGHTS: 0, ENUMS: 0})
     promoted: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> modules whose schema holds it
     undoable: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> modules it can be undone in
-    refusals: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> why not, per module (D166)
+    refusals: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> why not, per module (MIG-10)
     promotions_read_at: int = -1  # the data's latest_id the promotion status was read for (-1: not yet)
     busy: str = ""  # a promotion or an undo being prepared: no second one meanwhile
     revision: int = 0  # changes whenever the rows or their promoted marks do (the tables redraw then)
@@ -143,7 +143,7 @@ class InsightsState:
         if action == "promote":
             has_target = self.tab == ENUMS or document["suggested_mapping"] is not None
             return has_target and not self.fully_promoted(self.tab, document)
-        if action == "undo_promotion":  # offered on every promoted row: where it cannot undo, it says why (D153e)
+        if action == "undo_promotion":  # offered on every promoted row: where it cannot undo, it says why (MIG-10)
             return bool(self.promoted_in(self.tab, document))
         return True
 
@@ -152,7 +152,7 @@ class InsightsState:
 
         Undo restores the backup a promotion left, and only a module's latest one (`promotion_target.can_undo`):
         undoing an earlier one would also take back what came after it. Each module's reason says which change
-        stands in the way and where it is undone (D166); UNDO_LATEST_ONLY when none was read."""
+        stands in the way and where it is undone (MIG-10); UNDO_LATEST_ONLY when none was read."""
         document = self.current
         if document is None or self.busy or not self.promoted_in(self.tab, document) or self.undo_ready():
             return None
@@ -178,7 +178,7 @@ class InsightsState:
         )
 
     def excluded_text(self, before: str = "") -> str:
-        """How many runs failed their contract and were left out (D130); empty when none were."""
+        """How many runs failed their contract and were left out (HIST-1); empty when none were."""
         excluded = self.data.excluded if self.data is not None else {}
         runs = excluded.get("runs", 0)
         if not runs:

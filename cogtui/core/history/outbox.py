@@ -13,7 +13,7 @@ twice. A line that cannot be read back as the run it claims to be is moved to
 `<id>.set-aside.ndjson` with its line number and the reason, and reported;
 never dropped in silence. So is a run the history refuses (a value it cannot
 hold, a constraint: `HistoryError.refused`), and delivery goes on with the next
-ones (D320); a history that fails (unreachable, no privilege, a timeout) stops
+ones (HIST-7); a history that fails (unreachable, no privilege, a timeout) stops
 the delivery, and that run and every later one stay kept, in order.
 
 Appends and deliveries of one outbox take an exclusive lock on `<id>.lock`

@@ -5,7 +5,7 @@ headless CLI never loads psycopg otherwise. Connections are autocommit; every
 use is an explicit transaction: writes in READ COMMITTED (each run's inserts
 are one transaction, so concurrent writers never lose or half-write a run),
 reads in REPEATABLE READ READ ONLY (one snapshot per aggregate, like SQLite's).
-PostgreSQL text cannot hold U+0000: it is stored as U+FFFD (D60).
+PostgreSQL text cannot hold U+0000: it is stored as U+FFFD (HIST-2).
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def _connection_failure(exc: BaseException, url: str) -> str | None:
 
 def refuses(exc: BaseException) -> bool:
     """The server refused the values written (SQLSTATE class 22, a data exception, or 23, a constraint), not
-    the write: the same run would be refused again (D320)."""
+    the write: the same run would be refused again (HIST-7)."""
     return isinstance(exc, (psycopg.DataError, psycopg.IntegrityError))
 
 

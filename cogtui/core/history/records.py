@@ -26,7 +26,7 @@ class HistoryError(Exception):
 
     `refused`: the store refused the values written (a constraint, a value it cannot hold), not the write
     itself; the same run would be refused again, while other runs can still be stored (outbox delivery sets
-    such a run aside and goes on, D320)."""
+    such a run aside and goes on, HIST-7)."""
 
     def __init__(self, path: Path | str, message: str, refused: bool = False) -> None:
         super().__init__(message)
@@ -111,7 +111,7 @@ class RunRecord:
     def contract_valid(self) -> bool:
         """The run ended in a success envelope: its data passed the module's contract (the runner
         fails a run whose answer does not; an import takes a success only if it passes the envelope
-        rules). Only these runs feed insights and custom enum values (D130)."""
+        rules). Only these runs feed insights and custom enum values (HIST-1)."""
         return self.outcome == "ok" and isinstance(self.envelope, dict) and self.envelope.get("ok") is True
 
     @property
@@ -145,7 +145,7 @@ def derived_rows(envelope: Any) -> tuple[Rows, Rows]:
     """What the aggregation needs from one envelope, read from `data` of a success
     or `partial_data` of a failure: (suggested_mapping, text, evidence) for each
     insight object, and (field, value, reason) for each `{custom, reason}` outside
-    `extensions`. A failure's rows are not stored: they are counted as excluded (D130)."""
+    `extensions`. A failure's rows are not stored: they are counted as excluded (HIST-1)."""
     payload = (
         envelope.get("data" if envelope.get("ok") is True else "partial_data") if isinstance(envelope, dict) else None
     )

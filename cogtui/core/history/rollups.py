@@ -6,7 +6,7 @@ aggregates cost one row per group instead of a pass over every insight ever reco
     insight_hours   (module, hour) -> count   (the timeline's source for spans of days; module ''
                     holds every module's total, so the all-modules timeline reads one row per hour)
     insight_exclusions  module -> runs, insights, enum values   (runs that failed their contract but
-                    carried insights or custom enum values: not counted anywhere else, D130)
+                    carried insights or custom enum values: not counted anywhere else, HIST-1)
 
 NULL cannot be part of a primary key on both backends alike, so a nullable
 mapping or reason is kept as a key: "" for none, "=" + the text otherwise.

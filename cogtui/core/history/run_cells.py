@@ -1,4 +1,4 @@
-"""The history table's cells: compact fixed columns, and a provider/model cell fitted to the room left (D153d).
+"""The history table's cells: compact fixed columns, and a provider/model cell fitted to the room left (TUI-8).
 
 The table lists up to 500 runs beside the envelope, in about half the terminal: the run's number, when,
 the outcome, confidence and time are short and fixed; the provider/model takes what is left and, when it

@@ -6,7 +6,7 @@ a lock (PostgreSQL: a transaction-scoped advisory lock; SQLite: BEGIN IMMEDIATE,
 its one write lock), and the version is read again once the lock is held: of
 many processes finding a store behind at once, the first applies each step and
 the others find the work done. A step is so applied exactly once, with its
-version, or not at all (D220). SQLite keeps the version in `PRAGMA
+version, or not at all (HIST-3). SQLite keeps the version in `PRAGMA
 user_version`, PostgreSQL in the one-row `cogtui_schema` table. A later schema
 change appends a step; a store with a newer version than this cogtui knows is
 refused before anything is written.
@@ -100,7 +100,7 @@ def v3_evals(tx: Tx) -> None:
 
 def v4_contract_validity(tx: Tx) -> None:
     """v4: `contract_valid` on every run (RunRecord.contract_valid: a success envelope, not interrupted;
-    for a stored run, outcome 'ok' with no error code), and only valid runs feed insights (D130): the
+    for a stored run, outcome 'ok' with no error code), and only valid runs feed insights (HIST-1): the
     rows failed runs left are counted in insight_exclusions instead (rollups.exclude_failed_runs)."""
     tx.run("ALTER TABLE runs ADD COLUMN contract_valid INTEGER")
     tx.run("UPDATE runs SET contract_valid = CASE WHEN outcome = 'ok' AND error_code IS NULL THEN 1 ELSE 0 END")

@@ -4,7 +4,7 @@
 Each run is written in one transaction with rows derived from its envelope's
 `data`: `insights`, one per `extensions.insights` item (SPEC-v2.2 §3.4), and
 `custom_enums`, one per `{custom, reason}` object (§3.5) outside `extensions`
-(see `records.py`). Only runs that passed their contract feed them (D130); a
+(see `records.py`). Only runs that passed their contract feed them (HIST-1); a
 failed run's `partial_data` is only counted as left out (`insight_exclusions`). The
 tables and their migrations are in `schema.py`, the aggregations in `aggregate.py`.
 Opening a history delivers its outbox (`outbox.py`: the runs kept while it could
@@ -191,7 +191,7 @@ class History:
                 known.add(key)
                 rid = tx.insert_id(self._insert_run, row)
                 ids.append(rid)
-                if not row[WRITE_COLUMNS.index("contract_valid")]:  # D130: counted as left out, not stored
+                if not row[WRITE_COLUMNS.index("contract_valid")]:  # HIST-1: counted as left out, not stored
                     totals.exclude(module, insights, enums)
                     continue
                 if insights:
@@ -307,7 +307,7 @@ class History:
     def insights(self, module: str | None = None, examples: int = 3) -> dict[str, Any]:
         """The `cogn insights --json` document: insights grouped by suggested_mapping
         (null for none), custom enum values per module and field, and what runs that
-        failed their contract carried, left out of both (`excluded`, D130)."""
+        failed their contract carried, left out of both (`excluded`, HIST-1)."""
         with self._tx("aggregate", write=False) as tx:
             return aggregate.insights(tx, module, examples, self._note)
 

@@ -138,7 +138,7 @@ class ModuleIndex:
         self.entries: list[ModuleEntry] = [] if entries is None else entries
         self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
         # Folders that could not be listed (each has its P003 in `diagnostics`): modules in them were not found,
-        # so a command judging every module (`--all`) has not judged them all (D152a).
+        # so a command judging every module (`--all`) has not judged them all (PATH-3).
         self.unreadable: list[Path] = [] if unreadable is None else unreadable
 
     @property
@@ -241,7 +241,7 @@ class Unsearched(NamedTuple):
 
 def unsearched_modules(search_path: SearchPath) -> Unsearched | None:
     """`./cognitive/modules`, the folder SPEC-v2.5's examples show, when it holds modules and is not on the search
-    path, whose project folder is SPEC-v0.1's `./.cognitive/modules` (D194). Modules put there are never found, so
+    path, whose project folder is SPEC-v0.1's `./.cognitive/modules` (PATH-4). Modules put there are never found, so
     `cogn doctor`, `cogn list`, an empty `--all` and the TUI's empty browser say where they are and how to add them."""
     project = search_path.root_for("project")
     if project is None:

@@ -63,7 +63,7 @@ class _Loader(ReadContext):
         schema_path = self.root / "schema.json"
         io = object_at(manifest, "io")
         if "schema.json" not in self.names and needs_schema_json(io):
-            # One diagnostic for the missing contract (D144): the io references to it and the v2.2 rules about
+            # One diagnostic for the missing contract (FMT-17): the io references to it and the v2.2 rules about
             # its parts (S003, V001) would only restate it.
             self.diagnostics.append(
                 diag(

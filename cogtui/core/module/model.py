@@ -169,7 +169,7 @@ class Module:
 
     @property
     def known_tier(self) -> str | None:
-        """The tier to show: None while the manifest cannot be read (the default would be a guess, D141)."""
+        """The tier to show: None while the manifest cannot be read (the default would be a guess, FMT-16)."""
         return self.contract.tier.value if self.contract.known else None
 
     @property

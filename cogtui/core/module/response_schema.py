@@ -3,7 +3,7 @@
 What the model is asked for is what the prompt asks for (prompt.py): the whole envelope
 (`ok`, `meta`, `data` or `error`) for a v2.2/v2.5 module, the bare data with `rationale`
 and `confidence` for older formats, so extraction and normalisation are the same on every
-path (D73). schema_dialects.py converts it for the provider; `drop_added_nulls` takes back
+path (RUN-5). schema_dialects.py converts it for the provider; `drop_added_nulls` takes back
 the nulls strict json_schema made the model write for optional properties.
 """
 

@@ -1,4 +1,4 @@
-"""JSON Schema made provider-compatible for structured output: two dialects, what each drops (D73).
+"""JSON Schema made provider-compatible for structured output: two dialects, what each drops (RUN-5).
 
 A schema is converted for one of two dialects:
 

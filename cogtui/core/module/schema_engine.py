@@ -11,7 +11,7 @@ validates many times faster than `jsonschema`, supports Draft 4, 6, 7,
 2019-09 and 2020-12, and its regex engine matches plain patterns in linear
 time and stops backtracking patterns (back-references, look-around) after a
 step budget. A pattern that exceeds the budget on a value is treated as not
-matching, with a message that says so (docs/spec-decisions.md D50). When the
+matching, with a message that says so (docs/spec-decisions.md FMT-2). When the
 Rust engine is not installed (or `COGTUI_SCHEMA_ENGINE=jsonschema`), the
 pure-Python `jsonschema` takes over through the same interface
 (`schema_engine_py.py`); it refuses patterns it cannot run safely. The
@@ -19,7 +19,7 @@ types both engines share live in `schema_types.py` and are re-exported here.
 
 The draft comes from the document's `$schema`; without one (or with a
 Cognitive Modules URL there) it is Draft-07, the spec's normative reference
-(SPEC-v2.5 §13; D7 as amended).
+(SPEC-v2.5 §13; FMT-1).
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ class _RustSchema:
             try:
                 self._validator = build(schema)
             except ValueError:
-                usable = without_lone_surrogates(schema)  # lone surrogates in the schema's own strings: D100
+                usable = without_lone_surrogates(schema)  # lone surrogates in the schema's own strings: FMT-4
                 if usable == schema:
                     raise
                 self._validator = build(usable)
@@ -205,7 +205,7 @@ class _RustSchema:
     def errors(self, instance: Any) -> list[SchemaError]:
         try:
             return [_convert(e) for e in self._validator.iter_errors(instance)]
-        except UnicodeEncodeError:  # a lone surrogate (JSON allows "\ud800"; Rust strings do not): D100
+        except UnicodeEncodeError:  # a lone surrogate (JSON allows "\ud800"; Rust strings do not): FMT-4
             return [_convert(e) for e in self._validator.iter_errors(without_lone_surrogates(instance))]
 
     def is_valid(self, instance: Any) -> bool:

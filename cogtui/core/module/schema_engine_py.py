@@ -145,7 +145,7 @@ _COUNTED = {  # keyword: (comparison, noun): `[1] has less than 2 items`, `"ab" 
 
 
 def _message(keyword: str, err: Any, missing: str | None) -> str:
-    """jsonschema's message in the Rust engine's words, values quoted as JSON (D171): `"abc" is not of type
+    """jsonschema's message in the Rust engine's words, values quoted as JSON (CODE-11): `"abc" is not of type
     "integer"`, never `'abc' is not of type 'integer'`. Keywords not listed keep jsonschema's own message."""
     value, expected = _json(err.instance), err.validator_value
     if keyword == "required" and missing is not None:

@@ -65,7 +65,7 @@ class SchemaError:
     expected: Any = None  # the keyword's value (`type`: the expected types)
     instance: Any = None  # the value that failed
     runaway: bool = False  # a pattern stopped at its backtracking budget
-    # oneOf/anyOf: why each branch failed, in branch order (the strict-enum rule reads it, D40)
+    # oneOf/anyOf: why each branch failed, in branch order (the strict-enum rule reads it, ENV-9)
     branches: tuple[tuple[SchemaError, ...], ...] = ()
 
 
@@ -92,7 +92,7 @@ def excerpt(value: Any, limit: int = 60) -> str:
     """A value as compact JSON, cut to `limit` characters with an ellipsis: messages never dump a whole document.
     A value JSON has no form for (a YAML date) is written as text; one too deep to write, as its type's name.
 
-    The one way a message quotes a value, model output above all (D152c): `"abc"`, `{"k":1}`, `true`, `null`,
+    The one way a message quotes a value, model output above all (CODE-11): `"abc"`, `{"k":1}`, `true`, `null`,
     never Python's repr. A long string is cut inside its quotes (`"abc…"`). Characters a terminal would act on
     are `\\uXXXX` escapes (terminal_json: C0 controls as JSON writes them, C1, bidi, lone surrogates), so the
     quote is safe on a terminal and in JSON output and still reads as the same value."""

@@ -1,4 +1,4 @@
-"""How a schema breaks its draft's metaschema, said as what the author wrote wrong (D191).
+"""How a schema breaks its draft's metaschema, said as what the author wrote wrong (CODE-8).
 
 The metaschema's own errors describe the metaschema: `"strng" is not valid
 under any of the schemas listed in the 'anyOf' keyword`. Here each error is

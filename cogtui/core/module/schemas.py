@@ -53,7 +53,7 @@ __all__ = [
 
 def local_file_of(uri: str) -> Path | None:
     """The path a `file:` URI of this host names, or None for a remote one (another scheme, another host's
-    file). The run (`_retrieve`) and `validate` (rules/ref_checks.py) read a `$ref` by this one rule (D146)."""
+    file). The run (`_retrieve`) and `validate` (rules/ref_checks.py) read a `$ref` by this one rule (FMT-3)."""
     parsed = urlparse(uri)
     if parsed.scheme.lower() != "file" or parsed.netloc not in ("", "localhost"):
         return None
@@ -88,7 +88,7 @@ def load_schemas(
 
     if schema_path is not None:
         src = loader.parse(schema_path, "json")
-        unreadable = src is None or not isinstance(src.value, dict)  # said once, by its P or F diagnostic (D144)
+        unreadable = src is None or not isinstance(src.value, dict)  # said once, by its P or F diagnostic (FMT-17)
         if src is not None and src.value is None:  # `null`: no contract at all, not an empty one
             loader.diagnostics.append(diag("P004", "schema.json must be a mapping, found null", schema_path, 1, 1))
         doc = loader.mapping(src, "schema.json")
@@ -162,7 +162,7 @@ def _resolve_io(
             if target not in (
                 root / "schema.json",
                 real[0] / "schema.json",
-            ):  # a missing schema.json is said once, by S010 (D144)
+            ):  # a missing schema.json is said once, by S010 (FMT-17)
                 loader.diagnostics.append(diag("S003", f"io.{part} refers to a missing file: {ref}", manifest, *at))
             return None
         target_doc, target_path = src.value, target
@@ -244,7 +244,7 @@ class ModuleSchemas:
             raise LookupError(f"{uri} is not a file inside the module")
         from cogtui.core.files.sourcemap import ParseFailure, load_file
 
-        try:  # confined: a FIFO, device or loop is refused, never read; a repeated key is P008 (D147a)
+        try:  # confined: a FIFO, device or loop is refused, never read; a repeated key is P008 (FMT-5)
             return load_file(target, "json", root).value
         except ParseFailure as refused:
             raise LookupError(f"{uri}: {refused.diagnostic.message}") from None

@@ -84,7 +84,7 @@ class ContractSettings:
     response_mode: Setting[str]
     response_chunk_type: Setting[str]
     # False when the manifest could not be read (a syntax error, not a mapping, unreadable bytes): every value
-    # is then a default the author may well have declared otherwise, and no rule compares a file with it (D141).
+    # is then a default the author may well have declared otherwise, and no rule compares a file with it (FMT-16).
     known: bool = True
 
     def items(self) -> list[tuple[str, Setting[Any]]]:

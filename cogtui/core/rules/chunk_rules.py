@@ -225,7 +225,7 @@ def check_stream(chunks: list[Any], module: Module | None = None) -> list[Violat
     for i, k in enumerate(kinds[1:], start=1):
         if k == "meta":
             out.append(Violation("E3001", "stream.meta.once", (i,), "only the first chunk may be a meta chunk"))
-    # SPEC-v2.5 §3.2.3: seq starts at 1 and increases monotonically; gaps are allowed (D46).
+    # SPEC-v2.5 §3.2.3: seq starts at 1 and increases monotonically; gaps are allowed (STREAM-1).
     previous: int | None = None
     for i, chunk in enumerate(chunks):
         if kinds[i] in ("delta", "snapshot") and isinstance(chunk.get("chunk"), dict):

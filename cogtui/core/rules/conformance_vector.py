@@ -1,5 +1,5 @@
 """A public conformance vector (`{"$test": {...}, "envelope": {...}}`, spec README): its envelope is what is
-judged, and the verdict is compared with what the vector's `$test` expects (D145).
+judged, and the verdict is compared with what the vector's `$test` expects (ENV-17).
 
 `$test.expects` is "accept" or "reject"; a rejecting vector may name the `error_codes` a conforming checker
 reports. The verdict agrees when an accepting vector's envelope is valid, or when a rejecting vector's is

@@ -13,7 +13,7 @@ PathT = tuple[str | int, ...]
 
 def file_unusable(module: Module, path: Path | None) -> bool:
     """`path` could not be read: missing (P003), refused (F001-F004), or not parsed or decoded (a P error).
-    Its one diagnostic says so; a rule about what the file holds would only restate it, wrongly (D144)."""
+    Its one diagnostic says so; a rule about what the file holds would only restate it, wrongly (FMT-17)."""
     return path is not None and any(d.file == path and d.code[:1] in ("P", "F") for d in module.load_diagnostics)
 
 
@@ -33,7 +33,7 @@ class RuleBase:
     @property
     def schema_file_unusable(self) -> bool:
         """schema.json is missing (S010) or could not be read (a P or F error in it): that one diagnostic says so,
-        and the rules about its parts (S004, S005, V001) would only restate it (D144)."""
+        and the rules about its parts (S004, S005, V001) would only restate it (FMT-17)."""
         return schema_file_unusable(self.m)
 
     # ------------------------------------------------------------ locating
@@ -69,5 +69,5 @@ class RuleBase:
 
     @property
     def v_severity(self) -> Severity | None:
-        """--v22 makes checklist item 3 (the prompt describes the envelope) an error; see D14."""
+        """--v22 makes checklist item 3 (the prompt describes the envelope) an error; see FMT-14."""
         return Severity.ERROR if self.v22 else None

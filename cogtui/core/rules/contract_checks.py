@@ -63,7 +63,7 @@ class ContractRules(V22Checks, GoldenChecks):
         return self.check_refs() and ok
 
     def check_refs(self) -> bool:
-        """S001 (nested too deeply), S002, S007 for the module's `$ref`s (ref_checks.py, D146)."""
+        """S001 (nested too deeply), S002, S007 for the module's `$ref`s (ref_checks.py, FMT-3)."""
         found = ref_problems(self.m).diagnostics
         self.out.extend(found)
         return not found

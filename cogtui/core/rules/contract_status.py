@@ -1,19 +1,19 @@
-"""Whether a module's contract can be known, and what keeps a module from running (D142, D143).
+"""Whether a module's contract can be known, and what keeps a module from running (RUN-1, RUN-2).
 
 A module's contract is its schemas. When schema.json (or a schema file `io`
 points at) is missing, unreadable, not an object, or not a valid JSON Schema,
 or an `io` reference does not resolve, or a `$ref` loops without reaching a
-schema or leaves the module, or a schema is nested too deeply (D146), the
+schema or leaves the module, or a schema is nested too deeply (FMT-3), the
 contract cannot be known: nothing the module takes or returns can be judged,
 so nothing may pass. `cogn check
 --module` refuses to judge a document against such a module (exit 2), and the
 runner refuses to run it (E4000), with the located diagnostic `cogn validate`
 also gives. A manifest field declared with an illegal value blocks a run too
-(D143): running under defaults would silently ignore what the author declared.
-So does a `$ref` the output schema reaches that does not resolve (D152b): no
+(RUN-2): running under defaults would silently ignore what the author declared.
+So does a `$ref` the output schema reaches that does not resolve (RUN-1): no
 answer could be validated, so the model is not called. A golden test's file that
 cannot be read or parsed does not: it fails its own case, with its located
-diagnostic, and the module's other cases run (D172, `golden_file_problems`).
+diagnostic, and the module's other cases run (GOLD-4, `golden_file_problems`).
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def _example_files(module: Module) -> frozenset[Path]:
 
 def golden_file_problems(module: Module, test: GoldenTest) -> list[Diagnostic]:
     """Why one golden case's files cannot be read (P: does not parse, F: the confined reader refused it), located:
-    that case fails with them, the module's other cases still run (D172)."""
+    that case fails with them, the module's other cases still run (GOLD-4)."""
     files = (test.input_path, test.expected_path)
     return [d for d in module.load_diagnostics if d.file is not None and d.file in files and _unreadable(d)]
 
@@ -149,8 +149,8 @@ def golden_file_problems(module: Module, test: GoldenTest) -> list[Diagnostic]:
 def run_blockers(module: Module) -> list[Diagnostic]:
     """What keeps the module from running, most basic first: a file that cannot be read (P, F), a contract that
     cannot be known, an output schema that cannot be used, declared manifest values that cannot be honoured.
-    A golden test's file is not one: it fails its own case (`golden_file_problems`, D172); nor is an example's,
-    which only the replay provider reads (it answers from the examples that could be read, D175)."""
+    A golden test's file is not one: it fails its own case (`golden_file_problems`, GOLD-4); nor is an example's,
+    which only the replay provider reads (it answers from the examples that could be read, GOLD-5)."""
     left_out = _golden_files(module) | _example_files(module)
     out = [d for d in module.load_diagnostics if _unreadable(d) and d.file not in left_out]
     out += [d for d in contract_problems(module) if d not in out]

@@ -18,7 +18,7 @@ class V22Checks(RuleBase):
         s = self.m.schemas
         schema_file = self.m.files.schema if self.m.files else None
         if s.meta is None:
-            # A missing or unreadable schema.json is said once (D144): "it has no meta schema" would restate it.
+            # A missing or unreadable schema.json is said once (FMT-17): "it has no meta schema" would restate it.
             if not self.schema_file_unusable:
                 self.add_at(
                     "V001",
@@ -100,7 +100,7 @@ class V22Checks(RuleBase):
 
     def check_overflow_schema(self) -> None:
         c = self.m.contract
-        if not c.known:  # the manifest could not be read: what it declares is unknown (D141)
+        if not c.known:  # the manifest could not be read: what it declares is unknown (FMT-16)
             return
         found = self.insights_schema()
         if found is None:
@@ -180,5 +180,5 @@ def _extensible_enum_paths(node: Any, path: PathT = ()) -> Iterator[PathT]:
 
 def _required_is_a_list(schema: object) -> bool:
     """`required` is absent or a list: when it is anything else, S001 says so, and "does not require X" would
-    only restate that fact (D192)."""
+    only restate that fact (CODE-6)."""
     return not isinstance(schema, dict) or isinstance(schema.get("required", []), list)

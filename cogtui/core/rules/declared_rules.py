@@ -1,5 +1,5 @@
-"""Envelope rules a manifest or the spec's prose declares: risk aggregation (D53), `schema_strictness: high`
-(D59) and `enums.unknown_tag`. Called by envelope_rules.check_envelope, so the checker and the runtime agree."""
+"""Envelope rules a manifest or the spec's prose declares: risk aggregation (ENV-5), `schema_strictness: high`
+(FMT-10) and `enums.unknown_tag`. Called by envelope_rules.check_envelope, so the checker and the runtime agree."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def check_risk_aggregation(meta: Any, data: dict[str, Any], path: PathT) -> list[Violation]:
-    """SPEC-v2.2 §2.4: `meta.risk = max(data.changes[*].risk)`. A meta.risk below a change's risk hides it (D53).
+    """SPEC-v2.2 §2.4: `meta.risk = max(data.changes[*].risk)`. A meta.risk below a change's risk hides it (ENV-5).
 
     Only risks written as one of the four levels count; a higher meta.risk is the author's caution, not an error.
     """
@@ -40,7 +40,7 @@ def check_risk_aggregation(meta: Any, data: dict[str, Any], path: PathT) -> list
 
 def check_strictness(data: dict[str, Any], module: Module, path: PathT) -> list[Violation]:
     """`schema_strictness: high` (SPEC-v2.2 §4.3 "严格，全部必填"): every property the data schema declares
-    at its top level is required, `extensions` excepted (D59). medium and low hold the schema as written."""
+    at its top level is required, `extensions` excepted (FMT-10). medium and low hold the schema as written."""
     if module.contract.schema_strictness.value != "high" or not isinstance(module.schemas.data, dict):
         return []
     from cogtui.core.files.json_pointer import deref

@@ -3,7 +3,7 @@
 Kinds: envelope, chunk, stream (JSON array, NDJSON or SSE of chunks) and input
 (a module's input, with the multimodal rules). Without an explicit kind the
 document's shape decides. A conformance vector (`{"$test", "envelope"}`) is
-judged as its envelope, and the verdict compared with its `$test` (D145).
+judged as its envelope, and the verdict compared with its `$test` (ENV-17).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ KINDS = ("envelope", "chunk", "stream", "input")  # what a document checked by `
 
 
 class UnjudgedInput(Exception):
-    """An input with no module to judge it against, in which the module-free (media) rules found nothing (D145):
+    """An input with no module to judge it against, in which the module-free (media) rules found nothing (ENV-18):
     no verdict, exit code 2 territory. `detected` is True when no kind was given and the shape said input."""
 
     def __init__(self, detected: bool) -> None:
@@ -49,7 +49,7 @@ class UnjudgedInput(Exception):
 
 
 class UnusableModule(Exception):
-    """The module's contract cannot be known (D142): nothing can be judged against it, exit code 2 territory."""
+    """The module's contract cannot be known (ENV-19): nothing can be judged against it, exit code 2 territory."""
 
     def __init__(
         self, module: Module, problems: list[Diagnostic], what: str = "contract (schema) cannot be loaded"
@@ -66,8 +66,8 @@ class CheckResult:
 
     kind: str
     violations: list[Violation] = field(default_factory=list)
-    warnings: list[Violation] = field(default_factory=list)  # tolerated shapes (D39, D41): valid, but noted
-    vector: VectorOutcome | None = None  # a conformance vector's expectation, met or not (D145)
+    warnings: list[Violation] = field(default_factory=list)  # tolerated shapes (ENV-4, CODE-2): valid, but noted
+    vector: VectorOutcome | None = None  # a conformance vector's expectation, met or not (ENV-17)
     lines: list[int] | None = None  # a stream read from NDJSON or SSE text: the line each chunk began on
     positions: PositionMap | None = field(default=None, repr=False, compare=False)  # a JSON document's text's
     under: tuple[str, ...] = ()  # where the judged value is in the document (a conformance vector's envelope)
@@ -131,7 +131,8 @@ def check_input(doc: Any, module: Module | None) -> list[Violation]:
         from cogtui.core.rules.contract_status import contract_problems
 
         unknowable = contract_problems(module)
-        if unknowable:  # no input can be judged, and the module will not run (D142): say that, not "no input schema"
+        # no input can be judged, and the module will not run (ENV-19, RUN-1): say that, not "no input schema"
+        if unknowable:
             raise UnusableModule(module, unknowable)
         if module.schemas.input is None:
             out.append(Violation("E1001", "input.schema.missing", (), f"module {module.name} has no input schema"))
@@ -148,7 +149,7 @@ def check_input(doc: Any, module: Module | None) -> list[Violation]:
             out.append(Violation(p.code, f"media.{p.code}", p.path, p.message))
         url = ref.get("url") if ref.get("type") == "url" else None
         refused = refused_without_lookup(url) if isinstance(url, str) and not problems else None
-        if refused is not None:  # the runtime's address rule, as far as it can be told offline (D66)
+        if refused is not None:  # the runtime's address rule, as far as it can be told offline (SEC-4)
             out.append(Violation("E1012", "media.E1012", (*path, "url"), refused))
     return out
 
@@ -174,7 +175,7 @@ def check_document(
     doc: Any, kind: str | None = None, module: Module | None = None, positions: PositionMap | None = None
 ) -> CheckResult:
     """The verdict on `doc`; raises UnusableModule when `module`'s contract cannot be known (never a pass), and
-    UnjudgedInput for an input without a module in which nothing was found (no verdict either, D145).
+    UnjudgedInput for an input without a module in which nothing was found (no verdict either, ENV-18).
     `positions`, the map of the JSON text `doc` was read from, locates each violation (line and column)."""
     result = _judge(doc, kind, module)
     if positions is not None and not isinstance(doc, StreamText):
@@ -234,9 +235,9 @@ def _judge(doc: Any, kind: str | None, module: Module | None) -> CheckResult:
 
 
 def _require_usable_output(module: Module | None) -> None:
-    """Raises UnusableModule when an output part of `module` reaches a `$ref` that does not resolve (D170): no
+    """Raises UnusableModule when an output part of `module` reaches a `$ref` that does not resolve (ENV-19): no
     envelope, chunk or stream can be judged against that contract, so there is no verdict (as a run is refused
-    before the call, D152b), rather than an E3001 that blames the document for the module's schema."""
+    before the call, RUN-1), rather than an E3001 that blames the document for the module's schema."""
     if module is None:
         return
     from cogtui.core.rules.output_refs import unusable_output_refs

@@ -70,7 +70,8 @@ def check_meta(
     if "risk" not in meta:
         if require_all:
             out.append(Violation("E3001", "meta.risk.required", (*path, "risk"), "meta.risk is required"))
-    elif meta["risk"] not in RISK_LEVELS and risk_object_level(meta["risk"]) is None:  # §6.1 object form (D39)
+    # neither one of the four levels nor the object form of SPEC-v2.5 §6.1 that names one (ENV-3)
+    elif meta["risk"] not in RISK_LEVELS and risk_object_level(meta["risk"]) is None:
         out.append(
             Violation(
                 "E3001",
@@ -113,7 +114,7 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
         out.append(Violation("E3001", "envelope.ok.required", (*path, "ok"), "ok is required"))
     elif not isinstance(env["ok"], bool):
         out.append(Violation("E3001", "envelope.ok.type", (*path, "ok"), "ok must be true or false"))
-    # Extra top-level fields are warnings (envelope_shape.shape_notes), not violations (D39).
+    # Extra top-level fields are warnings (envelope_shape.shape_notes), not violations (ENV-4).
     for key in ("version", "module", "provider", "trace_id", "model"):
         if key in env and not isinstance(env[key], str):
             out.append(Violation("E3001", f"envelope.{key}.type", (*path, key), f"{key} must be a string"))
@@ -129,12 +130,12 @@ def check_envelope(env: Any, module: Module | None = None, path: PathT = ()) -> 
     if module is not None and isinstance(env.get("meta"), dict):
         meta = env["meta"]
         level = risk_object_level(meta.get("risk"))
-        # The object form counts as its level against a v2.2 meta schema's string enum (D39). A field the spec's
+        # The object form counts as its level against a v2.2 meta schema's string enum (ENV-3). A field the spec's
         # meta rules already found wrong (a confidence over 1, an explain too long) is said once, by them.
         said = {v.path for v in out}
         found = _schema_violations(module, "meta", {**meta, "risk": level} if level else meta, (*path, "meta"))
         out.extend(v for v in found if v.path not in said)
-    return one_violation_per_fact(out)  # a missing field both the spec and the schema require is said once (D192)
+    return one_violation_per_fact(out)  # a missing field both the spec and the schema require is said once (CODE-6)
 
 
 def _check_success(env: dict[str, Any], module: Module | None, path: PathT) -> list[Violation]:
@@ -234,7 +235,7 @@ def _check_failure(env: dict[str, Any], module: Module | None, path: PathT) -> l
                 )
             ),
         ):
-            found = [v for v in found if v.path != code_path]  # the other spelling of the code fits (D36)
+            found = [v for v in found if v.path != code_path]  # the other spelling of the code fits (CODE-1)
         out.extend(found)
     return out
 
@@ -263,7 +264,7 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
     if not isinstance(ins, list):
         return [Violation("E3001", "insights.array", ipath, "extensions.insights must be an array")]
     out: list[Violation] = []
-    if module is None or not module.contract.known:  # no module, or a manifest that could not be read (D141)
+    if module is None or not module.contract.known:  # no module, or a manifest that could not be read (FMT-16)
         limit, require_mapping, enabled = LOOSEST_MAX_INSIGHTS, False, True
     else:
         c = module.contract
@@ -290,7 +291,8 @@ def check_insights(data: dict[str, Any], module: Module | None, path: PathT) -> 
         if not isinstance(item.get("text"), str) or not item["text"]:
             out.append(Violation("E3001", "insight.text", (*ipath, i, "text"), "an insight needs text"))
         mapping = item.get("suggested_mapping")
-        if require_mapping and not (isinstance(mapping, str) and mapping.strip()):  # "" maps to nothing (D34)
+        # a blank mapping names no field the insight could be promoted into, so it counts as missing (ENV-8)
+        if require_mapping and not (isinstance(mapping, str) and mapping.strip()):
             out.append(
                 Violation(
                     "E3004",
@@ -379,7 +381,7 @@ def _schema_violations(module: Module, part: str, instance: Any, path: PathT) ->
 
 
 def _is_enum_error(err: Any) -> bool:
-    """A value outside an enum or const: directly, or as the reason a oneOf/anyOf rejected it (D40).
+    """A value outside an enum or const: directly, or as the reason a oneOf/anyOf rejected it (ENV-9).
 
     A branch written for another type (a `type` error at the value itself) is not a reason; the
     failure is an enum miss when at least one branch remains and every one failed only on enum/const.

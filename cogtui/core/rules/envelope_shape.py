@@ -1,15 +1,15 @@
-"""Envelope shapes the spec tolerates, and how the runtime normalises them (issue 10 §2, D36, D39, D40).
+"""Envelope shapes the spec tolerates, and how the runtime normalises them (issue 10 §2, CODE-1, ENV-4, ENV-9).
 
 - An extra top-level field is not a broken contract: the checker warns, the
-  runtime drops it and records a warning (D39).
+  runtime drops it and records a warning (ENV-4).
 - `meta.risk` may be the extensible object form of SPEC-v2.5 §6.1: `{"level":
   <risk>, ...}` or `{"custom": ..., "reason": ...}` (§3.5). The checker accepts it;
-  the runtime normalises it to the level (custom: "medium", the §4.2 default) (D39).
+  the runtime normalises it to the level (custom: "medium", the §4.2 default) (ENV-3).
 - Legacy error codes (PARSE_ERROR, ...) and their numeric twins are one code:
   the runtime reports the numeric one and keeps the legacy one in
-  `error.details.legacy_code`; schema checks of `error.code` accept either (D36).
+  `error.details.legacy_code`; schema checks of `error.code` accept either (CODE-1).
 - Module error codes (E5000-E9999) pass through when the module declares them;
-  an undeclared one is replaced by the spec's generic code and flagged (D41).
+  an undeclared one is replaced by the spec's generic code and flagged (CODE-2).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ TOP_LEVEL = frozenset(
     }
 )
 CUSTOM_RISK_LEVEL = "medium"
-# An undeclared module code is unexpected: the spec's generic code, INTERNAL_ERROR (D41).
+# An undeclared module code is unexpected: the spec's generic code, INTERNAL_ERROR (CODE-2).
 GENERIC_MODULE_CODE = "E4000"
 
 
@@ -147,7 +147,7 @@ def normalise_shape(env: dict[str, Any], module: Module | None = None) -> tuple[
 
 
 def code_matches_schema(code: Any, valid: Any) -> bool:
-    """Whether `valid(candidate)` holds for the code or its other spelling in the mapping table (D36)."""
+    """Whether `valid(candidate)` holds for the code or its other spelling in the mapping table (CODE-1)."""
     if not isinstance(code, str):
         return False
     numeric = normalize_code(code)

@@ -120,14 +120,14 @@ def legacy_name(code: str) -> str | None:
 
 
 def code_forms(code: str) -> set[str]:
-    """Both spellings of a code per the mapping table: {"E1001", "INVALID_INPUT"} for either (D36)."""
+    """Both spellings of a code per the mapping table: {"E1001", "INVALID_INPUT"} for either (CODE-1)."""
     numeric = normalize_code(code)
     legacy = legacy_name(numeric)
     return {code, numeric} | ({legacy} if legacy else set())
 
 
 def error_meta(code: str, explain: str) -> dict[str, object]:
-    """The meta block of a failure the runtime makes: confidence 0.0, risk high, explain from the message (D35).
+    """The meta block of a failure the runtime makes: confidence 0.0, risk high, explain from the message (ENV-13).
 
     error-codes.md allows 0.0-0.5 and medium for some E2 codes; those are for a model that judges its own
     failure. A failure the runtime reports claims no confidence at all.

@@ -2,7 +2,7 @@
 
 An expected output that does not satisfy the module's contract is the author's
 stale test data, not a broken module: in v2.x modules it is a warning, an error
-only with `--strict` (D43). Messages name the file and the JSON path and show a
+only with `--strict` (GOLD-2). Messages name the file and the JSON path and show a
 short excerpt of the value, never a dump of the object.
 """
 

@@ -5,7 +5,7 @@
 Each key of `$validate` holds a JSON Schema for that part of the envelope (ok,
 meta, data, error, partial_data). `cogn test` judges an actual envelope by
 those schemas; the replay provider answers with an instance generated to
-satisfy them (run/schema_instance.contract_instance) (D42).
+satisfy them (run/schema_instance.contract_instance) (GOLD-1).
 """
 
 from __future__ import annotations

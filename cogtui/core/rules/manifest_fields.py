@@ -36,7 +36,7 @@ Finding = tuple[str, tuple[Hashable, ...]]  # (message, manifest path)
 
 
 def _shown(module: Module, value: Any, *parts: Hashable, key: bool = False, quote: bool = True) -> str:
-    """A manifest value as its author wrote it (D147b)."""
+    """A manifest value as its author wrote it (CODE-9)."""
     manifest = module.files.manifest if module.files else None
     src = module.sources.get(manifest) if manifest else None
     return as_written(value, src, parts, key=key, quote=quote)

@@ -4,7 +4,7 @@ Audio may last at most 10 minutes and video 5 (SPEC-v2.5 §4.1.1). The duration
 is read without decoding: WAV's byte rate and data size, MP4/QuickTime's `mvhd`
 box, Matroska/WebM's Segment Info, Ogg's last granule position (Vorbis, Opus),
 MP3's Xing/Info frame count or, for constant bitrate, its size. A file whose
-duration cannot be told is not refused for it (D61); every reader is bounded by
+duration cannot be told is not refused for it (RUN-18); every reader is bounded by
 the bytes it is given and never raises.
 """
 

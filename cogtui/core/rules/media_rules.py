@@ -110,7 +110,7 @@ class ResolvedMedia:
     data: bytes
     source: str  # the path or URL, for display
     path: tuple[str | int, ...] = ()  # where it sits in the input
-    fetched: bool = True  # False: a URL an offline provider (replay) never fetches, so `data` is empty (D95)
+    fetched: bool = True  # False: a URL an offline provider (replay) never fetches, so `data` is empty (RUN-20)
 
     @property
     def category(self) -> str | None:
@@ -138,7 +138,7 @@ class MediaProblem:
 
 
 def decode_base64(data: str) -> bytes | None:
-    """The bytes, or None when `data` is not base64 of something: empty data decodes to no media (D62)."""
+    """The bytes, or None when `data` is not base64 of something: empty data decodes to no media (RUN-19)."""
     if not isinstance(data, str):
         return None
     compact = "".join(data.split())
@@ -151,7 +151,7 @@ def decode_base64(data: str) -> bytes | None:
 
 
 def over_duration(mime: str, data: bytes) -> str | None:
-    """Why audio or video plays longer than SPEC-v2.5 §4.1.1 allows, or None (also when it cannot be told, D61)."""
+    """Why audio or video plays longer than SPEC-v2.5 §4.1.1 allows, or None (also when it cannot be told, RUN-18)."""
     cat = category_of(mime)
     limit = DURATION_LIMITS.get(cat or "")
     if limit is None:
@@ -263,7 +263,7 @@ OUTPUT_ALLOWED = ("image/png", "image/jpeg", "image/webp", "audio/mpeg", "audio/
 
 
 def check_output_media(data: Any, path: tuple[str | int, ...]) -> list[MediaProblem]:
-    """Generated media: a type of the §4.1.2 table (E1010) and, inline, base64 that decodes (E1013) (D63)."""
+    """Generated media: a type of the §4.1.2 table (E1010) and, inline, base64 that decodes (E1013) (ENV-16)."""
     problems: list[MediaProblem] = []
     for where, ref in find_output_media(data, path):
         declared = ref.get("media_type")

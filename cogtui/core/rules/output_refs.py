@@ -1,4 +1,4 @@
-"""The `$ref`s that keep a module's output contract from being used (D152b).
+"""The `$ref`s that keep a module's output contract from being used (RUN-1).
 
 An answer is judged against the output parts of the contract: `data`, `meta`
 and `error`. When one of them reaches a `$ref` that does not resolve (S002,
@@ -9,7 +9,7 @@ the `$ref` and where it is). Reaching is followed the way the engine follows
 it: from each part's schema, through every `$ref` that resolves (into `$defs`,
 into other files of the module), so a broken `$ref` only the input uses, or
 one in a `$defs` entry nothing uses, does not count here (the input's keeps
-E1006 before the call, D146d; `validate` reports every one as S002).
+E1006 before the call, RUN-1; `validate` reports every one as S002).
 """
 
 from __future__ import annotations

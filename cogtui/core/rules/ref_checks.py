@@ -1,4 +1,4 @@
-"""Where a module's `$ref`s lead, judged once for `validate` and for the run (D146).
+"""Where a module's `$ref`s lead, judged once for `validate` and for the run (FMT-3).
 
 Every schema document of the module is walked (schema.json, the files `io`
 points at, and every file inside the module their `$ref`s reach), and each
@@ -16,8 +16,8 @@ names. What it finds:
 All but an unresolvable reference are `blockers`: the contract cannot be
 known, so the module does not run (contract_status.py, E4000 naming the file
 and position). An unresolvable reference is kept in `unresolved` by where it
-is: one the output parts reach blocks the run too (output_refs.py, D152b), one
-only the input reaches keeps E1006 (D146d).
+is: one the output parts reach blocks the run too (output_refs.py, RUN-1), one
+only the input reaches keeps E1006 (RUN-1).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """runtime_requirements against a provider's capability declaration (`cogn capabilities`): one rule for
-`cogn validate` (M021, with the chosen or default provider), the details pane and the run (D72, D54).
+`cogn validate` (M021, with the chosen or default provider), the details pane and the run (RUN-4).
 
 `structured_output: true` requires structured output: a provider without it, a schema it cannot take,
 or an endpoint that refuses it fails the run with E4007. Absent, it is used where the provider has it

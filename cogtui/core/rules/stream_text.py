@@ -3,7 +3,7 @@ back by `cogn check`, which takes one JSON document or a stream as NDJSON or SSE
 
 A stream read from text remembers where each chunk began (its line) and, for SSE,
 the event name it came under, so a violation can say its line and an event that
-names another kind of chunk is caught (D145).
+names another kind of chunk is caught (ENV-17).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def sse_frame(chunk: dict[str, Any]) -> str:
-    """One chunk as an SSE event under its kind's name (`SSE_EVENTS`); the empty chunk (a heartbeat, D11) as a
+    """One chunk as an SSE event under its kind's name (`SSE_EVENTS`); the empty chunk (a heartbeat, STREAM-3) as a
     `: heartbeat` comment, which keeps the connection alive and that no client takes for an event."""
     kind = chunk_kind(chunk)
     if kind == "heartbeat":
@@ -62,7 +62,7 @@ def parse_document(text: str) -> Any:
     if not stripped:
         raise UnusableDocument("the document is empty")
     try:
-        return loads_finite(stripped)  # NaN and Infinity are not JSON (D33), here as in the runtime
+        return loads_finite(stripped)  # NaN and Infinity are not JSON (RUN-10), here as in the runtime
     except json.JSONDecodeError as first:
         if looks_like_sse(text):
             return parse_sse(text)
@@ -97,7 +97,7 @@ def looks_like_sse(text: str) -> bool:
 
 
 def parse_sse(text: str) -> StreamText:
-    """Each SSE event's data as one chunk (a `: heartbeat` comment is the empty chunk, D11); a malformed frame
+    """Each SSE event's data as one chunk (a `: heartbeat` comment is the empty chunk, STREAM-3); a malformed frame
     is an UnusableDocument naming its line. An event at the end of the text needs no closing blank line."""
     chunks: list[Any] = []
     lines: list[int] = []

@@ -102,11 +102,11 @@ class ManifestRules:
         self.out.append(diag(code, message, self.file, line, col, hint, severity))
 
     def shown(self, value: Any, *parts: Hashable) -> str:
-        """The value at `parts` as the author wrote it (D147b)."""
+        """The value at `parts` as the author wrote it (CODE-9)."""
         return as_written(value, self.src, parts)
 
     def key_shown(self, *parts: Hashable) -> str:
-        """The last key of `parts` as the author wrote it, unquoted when a string (D147b)."""
+        """The last key of `parts` as the author wrote it, unquoted when a string (CODE-9)."""
         return key_as_written(parts[-1], self.src, parts)
 
     def run(self) -> None:
@@ -354,7 +354,7 @@ def _required_hint(name: str) -> str:
 def validate_module(
     module: Module, v22: bool = False, strict: bool = False, provider: ProviderCaps | None = None
 ) -> list[Diagnostic]:
-    """All diagnostics for a module, sorted by file and position, each fact said once (D192); `strict` makes
+    """All diagnostics for a module, sorted by file and position, each fact said once (CODE-6); `strict` makes
     stale goldens errors.
 
     `provider` (name, capability declaration) adds M021 for the runtime_requirements it cannot meet.

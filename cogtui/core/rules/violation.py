@@ -43,7 +43,7 @@ def json_type(value: Any) -> str:
 
 
 # What a finding says about a value, in one word, from a rule id's last part or a schema keyword: two findings of
-# one kind about one field state one fact (D192). A kind not listed is a fact no other check states.
+# one kind about one field state one fact (CODE-6). A kind not listed is a fact no other check states.
 _KINDS = {
     "required": "missing",
     **dict.fromkeys(("type", "object", "array"), "type"),
@@ -76,7 +76,7 @@ def violation_fact(v: Violation) -> str:
 
 
 def one_violation_per_fact(items: list[Violation]) -> list[Violation]:
-    """`items` with each fact said once: the narrowest E-code of those that state it, else the first found (D192)."""
+    """`items` with each fact said once: the narrowest E-code of those that state it, else the first found (CODE-6)."""
 
     def rank(v: Violation) -> tuple[int, ...]:
         return (NARROWER_CODES.index(v.code) if v.code in NARROWER_CODES else len(NARROWER_CODES),)

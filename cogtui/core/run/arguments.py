@@ -3,7 +3,7 @@
 SPEC-v0.1 substitutes `--args` into the prompt's `$ARGUMENTS` placeholders
 (run/prompt.py); module-format-v1 also lets the input schema declare
 `"$ARGUMENTS": {"type": "string"}`, which is filled from `--args` when the
-input does not already give it (D45).
+input does not already give it (CLI-1).
 """
 
 from __future__ import annotations

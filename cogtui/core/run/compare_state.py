@@ -2,7 +2,7 @@
 
 `ctrl+r` with a second target set (the run screen's "compare with") runs the same input on both concurrently;
 the tab shows each side's state (running, then its outcome, latency and cost) and every field of the two
-envelopes in one table, the fields that differ marked (D258). The runtime's own meta (trace_id, latency_ms,
+envelopes in one table, the fields that differ marked (TUI-19). The runtime's own meta (trace_id, latency_ms,
 model, warnings) is left out: it differs on every run and says nothing of the answers. Each side is final
 once its result is in, and a late result of a side changes nothing; each run is recorded in history as any
 run is (the screen does it).

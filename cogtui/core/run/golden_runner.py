@@ -40,7 +40,7 @@ class CaseResult:
     diff: str = ""
     result: RunResult | None = None
     expected: Any = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)  # why its files cannot be used (D172)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # why its files cannot be used (GOLD-4)
     judgement: Judgement | None = None  # a `$judge` golden's judging (run/judge.py); None without a rubric
     contract_ok: bool = False  # the envelope satisfies the golden at the contract level (a rubric may still fail it)
 
@@ -137,7 +137,7 @@ def envelope_diff(expected: Any, actual: Any) -> str:
 
 
 def unrunnable(module: Module, test: GoldenTest) -> CaseResult | None:
-    """The failure of a case whose files cannot be used, without running it (D172): a file that does not parse or
+    """The failure of a case whose files cannot be used, without running it (GOLD-4): a file that does not parse or
     that the confined reader refused is said with its located diagnostic, as `cogn validate` says it."""
     problems = golden_file_problems(module, test)
     reasons = [f"{d.code} {d.location}: {d.message}" for d in problems]

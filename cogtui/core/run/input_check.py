@@ -16,7 +16,7 @@ def input_failure(module: Module, value: Any, args: str | None) -> dict[str, Any
     if module.schemas.input is not None:
         try:
             errors = list(schemas_for(module).iter_errors("input", value))
-        except RefError as exc:  # the schema is at fault, not the input (D146)
+        except RefError as exc:  # the schema is at fault, not the input (FMT-3)
             return failure(
                 "E1006",
                 f"the input schema of {module.name} cannot be used: {exc}",
@@ -32,7 +32,7 @@ def input_failure(module: Module, value: Any, args: str | None) -> dict[str, Any
             )
     limit = module.runtime_requirements.get("max_input_tokens")
     if isinstance(limit, int) and not isinstance(limit, bool):
-        # The text the prompt carries: attached media count as their placeholder, not their base64 (D31).
+        # The text the prompt carries: attached media count as their placeholder, not their base64 (RUN-17).
         tokens = estimate_tokens(input_text(value) + (args or ""))
         if tokens > limit:
             return failure(

@@ -4,12 +4,12 @@ A golden's expected file may hold `"$judge": {"rubric": "...", "pass_score": 0.7
 `$validate`. Tools that do not know it ignore it. Once the envelope passes the contract checks, the
 built-in module `cogtui-judge` (package data: cogtui/builtin) reads the rubric, the envelope and the case's
 input, and answers `score` (0-1), `verdict`, `rationale` and `evidence`. The case passes only when the
-contract checks pass *and* the score reaches `pass_score` (D250). The judge is a module like any other: its
+contract checks pass *and* the score reaches `pass_score` (GOLD-9). The judge is a module like any other: its
 answer is checked against its own contract, so a judge that answers out of contract or times out fails the
 case with its E-code (`judge:E3001`), never passes it.
 
 The judge runs on a target of its own (`--judge-provider/--judge-model`, or `judge:` in config.yaml), never
-silently on the module's: with none set, a `$judge` case says so and what to set (D251). A replay answer is
+silently on the module's: with none set, a `$judge` case says so and what to set (GOLD-10). A replay answer is
 a recorded one, not a model's: with no judge target it is judged on its contract alone, and says that too.
 """
 
@@ -28,7 +28,7 @@ from cogtui.core.run.run_types import RunOptions, RunResult
 from cogtui.core.run.runner import run_module
 from cogtui.core.settings.config import Config
 
-# The case codes a judged golden adds to an eval's (beside an E-code and `mismatch`, D81).
+# The case codes a judged golden adds to an eval's (beside an E-code and `mismatch`, EVAL-2).
 LOW_SCORE = "low-score"  # the judge scored the answer below pass_score
 NO_JUDGE = "no-judge"  # a model's answer with a rubric, and no judge target to score it
 BAD_RUBRIC = "bad-rubric"  # the expected file's `$judge` cannot be used
@@ -70,7 +70,7 @@ class Judgement:
     passed: bool
     pass_score: float
     score: float | None = None
-    verdict: str | None = None  # the judge's own word; the score decides (D250)
+    verdict: str | None = None  # the judge's own word; the score decides (GOLD-9)
     rationale: str = ""
     evidence: list[str] = field(default_factory=list)
     code: str | None = None  # LOW_SCORE, NO_JUDGE, BAD_RUBRIC or judge:<E-code> when the case fails on it
@@ -94,7 +94,7 @@ class Judgement:
 
 def judge_provider(config: Config, provider: str | None = None, model: str | None = None) -> Provider | None:
     """The judge's target: `--judge-provider/--judge-model`, else `judge:` in config.yaml; None when neither names
-    one (D251). UnknownProvider for a name that is no provider, or a model without a provider to run it on."""
+    one (GOLD-10). UnknownProvider for a name that is no provider, or a model without a provider to run it on."""
     from cogtui.core.run.providers import UnknownProvider, make_provider
 
     name = provider or config.judge_provider

@@ -40,7 +40,7 @@ def invocation_refusal(module: Module, caller: str) -> dict[str, Any] | None:
 
 def blocked_run(module: Module, blockers: list[Diagnostic]) -> dict[str, Any]:
     """The refusal of a module `cogn validate` finds unrunnable (contract_status.run_blockers): E4000, or E4007
-    for a file the confined reader refused (D-confined). Illegal manifest values are all named (D143)."""
+    for a file the confined reader refused (D-confined). Illegal manifest values are all named (RUN-2)."""
     first = blockers[0]
     manifest = [d for d in blockers if d.code.startswith("M")]
     output = next((u for u in unusable_output_refs(module) if u.diagnostic == first), None)
@@ -48,7 +48,7 @@ def blocked_run(module: Module, blockers: list[Diagnostic]) -> dict[str, Any]:
     if manifest and manifest[0] is first:
         fields = "; ".join(d.message for d in manifest)
         why = f"module.yaml declares values it cannot honour: {fields} ({first.location})"
-    elif output is not None:  # refused before the call: no answer could ever be validated (D152b)
+    elif output is not None:  # refused before the call: no answer could ever be validated (RUN-1)
         why = f"its output schema ({output.part}) cannot be used: {first.message} ({first.location})"
         suggestion = (
             f"Fix the $ref {output.ref!r} at {first.location}: until it resolves no answer can be validated, so "
@@ -93,7 +93,7 @@ def apply_failure_contract(envelope: dict[str, Any], module: Module) -> list[str
 def record_in_meta(
     envelope: dict[str, Any], warnings: list[str], model_calls: int, structured: dict[str, Any] | None = None
 ) -> None:
-    """Runtime meta: warnings, extra model calls (D58), the structured-output path taken (D74)."""
+    """Runtime meta: warnings, extra model calls (ENV-15), the structured-output path taken (RUN-6)."""
     meta = envelope.setdefault("meta", {})
     if structured is not None:
         meta["structured_output"] = structured

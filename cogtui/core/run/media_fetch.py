@@ -49,7 +49,7 @@ async def resolve_media(
 ) -> ResolvedMedia:
     """Read one MediaInput into memory, checked. `accepted` defaults to the module's declared modalities.input.
 
-    With `fetch_urls` False (an offline provider: replay), a URL is checked and described but never fetched (D95).
+    With `fetch_urls` False (an offline provider: replay), a URL is checked and described but never fetched (RUN-20).
     """
     if accepted is None:
         accepted = _accepted(module)
@@ -104,7 +104,7 @@ async def resolve_all(
 
 def _unfetched_url(ref: dict[str, Any], path: MediaPath, module: Module) -> ResolvedMedia:
     """A URL for an offline provider: the module's network policy still holds (a real run would be refused the
-    same way), but nothing is fetched; the type is the declared one, or the URL's extension's (D95)."""
+    same way), but nothing is fetched; the type is the declared one, or the URL's extension's (RUN-20)."""
     raw: str = ref["url"]
     shown = redact_url(raw)
     from cogtui.core.run.media_url import check_network_allowed

@@ -4,7 +4,7 @@ SPEC-v2.2 §4.1-4.2 and §6.3. The repair pass fixes format only, exactly the
 spec's list: missing meta fields get conservative defaults, explain is
 truncated to 280 characters from the start, enum values are normalised for
 case and whitespace. It never rewrites a business value. Anything more
-(clamping, reading "85%", hyphens) is an opt-in fix (output_fixes.py, D51).
+(clamping, reading "85%", hyphens) is an opt-in fix (output_fixes.py, ENV-10).
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def declares_property(schema: Any, root: Any, name: str, depth: int = 0) -> bool
 
 
 def is_data_wrapper(payload: dict[str, Any], data_schema: Any = None, root: Any = None) -> bool:
-    """`{data: {...}}` wraps the payload (D32): `data` is an object, nothing but envelope-level keys sits
+    """`{data: {...}}` wraps the payload (ENV-11): `data` is an object, nothing but envelope-level keys sits
     beside it, and the module's data schema has no business field called `data`."""
     return (
         isinstance(payload.get("data"), dict)
@@ -74,7 +74,7 @@ def is_data_wrapper(payload: dict[str, Any], data_schema: Any = None, root: Any 
 
 
 def wrap_v21(payload: dict[str, Any], data_schema: Any = None, root: Any = None) -> dict[str, Any]:
-    """SPEC-v2.2 §6.3: a bare v2.1 payload (or a `{data: ...}` wrapper without meta, D32) becomes an envelope.
+    """SPEC-v2.2 §6.3: a bare v2.1 payload (or a `{data: ...}` wrapper without meta, ENV-11) becomes an envelope.
 
     A payload whose business field happens to be called `data` is wrapped whole:
     its rationale, confidence and other fields are never dropped.
@@ -180,7 +180,7 @@ def _error_explain(env: dict[str, Any]) -> str:
 
 
 def _norm(value: str, hyphens: bool = False) -> str:
-    """Case and whitespace (SPEC-v2.2 §4.1): trimmed, lower case, inner whitespace as `_` (D51)."""
+    """Case and whitespace (SPEC-v2.2 §4.1): trimmed, lower case, inner whitespace as `_` (ENV-10)."""
     return re.sub(r"[\s\-]+" if hyphens else r"\s+", "_", value.strip()).lower()
 
 

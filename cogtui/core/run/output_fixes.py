@@ -1,4 +1,4 @@
-"""Opt-in fixes of model output beyond the spec's repair pass (SPEC-v2.2 §4.1; docs/spec-decisions.md D51).
+"""Opt-in fixes of model output beyond the spec's repair pass (SPEC-v2.2 §4.1; docs/spec-decisions.md ENV-10).
 
 The repair pass proper fills missing meta fields, truncates explain and
 normalises enum case and whitespace. Anything more changes what the model

@@ -1,6 +1,6 @@
 """From the model's parsed answer to the final envelope (SPEC-v2.2 §4; pipeline steps 6-8).
 
-normalize → trim insights (exploration, D16) → check → repair (format only,
+normalize → trim insights (exploration, ENV-7) → check → repair (format only,
 when the format is wrong) → check again → route the violations by E-code.
 
 There is one judge: `envelope_rules.check_envelope`, the same rules
@@ -9,7 +9,7 @@ something). Its violations are routed by code, most specific first:
 E3004 (overflow) and E3005 (strict enums) win over E3001, because a module's
 schema usually repeats the insight limit (`maxItems`) and may not admit
 `{custom, reason}` at all, so its generic E3001 would hide them; then E3001
-(E3003 when a missing rationale is all that is wrong, D22); then the exec
+(E3003 when a missing rationale is all that is wrong, CODE-3); then the exec
 gate E2001. So the runtime fails an answer exactly when the checker would
 reject it, except for exploration's trimming, which fixes the answer first.
 Warnings (trimmed insights, empty values under no_inventing_data) are
@@ -51,7 +51,7 @@ class Outcome:
 
 
 def wrap_refusal(module: Module) -> str | None:
-    """The compat field that forbids wrapping a bare v2.1 payload, or None (SPEC-v2.2 §6.2, D52)."""
+    """The compat field that forbids wrapping a bare v2.1 payload, or None (SPEC-v2.2 §6.2, ENV-12)."""
     if not module.format.has_envelope_contract:
         return None  # v0, v1, v2.1 answers are bare payloads by design
     for key in ("accepts_v21_payload", "runtime_auto_wrap"):
@@ -145,7 +145,7 @@ def postprocess(
 
 
 def _is_missing_rationale(v: Violation) -> bool:
-    # The envelope rule and the schema's `required` both report a missing rationale: still one problem (D22).
+    # The envelope rule and the schema's `required` both report a missing rationale: still one problem (CODE-3).
     return v.rule == "data.rationale.required" or (
         v.rule == "schema.data"
         and v.path == ("data",)
@@ -154,7 +154,7 @@ def _is_missing_rationale(v: Violation) -> bool:
 
 
 def _trim_insights(env: dict[str, Any], module: Module, warnings: list[str]) -> dict[str, Any]:
-    """Exploration keeps the first overflow.max_items insights (D16): extra insights are a bonus, not a breach."""
+    """Exploration keeps the first overflow.max_items insights (ENV-7): extra insights are a bonus, not a breach."""
     data = env.get("data")
     if env.get("ok") is not True or not isinstance(data, dict) or module.tier != "exploration":
         return env
@@ -194,7 +194,7 @@ def _overflow_failure(env: dict[str, Any], module: Module, violations: list[Viol
 
 
 def _media_failure(env: dict[str, Any], violations: list[Violation]) -> dict[str, Any] | None:
-    """Generated media outside the output table (E1010) or not decodable (E1013): the media code (D63)."""
+    """Generated media outside the output table (E1010) or not decodable (E1013): the media code (ENV-16)."""
     found = [v for v in violations if v.rule.startswith("media.output.")]
     if not found:
         return None

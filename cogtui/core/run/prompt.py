@@ -95,7 +95,7 @@ def inject_results(prompt: str, results: list[tuple[SubagentCall, dict[str, Any]
 
 
 def call_placeholders(prompt: str, calls: list[SubagentCall]) -> str:
-    """Each @call: as the prompt-as-sent shows it without running the subagent (D256): a placeholder naming the
+    """Each @call: as the prompt-as-sent shows it without running the subagent (RUN-21): a placeholder naming the
     call where its result would be."""
     out, last = [], 0
     for call in sorted(calls, key=lambda c: c.span):
@@ -180,7 +180,7 @@ MAX_SOURCE = 200  # a URL or path longer than this is cut in the placeholder
 
 
 def media_placeholder(index: int, ref: dict[str, Any]) -> str:
-    """What the prompt text shows in place of the `index`-th (1-based) MediaInput (D31)."""
+    """What the prompt text shows in place of the `index`-th (1-based) MediaInput (RUN-17)."""
     from cogtui.core.rules.media_rules import mime_from_path, normalize_mime  # only for an input that holds media
 
     declared = ref.get("media_type")

@@ -10,7 +10,7 @@
   run estimates the input, core/run/prompt.py), so no input is small enough.
 
 Only what can be read for sure is said: a module whose input schema has no properties, or is not an object,
-gets no R001/R002 (D257). Names come from the prompt's own text, located in prompt.md (or MODULE.md).
+gets no R001/R002 (FMT-18). Names come from the prompt's own text, located in prompt.md (or MODULE.md).
 """
 
 from __future__ import annotations

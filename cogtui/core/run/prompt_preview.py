@@ -3,7 +3,7 @@
 The request is the runner's own (`RunSession.preview`: the same checks, system prompt, user prompt with the
 input, structured-output schema and attachments), and the body is the provider's own (`request_body`: the
 Anthropic Messages or chat-completions JSON), with each attachment's data shown by reference. Nothing is sent
-to a model: a `@call:` stands as a placeholder naming the call (D256), and a URL medium is not fetched. The
+to a model: a `@call:` stands as a placeholder naming the call (RUN-21), and a URL medium is not fetched. The
 input tokens are Anthropic's `messages.count_tokens` when the provider is Anthropic and its key is set, else an
 estimate said to be one; the cost is the price table's for those tokens (and, at most, for `max_tokens` of
 output).

@@ -131,7 +131,7 @@ async def timed(
 
 
 async def prepare(provider: Provider) -> dict[str, Any] | None:
-    """Await the provider's `prepare()` (D140); a ProviderError there (e.g. no API key, said before the SDK is
+    """Await the provider's `prepare()` (RUN-13); a ProviderError there (e.g. no API key, said before the SDK is
     loaded) comes back as the run's failure envelope, no model call made."""
     from cogtui.core.run.envelope_builder import failure
 
@@ -144,7 +144,7 @@ async def prepare(provider: Provider) -> dict[str, Any] | None:
 
 
 def token_limit_failure(reason: str, provider_name: str, max_tokens: int, partial: Any) -> dict[str, Any]:
-    """Output cut by the token limit: E2003 with what was parsed (`partial`), never a parse retry (D38)."""
+    """Output cut by the token limit: E2003 with what was parsed (`partial`), never a parse retry (CODE-5)."""
     from cogtui.core.run.envelope_builder import failure
 
     return failure(

@@ -6,7 +6,7 @@ the input it was given (a re-run from the history), else the first on offer,
 else `{}`. The provider is the configured one when it can run (replay always
 can; a real provider needs its API key in the environment), else replay;
 a configured name that is no provider at all falls back to replay with the
-reason, for the screen to show (docs/spec-decisions.md D90).
+reason, for the screen to show (docs/spec-decisions.md TUI-1).
 """
 
 from __future__ import annotations

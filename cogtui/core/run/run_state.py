@@ -137,7 +137,7 @@ class RunState:
 
 # ------------------------------------------------------------ the run screen: its title and the run key
 
-BURST_WINDOW = 0.5  # seconds: a press less than this after the one before belongs to its burst (D180)
+BURST_WINDOW = 0.5  # seconds: a press less than this after the one before belongs to its burst (TUI-5)
 
 
 class Press(StrEnum):
@@ -150,11 +150,11 @@ class Press(StrEnum):
 
 @dataclass
 class RunPresses:
-    """The run key's presses on one run screen (D180). A press less than `window` seconds after the previous
+    """The run key's presses on one run screen (TUI-5). A press less than `window` seconds after the previous
     one is part of its burst and starts nothing more: a burst is one run, never one per press, and a run that
     is already streaming is not started again by it. A press while the module is being read (as the screen
     opens, or again for a run) is kept, and its run starts once the module is ready. A press after the window
-    starts one more run, in its own tab; the runs already going keep going (D180).
+    starts one more run, in its own tab; the runs already going keep going (TUI-5).
 
     `clock` gives the time of a press when the caller does not know it (`pressed(at=None)`): the screen passes
     the time the key arrived from the terminal, tests a clock of their own."""
@@ -210,7 +210,7 @@ class RunScreenState:
     provider: str = ""
     model: str | None = None  # the model the provider would call (None: it calls none, e.g. replay)
     presses: RunPresses = field(default_factory=RunPresses)
-    compare: str = ""  # a second target as typed: the run key runs both, side by side (D258)
+    compare: str = ""  # a second target as typed: the run key runs both, side by side (TUI-19)
 
     def runs_on(self, provider: str, model: str | None) -> None:
         self.provider, self.model = provider, model

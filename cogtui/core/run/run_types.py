@@ -32,7 +32,7 @@ class RunOptions:
     fixes: frozenset[str] = frozenset()  # opt-in output fixes beyond the repair pass (output_fixes.py)
     strict: bool = False  # --strict: no output fix at all
     caller: str = "user"  # "user", "test" (golden tests) or "agent" (@call): invocation.* (manifest_policy.py)
-    # The parent run's deadline, for an @call child: the whole tree shares one budget (D64).
+    # The parent run's deadline, for an @call child: the whole tree shares one budget (RUN-12).
     shared_deadline: Deadline | None = None
 
 

@@ -65,8 +65,8 @@ class RunSession:
         self.fixes = effective_fixes(options.fixes, module.contract.schema_strictness.value, options.strict)
         self.repairs: list[str] = []
         response = module.response
-        # A sync module asked to stream sends no field chunks (D23), yet what arrived still belongs in
-        # partial_data (D65): its fields gather in an emitter whose chunks are never sent.
+        # A sync module asked to stream sends no field chunks (STREAM-7), yet what arrived still belongs in
+        # partial_data (STREAM-7): its fields gather in an emitter whose chunks are never sent.
         self.gathered = ChunkEmitter(self.session_id) if self.degraded else self.chunks
         self.shaper = ChunkShaper(self.gathered, module.contract.response_chunk_type.value, response.get("buffer_size"))
         self.deadline = options.shared_deadline or Deadline(options.deadline)
@@ -174,7 +174,7 @@ class RunSession:
     async def preview(self) -> ModelRequest:
         """The request this run would send, built by the same steps, with nothing sent to a model (`cogn prompt`,
         the run screen's `p`): URL media are not fetched, and each `@call:` stands as a placeholder naming the
-        call, since its result would need the subagent to run (D256). RunFailed when the run would be refused."""
+        call, since its result would need the subagent to run (RUN-21). RunFailed when the run would be refused."""
         media = await self._checked_media(fetch_urls=False)
         body, calls = render_calls(self.module.prompt, self.opts.args)
         if calls:
@@ -186,7 +186,7 @@ class RunSession:
         """The checks before any call (a module validate finds unrunnable, an invocation or input refused) and the
         input's media, read and checked; RunFailed with the envelope of the first refusal."""
         m = self.module
-        blockers = run_blockers(m)  # unreadable files, an unknowable contract, illegal declared values (D142, D143)
+        blockers = run_blockers(m)  # unreadable files, an unknowable contract, illegal declared values (RUN-1, RUN-2)
         if blockers:
             raise _Failed(blocked_run(m, blockers))
         refused = invocation_refusal(m, self.opts.caller) or input_failure(m, self.input, self.opts.args)
@@ -222,7 +222,7 @@ class RunSession:
 
     def _request(self, body: str, media: list[Any]) -> ModelRequest:
         """The model request: the module's system prompt, the prompt with its input, the media and the answer's
-        format as the provider's capabilities allow (structured output, D72-D74)."""
+        format as the provider's capabilities allow (structured output, RUN-4 to RUN-6)."""
         m = self.module
         caps, name = _capabilities(self.opts.provider), self.opts.provider.name
         self.warnings += unhonoured_messages(m) + capability_notes(m, caps, name)
@@ -243,7 +243,7 @@ class RunSession:
         )
 
     async def _answer(self, request: ModelRequest) -> AsyncIterator[RunEvent | dict[str, Any]]:
-        """The model's JSON object; one corrective call more only when the corrective_retry fix is on (D51)."""
+        """The model's JSON object; one corrective call more only when the corrective_retry fix is on (ENV-10)."""
         from cogtui.core.files.json_extract import extract_json
 
         retry = CORRECTIVE_RETRY in self.fixes
@@ -330,7 +330,7 @@ class RunSession:
     async def _call(self, request: ModelRequest) -> AsyncIterator[RunEvent]:
         provider = self.opts.provider
         attempt, received = 0, [False]
-        refused = await prepare(provider)  # before the stream's timers: a first SDK import is not a silence (D140)
+        refused = await prepare(provider)  # before the stream's timers: a first SDK import is not a silence (RUN-13)
         if refused is not None:
             raise _Failed(refused)
         while True:
@@ -369,7 +369,7 @@ class RunSession:
                 for ev in self._sent(self.shaper.flush()):  # what arrived belongs in partial_data
                     yield ev
                 if self.structured is not None and self.structured.refused(exc, received[0]):
-                    refusal = self.structured.fall_back(exc)  # once: the next request carries no schema (D74)
+                    refusal = self.structured.fall_back(exc)  # once: the next request carries no schema (RUN-6)
                     if refusal is not None:
                         raise _Failed(refusal) from None
                     request.response_schema = None

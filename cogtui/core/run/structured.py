@@ -3,10 +3,10 @@
 The path is `json_schema` (OpenAI-compatible `response_format`), `output_config` (Anthropic),
 `replay` (the replay provider answers from the module's own goldens) or `prompt` (the contract in
 the prompt only). It is decided from the provider's capability declaration and the manifest's
-`runtime_requirements.structured_output` (cogtui/core/rules/requirements.py, D72). An endpoint that
+`runtime_requirements.structured_output` (cogtui/core/rules/requirements.py, RUN-4). An endpoint that
 answers 400/422 to a request carrying the schema is asked once more without it, unless the manifest
 requires structured output (E4007). The run records `meta.structured_output`:
-`{"path": ..., "dropped": [keywords the provider could not enforce]}` (D73).
+`{"path": ..., "dropped": [keywords the provider could not enforce]}` (RUN-5).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class StructuredPlan:
 
         When structured output is only preferred any such answer is tried once more without the schema;
         when it is required, only one whose message is about the schema is a refusal (E4007): another
-        400 keeps its own code (D74).
+        400 keeps its own code (RUN-6).
         """
         if self.schema is None or received or exc.status not in REFUSED_STATUS:
             return False

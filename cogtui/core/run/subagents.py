@@ -58,7 +58,7 @@ def child_input(child: Module, parent_input: Any, args: str | None) -> Any:
     """`context: main` shares the parent's input; `fork` starts empty. A JSON-object argument is merged on top.
 
     A shared input keeps only the fields the child's input schema declares when
-    that schema closes itself with `additionalProperties: false` (D17): a typed
+    that schema closes itself with `additionalProperties: false` (RUN-7): a typed
     child takes what it understands from its caller and nothing it would reject.
     """
     base: dict[str, Any] = {}

@@ -28,7 +28,7 @@ from cogtui.core.workspace import ModuleReport, ReportCache, Workspace
 
 # MCP's tool names (2025-11-25): 1 to 128 of these characters. A module name is checked against it too.
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
-INPUT_KEY = "input"  # the one argument of a tool whose module takes something other than an object (D232)
+INPUT_KEY = "input"  # the one argument of a tool whose module takes something other than an object (SERVE-3)
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,7 +78,7 @@ class Offer:
     @cached_property
     def tool_input_schema(self) -> dict[str, Any]:
         """The input schema as a tool's arguments, which MCP wants to be an object: the module's own when it is
-        one (or when it declares none), else an object with the input under `input` (D232)."""
+        one (or when it declares none), else an object with the input under `input` (SERVE-3)."""
         schema = self.input_schema
         if schema is None:
             return {"type": "object"}

@@ -8,13 +8,13 @@ Every run a server starts goes through one `RunService`:
   timeouts do not tick while they wait.
 - **Recorded in the history** like any other run, the interrupted ones included, by one writer thread
   (a run never waits on the database on the event loop).
-- **Never waiting on a client** (D234): a run pushes its chunks into its `RunHandle` without awaiting
+- **Never waiting on a client** (SERVE-5): a run pushes its chunks into its `RunHandle` without awaiting
   anything, and the client side reads them at its own pace. A client that falls `backlog` chunks behind
   (it stopped reading, or reads too slowly) has its run cancelled; a client that goes away cancels it
   too. A cancelled run ends as the runner ends one (E2010, the partial data kept), with the reason
   given, and is recorded as interrupted. So no client can hold a provider stream open: a run lasts at
   most its deadline (config.yaml `run_deadline`), whoever reads it.
-- **The target is the server's** (D233): the provider and model come from the server's flags, the
+- **The target is the server's** (SERVE-4): the provider and model come from the server's flags, the
   environment or config.yaml; a run asks for another only when the server allows it.
 """
 

@@ -49,7 +49,7 @@ SETTINGS: dict[str, str] = {
     "provider": "a provider name",
     "model": "a model name or null",
     "providers": "a mapping of provider name to its settings",
-    "output_fixes": "a list of output fix names (D51)",
+    "output_fixes": "a list of output fix names (ENV-10)",
     "run_deadline": "a positive number of seconds or null",
     "media_roots": "a list of folders",
     "prices": "a mapping of model name (or glob pattern) to its prices",
@@ -69,7 +69,7 @@ class Config:
     provider: str | None = None
     model: str | None = None
     providers: dict[str, dict[str, Any]] = field(default_factory=dict)
-    output_fixes: list[str] = field(default_factory=list)  # opt-in fixes beyond the repair pass (D51)
+    output_fixes: list[str] = field(default_factory=list)  # opt-in fixes beyond the repair pass (ENV-10)
     run_deadline: float | None = 600.0  # seconds for a whole run; null for none (docs/security.md)
     media_roots: tuple[Path, ...] = ()  # folders besides a module's own that media `type: file` may read
     prices: dict[str, Price] = field(default_factory=dict)  # the user's price entries, before the built-in ones
@@ -77,7 +77,7 @@ class Config:
     judge_model: str | None = None
     path: Path | None = None
     problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
-    # binding id -> "file:line:col" of its keymap entry, for located keymap problems (D96)
+    # binding id -> "file:line:col" of its keymap entry, for located keymap problems (TUI-14)
     keymap_where: dict[str, str] = field(default_factory=dict, compare=False)
     raw: dict[str, Any] = field(default_factory=dict)  # the file as parsed, for reference
 
@@ -126,7 +126,8 @@ class _Reader:
             if key not in SETTINGS:
                 from cogtui.core.files.written import as_written  # the file is parsed: sourcemap is loaded
 
-                shown = as_written(name, self.src, (name,), key=True)  # `null:`, not None (D147b)
+                # the key quoted as the file writes it (`null:`, not Python's None: CODE-9)
+                shown = as_written(name, self.src, (name,), key=True)
                 self.problem((name,), f"unknown setting {shown} ignored (known: {', '.join(SETTINGS)})", key=True)
             elif key in ("theme", "provider") and isinstance(value, str):
                 setattr(cfg, key, value)

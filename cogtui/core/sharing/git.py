@@ -1,7 +1,7 @@
 """The git command, as cogn add uses it on untrusted repositories.
 
 Always an argument list (never a shell), in a scratch repository of our own, with settings that keep the
-remote's content inert (D242):
+remote's content inert (SHARE-3):
 - no hook runs (`core.hooksPath` is the null device; the scratch repository is made without templates);
 - only https, ssh and file transports (`protocol.allow=never` and three exceptions), so neither `ext::` nor a
   redirect to plain http or git:// is followed;
@@ -10,7 +10,7 @@ remote's content inert (D242):
   attribute or symlink in the repository acts on the disk;
 - git never asks on the terminal (`GIT_TERMINAL_PROMPT=0`): a repository that needs credentials fails with
   git's message instead of waiting for an answer, and a remote that stops answering ends at `GIT_TIMEOUT`;
-- what a remote sends is bounded (D323): git writes its output into the scratch folder, which is watched while
+- what a remote sends is bounded (SHARE-9): git writes its output into the scratch folder, which is watched while
   git runs; past `max_bytes` in all (the fetched objects, kept as packs as they arrive, and git's output), git
   and its helpers are killed and `TooLarge` names the limit. A commit's tree is read up to `max_entries` paths.
 Variables that would point git at another repository (GIT_DIR and friends, set inside a hook) are dropped.

@@ -5,7 +5,7 @@ root's staging folder, checked against the search path (a name that would shadow
 module is refused without `force`), validated as `cogn validate` validates (errors refuse it, with their
 diagnostics located at the module's path in the repository), renamed into place, and then recorded in the
 lock. A module whose installed files no longer hash to its lock entry has local changes: it is never
-replaced or removed without `force` (D246).
+replaced or removed without `force` (SHARE-7).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""cognitive.lock: what `cogn add` installed, from where, at which commit, with which content (D240).
+"""cognitive.lock: what `cogn add` installed, from where, at which commit, with which content (SHARE-1).
 
 The project's lock is `cognitive.lock` at the project root (the folder holding `.cognitive/modules`); the
 user level's is `~/.cognitive/cognitive.lock`. It is JSON, one key a line and modules in name order, so a

@@ -1,4 +1,4 @@
-"""Putting a module folder into a search path root in one step, and taking one out (D245).
+"""Putting a module folder into a search path root in one step, and taking one out (SHARE-6).
 
 A module is written into a hidden staging folder inside the root it goes to (`.cogtui-staging-<pid>-<hex>`,
 which discovery skips: its name starts with '.'), so it is on the same file system and validated where it

@@ -1,4 +1,4 @@
-"""Which folder of a commit is the module, and its files: refused when unsafe or too large (D244).
+"""Which folder of a commit is the module, and its files: refused when unsafe or too large (SHARE-5).
 
 A module folder is one holding a manifest (module.yaml, MODULE.md or module.md). The repository's root, when
 it is one, is the module; otherwise the module folders found anywhere in the tree (not inside another module,
@@ -31,7 +31,7 @@ DOWNLOAD_MIB = 256  # what cogn add fetches for one module at most, by default (
 @record
 class Limits:
     """How much a module may hold: files, bytes in all, bytes in one file (as confined reads allow); and how much
-    of its repository is fetched to find it (D323): bytes received, paths of the commit's tree."""
+    of its repository is fetched to find it (SHARE-9): bytes received, paths of the commit's tree."""
 
     files: int = 1000
     total_bytes: int = 32 * 1024 * 1024

@@ -1,7 +1,7 @@
 """The argument of `cogn add`: a git repository (URL or local path) and the revision asked for.
 
 `SOURCE[@REF|#COMMIT]`: https://, ssh:// (and git@host:path), file:// URLs and local paths to a git
-repository are accepted; `owner/repo`, when no such folder exists, is GitHub's repository (D241). Plain
+repository are accepted; `owner/repo`, when no such folder exists, is GitHub's repository (SHARE-2). Plain
 http:// and git:// are refused: nothing authenticates what they carry. A URL may hold credentials
 (`https://TOKEN@host/...`): git is given them, but every text shown replaces them with `***` and the lock
 records the URL without them (credentials belong in git's credential helper).

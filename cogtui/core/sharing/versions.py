@@ -1,4 +1,4 @@
-"""Tags as semantic versions: which one is the newest release (D243).
+"""Tags as semantic versions: which one is the newest release (SHARE-4).
 
 A tag is a version when it is `MAJOR.MINOR.PATCH`, with an optional `v` before it and the optional
 pre-release (`-rc.1`) and build (`+meta`) parts of semver.org. Versions are ordered by semver precedence

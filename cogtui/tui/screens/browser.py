@@ -154,7 +154,7 @@ class BrowserScreen(Screen[None]):
         tree = self.query_one(ModuleTree)
         why = f"No module name contains {tree.filter_text!r}." if tree.filter_text else "No modules on the search path."
         unsearched = None if tree.filter_text else self.bench.store.unsearched_note()
-        if unsearched is not None:  # modules put where SPEC-v2.5's examples show them, which is not searched (D194)
+        if unsearched is not None:  # modules put where SPEC-v2.5's examples show them, which is not searched (PATH-4)
             why += f"\n\n{unsearched[:1].upper()}{unsearched[1:]}."
         self.query_one(ModuleDetail).show_message(block(why))
 

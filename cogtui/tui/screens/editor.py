@@ -4,10 +4,10 @@ Everything shown (status line, tab labels, read-only reasons, problems and the o
 bar, the footer's keys) is drawn from one `EditorState` (core/authoring/editor_state.py; one `FileBuffer`
 per tab); the rules live in the core (loading, validation, snapshots and atomic saves). Two workers feed
 the screen: validation (with the unsaved buffers overlaid on the disk; a thread that waits for `LiveChecker`'s
-worker process, so a long check never holds up the keys, D310) and a watchfiles watcher on the module
+worker process, so a long check never holds up the keys, TUI-20) and a watchfiles watcher on the module
 folder. Both only post messages; the handlers below own every state change (AGENTS.md invariant 8). The
 module and its files are read off the UI thread as the editor opens (the screen says "loading the module…"
-meanwhile), and so is the folder's listing for the tab list (D173, editor_opening.py, through module_loads.py).
+meanwhile), and so is the folder's listing for the tab list (TUI-4, editor_opening.py, through module_loads.py).
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ keys.register(
 )
 
 # The pause in typing after which the module is checked again: a burst of keys asks once. Checks run one at a
-# time (edits made during one are answered by one more), so a short pause cannot pile them up (D201), and in a
-# process of their own (D310), so one that starts while the typing goes on does not slow the keys.
+# time (edits made during one are answered by one more), so a short pause cannot pile them up (TUI-13), and in a
+# process of their own (TUI-20), so one that starts while the typing goes on does not slow the keys.
 VALIDATE_DELAY_S = 0.1
 
 
@@ -129,7 +129,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.opening = FolderReads(
             self, self.module_path, partial(read_opening, focus_file=self.focus_file), "load the module"
         )
-        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")  # f2 (D173)
+        # the files on disk for the tab list (f2), read off the UI thread as the module is (TUI-4)
+        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")
 
     @property
     def bench(self) -> Workbench:

@@ -138,7 +138,7 @@ class Navigator:
 
     def pick(self) -> None:
         """The tab list: the open tabs at once, then the files without a tab once the folder is listed, off the UI
-        thread (D173): "reading the module folder…" until then."""
+        thread (TUI-4): "reading the module folder…" until then."""
         state = self.editor.state
         problems = state.problems_per_pane()
         entries = []

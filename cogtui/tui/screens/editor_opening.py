@@ -1,4 +1,4 @@
-"""What the editor reads off the UI thread (D173), through `module_loads.FolderReads`: as it opens, its module and
+"""What the editor reads off the UI thread (TUI-4), through `module_loads.FolderReads`: as it opens, its module and
 every file it shows as a tab (up to `EDITOR_FILE_LIMIT`), with the contract tab's map; for its tab list (`f2`) and
 "Open X" again, the files of the module's folder.
 

@@ -1,6 +1,6 @@
 """`a` and `u` on the goldens and eval screens: accept a failing case's answer as its golden, on purpose, and undo it.
 
-`a` plans off the UI thread (the module read afresh, `golden_accept.plan_accept`, D255) and posts one
+`a` plans off the UI thread (the module read afresh, `golden_accept.plan_accept`, GOLD-11) and posts one
 `AcceptPlanned`; its handler hands the plan to the screen's `AcceptState`: a refusal is said (an answer out of
 contract, a replay answer, a `$validate` or `$judge` golden), otherwise the screen shows the diff of the expected
 file against the answer and a dialog asks. Yes writes the file in a second worker (atomically, the old one kept

@@ -105,7 +105,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         self.module_name = module_path.name
         self.state = RunListState(self.module_name)  # what the title, table mark, view and footer show
         self.fitted_to: int | None = None  # the room the provider/model cells were fitted to
-        self.widths: list[int] = []  # the widths the short columns' cells were cut to (D167)
+        self.widths: list[int] = []  # the widths the short columns' cells were cut to (TUI-8)
 
     @property
     def runs(self) -> dict[str, RunRecord]:
@@ -163,7 +163,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
 
     def _fill(self) -> None:
         """The table from the state: the short columns as they are, the provider/model fitted to the room left
-        (core.history.run_cells, D153d); in a narrow terminal `when` gives up its date first."""
+        (core.history.run_cells, TUI-8); in a narrow terminal `when` gives up its date first."""
         table = self.query_one(DataTable)
         rows, room, self.widths = self._layout()
         self.fitted_to = room
@@ -189,7 +189,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     def _layout(self) -> tuple[list[tuple[str, ...]], int, list[int]]:
         """The rows' short cells, the cells the provider/model text can take beside them in the table's width now
         (with dates while that leaves the model's name READABLE cells, else without), and the widths the short
-        cells are cut to so that the table fits (`fit_columns`: the outcome gives up its end first, D167)."""
+        cells are cut to so that the table fits (`fit_columns`: the outcome gives up its end first, TUI-8)."""
         table = self.query_one(DataTable)
         available = table.content_region.width
         if len(self.state.runs) >= table.content_region.height:  # the header takes a line: the rows scroll

@@ -327,7 +327,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         document = self.state.current
         if key is None or document is None or not self.state.can("undo_promotion"):
             return
-        if (refusal := self.state.undo_refusal()) is not None:  # said, not only shown in the detail (D153e)
+        if (refusal := self.state.undo_refusal()) is not None:  # said, not only shown in the detail (MIG-10)
             self.notify(refusal, title="Nothing undone", severity="warning", timeout=8, markup=False)
             return
         modules = self.state.undoable.get(key, ())

@@ -46,7 +46,7 @@ class PlanReady(Message):
     def __init__(self, plan: MigrationPlan, title: str, remake: Callable[[], MigrationPlan | str]) -> None:
         super().__init__()
         self.plan, self.title = plan, title
-        self.remake = remake  # the same promotion planned again, from the module as it is then (D148b)
+        self.remake = remake  # the same promotion planned again, from the module as it is then (MIG-9)
 
 
 class PromotionFailed(Message):

@@ -105,7 +105,7 @@ def _lines(*parts: Content | str) -> Content:
     return Content("\n").join(part if isinstance(part, Content) else block(part) for part in parts)
 
 
-# Each note's marker, from the severity the planner gave it (D91): the same glyph and colour in every view.
+# Each note's marker, from the severity the planner gave it (MIG-6): the same glyph and colour in every view.
 NOTE_MARKERS: dict[str, tuple[str, str]] = {"confirm": ("!", "bold $text-warning"), "info": ("i", "$text-muted")}
 NOTES_LEGEND = assemble(
     ("Notes", "bold"),

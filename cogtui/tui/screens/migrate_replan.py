@@ -1,4 +1,4 @@
-"""Planning again by itself (D148b): when a module's files change on disk under the plan shown, the preview makes
+"""Planning again by itself (MIG-9): when a module's files change on disk under the plan shown, the preview makes
 a new plan rather than offer `a` on one that no longer matches them (apply would refuse it every time).
 
 Two ways it finds out: an apply that refused a stale plan (`PreviewState.applied` says to plan again), and the

@@ -4,10 +4,10 @@
 providers or models on one input; the module is read again first, off the UI
 thread: run_launch.py). With a target in "compare with", one tab runs the input
 on both targets at once and shows the two envelopes side by side, the differing
-fields marked (widgets/compare_pane.py, D258). `p` (or `f4` from the input)
+fields marked (widgets/compare_pane.py, TUI-19). `p` (or `f4` from the input)
 shows the prompt as a run would send it, its tokens and cost, without calling a
 model (run_prompt.py). A burst of presses is one run, and a press while the
-module is being read starts its run once it is read (`RunPresses`, D180); the
+module is being read starts its run once it is read (`RunPresses`, TUI-5); the
 title line says which module runs on which provider and model, and what the
 presses did (`RunScreenState`). `escape` cancels the running run (the
 provider request is closed and the run is recorded as interrupted), or goes
@@ -184,7 +184,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.call_after_refresh(self.action_run)
 
     def take_input(self, input_value: Any, autorun: bool) -> None:
-        """Opened again (navigation.run_module, D153a): an input asked for replaces the one shown, and `autorun`
+        """Opened again (navigation.run_module, TUI-2): an input asked for replaces the one shown, and `autorun`
         runs it in a new tab; the tabs and runs already here stay as they are."""
         if self.module is None:  # still loading as it opens: the form is filled in with these once it is loaded
             self.preset_input = input_value if input_value is not None else self.preset_input

@@ -1,10 +1,10 @@
 """`ctrl+g` on the run screen: save the active tab's run (its input and its envelope) as a golden test pair, on purpose.
 
-First a thread worker loads the module afresh and plans the save (`golden_save.plan_save`, D182), posting one
+First a thread worker loads the module afresh and plans the save (`golden_save.plan_save`, GOLD-8), posting one
 `GoldenPlanned`: a run that is no golden (stopped, a runtime failure) or a duplicate (a golden with this input and
 this answer) is refused with the reason; otherwise a dialog asks for the case's name (a free one proposed) and
 says what to weigh first (a replay answer is a copy of a golden or an example, not a model's; a golden with this
-input that expects another answer). Saving writes the pair (`core.authoring.golden_save`, D98) in a second worker
+input that expects another answer). Saving writes the pair (`core.authoring.golden_save`, GOLD-6) in a second worker
 that loads the module again, so the manifest it edits is the one on disk now; it posts one `GoldenSaved`, whose
 handler notifies and revalidates the module so the browser and the goldens screen see the new test.
 """

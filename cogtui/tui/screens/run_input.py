@@ -28,7 +28,7 @@ INPUT_DEBOUNCE = 0.25
 
 def fill_input(area: TextArea, text: str) -> None:
     """Put the input the screen starts with in `area`: after what was typed while the module loaded (the screen
-    opens before it is read, D164), which stays where it is, the cursor with it."""
+    opens before it is read, TUI-4), which stays where it is, the cursor with it."""
     if area.text:
         selection = area.selection
         area.insert(text, area.document.end)
@@ -61,7 +61,7 @@ def input_status(text: str, module: Module | None) -> Content | None:
         return None
     try:
         violations = check_input(doc, module)
-    except UnusableModule as exc:  # the module will not run: say why, not that the input is wrong (D142)
+    except UnusableModule as exc:  # the module will not run: say why, not that the input is wrong (RUN-1)
         return markup("[$error]✗ $why[/]", why=str(exc))
     if not violations:
         return markup("[$success]✓ input matches the input schema[/]")

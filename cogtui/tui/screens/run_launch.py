@@ -3,10 +3,10 @@
 Each run loads the module from disk again (a schema changed since the last run counts), off the UI thread
 through the screen's `ModuleLoads` (module_loads.py, shared with the goldens and eval screens), whose one
 `ModuleLoaded` starts the run. The form (input, provider, model, $ARGUMENTS, the target to compare with) is
-read when the run starts: with a second target, one tab runs the input on both at once, side by side (D258).
-Which presses start a run is the screen's `RunPresses` (core/run/run_state.py, D180): a burst is one run, a
+read when the run starts: with a second target, one tab runs the input on both at once, side by side (TUI-19).
+Which presses start a run is the screen's `RunPresses` (core/run/run_state.py, TUI-5): a burst is one run, a
 press while the module is being read is kept and calls `start` once it is read. One load at a time: `start`
-does nothing while one is under way, so two overlapping loads never start two runs (D153c).
+does nothing while one is under way, so two overlapping loads never start two runs (TUI-4).
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ class RunLaunchFlow:
         except ValueError as exc:
             view.notify(str(exc), severity="error", markup=False)
             return
-        fixes, _ = parse_fixes(bench.config.output_fixes)  # config output_fixes (D51)
+        # the opt-in output fixes config.yaml turns on beyond the repair pass (ENV-10); an unknown name turns on none
+        fixes, _ = parse_fixes(bench.config.output_fixes)
         options = RunOptions(provider, args=form.args, stream_requested=True, resolver=bench.store.load, fixes=fixes)
         if form.compare is not None:
             await self.compare(module, form, options)

@@ -61,7 +61,7 @@ def area_theme_name(app: App[object]) -> str:
 
 class ThemedTextArea(TextArea):
     """A TextArea that knows the ANSI syntax theme from the start: built with `theme=starting_area_theme(app)`, its
-    theme is applied once whatever the app's theme (D154b). A TextArea's own themes can only be registered on an
+    theme is applied once whatever the app's theme (TUI-9). A TextArea's own themes can only be registered on an
     area that exists, so one built with the ANSI theme's name registers it as the name is set (`validate_theme`,
     the reactive's public validator, runs before the theme is applied); the area then never applies another first."""
 
@@ -73,7 +73,7 @@ class ThemedTextArea(TextArea):
 
 def starting_area_theme(app: App[object]) -> str:
     """The theme to build a `ThemedTextArea` with (`code_editor(theme=...)`): the one it keeps, so it is applied
-    once, not the constructor's default and then this one (D154b)."""
+    once, not the constructor's default and then this one (TUI-9)."""
     return area_theme_name(app)
 
 

@@ -66,7 +66,7 @@ class MarkedTextArea(ThemedTextArea):
 def _hide_controls(strip: Strip) -> Strip:
     """The file's own control characters, removed from the screen (each is zero cells wide: the layout stays).
 
-    A file holding them opens read-only and says which (D101); the terminal guard would remove them anyway,
+    A file holding them opens read-only and says which (SEC-6); the terminal guard would remove them anyway,
     but that is the last line of defence, kept for text a widget forgot to escape."""
     if not holds_unsafe(strip.text):
         return strip

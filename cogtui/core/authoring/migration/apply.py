@@ -40,7 +40,7 @@ class MigrationError(Exception):
 
 
 class StalePlan(MigrationError):
-    """The files are no longer what the plan was made from: nothing was written; plan again (D148b)."""
+    """The files are no longer what the plan was made from: nothing was written; plan again (MIG-9)."""
 
 
 @dataclass(frozen=True)

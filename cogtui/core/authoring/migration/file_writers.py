@@ -155,7 +155,7 @@ def write_manifest(draft: Draft, tier: str, overflow: Any, parts: list[str], tes
 
 def with_section(prompt: str, draft: Draft, overflow: Any, style: TextStyle) -> str:
     """The prompt for v2.2: its old response format rewritten to agree with the envelope section appended after
-    it, and the lines it cannot tell about quoted in a note to confirm (D193)."""
+    it, and the lines it cannot tell about quoted in a note to confirm (MIG-7)."""
     if describes_envelope(prompt):
         draft.notes.append("prompt.md: the prompt already describes the v2.2 envelope; carried verbatim")
         return prompt

@@ -112,7 +112,7 @@ def plan_migration(module: Module, to: str = "2.2") -> MigrationPlan:
 def _plan(module: Module, to: str) -> MigrationPlan:
     target = normalize_target(to)
     fmt = module.format.value
-    if not module.contract.known:  # the manifest cannot be read (D141): its format is a guess, never "current"
+    if not module.contract.known:  # the manifest cannot be read (FMT-16): its format is a guess, never "current"
         unreadable = blocking_issues(module)
         if unreadable:
             return MigrationPlan(module.name, module.path, fmt, target, errors=tuple(unreadable))

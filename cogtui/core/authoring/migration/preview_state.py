@@ -23,7 +23,7 @@ from cogtui.core.authoring.migration.review import ReviewPlan
 from cogtui.core.diagnostics import plural
 
 WRITING = ("applying", "undoing")
-# Said of a module whose files changed on disk under its plan (D148b): the preview made a new one itself.
+# Said of a module whose files changed on disk under its plan (MIG-9): the preview made a new one itself.
 REPLANNED = "the files changed on disk after the plan was made: planned again"
 
 

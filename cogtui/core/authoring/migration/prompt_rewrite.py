@@ -1,4 +1,4 @@
-"""The old response format in a prompt, rewritten to agree with the v2.2 section the migration appends (D193).
+"""The old response format in a prompt, rewritten to agree with the v2.2 section the migration appends (MIG-7).
 
 A v2.1 or v1 prompt says how to answer in its own words: "Return `{"ok": true,
 "data": {...}}`", a result field list with "- `confidence`: 0-1", "Return JSON

@@ -4,7 +4,7 @@ The section is appended, separated by a blank line, in the prompt file's own
 line endings; the old response format above it is rewritten to agree with it
 first (prompt_rewrite.py). It mentions meta,
 confidence, risk, explain and rationale, which is what `validate` rule V005
-looks for (docs/spec-decisions.md D15).
+looks for (docs/spec-decisions.md FMT-15).
 """
 
 from __future__ import annotations

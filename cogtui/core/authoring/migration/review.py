@@ -254,7 +254,7 @@ class _Reader:
         return tuple(items)
 
     def notes(self, obj: Any, where: str) -> tuple[str, ...]:
-        """The notes, each with its severity: those listed in `notes_to_confirm` are to confirm (D91)."""
+        """The notes, each with its severity: those listed in `notes_to_confirm` are to confirm (MIG-6)."""
         confirm = set(self.strings(obj, "notes_to_confirm", where))
         return tuple(Note(n, "confirm" if n in confirm else "info") for n in self.strings(obj, "notes", where))
 

@@ -257,7 +257,7 @@ def assemble_v0(
 
 
 def created_schema_url(parts: dict[str, Any]) -> str:
-    """The `$schema` of a schema.json migration creates: always a JSON Schema draft (D7).
+    """The `$schema` of a schema.json migration creates: always a JSON Schema draft (FMT-1).
 
     The parts' own draft when they agree on one; otherwise Draft-07, the spec's
     default, unless they use keywords only 2019-09/2020-12 define, which keep

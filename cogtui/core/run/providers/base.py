@@ -47,7 +47,7 @@ class ModelRequest:
     model: str | None = None
     max_tokens: int = 4096
     stream: bool = True
-    # Structured output (D72-D74): the answer's schema in the provider's dialect, and its name.
+    # Structured output (RUN-4 to RUN-6): the answer's schema in the provider's dialect, and its name.
     response_schema: dict[str, Any] | None = None
     schema_name: str = "envelope"
     timeout: float = 60.0  # seconds of silence before the stream is abandoned
@@ -73,7 +73,7 @@ class Finish:
 
 @record
 class Usage:
-    """Tokens of one call (or, summed, of a run), the same on every provider (D70).
+    """Tokens of one call (or, summed, of a run), the same on every provider (RUN-14).
 
     `input_tokens` is the input read at full price: Anthropic's `input_tokens`, OpenAI's prompt_tokens
     less its cached_tokens. `cache_read_tokens` came from the provider's prompt cache (Anthropic's
@@ -236,7 +236,7 @@ class ProviderWrapper:
 
 
 def status_error(status: int, message: str, retry_after: float | None = None) -> ProviderError:
-    """Map an HTTP status to the runtime's codes (error-codes.md, D20 as revised by D37).
+    """Map an HTTP status to the runtime's codes (error-codes.md, CODE-4).
 
     429 is rate limiting (E4002); 5xx and 529 (overloaded) mean the provider cannot serve now (E4001);
     both are retried. Client errors keep their own meaning and are never retried: 401 E4001 (bad
@@ -279,7 +279,7 @@ def status_error(status: int, message: str, retry_after: float | None = None) ->
 
 
 def malformed_stream_data(payload: str, received: bool, where: str) -> ProviderError:
-    """Stream data that is not a JSON object: the provider's fault, reported with what it sent (D37).
+    """Stream data that is not a JSON object: the provider's fault, reported with what it sent (CODE-4).
 
     Before any text it is E4001 (retried: the server is misbehaving); after text it broke the answer, E2010.
     """
@@ -290,7 +290,7 @@ def malformed_stream_data(payload: str, received: bool, where: str) -> ProviderE
 
 
 def unterminated_stream(received: bool, where: str, terminator: str) -> ProviderError:
-    """A stream that ended cleanly without its terminator: E2010, never retried (D37)."""
+    """A stream that ended cleanly without its terminator: E2010, never retried (CODE-4)."""
     return ProviderError(
         "E2010", f"{where} ended without {terminator}: the answer may be incomplete", received_text=received
     )
@@ -363,7 +363,7 @@ def describe_error(err: Any) -> tuple[int, str]:
 def stream_error(err: Any, received: bool, where: str) -> ProviderError:
     """An error a server reported inside a 200 response: an SSE `error` event or an `{"error": ...}` object.
 
-    Before any text it maps exactly as its HTTP twin would (an overloaded_error is a retryable 529, D20);
+    Before any text it maps exactly as its HTTP twin would (an overloaded_error is a retryable 529, RUN-11);
     after text arrived the stream is broken: E2010, never retried, keeping the server's message.
     """
     status, message = describe_error(err)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-# Capability names a module may list under runtime_requirements.preferred_capabilities (D54).
+# Capability names a module may list under runtime_requirements.preferred_capabilities (RUN-4).
 KNOWN_FEATURES = ("json_mode", "long_context", "streaming", "vision", "documents")
 
 
@@ -27,7 +27,7 @@ def capability_doc(
 
     `structured` is how the provider takes a response schema (`structured_output_format`): json_schema
     (OpenAI-compatible response_format), output_config (Anthropic), replay (answers from the module's
-    own goldens), or None for no structured output (D72).
+    own goldens), or None for no structured output (RUN-4).
     """
     from cogtui import __version__
 

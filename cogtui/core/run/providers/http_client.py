@@ -8,7 +8,7 @@ Three costs an eval paid that a call does not need:
   share the process's one context (`shared_client.tls_context`). A client for a
   plain `http://` base URL never negotiates TLS: every request goes to that base
   URL and redirects are not followed. It gets a TLS context that trusts no
-  certificate (D110): were TLS ever attempted, it would fail, never go unverified.
+  certificate (RUN-16): were TLS ever attempted, it would fail, never go unverified.
 - A streamed answer left unread after `[DONE]` (the end of the chunked body) makes
   the pool close the connection: the next call connects again (over TLS, a new
   handshake). `drain_after_done` reads that end, so the connection is reused; it

@@ -80,7 +80,7 @@ class AnthropicProvider:
             "system": system_blocks(request),
             "messages": _messages(request, media_by_reference),
         }
-        if request.response_schema is not None:  # structured output, GA in this SDK (D73)
+        if request.response_schema is not None:  # structured output, GA in this SDK (RUN-5)
             body["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
         return body
 
@@ -117,7 +117,7 @@ class AnthropicProvider:
                     if name == "error" or (isinstance(data, dict) and data.get("type") == "error"):
                         err = data.get("error", data) if isinstance(data, dict) else data
                         raise stream_error(err, received, "the Anthropic stream")
-                    if not isinstance(data, dict):  # JSON, but no event object: the server's fault (D37)
+                    if not isinstance(data, dict):  # JSON, but no event object: the server's fault (CODE-4)
                         raise malformed_stream_data(
                             json.dumps(data, ensure_ascii=False), received, "the Anthropic stream"
                         )
@@ -125,7 +125,7 @@ class AnthropicProvider:
                     if text:
                         received = True
                         yield TextDelta(text)
-            if not tally.stopped:  # a clean end without message_stop: cut, never retried (D37)
+            if not tally.stopped:  # a clean end without message_stop: cut, never retried (CODE-4)
                 raise unterminated_stream(received, "the Anthropic stream", "message_stop")
             yield Usage(tally.input_tokens, tally.output_tokens, tally.cache_read_tokens, tally.cache_write_tokens)
             if tally.stop_reason:
@@ -179,7 +179,7 @@ def _messages(request: ModelRequest, media_by_reference: bool = False) -> list[d
 
 
 def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
-    """The system prompt as one text block marked for Anthropic's prompt cache (D71).
+    """The system prompt as one text block marked for Anthropic's prompt cache (RUN-15).
 
     The system prompt is the static part of every run of a module (its contract, envelope rules and
     schemas, its instructions): it comes first in the request, so each run of the module after the

@@ -87,7 +87,7 @@ class OpenAIProvider:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
-        if request.response_schema is not None:  # strict structured output (D73); a refusal is the runner's (D74)
+        if request.response_schema is not None:  # strict structured output (RUN-5); a refusal is the runner's (RUN-6)
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": request.schema_name, "strict": True, "schema": request.response_schema},
@@ -158,7 +158,7 @@ class OpenAIProvider:
                         obj = json.loads(payload)
                     except ValueError:
                         obj = None
-                    if not isinstance(obj, dict):  # junk is the server's fault: say what it sent (D37)
+                    if not isinstance(obj, dict):  # junk is the server's fault: say what it sent (CODE-4)
                         raise malformed_stream_data(payload, received, f"the stream from {self.base_url}")
                     if obj.get("error") or event == "error":  # the server failed mid-stream: say what it said
                         raise stream_error(obj.get("error") or obj, received, f"the stream from {self.base_url}")
@@ -200,7 +200,7 @@ def _count(value: Any) -> int:
 
 
 def _usage(raw: Any) -> Usage:
-    """prompt_tokens include the cached ones: those are counted once, as cache reads (D70)."""
+    """prompt_tokens include the cached ones: those are counted once, as cache reads (RUN-14)."""
     raw = raw if isinstance(raw, dict) else {}
     details = raw.get("prompt_tokens_details")
     prompt = _count(raw.get("prompt_tokens"))

@@ -35,7 +35,7 @@ def choose_answer(module: Module, input_value: Any) -> tuple[dict[str, Any], str
     key = canonical(input_value)
     for test in module.tests:
         if test.input is not UNPARSED and canonical(test.input) == key and isinstance(test.expected, dict):
-            if is_contract(test.expected):  # a contract golden: an instance generated to satisfy it (D42)
+            if is_contract(test.expected):  # a contract golden: an instance generated to satisfy it (GOLD-1)
                 return contract_instance(module, test.expected), f"golden {test.name} (contract)"
             return _strip_runtime(test.expected), f"golden {test.name}"
     examples = [e for e in module.examples if isinstance(e.output, dict)]
@@ -69,7 +69,7 @@ def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
 
 class ReplayProvider:
     name = "replay"
-    offline = True  # the runner fetches no URL media for it (D95)
+    offline = True  # the runner fetches no URL media for it (RUN-20)
 
     def __init__(self, model: str | None = None, chunk_size: int = 24, interval: float | None = None) -> None:
         self.model = "replay"
