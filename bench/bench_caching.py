@@ -41,7 +41,7 @@ async def run_all(runs: int, fields: int) -> dict[str, Any]:
 
     from cogtui.core.module.loader import load_module
     from cogtui.core.run.prompt import estimate_tokens, system_prompt
-    from cogtui.core.run.providers.anthropic import AnthropicProvider
+    from cogtui.core.run.providers.anthropic.provider import AnthropicProvider
     from cogtui.core.run.runner import RunOptions, run_module
 
     tests = ROOT / "modules" / "code-reviewer" / "tests"

@@ -113,7 +113,7 @@ def warm_cpu_per_call(folder: Path, base_url: str) -> float:
     from cogtui.core.eval.engine import EvalSettings, run_eval
     from cogtui.core.eval.model import Target
     from cogtui.core.module.loader import load_module
-    from cogtui.core.run.providers.openai import OpenAIProvider
+    from cogtui.core.run.providers.openai.provider import OpenAIProvider
 
     module = load_module(folder / "ticket")
 

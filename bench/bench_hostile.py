@@ -32,7 +32,7 @@ from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.validate_module import validate_module
-from cogtui.core.run.providers.replay import ReplayProvider
+from cogtui.core.run.providers.replay.provider import ReplayProvider
 from cogtui.core.run.runner import RunOptions, run_module
 
 BOMB = "l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(

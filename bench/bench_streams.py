@@ -74,8 +74,8 @@ def main() -> None:
     assert server.stdout is not None and server.stdin is not None
     base_url = server.stdout.readline().strip()
     os.environ.update(ANTHROPIC_API_KEY="bench-key", OPENAI_API_KEY="bench-key")
-    from cogtui.core.run.providers.anthropic import AnthropicProvider
-    from cogtui.core.run.providers.openai import OpenAIProvider
+    from cogtui.core.run.providers.anthropic.provider import AnthropicProvider
+    from cogtui.core.run.providers.openai.provider import OpenAIProvider
 
     providers: list[Any] = [AnthropicProvider(base_url=base_url), OpenAIProvider(base_url=base_url + "/v1")]
     cpu: dict[tuple[str, int], list[float]] = {}

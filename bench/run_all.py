@@ -1,7 +1,7 @@
 """Every benchmark, one after another, then each figure that has a target against it (`make bench`), and
 BENCHMARKS.md written again from the figures (bench/report_md.py).
 
-    .venv/bin/python bench/run_all.py [--full] [growth reference editor core schema runtime streams startup ... serve]
+    .venv/bin/python bench/run_all.py [--full] [growth reference editor core schema runtime streams startup ... serve judge]
 
 By default each script runs at a reduced size chosen so that the whole set
 finishes in under three minutes on the reference machine (BENCHMARKS.md);
@@ -51,6 +51,8 @@ ORDER = (
     "eval",
     "caching",
     "serve",
+    "lsp",
+    "judge",
 )
 QUICK: dict[str, list[str]] = {
     "growth": ["--repeat", "3"],
@@ -71,6 +73,7 @@ QUICK: dict[str, list[str]] = {
     "dashboard": ["--runs", "5000", "--repeat", "2"],
     "eval": ["--cases", "50", "--repeat", "1", "--skip-engine"],  # the issue's 50 goldens
     "serve": ["--rounds", "1"],  # the issue's 200 runs at once, once
+    "lsp": ["--keys", "10", "--repeat", "3"],
 }
 
 

@@ -1,3 +1,3 @@
 """cogtui: a terminal workbench for Cognitive Modules."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

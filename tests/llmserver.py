@@ -1,7 +1,8 @@
 """Scripted LLM HTTP server (stdlib only) so providers are tested through the real SDKs.
 
 Speaks Anthropic Messages (POST .../messages) and OpenAI chat completions (POST
-.../chat/completions), streaming or not. Each request consumes the next queued reply
+.../chat/completions), streaming or not, and Anthropic's token count (POST .../messages/count_tokens:
+`token_count(body)`, characters / 4 unless a test sets it; a count consumes no queued reply). Each request consumes the next queued reply
 (FIFO), rendered in the protocol of the path hit; with the queue empty, a responder set by
 `respond_with(fn)` answers (fn(request) -> reply), else 500 "script exhausted". Every request
 is recorded and counted (`request_count`); `max_in_flight` is the most requests it was answering
@@ -459,7 +460,14 @@ class _Handler(BaseHTTPRequestHandler):
         self, owner: ScriptedLLMServer, req: RecordedRequest, proto: Protocol | None, reply: Reply | None, n: int
     ) -> None:
         path = req.path
-        if proto is None:
+        if path.endswith("/messages/count_tokens"):
+            counted = owner.token_count(req.body)
+            plan = (
+                _json_plan(200, {"input_tokens": counted})
+                if isinstance(counted, int)
+                else _error_plan(counted, "anthropic")
+            )
+        elif proto is None:
             plan = _error_plan(
                 Error(404, message=f"ScriptedLLMServer: no route for {self.command} {path}"), "anthropic"
             )
@@ -590,6 +598,8 @@ class ScriptedLLMServer:
         self._responder: Callable[[RecordedRequest], Reply | str] | None = None
         self._in_flight = 0
         self._max_in_flight = 0
+        # Anthropic's count_tokens: the count for a request body (an Error to answer with one instead).
+        self.token_count: Callable[[Any], int | Error] = lambda body: max(1, len(_dumps(body)) // 4)
 
     def start(self) -> ScriptedLLMServer:
         if self._httpd is None:

@@ -79,7 +79,7 @@ def test_each_violation_in_a_json_document_is_located(tmp_path: Path) -> None:
     target.write_text(text, encoding="utf-8")
     proc = run_cogn(["check", "--json", str(target)], cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
-    located = {v["path"]: (v["line"], v["column"]) for v in json.loads(proc.stdout)["violations"]}
+    located = {v["path"]: (v["line"], v["column"]) for v in checked(proc.stdout)["violations"]}
     assert located["meta.confidence"] == (4, 19)
     assert located["meta.explain"] == (3, 11)  # missing: its object
     assert located["data.rationale"] == (7, 11)
@@ -88,5 +88,5 @@ def test_each_violation_in_a_json_document_is_located(tmp_path: Path) -> None:
     vector = '{"$test": {"name": "v", "expects": "reject"},\n "envelope":\n' + text + "}"
     target.write_text(vector, encoding="utf-8")
     proc = run_cogn(["check", "--json", str(target)], cwd=tmp_path)
-    located = {v["path"]: (v["line"], v["column"]) for v in json.loads(proc.stdout)["violations"]}
+    located = {v["path"]: (v["line"], v["column"]) for v in checked(proc.stdout)["violations"]}
     assert located["meta.confidence"] == (6, 19)

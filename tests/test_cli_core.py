@@ -150,7 +150,7 @@ def test_validate_v22(world: World) -> None:
 
 def test_validate_v22_turns_warnings_into_errors(world: World) -> None:
     files = clean_v22("vague")
-    files["prompt.md"] = "Return the label.\n"
+    files["prompt.md"] = "Return the label of the `text`.\n"  # the prompt mentions its input (no R002)
     mod = make_module(world.cwd, files, "vague")
     lax = world.run("validate", str(mod), "--json")
     assert lax.returncode == 0

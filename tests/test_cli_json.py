@@ -123,6 +123,7 @@ def test_the_schema_and_the_reference_cover_every_command() -> None:
         ("validate", ["validate", "--json", "code-reviewer"]),
         ("run", ["run", "--json", "code-reviewer", "--input", CASE, "--provider", "replay", "--no-history"]),
         ("test", ["test", "--json", "code-reviewer", "--provider", "replay"]),
+        ("prompt", ["prompt", "--json", "code-reviewer", "--input", CASE]),
         ("eval", ["eval", "--json", "code-reviewer", "--provider", "replay", "--no-history"]),
         ("migrate", ["migrate", "--json", "code-reviewer", "--dry-run"]),
         ("history", ["history", "--json", "code-reviewer"]),

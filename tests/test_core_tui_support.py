@@ -16,7 +16,7 @@ from cogtui.core.module.loader import load_module
 from cogtui.core.module.tiers import TIERS
 from cogtui.core.rules.validate_module import validate_module, validate_path
 from cogtui.core.run.chunk_assembler import StreamAssembler
-from cogtui.core.run.providers.replay import ReplayProvider
+from cogtui.core.run.providers.replay.provider import ReplayProvider
 from cogtui.core.run.runner import RunOptions, RunSession
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"

@@ -17,17 +17,11 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 from cli_json import document
 from evalkit import eval_module, responder
 from llmserver import ScriptedLLMServer
-from rtkit import ANTHROPIC_KEY, OPENAI_KEY, cli_env, cogn
+from rtkit import cogn, server_env
 
 
 def env_for(tmp_path: Path, srv: ScriptedLLMServer) -> dict[str, str]:
-    return cli_env(
-        tmp_path,
-        OPENAI_BASE_URL=srv.openai_base_url,
-        ANTHROPIC_BASE_URL=srv.base_url,
-        OPENAI_API_KEY=OPENAI_KEY,
-        ANTHROPIC_API_KEY=ANTHROPIC_KEY,
-    )
+    return server_env(tmp_path, srv)
 
 
 def test_replay_eval_writes_json_and_junit_and_records_it(tmp_path: Path) -> None:

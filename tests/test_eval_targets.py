@@ -8,12 +8,13 @@ import pytest
 from cogtui.core.eval.model import Target
 from cogtui.core.eval.targets import configured_targets, option, parse_target, target_note
 from cogtui.core.run.providers import UnknownProvider
+from cogtui.core.run.providers.registry import secret_variables
 from cogtui.core.settings.config import Config
 
 
 @pytest.fixture(autouse=True)
 def _no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "COGNITIVE_PROVIDER", "COGNITIVE_MODEL"):
+    for name in (*secret_variables(), "COGNITIVE_PROVIDER", "COGNITIVE_MODEL"):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -96,7 +96,7 @@ def test_no_envelope_and_a_refused_write_leave_nothing(tmp_path: Path) -> None:
 
 async def test_a_saved_replay_run_passes_as_a_golden(tmp_path: Path) -> None:
     """Saved from a real run (replay), the pair passes `cogn test`'s comparison."""
-    from cogtui.core.run.providers.replay import ReplayProvider
+    from cogtui.core.run.providers.replay.provider import ReplayProvider
     from cogtui.core.run.runner import RunOptions, run_module
 
     folder = copy(tmp_path)

@@ -20,7 +20,8 @@ import yaml
 from cli_json import envelope
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
-NEVER_HEADLESS = {"httpx", "anthropic", "textual", "rich", "mcp", "starlette", "uvicorn"}  # rich: colour only
+# rich: colour only; pygls and lsprotocol: `cogn lsp` only
+NEVER_HEADLESS = {"httpx", "anthropic", "textual", "rich", "mcp", "starlette", "uvicorn", "pygls", "lsprotocol"}
 
 
 def imported(tmp_path: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
@@ -56,6 +57,9 @@ NEVER_FOR_VALIDATE = {
     "cogtui.core.module.schema_dialects",
     "cogtui.core.settings.prices",
     "cogtui.core.rules.media_rules",
+    "xml.etree.ElementTree",  # the CI formats' JUnit writer (cli/ci_formats.py), loaded only for --format junit
+    "cogtui.cli.ci_formats",
+    "cogtui.core.assist.checked",  # `--files` (pre-commit) only
 }
 
 

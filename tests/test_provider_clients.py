@@ -183,7 +183,7 @@ async def test_openai_without_a_key_fails_at_once_against_its_own_api(
 ) -> None:
     """OpenAI's API answers 401 without a key: E4001 naming the variable, no connection tried (before: a DNS or
     connection failure, retried three times)."""
-    from cogtui.core.run.providers.openai import OpenAIProvider
+    from cogtui.core.run.providers.openai.provider import OpenAIProvider
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
@@ -199,7 +199,7 @@ async def test_openai_without_a_key_fails_at_once_against_its_own_api(
 
 
 async def test_a_local_openai_compatible_server_needs_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cogtui.core.run.providers.openai import OpenAIProvider
+    from cogtui.core.run.providers.openai.provider import OpenAIProvider
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with ScriptedLLMServer() as server:

@@ -27,7 +27,7 @@ from cogtui.core.module.loader import load_module
 from cogtui.core.rules.golden_contract import is_contract
 from cogtui.core.rules.validate_module import validate_module
 from cogtui.core.run.golden_runner import compare
-from cogtui.core.run.providers.replay import choose_answer
+from cogtui.core.run.providers.replay.provider import choose_answer
 
 REALWORLD = Path(__file__).parent / "realworld"
 NAMES = sorted(p.name for p in REALWORLD.iterdir() if p.is_dir())

@@ -15,7 +15,7 @@ from cli_json import envelope
 
 from cogtui.cli import main
 from cogtui.core.module.loader import load_module
-from cogtui.core.run.providers.replay import ReplayProvider
+from cogtui.core.run.providers.replay.provider import ReplayProvider
 from cogtui.core.run.runner import RunOptions, run_module
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"

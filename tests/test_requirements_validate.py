@@ -21,9 +21,9 @@ from rtkit import MODULES, cli_env, cogn, copy_module
 
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.validate_module import validate_module
-from cogtui.core.run.providers.anthropic import AnthropicProvider
-from cogtui.core.run.providers.openai import OpenAIProvider
-from cogtui.core.run.providers.replay import ReplayProvider
+from cogtui.core.run.providers.anthropic.provider import AnthropicProvider
+from cogtui.core.run.providers.openai.provider import OpenAIProvider
+from cogtui.core.run.providers.replay.provider import ReplayProvider
 from cogtui.core.workspace import ReportCache, check_path, provider_capabilities
 
 OPENAI = ("openai", OpenAIProvider().capabilities())

@@ -8,6 +8,7 @@ import pytest
 from modkit import clean_v1, clean_v22, make_module
 
 from cogtui.core.module.loader import load_module
+from cogtui.core.run.providers.registry import secret_variables
 from cogtui.core.run.run_start import InputChoice, default_provider, input_choices, starting_input
 from cogtui.core.settings.config import Config
 
@@ -42,7 +43,7 @@ def test_the_given_input_wins_then_the_first_choice_then_an_empty_object() -> No
 
 @pytest.fixture
 def no_provider_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    for name in ("COGNITIVE_PROVIDER", "COGNITIVE_MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"):
+    for name in ("COGNITIVE_PROVIDER", "COGNITIVE_MODEL", *secret_variables()):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 

@@ -37,8 +37,8 @@ from rtkit import (
 )
 
 from cogtui.core.rules.chunk_rules import check_stream
-from cogtui.core.run.providers.anthropic import AnthropicProvider
-from cogtui.core.run.providers.openai import OpenAIProvider
+from cogtui.core.run.providers.anthropic.provider import AnthropicProvider
+from cogtui.core.run.providers.openai.provider import OpenAIProvider
 
 both = pytest.mark.parametrize("proto", PROTOCOLS)
 

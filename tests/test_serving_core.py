@@ -15,7 +15,7 @@ from providerkit import StandInProvider, as_provider
 from servekit import MODULES, answer_of
 
 from cogtui.core.run.providers.base import Finish, ModelRequest, ProviderEvent, TextDelta
-from cogtui.core.run.providers.replay import ReplayProvider
+from cogtui.core.run.providers.replay.provider import ReplayProvider
 from cogtui.core.serving.catalogue import Catalogue
 from cogtui.core.serving.runs import RunService, TargetRefused
 from cogtui.core.serving.schema_parts import rebased, standalone

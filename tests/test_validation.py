@@ -23,6 +23,7 @@ from cogtui.core.diagnostics import CATALOGUE, Diagnostic, Severity
 from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.validate_module import validate_module, validate_path
+from cogtui.core.workspace import check_path
 
 
 @dataclass(frozen=True)
@@ -548,6 +549,40 @@ def t008(tmp: Path) -> Case:
     return Case(build(tmp, {"tests/extra.input.json": {"text": "x"}}), "T008", "tests/extra.input.json", 1, 1)
 
 
+def t009(tmp: Path) -> Case:
+    exp = copy.deepcopy(clean_v22()["tests/case1.expected.json"])
+    exp["$judge"] = {"rubric": "Calls the ticket a bug.", "pass_score": 7}
+    text = json.dumps(exp, indent=2)
+    return Case(build(tmp, {"tests/case1.expected.json": text}), "T009", "tests/case1.expected.json", *pos(text, "7"))
+
+
+# ---------------------------------------------------------------- the prompt (run/prompt_lint.py, through check_path)
+
+PROMPT = clean_v22()["prompt.md"]
+
+
+def r001(tmp: Path) -> Case:
+    text = PROMPT + "\n## Input\n\n- `text`: the ticket.\n- `ticket_text` (optional): renamed since.\n"
+    return Case(build(tmp, {"prompt.md": text}), "R001", "prompt.md", *pos(text, "ticket_text"))
+
+
+def r002(tmp: Path) -> Case:
+    text = PROMPT.replace("Classify the ticket in `text`.", "Classify the ticket.")
+    sch = schema_text(SCHEMA_V22)
+    root = build(tmp, {"prompt.md": text, "schema.json": sch})
+    return Case(root, "R002", "schema.json", *pos(sch, '"text"', '"input": {', '"properties": '))
+
+
+def r003(tmp: Path) -> Case:
+    text = PROMPT + "\nAsk the expert first: @call:no-such-module($ARGUMENTS)\n"
+    return Case(build(tmp, {"prompt.md": text}), "R003", "prompt.md", *pos(text, "@call:no-such-module"))
+
+
+def r004(tmp: Path) -> Case:
+    text = manifest(runtime_requirements={"max_input_tokens": 12})
+    return Case(build(tmp, {"module.yaml": text}), "R004", "module.yaml", *pos(text, "12", "max_input_tokens"))
+
+
 def l001(tmp: Path) -> Case:
     files = clean_v1()
     files["schema.json"]["output"]["required"] = ["summary", "rationale"]
@@ -647,6 +682,11 @@ BUILDERS: list[Callable[[Path], Case]] = [
     t006,
     t007,
     t008,
+    t009,
+    r001,
+    r002,
+    r003,
+    r004,
     l001,
     l002,
     l003,
@@ -672,7 +712,10 @@ def test_diagnostic(builder: Callable[[Path], Case], tmp_path: Path) -> None:
     case = builder(tmp_path)
     assert case.code == _code_of(builder)
     module = load_module(case.root)
-    diags = validate_module(module, v22=case.v22, provider=case.provider)
+    if case.code.startswith("R"):  # the prompt's lint runs with validate's other rules in check_path (workspace.py)
+        diags = check_path(case.root, v22=case.v22, provider=case.provider).diagnostics
+    else:
+        diags = validate_module(module, v22=case.v22, provider=case.provider)
     severity = case.severity or CATALOGUE[case.code].severity
     found = [d for d in diags if d.code == case.code]
     assert found, f"{case.code} not reported; got {[(d.code, d.message) for d in diags]}"

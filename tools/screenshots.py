@@ -25,7 +25,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -34,7 +34,7 @@ from textual.command import CommandList, CommandPalette
 from textual.coordinate import Coordinate
 from textual.css.query import NoMatches
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, Sparkline, Static, TextArea
+from textual.widgets import DataTable, Input, Select, Sparkline, Static, Tabs, TextArea
 
 from cogtui.cli.cmd_migrate import migrate_path, plans_document
 from cogtui.core.eval.stats import summarise
@@ -43,6 +43,8 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.module.model import UNPARSED
 from cogtui.core.run.providers import make_provider
+from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage
+from cogtui.core.run.providers.registry import named, secret_variables
 from cogtui.core.run.runner import RunOptions, run_module
 from cogtui.core.settings.config import Config
 from cogtui.tui import navigation as nav
@@ -57,11 +59,12 @@ from cogtui.tui.screens.insights import InsightsScreen
 from cogtui.tui.screens.migrate import MigrationScreen
 from cogtui.tui.screens.new_module import NewModuleModal
 from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.widgets.compare_pane import ComparePane
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
-from cogtui.tui.widgets.run_pane import RunPane
+from cogtui.tui.widgets.run_pane import RunPane, RunRequest
 from cogtui.tui.widgets.text_views import CodeView
 
 MODULES = Path(__file__).resolve().parents[1] / "modules"
@@ -114,12 +117,33 @@ def no_blink(*widgets: Input | TextArea) -> None:
         widget.cursor_blink = False
 
 
+def underlines_placed(screen: Any) -> bool:
+    """Every tab bar's underline is under its active tab. Textual places it when a tab becomes active, from the
+    tab's region then: a tab activated before it was laid out (a loaded machine) leaves it short until the bar is
+    resized, which places it again."""
+    for tabs in screen.query(Tabs):
+        active = tabs.active_tab
+        if active is None or not tabs.display:
+            continue
+        line = tabs.query_one("Underline")
+        span = active.virtual_region.shrink(active.styles.gutter).column_span
+        if (getattr(line, "highlight_start", None), getattr(line, "highlight_end", None)) != span:
+            return False
+    return True
+
+
 async def settle(pilot: AppPilot) -> None:
     """Hold the screen still: steady cursors, no toasts, nothing animating."""
     app = pilot.app
     no_blink(*app.screen.query(Input), *app.screen.query(TextArea))
     app.clear_notifications()
     await pilot.wait_for_scheduled_animations()
+    if not underlines_placed(app.screen):  # a tab bar resized places its underline again
+        width, height = app.size
+        await pilot.resize_terminal(width + 1, height)
+        await pilot.resize_terminal(width, height)
+        await until(pilot, lambda: underlines_placed(app.screen), "the tab underlines in place")
+        await pilot.wait_for_scheduled_animations()
     await pilot.pause()
     # A TextArea caches its lines under a key that ignores the cursor once blinking stops, so a line drawn in a
     # blink's "off" phase (a loaded machine gets there first) would keep hiding the steady cursor: re-applying
@@ -287,6 +311,67 @@ async def run(pilot: AppPilot, stage: Stage) -> None:
     await settle(pilot)
 
 
+class ScriptedProvider:
+    """An offline stand-in for a model (the screenshots call none): answers every request with one envelope."""
+
+    def __init__(self, name: str, model: str, envelope: dict[str, Any]) -> None:
+        self.name, self.model, self.envelope = name, model, envelope
+
+    def capabilities(self) -> dict[str, Any]:
+        return named(self.name).declaration({})  # the provider it stands in for: structured output as it has it
+
+    def media_categories(self) -> tuple[str, ...]:
+        return ()
+
+    async def prepare(self) -> None:
+        return None
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
+        yield TextDelta(json.dumps(self.envelope))
+        yield Usage(3900, 900)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def second_opinion(envelope: dict[str, Any]) -> dict[str, Any]:
+    """code-reviewer's golden answer as another model might word it: a softer verdict, one issue fewer."""
+    data = dict(envelope["data"])
+    data["verdict"] = "comment"
+    data["issues"] = data["issues"][:3]
+    meta = {**envelope["meta"], "confidence": 0.74, "risk": "medium"}
+    meta["explain"] = "Comment: search() builds SQL from the q parameter; parameterise it. limit is unvalidated."
+    return {**envelope, "meta": meta, "data": data}
+
+
+async def run_compare(pilot: AppPilot, stage: Stage) -> None:
+    """One input on two targets side by side (ctrl+r with "compare with" set), the differing fields marked. The
+    screenshots call no model: both answers are scripted (the golden's, and a softer review of the same diff)."""
+    app = cog(pilot)
+    await run_idle(pilot, stage)
+    screen = app.screen
+    assert isinstance(screen, RunScreen) and screen.module is not None
+    no_blink(screen.query_one("#run-compare", Input))
+    screen.query_one("#run-provider", Select).value = "anthropic"
+    screen.query_one("#run-compare", Input).value = "openai/gpt-4o-mini"
+    test = screen.module.tests[0]
+    golden = {k: v for k, v in test.expected.items() if k != "$judge"}
+    providers = [
+        ScriptedProvider("anthropic", "claude-sonnet-5-5", golden),
+        ScriptedProvider("openai", "gpt-4o-mini", second_opinion(golden)),
+    ]
+    requests = [RunRequest(screen.module, test.input, None, p.name, p.model) for p in providers]
+    labels = [f"{p.name}/{p.model}" for p in providers]
+    await screen.open_compare_tab(requests, [RunOptions(p) for p in providers], labels)
+    pane = screen.query_one(ComparePane)
+    await until(pilot, lambda: not pane.running, "both runs")
+    await app.workers.wait_for_complete()  # the history records too
+    for index, latency in enumerate((3912.0, 2204.0)):  # measured latencies differ on every run: fixed ones
+        pane.state.sides[index].latency_ms = latency
+    pane.render_state()
+    await settle(pilot)
+
+
 async def history(pilot: AppPilot, stage: Stage) -> None:
     app = cog(pilot)
     await browser_ready(pilot)
@@ -340,11 +425,13 @@ def record_eval_trend(module: str, passed: tuple[int, ...] = (1, 2, 2, 3, 2, 3),
 
 
 async def eval_screen(pilot: AppPilot, stage: Stage) -> None:
-    """code-reviewer's goldens via replay after six earlier evals; the second case's cell selected."""
+    """product-ideas' goldens via replay after six earlier evals, its `$judge` cases scored by the replay judge
+    (`judge: {provider: replay}`: offline, the judge's recorded answer); the second case's cell selected."""
     app = cog(pilot)
-    record_eval_trend("code-reviewer")
+    app.config.judge_provider = "replay"  # as `judge: {provider: replay}` in config.yaml would
+    record_eval_trend("product-ideas", (1, 1, 2, 1, 2, 2), cases=2)
     await browser_ready(pilot)
-    nav.evaluate(app, stage.module("code-reviewer"))
+    nav.evaluate(app, stage.module("product-ideas"))
     await until(
         pilot,
         lambda: (
@@ -393,6 +480,7 @@ SCENES: dict[str, Scene] = {
         Scene("review", review, review=True),
         Scene("run-idle", run_idle),
         Scene("run", run),
+        Scene("run-compare", run_compare),
         Scene("history", history),
         Scene("goldens", goldens),
         Scene("eval", eval_screen),
@@ -414,6 +502,7 @@ SCREENSHOTS = (
     "eval",
     "goldens",
     "run",
+    "run-compare",
 )
 
 
@@ -480,8 +569,7 @@ def isolated_environment(folder: Path) -> Iterator[None]:
         "COGNITIVE_MODULES_PATH",
         "COGNITIVE_PROVIDER",
         "COGNITIVE_MODEL",
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
+        *secret_variables(),  # every provider's key
         "VISUAL",
         "EDITOR",
     ):
@@ -506,9 +594,23 @@ def isolated_environment(folder: Path) -> Iterator[None]:
         time.tzset()
 
 
+def still(app: CogtuiApp) -> CogtuiApp:
+    """The app with animations off, so a picture never catches one midway: Textual's Tabs move their underline
+    to a new tab after a 20 ms timer and then over 0.3 s, which no wait for scheduled animations covers (the timer
+    has not fired yet) and a loaded machine photographs at either end."""
+    app.animation_level = "none"
+    return app
+
+
 def make_app(stage: Stage, scene: Scene, cwd: Path) -> CogtuiApp:
-    return CogtuiApp(
-        paths=[str(stage.root)], cwd=cwd, watch=False, config=Config(), review=stage.plan_file if scene.review else None
+    return still(
+        CogtuiApp(
+            paths=[str(stage.root)],
+            cwd=cwd,
+            watch=False,
+            config=Config(),
+            review=stage.plan_file if scene.review else None,
+        )
     )
 
 

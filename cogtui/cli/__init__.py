@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("cogtui.cli.cmd_validate", "validate modules and report located diagnostics"),
     "check": ("cogtui.cli.cmd_check", "check an envelope, chunk, stream or input against the spec"),
     "run": ("cogtui.cli.cmd_run", "run a module and print its envelope (or stream its chunks)"),
+    "prompt": ("cogtui.cli.cmd_prompt", "show the prompt a run would send, its tokens and cost (no model called)"),
     "test": ("cogtui.cli.cmd_test", "run a module's golden tests"),
     "eval": ("cogtui.cli.cmd_eval", "run goldens against several providers/models; compare with a baseline"),
     "history": ("cogtui.cli.cmd_history", "list recorded runs"),
@@ -39,6 +40,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "add": ("cogtui.cli.cmd_add", "install a module from a git repository, or every module of cognitive.lock"),
     "update": ("cogtui.cli.cmd_update", "move installed modules to their newest release, showing the diff first"),
     "remove": ("cogtui.cli.cmd_remove", "remove installed modules and their cognitive.lock entries"),
+    "schema": ("cogtui.cli.cmd_schema", "print the manifest's JSON Schema (v2.2, v2.5 or v1) for editors and tools"),
+    "lsp": ("cogtui.cli.cmd_lsp", "the language server for editors, over stdio (the lsp extra; docs/editors.md)"),
 }
 
 

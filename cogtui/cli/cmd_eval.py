@@ -1,4 +1,5 @@
-"""`cogn eval NAME|PATH|--all [--provider P [--model M]]... [-j N] [--baseline FILE|ID] [--json] [-o FILE] [--junit FILE]`.
+"""`cogn eval NAME|PATH|--all [--provider P [--model M]]... [-j N] [--baseline FILE|ID] [--json] [-o FILE] [--junit FILE]
+[--judge-provider P [--judge-model M]] [--repeat N] [--max-score-drop X]`.
 
 Every golden case against every target, at most N model calls at once; a
 matrix of pass/fail with the failure's code, and per target the pass rate,
@@ -13,6 +14,8 @@ import argparse
 import asyncio
 import json
 from typing import Any
+
+from cogtui.core.run.providers import PROVIDERS
 
 from .output import (
     Printer,
@@ -49,7 +52,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--provider",
         action=_TargetAction,
-        choices=("anthropic", "openai", "replay"),
+        choices=PROVIDERS,
         help="a target's provider (repeatable: one target each); default: $COGNITIVE_PROVIDER, config, else replay",
     )
     p.add_argument("--model", action=_TargetAction, metavar="M", help="the model of the --provider before it")
@@ -67,11 +70,42 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--cache=any", dest="cache", action="store_const", const="any", help="as --cache, for every target")
     p.add_argument("--no-history", action="store_true", help="do not record the runs and the eval")
+    judge_options(p)
+    p.add_argument("--repeat", type=int, default=1, metavar="N", help="run each case N times: pass rate, score spread")
+    p.add_argument(
+        "--max-score-drop",
+        type=float,
+        default=0.1,
+        metavar="X",
+        help="with --baseline: a judge score that fell by more than X fails (default 0.1)",
+    )
     p.set_defaults(targets=[])
     p.epilog = (
         "Exit status: 0 when every cell passes (with --baseline: when no case regressed), 1 otherwise, "
         "2 for a usage error. Details: docs/eval.md; the JSON report: docs/cli.md"
     )
+
+
+def judge_options(p: argparse.ArgumentParser) -> None:
+    """--judge-provider/--judge-model: the target of `$judge` goldens' judge (docs/golden-tests.md)."""
+    p.add_argument(
+        "--judge-provider",
+        choices=PROVIDERS,
+        metavar="P",
+        help="who scores $judge goldens (default: judge: in config.yaml; never the module's own target unasked)",
+    )
+    p.add_argument("--judge-model", metavar="M", help="the judge's model")
+
+
+def make_judge(args: argparse.Namespace, cfg: Any, targets: list[str]) -> Any:
+    """The judge's provider (None when none is set), said with a note when it is a target under test."""
+    from cogtui.core.eval.model import Target
+    from cogtui.core.run.judge import judge_provider, same_target_note
+
+    judge = judge_provider(cfg, args.judge_provider, args.judge_model)
+    if judge is not None and (note := same_target_note(Target(judge.name, judge.model).label, targets)):
+        err(f"note: {note}")
+    return judge
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,8 +118,11 @@ def run(args: argparse.Namespace) -> int:
     if (problem := target_problem("eval", args.target, args.all)) is not None:
         err(problem)
         return 2
-    if args.jobs < 1:
-        err("-j must be at least 1")
+    if args.jobs < 1 or args.repeat < 1:
+        err("-j and --repeat must be at least 1")
+        return 2
+    if args.max_score_drop < 0:
+        err("--max-score-drop must be 0 or more")
         return 2
     for target in (args.output, args.junit):  # before the model is paid
         if target and (problem := output_file_problem(target)) is not None:
@@ -110,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
                 err(f"note: {note}")
             if not listed:
                 targets.append((target, provider))
+        judge = make_judge(args, cfg, [t.label for t, _ in targets])
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2
@@ -124,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
             except BadReport as exc:
                 err(str(exc))
                 return 2
-        code = asyncio.run(_eval(modules, targets, cfg, ws, history, baseline, args))
+        code = asyncio.run(_eval(modules, targets, judge, cfg, ws, history, baseline, args))
         return max(code, unjudged_folders(ws)) if args.all else code
     finally:
         if history is not None:
@@ -161,7 +199,14 @@ def _open_history(args: argparse.Namespace) -> Any:
 
 
 async def _eval(
-    modules: list[Any], targets: list[Any], cfg: Any, ws: Any, history: Any, baseline: Any, args: argparse.Namespace
+    modules: list[Any],
+    targets: list[Any],
+    judge: Any,
+    cfg: Any,
+    ws: Any,
+    history: Any,
+    baseline: Any,
+    args: argparse.Namespace,
 ) -> int:
     from cogtui.core.eval.engine import EvalSettings, run_eval
     from cogtui.core.module.loader import NotAModule
@@ -176,7 +221,9 @@ async def _eval(
     def options(provider: Any) -> RunOptions:
         return RunOptions(provider, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
 
-    settings = EvalSettings(jobs=args.jobs, cache=args.cache or "off", prices=cfg.prices, options=options)
+    settings = EvalSettings(
+        jobs=args.jobs, cache=args.cache or "off", prices=cfg.prices, options=options, judge=judge, repeat=args.repeat
+    )
     p = Printer()
     to_stdout = args.json
     total = sum(len(m.tests) for m in modules) * len(targets)
@@ -201,12 +248,14 @@ async def _eval(
             progress.stop()
         for _, provider in targets:
             await provider.aclose()
+        if judge is not None:
+            await judge.aclose()
     report = outcome.report
     comparison = None
     if baseline:
         from cogtui.core.eval.baseline import compare
 
-        comparison = compare(report, baseline[0], baseline[1])
+        comparison = compare(report, baseline[0], baseline[1], args.max_score_drop)
     doc = eval_document(report, comparison)
     written = not args.output or write_output_file(args.output, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
     if args.junit:
@@ -237,6 +286,8 @@ def eval_document(report: Any, comparison: Any) -> dict[str, Any]:
         "modules": report.modules,
         "targets": report.targets,
         "jobs": report.jobs,
+        "repeat": report.repeat,
+        "judge": report.judge,
         "cells": len(report.cells),
         "passed": len(report.cells) - report.failed,
         "failed": report.failed,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cogtui.core.rules.stream_text import ndjson_line, sse_frame
+from cogtui.core.run.providers import PROVIDERS
 
 from .output import (
     Printer,
@@ -46,11 +47,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="run the prompt's @call: subagents (SPEC-v0.1; cogtui always runs them, D45)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="also write the final envelope as JSON to FILE")
-    p.add_argument(
-        "--provider",
-        choices=("anthropic", "openai", "replay"),
-        help="default: $COGNITIVE_PROVIDER, config, else replay",
-    )
+    p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
     p.add_argument("--model", metavar="M", help="model name for the provider")
     p.add_argument("--json", action="store_true", help="print the final envelope as JSON")
     p.add_argument("--stream", choices=("ndjson", "sse"), help="print v2.5 chunks as they arrive")

@@ -1,6 +1,8 @@
-"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--json]`: run golden tests (rule: docs/golden-tests.md).
+"""`cogn test NAME|PATH|--all [--provider P] [--model M] [-j N] [--judge-provider P [--judge-model M]] [--accept]
+[--format text|json|github|sarif|junit]`: run golden tests (rule: docs/golden-tests.md).
 
-With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back); results print in case order.
+With -j N, at most N model calls are in flight at once (one provider gate: a 429 holds every case back), and as many
+judge calls beside them (D252); results print in case order. A `$judge` golden is scored by the judge's target.
 """
 
 from __future__ import annotations
@@ -10,7 +12,10 @@ import asyncio
 from typing import Any
 
 from cogtui.core.diagnostics import plural
+from cogtui.core.run.providers import PROVIDERS
 
+from .ci_options import chosen, files_option, format_option, modules_of, one_target
+from .cmd_eval import judge_options, make_judge
 from .output import (
     Printer,
     config_warnings,
@@ -24,24 +29,39 @@ from .output import (
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", nargs="?", metavar="NAME|PATH", help="a module name or folder")
+    p.add_argument("target", nargs="*", metavar="NAME|PATH", help="a module name or folder")
     p.add_argument("--all", action="store_true", help="every module on the search path")
-    p.add_argument(
-        "--provider",
-        choices=("anthropic", "openai", "replay"),
-        help="default: $COGNITIVE_PROVIDER, config, else replay",
-    )
+    files_option(p, "test")
+    p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
     p.add_argument("--model", metavar="M")
     p.add_argument("-j", "--jobs", type=int, default=4, metavar="N", help="model calls at once (default 4, as eval)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    judge_options(p)
+    p.add_argument(
+        "--accept",
+        action="store_true",
+        help="write each failing case's answer as its golden (diffs first; a backup is kept; docs/golden-tests.md)",
+    )
+    format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule, load_module
     from cogtui.core.run.providers import UnknownProvider, make_provider
 
-    if (problem := target_problem("test", args.target, args.all)) is not None:
+    files = list(args.target or [])
+    if not one_target("test", args):
+        return 2
+    if not args.files and (problem := target_problem("test", args.target, args.all)) is not None:
         err(problem)
+        return 2
+    changed = modules_of(files) if args.files else []
+    # the changed modules' folders are roots too, so an @call of a module beside them finds it
+    args.paths = [*args.paths, *dict.fromkeys(str(root.parent) for root in changed)]
+    if (fmt := chosen(args)) is None:
+        return 2
+    args.json = fmt == "json"
+    if args.accept and fmt not in ("text", "json"):
+        err(f"--accept writes goldens and says so in text or json; --format {fmt} reports without writing: drop one")
         return 2
     from cogtui.core.settings.config import load_config
 
@@ -54,16 +74,22 @@ def run(args: argparse.Namespace) -> int:
     if args.all and not ws.entries():
         return nothing_found(ws)
     try:
-        modules = (
-            [load_module(e.path) for e in ws.entries(include_shadowed=False)] if args.all else [ws.load(args.target)]
-        )
+        if args.files:
+            modules = [load_module(root) for root in changed]
+        elif args.all:
+            modules = [load_module(e.path) for e in ws.entries(include_shadowed=False)]
+        else:
+            modules = [ws.load(args.target)]
         provider = make_provider(args.provider, args.model, cfg)
+        from cogtui.core.eval.model import Target
+
+        judge = make_judge(args, cfg, [Target(provider.name, provider.model).label])
     except (NotAModule, UnknownProvider) as exc:
         err(str(exc))
         return 2
-    if not args.all:
+    if not args.all and not args.files:
         deprecation_notice(modules[0])
-    code = asyncio.run(_run(modules, provider, ws, args))
+    code = asyncio.run(_run(modules, provider, judge, cfg, ws, args))
     return max(code, unjudged_folders(ws)) if args.all else code
 
 
@@ -79,10 +105,11 @@ def refusals(modules: list[Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
-async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namespace) -> int:
+async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any, args: argparse.Namespace) -> int:
     from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.concurrency import CallSlots, GateSet, bounded
     from cogtui.core.run.golden_runner import run_case
+    from cogtui.core.run.judge import JudgeSetup
     from cogtui.core.run.runner import RunOptions
 
     def resolver(name: str) -> Any:
@@ -95,7 +122,7 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     blocked = refusals(modules)  # a module that cannot run is said once, not as a failed diff per case
     cases = [(m, t) for m in modules if m.name not in blocked for t in m.tests]
     progress = None
-    if p.color and not args.json and cases:
+    if p.color and args.format in (None, "text") and not args.json and cases:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
         progress = Progress(
@@ -104,11 +131,17 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         progress.start()
         task = progress.add_task("golden tests", total=len(cases))
     slots = CallSlots(args.jobs)
-    gated = slots.wrap(GateSet().wrap(provider))
+    gates = GateSet()
+    gated = slots.wrap(gates.wrap(provider))
+
+    def options(on: Any) -> RunOptions:
+        return RunOptions(on, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
+
+    judging = JudgeSetup(CallSlots(args.jobs).wrap(gates.wrap(judge)) if judge else None, options=options)
 
     async def one(case: tuple[Any, Any]) -> tuple[Any, Any]:
         module, test = case
-        return module, await run_case(module, test, RunOptions(gated, resolver=resolver))
+        return module, await run_case(module, test, options(gated), judging)
 
     def done(_index: int, result: tuple[Any, Any]) -> None:
         if progress is not None:
@@ -120,12 +153,29 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
         if progress is not None:
             progress.stop()
         await provider.aclose()
+        if judge is not None:
+            await judge.aclose()
     failed = [r for _, r in results if not r.passed]
     not_run = sum(len(m.tests) for m in modules if m.name in blocked)
+    if args.format in ("github", "sarif", "junit"):
+        line = f"{plural(len(results) + not_run, 'case')}: {len(results) - len(failed)} passed, {len(failed) + not_run} failed"
+        from .ci_formats import test_output
+
+        test_output(args.format, results, blocked, line)
+        return 1 if failed or blocked else 0
+    accepted: dict[tuple[str, str], Any] = {}
+    every_accepted = False
+    if args.accept and args.json:
+        from .test_accept import accept_failures
+
+        accepted, every_accepted = accept_failures(None, results)
     if args.json:
         by_module: dict[str, list[Any]] = {}
         for module, r in results:
-            by_module.setdefault(module.name, []).append(r.to_json())
+            entry = r.to_json()
+            if args.accept:
+                entry["accept"] = accepted.get((module.name, r.name))
+            by_module.setdefault(module.name, []).append(entry)
         summary = {
             "provider": provider.name,
             "model": provider.model,
@@ -133,17 +183,21 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
             "passed": len(results) - len(failed),
             "failed": len(failed) + not_run,
             "cannot_run": not_run,
+            "judge": None if judge is None else judge_label(judge),
+            "judged": sum(1 for _, r in results if r.judgement is not None and r.judgement.score is not None),
         }
         entries: list[dict[str, Any]] = [{"module": k, "cases": v} for k, v in by_module.items()]
         entries += [{"module": k, "cannot_run": error, "cases": []} for k, error in blocked.items()]
+        if args.accept:
+            summary["accepted"] = sum(1 for a in accepted.values() if a["written"])
         p.document("test", "modules", entries, summary)
-        return 1 if failed or blocked else 0
+        return 1 if (failed and not every_accepted) or blocked else 0
     for name, error in blocked.items():
         p.parts(("✗ CANNOT RUN", "error"), (f"  {name}: {error['code']} {error['message']}", None))
         p.line(f"    suggestion: {error['suggestion']}", "warning")
     for module, r in results:
         mark = ("✓ pass", "ok") if r.passed else ("✗ FAIL", "error")
-        p.parts(mark, (f"  {module.name}/{r.name}", None))
+        p.parts(mark, (f"  {module.name}/{r.name}", None), *judged_parts(r.judgement))
         if not r.passed:
             for reason in r.reasons:
                 p.line(f"    - {reason}", "warning")
@@ -161,11 +215,34 @@ async def _run(modules: list[Any], provider: Any, ws: Any, args: argparse.Namesp
     untested = [m.name for m in modules if not m.tests]
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")
+    if args.accept:
+        from .test_accept import accept_failures
+
+        accepted, every_accepted = accept_failures(p, results)
     p.parts(
         (f"{plural(len(results) + not_run, 'case')}: ", None),
         (f"{len(results) - len(failed)} passed", "ok"),
         (", ", None),
         (f"{len(failed) + not_run} failed", "error" if failed or not_run else None),
         (f" ({not_run} of modules that cannot run)" if not_run else "", None),
+        (f", {sum(1 for a in accepted.values() if a['written'])} accepted" if args.accept else "", "ok"),
     )
-    return 1 if failed or not_run else 0
+    return 1 if (failed and not every_accepted) or not_run else 0
+
+
+def judge_label(judge: Any) -> str:
+    from cogtui.core.eval.model import Target
+
+    return Target(judge.name, judge.model).label
+
+
+def judged_parts(judgement: Any) -> list[tuple[str, str | None]]:
+    """What a `$judge` case adds to its line: the judge's score against the bar, or why it was not scored."""
+    if judgement is None:
+        return []
+    if judgement.score is not None:
+        style = "ok" if judgement.passed else "error"
+        return [(f"  judge {judgement.score:.2f} (pass ≥ {judgement.pass_score:.2f})", style)]
+    if judgement.status == "not judged":
+        return [(f"  ({judgement.reason})", "dim")]
+    return []

@@ -1,4 +1,4 @@
-"""`cogn validate NAME|PATH [--v22] [--json]` and `cogn validate --all`."""
+"""`cogn validate NAME|PATH [--v22] [--format text|json|github|sarif|junit]` and `cogn validate --all`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import argparse
 from typing import Any
 
 from cogtui.core.diagnostics import plural
+from cogtui.core.run.providers import PROVIDERS
 
+from .ci_options import chosen, files_option, format_option, modules_of, one_target
 from .output import (
     Printer,
     deprecation_notice,
@@ -21,24 +23,32 @@ from .output import (
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "target", nargs="?", metavar="NAME|PATH", help="a module name on the search path, or a module folder"
+        "target", nargs="*", metavar="NAME|PATH", help="a module name on the search path, or a module folder"
     )
     p.add_argument("--all", action="store_true", help="validate every module on the search path")
+    files_option(p, "validate")
     p.add_argument(
         "--v22", action="store_true", help="the v2.2 checklist: legacy formats and the five checklist items fail"
     )
     p.add_argument("--strict", action="store_true", help="stale golden tests and examples are errors, not warnings")
     p.add_argument(
         "--provider",
-        choices=("anthropic", "openai", "replay"),
+        choices=PROVIDERS,
         help="check runtime_requirements against this provider (default: the one runs would use)",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    if (problem := target_problem("validate", args.target, args.all)) is not None:
+    files = list(args.target or [])
+    if not one_target("validate", args):
+        return 2
+    if args.files:
+        args.changed = modules_of(files)
+    elif (problem := target_problem("validate", args.target, args.all)) is not None:
         err(problem)
+        return 2
+    if chosen(args) is None:
         return 2
     return validate(args)
 
@@ -52,6 +62,8 @@ def validate(args: argparse.Namespace) -> int:
         if not ws.entries():
             return nothing_found(ws)
         reports = list(ws.validate_all(v22=args.v22, strict=args.strict, provider=provider))
+    elif args.files:
+        reports = [check_path(root, args.v22, strict=args.strict, provider=provider) for root in args.changed]
     else:
         path = resolve_target(args.target, args.paths)
         if path is None:
@@ -61,7 +73,15 @@ def validate(args: argparse.Namespace) -> int:
         deprecation_notice(reports[0].module)
     unreadable = [str(f) for f in ws.index.unreadable] if args.all else []
     failed = any(r.errors for r in reports) or bool(unreadable)
-    if args.json:
+    fmt = chosen(args)
+    if fmt in ("github", "sarif", "junit"):
+        from .ci_formats import validate_output
+
+        validate_output(str(fmt), reports, "".join(text for text, _style in summary_parts(reports)))
+        if args.all:
+            unjudged_folders(ws)
+        return 1 if failed else 0
+    if fmt == "json":
         bad = sum(1 for r in reports if r.errors)
         summary = {
             "modules": len(reports),

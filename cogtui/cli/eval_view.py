@@ -6,12 +6,13 @@ from typing import Any
 
 from .output import Printer
 
-MARKS = {"regression": " ↓regressed", "improvement": " ↑improved", "new": " (new)"}
+MARKS = {"regression": " ↓regressed", "improvement": " ↑improved", "new": " (new)", "score-drop": " ↓score"}
 
 
 def cell_text(cell: Any, status: str | None) -> str:
-    text = ("✓ pass" if cell.passed else f"✗ {cell.code or 'fail'}") + (" (cached)" if cell.cached else "")
-    return text + MARKS.get(status or "", "")
+    from cogtui.core.eval.eval_state import cell_label
+
+    return cell_label(cell) + MARKS.get(status or "", "")
 
 
 def _ms(value: float | None) -> str:
@@ -48,9 +49,11 @@ def print_report(p: Printer, report: Any, comparison: Any, untested: list[str]) 
         p.parts(
             (f"{s.target}: ", "bold"),
             (f"{s.passed}/{s.cases} passed ({s.pass_rate:.0%})", "ok" if s.passed == s.cases else "error"),
+            (f"  judge score {s.score_mean:.2f} over {s.judged}" if s.score_mean is not None else "", None),
             (f"  p50 {_ms(s.latency_p50_ms)}  p95 {_ms(s.latency_p95_ms)}", None),
             (f"  tokens {t['input']:,} in / {t['output']:,} out{cached}", None),
             (f"  cost {_cost(s.cost_usd)}", None),
+            (f" + judge {_cost(s.judge_cost_usd)}" if s.judged else "", None),
             (f" (prompt cache saved ${s.saved_usd:.4f})" if s.saved_usd else "", "ok"),
         )
         p.line(f"  violations: {violations}" + (f"; {s.cached} answered from the cache" if s.cached else ""), "dim")
@@ -64,19 +67,26 @@ def print_report(p: Printer, report: Any, comparison: Any, untested: list[str]) 
 
 def print_comparison(p: Printer, comparison: Any) -> None:
     """The line against the baseline, then every cell that fails CI: regressions and new cells failing."""
-    reg, imp = comparison.of("regression"), comparison.of("improvement")
+    reg, imp, drops = comparison.of("regression"), comparison.of("improvement"), comparison.of("score-drop")
     new, gone, new_failing = comparison.of("new"), comparison.of("gone"), comparison.new_failing
     p.parts(
         (f"against {comparison.baseline}: ", None),
         (f"{len(reg)} regressed", "error" if reg else "ok"),
         (", ", None),
         (f"{len(imp)} improved", "ok" if imp else None),
+        (f", {len(drops)} score drop{'s' * (len(drops) != 1)}" if drops else "", "error"),
         (f", {len(new)} new" if new else "", None),
         (f" ({len(new_failing)} failing)" if new_failing else "", "error"),
         (f", {len(gone)} gone" if gone else "", None),
     )
     for change in reg:
         p.line(f"  ↓ {change.module}/{change.case} on {change.target}: {change.before} → {change.after}", "error")
+    for change in drops:
+        p.line(
+            f"  ↓ {change.module}/{change.case} on {change.target}: judge score {change.score_before:.2f} → "
+            f"{change.score_after:.2f} (a drop of more than {comparison.max_score_drop:g})",
+            "error",
+        )
     for change in new_failing:
         p.line(f"  ✗ {change.module}/{change.case} on {change.target}: new, {change.after}", "error")
     if not comparison.shared and comparison.changes:

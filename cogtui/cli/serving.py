@@ -12,6 +12,8 @@ import os
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any
 
+from cogtui.core.run.providers import PROVIDERS
+
 from .listening import is_loopback
 from .output import err
 
@@ -35,11 +37,7 @@ def positive_int(text: str) -> int:
 
 
 def serving_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--provider",
-        choices=("anthropic", "openai", "replay"),
-        help="default: $COGNITIVE_PROVIDER, config, else replay",
-    )
+    p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")
     p.add_argument("--model", metavar="M", help="model name for the provider")
     p.add_argument(
         "-j",

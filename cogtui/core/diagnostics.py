@@ -236,6 +236,11 @@ T005 | error | a test path escapes the module folder
 T006 | error | a tests entry is not of the form `input -> expected`
 T007 | info | the module has no golden tests or examples
 T008 | warning | a test input has no matching expected file
+T009 | warning | a golden's $judge rubric cannot be used (a warning in v2.x unless --strict)
+R001 | warning | prompt.md names an input field the input schema does not declare
+R002 | info | a required input field the prompt never mentions
+R003 | error | an @call: names a module that is not on the search path
+R004 | warning | the prompt alone is over runtime_requirements.max_input_tokens
 L001 | warning | the v1 output schema does not require confidence
 L002 | warning | the v1 output schema does not require rationale
 L003 | error | an example output does not match the output schema

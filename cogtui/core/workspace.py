@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -124,8 +124,11 @@ def check_path(
     entry: ModuleEntry | None = None,
     strict: bool = False,
     provider: ProviderCaps | None = None,
+    has_module: Callable[[str], bool] | None = None,
 ) -> ModuleReport:
-    """A module's report; runtime_requirements are checked against `provider`, else the default provider."""
+    """A module's report; runtime_requirements are checked against `provider`, else the default provider; the
+    prompt is linted (run/prompt_lint.py), its `@call:` targets found by `has_module`, else beside the module
+    and on the search path."""
     try:
         module = load_module(path)
     except NotAModule as exc:
@@ -133,7 +136,26 @@ def check_path(
     except OSError as exc:  # a folder that vanished or cannot be listed mid-scan
         return ModuleReport(path, None, [diag("P003", f"cannot read {path}: {exc}", path)], entry)
     caps = provider or provider_capabilities()
-    return ModuleReport(path, module, validate_module(module, v22, strict, caps), entry)
+    from cogtui.core.run.prompt_lint import lint_prompt
+
+    found = validate_module(module, v22, strict, caps) + lint_prompt(module, has_module or module_finder(module))
+    return ModuleReport(path, module, sorted(found, key=Diagnostic.sort_key), entry)
+
+
+def module_finder(module: Module) -> Callable[[str], bool]:
+    """Whether a module of a name exists where a run of `module` looks for its `@call:`s: beside it, or in a
+    folder of the search path (found by a look at that one folder, not a scan of the search path)."""
+
+    def exists(name: str) -> bool:
+        if not name or "/" in name or "\\" in name or name in (".", ".."):
+            return False
+        if module_folder_at(str(module.path.parent / name)) is not None:
+            return True
+        from cogtui.core.module.discovery import SearchPath
+
+        return any(module_folder_at(str(root.path / name)) is not None for root in SearchPath.from_environment().roots)
+
+    return exists
 
 
 def _check_batch(batch: list[tuple[ModuleEntry, bool, bool, ProviderCaps | None]]) -> list[ModuleReport]:

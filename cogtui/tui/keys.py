@@ -1,6 +1,6 @@
 """Every key binding, in one table: its id (for `keymap:` in config.yaml), default keys and description.
 
-Screens build their BINDINGS from here, the help screen and README list it,
+Screens build their BINDINGS from here, the help screen and docs/keys.md list it,
 and `App.set_keymap` remaps any of them by id. `main` bindings show in the
 footer; the rest are listed by help (`?`).
 """

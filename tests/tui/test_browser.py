@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from rich.style import Style
 from textual.widgets import Input, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
 from cogtui.core.rules.validate_module import validate_path
 from cogtui.core.settings.config import Config
@@ -161,12 +161,7 @@ async def test_palette_opens_a_module(monkeypatch: pytest.MonkeyPatch, tmp_path:
     app = make_app(root, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        for ch in "Open code":
-            await pilot.press("space" if ch == " " else ch)
-        await pilot.pause(0.3)
-        await pilot.press("enter")
+        await palette_pick(app, pilot, "Open code")
         from cogtui.tui.screens.editor import EditorScreen
 
         await until(lambda: isinstance(app.screen, EditorScreen), pilot)

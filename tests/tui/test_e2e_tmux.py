@@ -23,6 +23,8 @@ import pytest
 from tuikit import HANG_S, copy_modules
 from unreadable import as_unprivileged
 
+from cogtui.core.run.providers.registry import secret_variables
+
 pytestmark = pytest.mark.e2e
 
 TIMEOUT = HANG_S  # a bound for a hang (tuikit.HANG_S)
@@ -119,8 +121,7 @@ def cogtui_in_tmux(tmp_path: Path, root: Path, unprivileged: bool = False) -> tu
         "COGNITIVE_MODULES_PATH",
         "COGNITIVE_PROVIDER",
         "COGNITIVE_MODEL",
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
+        *secret_variables(),  # every provider's key
     )
     command = [
         "env",

@@ -128,7 +128,7 @@ async def test_hostile_errors_and_input_messages_show_literally(
 
 def _replay_anyway(name: str, model: str | None, config: Any) -> Any:
     """Replay's answers under the typed model's name, as a provider that uses model names would carry it."""
-    from cogtui.core.run.providers.replay import ReplayProvider
+    from cogtui.core.run.providers.replay.provider import ReplayProvider
 
     provider = ReplayProvider()
     provider.model = model or provider.model

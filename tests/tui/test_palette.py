@@ -6,20 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.command import CommandPalette
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
 from cogtui.tui.screens.eval import EvalScreen
 from cogtui.tui.screens.history import HistoryScreen
-
-
-async def pick(app, pilot, words: str) -> None:  # type: ignore[no-untyped-def]
-    await pilot.press("ctrl+p")
-    await until(lambda: isinstance(app.screen, CommandPalette), pilot)
-    for ch in words:
-        await pilot.press("space" if ch == " " else ch)
-    await pilot.pause(0.3)
-    await pilot.press("enter")
 
 
 async def test_eval_and_history_of_a_module_are_in_the_palette(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -31,9 +21,9 @@ async def test_eval_and_history_of_a_module_are_in_the_palette(monkeypatch: pyte
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert not {"Theme", "Quit", "Keys"} & set(titles)
         assert "Screenshot" in titles  # Textual's other entries stay
-        await pick(app, pilot, "Eval of code")
+        await palette_pick(app, pilot, "Eval of code")
         await until(lambda: isinstance(app.screen, EvalScreen), pilot)
         await pilot.press("escape")
         await until(lambda: not isinstance(app.screen, EvalScreen), pilot)
-        await pick(app, pilot, "History of code")
+        await palette_pick(app, pilot, "History of code")
         await until(lambda: isinstance(app.screen, HistoryScreen), pilot)

@@ -89,7 +89,8 @@ async def test_a_screen_pushed_then_popped_at_once_leaves_the_app_running(kind: 
                 pilot,
             )
             assert app.return_code is None, (kind, turns)  # the app did not end on an unhandled error
-        await pilot.pause(0.2)  # anything still on its way (a worker's message, a refit) arrives at no screen
+        await app.workers.wait_for_complete()  # every worker the popped screens started has ended, and
+        await pilot.pause()  # what they posted on their way out has been handled, at no screen
         assert app.return_code is None and isinstance(app.screen, BrowserScreen)
 
 

@@ -72,10 +72,10 @@ async def test_cancel_is_shown_as_final(module: Path, tmp_path: Path) -> None:
         pane = await start(app, pilot, module)
         seen = notices(app)
         await pilot.press("escape")  # cancels the running run
-        await until(lambda: not pane.running, pilot)
-        await pilot.pause(0.3)
+        await until(lambda: not pane.running and pane.state.phase is Phase.CANCELLED, pilot)
+        await until(lambda: "the run was cancelled" in shown(pane)["meta"], pilot)
+        await until(lambda: any(n.startswith("Run cancelled: ") for n in seen), pilot)
         view = shown(pane)
-        assert pane.state.phase is Phase.CANCELLED
         assert "the run was cancelled" in view["meta"]  # the card shows the final envelope's explain
         assert view["meta"].startswith("cancelled") and "confidence" not in view["meta"] and "HIGH" not in view["meta"]
         assert not pane.query_one(ProgressBar).display  # no invented 100 %

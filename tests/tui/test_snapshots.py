@@ -40,7 +40,7 @@ from cogtui.tui.screens.insight_row import InsightRowScreen
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
-from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, until
+from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, still, until
 
 MODULE_NAMES = ("code-reviewer", "legacy-summarizer", "product-ideas", "release-notes")
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
@@ -286,6 +286,7 @@ SNAPSHOTS = (
     "review",
     "run-idle",
     "run",
+    "run-compare",
     "history",
     "goldens",
     "eval",
@@ -353,7 +354,7 @@ async def test_screen(name: str, theme: str | None, stage: Stage, tmp_path: Path
     scene = ALL_SCENES[name]
     theme_id = "ansi" if theme else "default"
     stage = PREPARE.get(name, lambda s: s)(stage)
-    app = make_app(stage.root, tmp_path, review=stage.plan_file if scene.review else None, theme=theme)
+    app = still(make_app(stage.root, tmp_path, review=stage.plan_file if scene.review else None, theme=theme))
     async with app.run_test(size=SIZES[0]) as pilot:
         await scene.drive(pilot, stage)
         await snapshot_sizes(pilot, name, snapshot.use_extension(SVGImageExtension), f"test_screen[{name}-{theme_id}]")
@@ -362,7 +363,7 @@ async def test_screen(name: str, theme: str | None, stage: Stage, tmp_path: Path
 def test_migration_side_by_side(stage: Stage, tmp_path: Path, snap_compare: Any) -> None:
     """At 120 columns only: 80 is too narrow to be worth a side-by-side snapshot."""
     run_before = partial(ALL_SCENES["migration-split"].drive, stage=stage)
-    assert snap_compare(make_app(stage.root, tmp_path), terminal_size=(120, 40), run_before=run_before)
+    assert snap_compare(still(make_app(stage.root, tmp_path)), terminal_size=(120, 40), run_before=run_before)
 
 
 def screen_rows(svg: str) -> list[str]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tuikit import copy_modules, editor_ready, isolate, make_app, toasts, until
+from textual.command import CommandList, CommandPalette
+from tuikit import copy_modules, editor_ready, isolate, make_app, toasts, until, written_until_seen
 
 from cogtui.core.settings.config import Config, load_config
 from cogtui.tui.themes import DEFAULT_THEME, builtin_theme_dir, load_themes
@@ -80,15 +81,18 @@ async def test_palette_previews_themes_and_restores_on_escape(monkeypatch: pytes
         await pilot.pause()
         before = app.theme
         await pilot.press("ctrl+t")
-        await pilot.pause(0.3)
-        seen = set()
-        for _ in range(4):
+        await until(
+            lambda: isinstance(app.screen, CommandPalette) and app.screen.query_one(CommandList).option_count > 3, pilot
+        )
+        seen = {app.theme}
+        for _ in range(3):
+            shown = app.theme
             await pilot.press("down")
-            await pilot.pause(0.1)
+            await until(lambda shown=shown: app.theme != shown, pilot)  # moving through the list previews each theme
             seen.add(app.theme)
-        assert len(seen) > 1  # moving through the list previews themes
+        assert len(seen) == 4
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await until(lambda: not isinstance(app.screen, CommandPalette), pilot)
         assert app.theme == before
         assert not (tmp_path / "config.yaml").exists()  # a preview is not a choice
 
@@ -100,11 +104,13 @@ async def test_user_theme_reloads_live(monkeypatch: pytest.MonkeyPatch, tmp_path
     user_themes.mkdir(parents=True)
     app = make_app(root, tmp_path, watch=True)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause(0.5)
-        (user_themes / "fresh.yaml").write_text(
-            yaml.safe_dump({"name": "fresh", "primary": "#aa5500"}), encoding="utf-8"
+        await written_until_seen(
+            pilot,
+            lambda: (user_themes / "fresh.yaml").write_text(
+                yaml.safe_dump({"name": "fresh", "primary": "#aa5500"}), encoding="utf-8"
+            ),
+            lambda: "fresh" in app.available_themes,
         )
-        await until(lambda: "fresh" in app.available_themes, pilot)
 
 
 async def test_editing_the_active_user_theme_recolours_the_screen(
@@ -121,11 +127,13 @@ async def test_editing_the_active_user_theme_recolours_the_screen(
     app = make_app(root, tmp_path, config=Config(theme="mine"), watch=True)
     async with app.run_test(size=(100, 30)) as pilot:
         await until(lambda: app.theme == "mine" and _near(app.screen.styles.background.rgb, (0x10, 0x20, 0x30)), pilot)
-        await pilot.pause(0.3)  # the theme watcher is running
-        theme_file.write_text(
-            yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#302010"}), encoding="utf-8"
+        await written_until_seen(
+            pilot,
+            lambda: theme_file.write_text(
+                yaml.safe_dump({"name": "mine", "primary": "#336699", "background": "#302010"}), encoding="utf-8"
+            ),
+            lambda: _near(app.screen.styles.background.rgb, (0x30, 0x20, 0x10)),
         )
-        await until(lambda: _near(app.screen.styles.background.rgb, (0x30, 0x20, 0x10)), pilot)
         assert app.theme == "mine"
 
 

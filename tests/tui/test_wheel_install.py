@@ -20,12 +20,14 @@ import pytest
 import yaml
 from test_e2e_tmux import Tmux, label, wait_for
 
+from cogtui.core.run.providers.registry import secret_variables
+
 pytestmark = [pytest.mark.wheel, pytest.mark.e2e]
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL_TIMEOUT = 900  # seconds: a cold pip cache downloads every dependency
 UNSET = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "COLUMNS", "LINES", "COGNITIVE_MODULES_PATH")
-UNSET += ("COGNITIVE_PROVIDER", "COGNITIVE_MODEL", "ANTHROPIC_API_KEY", "OPENAI_API_KEY")
+UNSET += ("COGNITIVE_PROVIDER", "COGNITIVE_MODEL", *secret_variables())  # and every provider's key
 
 
 def build_wheel(tmp_path: Path) -> Path:
@@ -68,7 +70,10 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
         pytest.fail("tmux is not installed: this test needs it (`apt-get install tmux`; .ci/run installs it)")
     wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
-    for shipped in ("cogtui/themes/cogtui-dark.yaml", "cogtui/themes/cogtui-light.yaml", "cogtui/tui/styles/app.tcss"):
+    judge = "cogtui/builtin/cogtui-judge/"
+    shipped_files = ("cogtui/themes/cogtui-dark.yaml", "cogtui/themes/cogtui-light.yaml", "cogtui/tui/styles/app.tcss")
+    shipped_files += tuple(judge + f for f in ("module.yaml", "prompt.md", "schema.json", "tests/pass.input.json"))
+    for shipped in shipped_files:
         assert shipped in names, f"{shipped} is missing from {wheel.name}"
     assert not any(n.startswith(("tools/", "tests/", "bench/")) or n.endswith("screenshots.py") for n in names)
 
@@ -85,6 +90,7 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
     )
     work = tmp_path / "work"  # outside the checkout: nothing resolves against the repository
     shutil.copytree(REPO / "modules" / "code-reviewer", work / "modules" / "code-reviewer")
+    shutil.copytree(REPO / "modules" / "product-ideas", work / "modules" / "product-ideas")  # its goldens: $judge
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -108,6 +114,10 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
     report = json.loads(tested.stdout)
     assert (report["format"], report["command"]) == (1, "test")
     assert report["summary"]["passed"] == 3 and report["summary"]["failed"] == 0
+    # The judge is package data: a $judge golden is scored by it from the installed package (replay judges offline).
+    judged = cli("test", "--provider", "replay", "--judge-provider", "replay", "--json", "modules/product-ideas")
+    cases = json.loads(judged.stdout)["modules"][0]["cases"]
+    assert judged.returncode == 0 and [c["judge"]["score"] for c in cases] == [0.9, 0.9], judged.stdout[-2000:]
 
     # The default theme's own colours, read from the installed package: on screen only if it loaded.
     (theme_file,) = venv.glob("lib/python*/site-packages/cogtui/themes/cogtui-dark.yaml")

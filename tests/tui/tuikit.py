@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cogtui.core.run.providers.registry import secret_variables
 from cogtui.core.settings.config import Config
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"
@@ -29,8 +30,7 @@ def isolate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         "COGNITIVE_MODULES_PATH",
         "COGNITIVE_PROVIDER",
         "COGNITIVE_MODEL",
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
+        *secret_variables(),  # every provider's key
     ):
         monkeypatch.delenv(name, raising=False)
     root = tmp_path / "modules"
@@ -119,7 +119,7 @@ def endless_replay(monkeypatch: pytest.MonkeyPatch, interval: float = 0.05) -> N
     until the run is cancelled (a quit, escape). A test that acts on a running run finds it running however slowly
     the machine got it there, where a paced answer could have ended first."""
     from cogtui.core.run.providers.base import TextDelta
-    from cogtui.core.run.providers.replay import ReplayProvider
+    from cogtui.core.run.providers.replay.provider import ReplayProvider
 
     answer = ReplayProvider.stream
     monkeypatch.setenv("COGTUI_REPLAY_INTERVAL", str(interval))
@@ -287,3 +287,42 @@ async def press_run_again(pilot: Any) -> None:
     offset = 0.0 if last is None else max(0.0, last + BURST_WINDOW - time.monotonic())
     press_at(app, "ctrl+r", offset)
     await pilot.pause()
+
+
+def _palette_offers(app: Any, words: str) -> bool:
+    """The open command palette highlights a command whose text holds every one of `words`."""
+    from textual.command import CommandList, CommandPalette
+
+    if not isinstance(app.screen, CommandPalette):
+        return False
+    option = app.screen.query_one(CommandList).highlighted_option
+    text = str(getattr(option, "prompt", "")).casefold() if option is not None else ""
+    return all(word.casefold() in text for word in words.split())
+
+
+async def palette_pick(app: Any, pilot: Any, words: str) -> None:
+    """Open the command palette, type `words`, and choose the command once one matching them is highlighted
+    (the palette searches asynchronously: pressing enter after a fixed pause picks whatever was found so far)."""
+    from textual.command import CommandPalette
+
+    await pilot.press("ctrl+p")
+    await until(lambda: isinstance(app.screen, CommandPalette), pilot)
+    for ch in words:
+        await pilot.press("space" if ch == " " else ch)
+    await until(lambda: _palette_offers(app, words), pilot)
+    await pilot.press("enter")
+
+
+async def written_until_seen(pilot: Any, write: Callable[[], object], seen: Callable[[], bool]) -> None:
+    """`write()` again every second until `seen()` holds: a file watcher set up in the background misses a write
+    made before it was watching, and how long it takes to start depends on the machine's load."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + HANG_S
+    while True:
+        write()
+        try:
+            await until(seen, pilot, timeout=1.0)
+            return
+        except AssertionError:
+            if loop.time() > deadline:
+                raise AssertionError(f"never seen within {HANG_S} s of writing") from None

@@ -29,6 +29,7 @@ from cogtui.core.files.sourcemap import ParseFailure, parse_yaml
 from cogtui.core.files.transaction import FileTransaction
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.error_codes import normalize_code
+from cogtui.core.rules.judge_spec import without_judge
 from cogtui.core.run.manifest_policy import RUNTIME_META
 
 TESTS = "tests"
@@ -57,9 +58,10 @@ def expected_envelope(envelope: dict[str, Any]) -> dict[str, Any]:
 
 
 # Failures the runtime makes, not answers of the module (D150): the run was stopped or timed out (E2002,
-# E2003, E2010, E2011), the runtime judged the model's answer to break the contract (E3xxx), or the
-# runtime or provider failed (E4xxx). A golden holding one would expect that failure of every later run.
-RUNTIME_FAILURES = ("E2002", "E2003", "E2010", "E2011")
+# E2003, E2010, E2011), the model's answer was not JSON (E1000, PARSE_ERROR), the runtime judged the model's
+# answer to break the contract (E3xxx), or the runtime or provider failed (E4xxx). A golden holding one would
+# expect that failure of every later run.
+RUNTIME_FAILURES = ("E1000", "E2002", "E2003", "E2010", "E2011")
 
 
 def save_refusal(envelope: dict[str, Any], interrupted: bool = False) -> str | None:
@@ -169,12 +171,11 @@ def plan_save(
         return SavePlan(name, taken, refusal=refusal)
     key, answer = _canonical(input_value), _canonical(expected_envelope(envelope))
     same = next((t for t in module.tests if t.input is not UNPARSED and _canonical(t.input) == key), None)
-    same_answer = (
-        same is not None and isinstance(same.expected, dict) and _canonical(expected_envelope(same.expected)) == answer
-    )
+    expected = without_judge(same.expected) if same is not None else None  # a rubric is no part of the answer
+    same_answer = isinstance(expected, dict) and _canonical(expected_envelope(expected)) == answer
     source = None
     if replay:
-        from cogtui.core.run.providers.replay import choose_answer
+        from cogtui.core.run.providers.replay.provider import choose_answer
 
         _, source = choose_answer(module, input_value)
     return SavePlan(name, taken, None, same.name if same else None, same_answer, source)

@@ -2,8 +2,10 @@
 
 Cells are matched by (module, case, target). A case that passed in the
 baseline and fails now is a regression; one that failed and passes now is an
-improvement; cells on only one side are new or gone. Only regressions fail a
-CI run: a case that was already failing, or a new case, is reported, not fatal.
+improvement; cells on only one side are new or gone. A judged case whose score
+fell by more than `max_score_drop` (default 0.1) is a score drop, even when it
+still passes (D254). Regressions and score drops fail a CI run (and new cells
+that fail, D151): a case that was already failing is reported, not fatal.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from cogtui.core.files.decoding import decode_bytes
 
 MAX_BASELINE_BYTES = 64 * 1024 * 1024
 REGRESSION, IMPROVEMENT, SAME, NEW, GONE = "regression", "improvement", "same", "new", "gone"
+SCORE_DROP = "score-drop"  # still passing (or failing as before), but the judge's score fell past the threshold
+MAX_SCORE_DROP = 0.1
 
 
 class HistoryReader(Protocol):
@@ -32,9 +36,11 @@ class Change:
     module: str
     case: str
     target: str
-    status: str  # REGRESSION, IMPROVEMENT, SAME, NEW or GONE
+    status: str  # REGRESSION, IMPROVEMENT, SCORE_DROP, SAME, NEW or GONE
     before: str | None  # "pass", or the failure's code; None when the cell is new
     after: str | None  # likewise; None when the cell is gone
+    score_before: float | None = None  # the judge's score (mean over samples), when both sides were judged
+    score_after: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +50,8 @@ class Change:
             "status": self.status,
             "before": self.before,
             "after": self.after,
+            "score_before": self.score_before,
+            "score_after": self.score_after,
         }
 
 
@@ -51,6 +59,7 @@ class Change:
 class Comparison:
     baseline: str  # what was compared with: the file, or "eval N"
     changes: list[Change] = field(default_factory=list)
+    max_score_drop: float = MAX_SCORE_DROP
     pass_rates: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)  # target -> (before, now)
 
     def of(self, status: str) -> list[Change]:
@@ -68,8 +77,9 @@ class Comparison:
 
     @property
     def fails(self) -> bool:
-        """What `cogn eval --baseline` exits 1 on: a regression, or a new cell that fails (D151)."""
-        return self.regressed or bool(self.new_failing)
+        """What `cogn eval --baseline` exits 1 on: a regression, a score drop (D254), or a new cell that fails
+        (D151)."""
+        return self.regressed or bool(self.of(SCORE_DROP)) or bool(self.new_failing)
 
     @property
     def shared(self) -> int:
@@ -84,6 +94,8 @@ class Comparison:
             "baseline": self.baseline,
             "regressions": len(self.of(REGRESSION)),
             "improvements": len(self.of(IMPROVEMENT)),
+            "score_drops": len(self.of(SCORE_DROP)),
+            "max_score_drop": self.max_score_drop,
             "new": len(self.of(NEW)),
             "new_failing": len(self.new_failing),
             "gone": len(self.of(GONE)),
@@ -97,26 +109,36 @@ def _state(passed: bool, code: str | None) -> str:
     return "pass" if passed else (code or "fail")
 
 
-def compare(current: EvalReport, baseline: EvalReport, name: str) -> Comparison:
+def compare(current: EvalReport, baseline: EvalReport, name: str, max_score_drop: float = MAX_SCORE_DROP) -> Comparison:
     before = {c.key: c for c in baseline.cells}
     now = {c.key: c for c in current.cells}
-    out = Comparison(name)
+    out = Comparison(name, max_score_drop=max_score_drop)
     for key, cell in now.items():
         old = before.get(key)
+        was, score = (old.score if old is not None else None), cell.score
         if old is None:
             status = NEW
         elif old.passed and not cell.passed:
             status = REGRESSION
         elif not old.passed and cell.passed:
             status = IMPROVEMENT
+        elif was is not None and score is not None and round(was - score, 6) > max_score_drop:
+            status = SCORE_DROP
         else:
             status = SAME
         out.changes.append(
-            Change(*key, status, None if old is None else _state(old.passed, old.code), _state(cell.passed, cell.code))
+            Change(
+                *key,
+                status,
+                None if old is None else _state(old.passed, old.code),
+                _state(cell.passed, cell.code),
+                was,
+                score,
+            )
         )
     for key, old in before.items():
         if key not in now:
-            out.changes.append(Change(*key, GONE, _state(old.passed, old.code), None))
+            out.changes.append(Change(*key, GONE, _state(old.passed, old.code), None, old.score))
     for target in dict.fromkeys([*current.targets, *baseline.targets]):
         out.pass_rates[target] = (_rate(baseline, target), _rate(current, target))
     return out

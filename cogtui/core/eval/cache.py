@@ -21,9 +21,9 @@ from typing import Any, Protocol
 from cogtui.core.module.model import Module
 from cogtui.core.records import record_fields
 from cogtui.core.run.providers.base import ModelRequest, Provider, ProviderEvent, ProviderWrapper, TextDelta, Usage
+from cogtui.core.run.providers.registry import find
 
 CACHE_FORMAT = "cogtui-response-cache/1"  # part of every key: a change of key recipe misses old entries
-DETERMINISTIC_PROVIDERS = ("replay",)
 MODES = ("off", "deterministic", "any")
 
 
@@ -35,8 +35,9 @@ class ResponseStore(Protocol):
 
 def deterministic(provider_name: str) -> bool:
     """cogtui sends no sampling parameters, so model providers run at their default temperature (above 0):
-    only the replay provider answers the same request the same way every time (D83)."""
-    return provider_name in DETERMINISTIC_PROVIDERS
+    only a provider whose spec says so (replay) answers the same request the same way every time (D83)."""
+    spec = find(provider_name)
+    return spec is not None and spec.deterministic
 
 
 def module_digest(module: Module) -> str:

@@ -2,11 +2,17 @@
 
 Each target's provider sits behind its provider's gate (run/concurrency.py), so
 a 429 from one run holds back every run against that provider; each case is
-judged by the golden rule (golden_runner.compare). Cells are reported as they
-finish (`on_cell`, in completion order) and come back in a stable order:
-module, case, target. With a history, every run is recorded, then the eval
-itself (its report keeps each cell's run id); a history that fails is a
-note in the result, never a lost eval.
+judged by the golden rule (golden_runner.compare), and a `$judge` golden's
+answer then by the rubric judge (run/judge.py) on the judge's target. The judge's
+calls hold slots of their own, as many as the targets' (D252): a case's judging
+overlaps the next cases' calls instead of taking their turn, so judges add about
+one round of calls, not double the eval. Cells are reported as they finish
+(`on_cell`, in completion order) and come back in a stable order: module, case,
+target; with `repeat` each case runs that many times and its samples fold into
+one cell (samples.py). With a history, every run is recorded (the judge's runs
+too, as runs of `cogtui-judge` with their own cost), then the eval itself (its
+report keeps each cell's run id); a history that fails is a note in the result,
+never a lost eval.
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from cogtui.core.eval.cache import CachingProvider, deterministic, module_digest
-from cogtui.core.eval.model import MISMATCH, Cell, EvalReport, Target
+from cogtui.core.eval.model import MISMATCH, Cell, CellJudge, EvalReport, Target
+from cogtui.core.eval.samples import fold
 from cogtui.core.module.model import GoldenTest, Module
 from cogtui.core.records import field, record
 from cogtui.core.run.concurrency import DEFAULT_JOBS, CallSlots, GateSet, bounded
 from cogtui.core.run.golden_runner import CaseResult, run_case
+from cogtui.core.run.judge import MISSING, JudgeSetup, judge_module
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.runner import RunOptions
 
@@ -41,6 +49,9 @@ class EvalSettings:
     cache: str = "off"  # "off", "deterministic" (--cache) or "any" (--cache=any): D83
     prices: dict[str, Price] = field(default_factory=dict)  # the user's entries (config.yaml `prices`)
     options: Callable[[Provider], RunOptions] = RunOptions  # a run's options for a provider
+    judge: Provider | None = None  # the rubric judge's target (run/judge.py); None: `$judge` cases say what to set
+    judge_missing: str = MISSING  # what a `$judge` case says when there is no judge target
+    repeat: int = 1  # samples of each case per target (`--repeat N`)
 
 
 @record(frozen=False)
@@ -60,6 +71,7 @@ class _Job:
     target: Target
     provider: Provider
     module_hash: str
+    sample: int = 0  # which of `repeat` runs of the case this is
 
 
 @record(frozen=False)
@@ -70,20 +82,39 @@ class _Done:
     cell: Cell
     case: CaseResult
     fresh: list[tuple[str, str]]  # (request key, raw answer) for the response cache
+    judge_fresh: list[tuple[str, str]] = field(default_factory=list)  # the judge's, stored with the judge's run
 
 
 def cell_of(module: Module, target: Target, case: CaseResult) -> Cell:
     envelope = case.result.envelope if case.result else None
     code: str | None = None
+    judgement = case.judgement
     if not case.passed:
         if case.result is None:
             code = UNREADABLE
+        elif case.contract_ok and judgement is not None and judgement.code is not None:
+            code = judgement.code  # the contract holds: the rubric failed it (run/judge.py)
         elif envelope is not None and envelope.get("ok") is not True:
             err = envelope.get("error")
             found = err.get("code") if isinstance(err, dict) else None
             code = found if isinstance(found, str) and found else MISMATCH
         else:
             code = MISMATCH
+    judge = None
+    if judgement is not None:
+        scores = [judgement.score] if judgement.score is not None else []
+        judge = CellJudge(
+            judgement.status,
+            judgement.pass_score,
+            judgement.score,
+            judgement.verdict,
+            judgement.rationale,
+            list(judgement.evidence),
+            judgement.code,
+            judgement.reason,
+            scores,
+            usage=dict(judgement.result.usage or {}) if judgement.result else {},
+        )
     return Cell(
         module.name,
         case.name,
@@ -93,6 +124,8 @@ def cell_of(module: Module, target: Target, case: CaseResult) -> Cell:
         list(case.reasons),
         case.result.total_ms if case.result else None,
         dict(case.result.usage or {}) if case.result else {},
+        judge=judge,
+        samples_passed=int(case.passed),
         envelope=envelope,
         expected=case.expected,
         diff=case.diff,
@@ -128,29 +161,41 @@ async def run_eval(
     gates = GateSet(settings.options(targets[0][1]).retry if targets else None)
     gated = {t.label: gates.wrap(p) for t, p in targets}
     slots = CallSlots(settings.jobs)
+    judge_slots = CallSlots(settings.jobs)  # the judge's calls: beside the targets', never in their turn (D252)
+    judge = gates.wrap(settings.judge) if settings.judge is not None else None
     use_cache: dict[str, bool] = {}
     for t, _ in targets:
-        use_cache[t.label] = settings.cache == "any" or (
-            settings.cache == "deterministic" and deterministic(t.provider)
-        )
-        if settings.cache == "deterministic" and not use_cache[t.label]:
-            notes.append(
-                f"response cache not used for {t.label}: its answers are not deterministic (cogtui sends no "
-                "temperature, so the provider's default applies); --cache=any reuses them anyway"
-            )
+        use_cache[t.label] = _cached(settings.cache, t.provider, notes, t.label)
+    judge_cached = settings.judge is not None and _cached(settings.cache, settings.judge.name, notes, "the judge")
     if settings.cache != "off" and history is None:
         notes.append("response cache not used: it lives in the run history, which is off (--no-history)")
     hashes = {m.name: module_digest(m) for m in modules}
-    jobs = [_Job(m, test, t, gated[t.label], hashes[m.name]) for m in modules for test in m.tests for t, _ in targets]
+    repeat = max(1, settings.repeat)
+    jobs = [
+        _Job(m, test, t, gated[t.label], hashes[m.name], k)
+        for m in modules
+        for test in m.tests
+        for t, _ in targets
+        for k in range(repeat)
+    ]
+    caching_on = settings.cache != "off" and history is not None
 
     async def work(job: _Job) -> _Done:
         started = None if on_start is None else partial(on_start, job.module.name, job.test.name, job.target.label)
         provider: Provider = slots.wrap(job.provider, started)
-        caching = None
-        if settings.cache != "off" and history is not None:
+        caching = judging = None
+        if caching_on:
+            assert history is not None
             lookup = _Lookup(history, notes) if use_cache[job.target.label] else None
             provider = caching = CachingProvider(provider, lookup, job.module_hash)
-        case = await run_case(job.module, job.test, settings.options(provider))
+        setup = JudgeSetup(None, settings.judge_missing, settings.options)
+        if judge is not None:
+            setup.provider = judge_slots.wrap(judge)
+            if caching_on:
+                assert history is not None
+                lookup = _Lookup(history, notes) if judge_cached else None
+                setup.provider = judging = CachingProvider(setup.provider, lookup, module_digest(judge_module()))
+        case = await run_case(job.module, job.test, settings.options(provider), setup)
         from cogtui.core.settings.prices import price_for  # once the call is out: the first request waits for less
 
         if caching is not None and caching.served_from_cache:
@@ -160,22 +205,46 @@ async def run_eval(
         price = price_for(job.provider.model, settings.prices)
         cell.cost_usd = None if price is None else round(price.cost(cell.usage), 8)
         cell.saved_usd = None if price is None else round(price.saving(cell.usage), 8)
-        return _Done(job, cell, case, caching.fresh if caching is not None else [])
+        if cell.judge is not None and judge is not None and case.judgement is not None and case.judgement.result:
+            cell.judge.cached = judging is not None and judging.served_from_cache
+            judge_price = price_for(judge.model, settings.prices)
+            cell.judge.cost_usd = None if judge_price is None else round(judge_price.cost(cell.judge.usage), 8)
+        return _Done(
+            job, cell, case, caching.fresh if caching is not None else [], judging.fresh if judging is not None else []
+        )
+
+    samples: dict[tuple[str, str, str], list[_Done]] = {}
 
     def done(_index: int, result: _Done) -> None:
-        if on_cell is not None:
-            on_cell(result.cell)
+        mine = samples.setdefault(result.cell.key, [])
+        mine.append(result)
+        if on_cell is not None and len(mine) == repeat:
+            on_cell(fold([d.cell for d in sorted(mine, key=lambda d: d.job.sample)]))
 
     results = await bounded(jobs, slots.runs, work, done)
-    cells = [r.cell for r in results]
+    recorded = history is not None and _record_runs(history, results, notes)
+    cells = [fold([d.cell for d in results[i : i + repeat]]) for i in range(0, len(results), repeat)]
     labels = [t.label for t, _ in targets]
-    report = EvalReport([m.name for m in modules], labels, cells, started, settings.jobs)
+    report = EvalReport([m.name for m in modules], labels, cells, started, settings.jobs, repeat=repeat)
+    if settings.judge is not None:
+        report.judge = Target(settings.judge.name, settings.judge.model).label
     from cogtui.core.eval.stats import summarise
 
     report.summaries = summarise(cells, labels)
-    if history is not None:
-        _record(history, modules, results, report, notes)
+    if history is not None and recorded:
+        _record_eval(history, modules, report, notes)
     return EvalOutcome(report, notes)
+
+
+def _cached(mode: str, provider: str, notes: list[str], label: str) -> bool:
+    """Whether a target's answers are reused from the response cache (D83); a note when `--cache` leaves it out."""
+    use = mode == "any" or (mode == "deterministic" and deterministic(provider))
+    if mode == "deterministic" and not use:
+        notes.append(
+            f"response cache not used for {label}: its answers are not deterministic (cogtui sends no "
+            "temperature, so the provider's default applies); --cache=any reuses them anyway"
+        )
+    return use
 
 
 class _Lookup:
@@ -196,27 +265,46 @@ class _Lookup:
             return None
 
 
-def _record(
-    history: History, modules: list[Module], results: list[_Done], report: EvalReport, notes: list[str]
-) -> None:
+def _record_runs(history: History, results: list[_Done], notes: list[str]) -> bool:
+    """Record every run (each judge's too, as a run of cogtui-judge) and keep the new cache answers with them;
+    False when the history could not take the runs (they wait in its outbox) and the eval is not recorded."""
     from cogtui.core.history.records import HistoryError
     from cogtui.core.history.run_record import to_record
 
-    recorded: list[tuple[_Done, RunRecord]] = []
+    recorded: list[tuple[_Done, RunRecord, bool]] = []  # (the job, its record, the judge's run)
     for done in results:
         if done.case.result is not None:
-            recorded.append((done, to_record(done.job.module, done.job.test.input, None, done.case.result)))
+            recorded.append((done, to_record(done.job.module, done.job.test.input, None, done.case.result), False))
+        judgement = done.case.judgement
+        if judgement is not None and judgement.result is not None:
+            recorded.append((done, to_record(judge_module(), judgement.input, None, judgement.result), True))
     try:
-        ids = history.record_many([record for _, record in recorded])
+        ids = history.record_many([record for _, record, _ in recorded])
     except HistoryError as exc:  # the runs are kept for the history (outbox.py); the eval's report is not
-        notes.append(f"the eval was not recorded: {exc}; {_keep(history, [r for _, r in recorded], str(exc))}")
-        return
+        notes.append(f"the eval was not recorded: {exc}; {_keep(history, [r for _, r, _ in recorded], str(exc))}")
+        return False
     try:
         answers: list[tuple[int, str, str]] = []
-        for (done, _), run_id in zip(recorded, ids, strict=True):
-            done.cell.run_id = run_id
-            answers.extend((run_id, key, raw) for key, raw in done.fresh)
+        for (done, _, of_judge), run_id in zip(recorded, ids, strict=True):
+            if of_judge:
+                assert done.cell.judge is not None
+                done.cell.judge.run_id = run_id
+                answers.extend((run_id, key, raw) for key, raw in done.judge_fresh)
+            else:
+                done.cell.run_id = run_id
+                answers.extend((run_id, key, raw) for key, raw in done.fresh)
         history.store_responses(answers, time.time())
+    except HistoryError as exc:
+        notes.append(f"the eval was not recorded: {exc}")
+        return False
+    return True
+
+
+def _record_eval(history: History, modules: list[Module], report: EvalReport, notes: list[str]) -> None:
+    """The eval itself (its report, with each cell's run id) and each module's pass rate (the sparkline)."""
+    from cogtui.core.history.records import HistoryError
+
+    try:
         per_module = {
             m.name: (
                 sum(1 for c in report.cells if c.module == m.name and c.passed),

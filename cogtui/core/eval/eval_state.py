@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from cogtui.core.authoring.accept_state import AcceptState
 from cogtui.core.eval.model import Cell, EvalReport
 
 
@@ -48,7 +49,17 @@ NO_GOLDENS = "This module has no golden tests (tests/*.input.json → *.expected
 
 
 def cell_label(cell: Cell) -> str:
-    return ("✓ pass" if cell.passed else f"✗ {cell.code or 'fail'}") + (" (cached)" if cell.cached else "")
+    """A matrix cell: pass or the failure's code, the samples that passed (`--repeat`), and a judged case's score
+    (the mean, ± its spread over samples): `✓ pass · 0.86`, `✗ 2/3 low-score · 0.55±0.20`."""
+    text = "✓" if cell.passed else "✗"
+    if cell.samples > 1:
+        text += f" {cell.samples_passed}/{cell.samples}"
+    text += " pass" if cell.passed and cell.samples == 1 else "" if cell.passed else f" {cell.code or 'fail'}"
+    score = cell.score
+    if score is not None and cell.judge is not None:
+        spread = cell.judge.spread
+        text += f" · {score:.2f}" + (f"±{spread:.2f}" if spread and len(cell.judge.scores) > 1 else "")
+    return text + (" (cached)" if cell.cached else "")
 
 
 def summary_text(report: EvalReport) -> str:
@@ -66,8 +77,45 @@ def summary_text(report: EvalReport) -> str:
         p95 = "-" if s.latency_p95_ms is None else f"{s.latency_p95_ms:,.0f} ms"
         cost = "cost ?" if s.cost_usd is None else f"${s.cost_usd:.4f}"
         cost += f" (cache saved ${s.saved_usd:.4f})" if s.saved_usd else ""
-        lines.append(f"{s.target}  {s.passed}/{s.cases} passed ({s.pass_rate:.0%}) · {violations}")
-        lines.append(f"  p50 {p50} · p95 {p95} · tokens {t['input']:,} in, {t['output']:,} out{cache} · {cost}")
+        judged = (
+            f" · judge score {s.score_mean:.2f} over {s.judged} case{'s' * (s.judged != 1)}"
+            if s.score_mean is not None
+            else ""
+        )
+        lines.append(f"{s.target}  {s.passed}/{s.cases} passed ({s.pass_rate:.0%}){judged} · {violations}")
+        judge_cost = (
+            ""
+            if not s.judged
+            else " · judge cost ?"
+            if s.judge_cost_usd is None
+            else f" · judge ${s.judge_cost_usd:.4f}"
+        )
+        lines.append(
+            f"  p50 {p50} · p95 {p95} · tokens {t['input']:,} in, {t['output']:,} out{cache} · {cost}{judge_cost}"
+        )
+    return "\n".join(lines)
+
+
+def judge_text(cell: Cell, judge: str | None) -> str:
+    """What the selected cell's pane says about its judging ("" for a case without a rubric): the score against
+    the bar (and its samples with `--repeat`), the judge's verdict, rationale and evidence, or why it was not
+    scored."""
+    j = cell.judge
+    if j is None:
+        return ""
+    who = f" ({judge})" if judge else ""
+    if j.score is None:
+        return f"judge{who}: {j.status} · {j.reason}"
+    lines = [
+        f"judge{who}: score {j.score:.2f} {'≥' if j.score >= j.pass_score else '<'} {j.pass_score:.2f}"
+        + (f" · verdict {j.verdict}" if j.verdict else "")
+    ]
+    if len(j.scores) > 1:
+        low, high = min(j.scores), max(j.scores)
+        lines.append(f"{len(j.scores)} samples: {low:.2f} to {high:.2f}, spread {j.spread or 0:.2f}")
+    if j.rationale:
+        lines.append(f"rationale: {j.rationale}")
+    lines += [f"evidence: “{quote}”" for quote in j.evidence[:5]]
     return "\n".join(lines)
 
 
@@ -105,6 +153,8 @@ class EvalState:
     problem: str = ""
     generation: int = 0
     selected: tuple[str, str] | None = None  # the (case, target) whose diff and envelope are shown
+    judge: str | None = None  # the rubric judge's target (`judge:` in config.yaml), for `$judge` goldens
+    accepting: AcceptState = field(default_factory=AcceptState)  # `a` and `u` (accept_state.py)
 
     @property
     def final(self) -> bool:
@@ -118,9 +168,11 @@ class EvalState:
         """The module is loaded: its name and golden cases."""
         self.module, self.cases = module, list(cases)
 
-    def start(self, targets: list[str], jobs: int, cache: str) -> int:
-        """A new run against `targets`; returns its number, which its messages carry."""
+    def start(self, targets: list[str], jobs: int, cache: str, judge: str | None = None) -> int:
+        """A new run against `targets` (judged by `judge`); returns its number, which its messages carry."""
         self.generation += 1
+        self.judge = judge
+        self.accepting.rerun()
         self.targets, self.jobs, self.cache = list(dict.fromkeys(targets)), jobs, cache
         self.cells, self.running, self.report, self.problem, self.selected = {}, set(), None, "", None
         self.phase = EvalPhase.RUNNING if self.total else EvalPhase.EMPTY
@@ -181,9 +233,11 @@ class EvalState:
         return CellStatus.NOT_RUN if self.phase is EvalPhase.FAILED else CellStatus.PENDING
 
     def label(self, case: str, target: str) -> str:
-        """What the matrix shows in a cell."""
+        """What the matrix shows in a cell (a case whose answer was accepted here says so)."""
         cell = self.cells.get((case, target))
-        return cell_label(cell) if cell is not None else STATUS_LABELS[self.status(case, target)]
+        if cell is None:
+            return STATUS_LABELS[self.status(case, target)]
+        return cell_label(cell) + (" · accepted" if self.accepting.is_accepted(self.module, case) else "")
 
     @property
     def failures(self) -> int:
@@ -194,7 +248,8 @@ class EvalState:
         return len(self.cells), max(self.total, 1)
 
     def can(self, action: str) -> bool:
-        """The keys the footer offers: cancel only while running, and back (escape) only when it is not."""
+        """The keys bound now: cancel only while running, and back (escape) only when it is not; accept once the
+        eval is done (on a cell that cannot be accepted it says why), undo once something was accepted."""
         running = self.phase is EvalPhase.RUNNING
         if action == "cancel":
             return running
@@ -202,7 +257,27 @@ class EvalState:
             return not running
         if action in ("rerun", "options"):
             return bool(self.module) and (action == "options" or not running)
+        if action == "accept":
+            return self.phase is EvalPhase.DONE
+        if action == "undo":
+            return self.accepting.can_undo()
         return True
+
+    def offers(self, action: str) -> bool:
+        """The keys the footer shows: accept only on a failing cell chosen (enter) and not accepted yet."""
+        if action == "accept":
+            cell = self.selected_cell()
+            return (
+                self.can(action)
+                and cell is not None
+                and not cell.passed
+                and not self.accepting.is_accepted(self.module, cell.case)
+            )
+        return self.can(action)
+
+    def accept_target(self) -> Cell | None:
+        """The cell `a` would accept the answer of: the chosen one, once done."""
+        return self.selected_cell() if self.phase is EvalPhase.DONE else None
 
     def title(self) -> str:
         if self.phase is EvalPhase.FAILED and not self.module:

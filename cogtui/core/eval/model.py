@@ -32,8 +32,72 @@ class Target:
 
 
 @record(frozen=False)
+class CellJudge:
+    """A `$judge` case's judging in a cell (run/judge.py): the score (the mean over `--repeat` samples), the
+    judge's words, and what its runs cost."""
+
+    status: str  # judged, not judged, skipped or failed (run/judge.py)
+    pass_score: float
+    score: float | None = None  # the mean of `scores`
+    verdict: str | None = None
+    rationale: str = ""
+    evidence: list[str] = field(default_factory=list)
+    code: str | None = None  # why the case fails on it (low-score, no-judge, bad-rubric, judge:<E-code>)
+    reason: str = ""
+    scores: list[float] = field(default_factory=list)  # one per sample that was scored
+    cost_usd: float | None = None  # the judge's calls, priced by the judge's model (None: no price entry)
+    usage: dict[str, Any] = field(default_factory=dict)
+    run_id: int | None = None  # the judge's run in history, once recorded
+    cached: bool = False  # the judge's answer came from the response cache
+
+    @property
+    def spread(self) -> float | None:
+        """The scores' standard deviation (population): 0 for one sample, None when nothing was scored."""
+        if not self.scores:
+            return None
+        from statistics import pstdev
+
+        return round(pstdev(self.scores), 4)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "score": self.score,
+            "pass_score": self.pass_score,
+            "verdict": self.verdict,
+            "rationale": self.rationale,
+            "evidence": self.evidence,
+            "code": self.code,
+            "reason": self.reason,
+            "scores": self.scores,
+            "spread": self.spread,
+            "cost_usd": self.cost_usd,
+            "run_id": self.run_id,
+            "cached": self.cached,
+        }
+
+    @classmethod
+    def from_json(cls, doc: Any) -> CellJudge | None:
+        """A baseline's judging, as far as it can be read (the score is what a comparison needs)."""
+        if not isinstance(doc, dict):
+            return None
+        scores = [float(x) for x in doc.get("scores") or [] if _number(x)]
+        return cls(
+            str(doc.get("status") or ""),
+            float(doc["pass_score"]) if _number(doc.get("pass_score")) else 0.0,
+            float(doc["score"]) if _number(doc.get("score")) else None,
+            doc.get("verdict") if isinstance(doc.get("verdict"), str) else None,
+            str(doc.get("rationale") or ""),
+            [str(e) for e in doc.get("evidence") or [] if isinstance(e, str)],
+            doc.get("code") if isinstance(doc.get("code"), str) else None,
+            str(doc.get("reason") or ""),
+            scores,
+        )
+
+
+@record(frozen=False)
 class Cell:
-    """One golden case run against one target."""
+    """One golden case run against one target (`samples` times, with `--repeat`)."""
 
     module: str
     case: str
@@ -46,7 +110,10 @@ class Cell:
     cost_usd: float | None = None
     saved_usd: float | None = None  # what the provider's prompt cache saved (cache reads at their lower price)
     cached: bool = False  # answered from the response cache (--cache): no model call
-    run_id: int | None = None  # the run in history, once recorded
+    run_id: int | None = None  # the run in history, once recorded (the first sample's)
+    judge: CellJudge | None = None  # a `$judge` golden's judging
+    samples: int = 1  # runs of the case (`--repeat N`)
+    samples_passed: int = 0  # of which passed
     # In memory only (the TUI shows them): the run's envelope, the golden, and their diff.
     envelope: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     expected: Any = field(default=None, compare=False, repr=False)
@@ -55,6 +122,14 @@ class Cell:
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.module, self.case, self.target)
+
+    @property
+    def score(self) -> float | None:
+        return self.judge.score if self.judge is not None else None
+
+    @property
+    def pass_rate(self) -> float:
+        return self.samples_passed / self.samples if self.samples else 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +145,10 @@ class Cell:
             "saved_usd": self.saved_usd,
             "cached": self.cached,
             "run_id": self.run_id,
+            "judge": self.judge.to_json() if self.judge is not None else None,
+            "samples": self.samples,
+            "samples_passed": self.samples_passed,
+            "pass_rate": round(self.pass_rate, 4),
         }
 
     @classmethod
@@ -86,6 +165,8 @@ class Cell:
         code = doc.get("code")
         latency = doc.get("latency_ms")
         usage = doc.get("usage")
+        samples = _int(doc.get("samples")) or 1
+        passes = _int(doc.get("samples_passed"))
         return cls(
             module,
             case,
@@ -99,6 +180,9 @@ class Cell:
             None,
             doc.get("cached") is True,
             _int(doc.get("run_id")),
+            CellJudge.from_json(doc.get("judge")),
+            samples,
+            passes if passes is not None else samples * passed,
         )
 
 
@@ -116,6 +200,9 @@ class TargetSummary:
     cost_usd: float | None  # None when a model has no price entry
     saved_usd: float | None  # what prompt caching saved, at the same prices
     cached: int  # cells answered from the response cache
+    score_mean: float | None = None  # the mean judge score of the cells that were scored
+    judged: int = 0  # cells whose answer a judge scored
+    judge_cost_usd: float | None = None  # what the judge's calls cost (None: no price entry for its model)
 
     @property
     def pass_rate(self) -> float:
@@ -134,6 +221,9 @@ class TargetSummary:
             "cost_usd": self.cost_usd,
             "saved_usd": self.saved_usd,
             "cached": self.cached,
+            "score_mean": self.score_mean,
+            "judged": self.judged,
+            "judge_cost_usd": self.judge_cost_usd,
         }
 
 
@@ -147,6 +237,8 @@ class EvalReport:
     started_at: float
     jobs: int = 4
     id: int | None = None  # the eval's id in history, once recorded
+    repeat: int = 1  # samples of each cell (`--repeat N`)
+    judge: str | None = None  # the judge's target (Target.label), when one was set
     summaries: list[TargetSummary] = field(default_factory=list)
 
     def cell(self, module: str, case: str, target: str) -> Cell | None:
@@ -164,6 +256,8 @@ class EvalReport:
             "modules": self.modules,
             "targets": self.targets,
             "jobs": self.jobs,
+            "repeat": self.repeat,
+            "judge": self.judge,
             "cells": [c.to_json() for c in self.cells],
             "summary": [s.to_json() for s in self.summaries],
         }
@@ -175,7 +269,7 @@ class EvalReport:
         if isinstance(doc, dict) and doc.get("format") == 1 and doc.get("command") == "eval":
             given = doc.get("summary")
             summary: dict[str, Any] = given if isinstance(given, dict) else {}
-            keys = ("id", "started_at", "modules", "targets", "jobs")
+            keys = ("id", "started_at", "modules", "targets", "jobs", "repeat", "judge")
             doc = {"format": FORMAT, "cells": doc.get("items"), **{k: summary.get(k) for k in keys}}
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise BadReport("not a cogtui eval report (a file from `cogn eval -o FILE` or `cogn eval --json`)")
@@ -190,7 +284,13 @@ class EvalReport:
             float(started) if isinstance(started, (int, float)) and not isinstance(started, bool) else 0.0,
             _int(doc.get("jobs")) or 0,
             _int(doc.get("id")),
+            _int(doc.get("repeat")) or 1,
+            doc.get("judge") if isinstance(doc.get("judge"), str) else None,
         )
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _int(value: Any) -> int | None:

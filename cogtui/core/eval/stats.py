@@ -42,6 +42,8 @@ def summarise(cells: list[Cell], targets: list[str]) -> list[TargetSummary]:
             totals.update(tokens(c.usage))
         costs = [c.cost_usd for c in mine]
         savings = [c.saved_usd for c in mine]
+        scores = [c.score for c in mine if c.score is not None]
+        judge_costs = [c.judge.cost_usd for c in mine if c.judge is not None and c.judge.usage]
         out.append(
             TargetSummary(
                 target=target,
@@ -54,6 +56,11 @@ def summarise(cells: list[Cell], targets: list[str]) -> list[TargetSummary]:
                 cost_usd=None if any(c is None for c in costs) else round(sum(c or 0.0 for c in costs), 6),
                 saved_usd=None if any(c is None for c in savings) else round(sum(c or 0.0 for c in savings), 6),
                 cached=sum(1 for c in mine if c.cached),
+                score_mean=round(sum(scores) / len(scores), 4) if scores else None,
+                judged=len(scores),
+                judge_cost_usd=None
+                if any(c is None for c in judge_costs)
+                else round(sum(c or 0.0 for c in judge_costs), 6),
             )
         )
     return out

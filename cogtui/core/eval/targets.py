@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from cogtui.core.eval.model import Target
 from cogtui.core.records import record
-from cogtui.core.run.providers import PROVIDERS, UnknownProvider, has_api_key, make_provider
+from cogtui.core.run.providers import PROVIDERS, UnknownProvider, make_provider, missing_key
 from cogtui.core.settings.config import Config
 
 CACHE_MODES = ("off", "deterministic", "any")  # EvalSettings.cache: off, `--cache`, `--cache=any` (D83)
-KEY_VARIABLES = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 
 
 @record
@@ -43,8 +42,8 @@ def configured_targets(config: Config) -> list[TargetOption]:
 def option(target: Target, config: Config) -> TargetOption:
     """The target with the model it would really run (a provider alone: its configured or default model)."""
     provider = make_provider(target.provider, target.model, config)  # builds no client: the first call does
-    variable = KEY_VARIABLES.get(provider.name)
-    note = f"no API key ({variable} is not set)" if variable and not has_api_key(provider.name) else ""
+    variable = missing_key(provider.name)
+    note = f"no API key ({variable} is not set)" if variable else ""
     return TargetOption(Target(provider.name, provider.model), note)
 
 

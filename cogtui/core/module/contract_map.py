@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cogtui.core.module.model import UNPARSED, GoldenTest, Module
+from cogtui.core.module.schema_merge import merged_schema, resolve_local, type_text
 
 SECTIONS = ("input", "data", "meta", "error")
 MAX_DEPTH = 12
@@ -82,52 +83,11 @@ class _Walk:
 
     def resolve(self, schema: Any, seen: frozenset[str] = frozenset()) -> dict[str, Any]:
         """Follow a local `$ref` (within this document); anything else unresolvable is an empty schema."""
-        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-            ref = schema["$ref"]
-            if not ref.startswith("#") or ref in seen:
-                return {}
-            seen = seen | {ref}
-            target: Any = self.root
-            for raw in ref[1:].split("/")[1:]:
-                key = raw.replace("~1", "/").replace("~0", "~")
-                if isinstance(target, dict) and key in target:
-                    target = target[key]
-                elif isinstance(target, list) and key.isdigit() and int(key) < len(target):
-                    target = target[int(key)]
-                else:
-                    return {}
-            schema = target
-        return schema if isinstance(schema, dict) else {}
+        return resolve_local(self.root, schema, seen)
 
     def merged(self, schema: Any) -> dict[str, Any]:
         """The schema with its combinators' object variants folded in (properties and required)."""
-        base = dict(self.resolve(schema))
-        props: dict[str, Any] = dict(base.get("properties") or {}) if isinstance(base.get("properties"), dict) else {}
-        required = set(base.get("required") or []) if isinstance(base.get("required"), list) else set()
-        variant_types: list[str] = []
-        for key in ("allOf", "anyOf", "oneOf"):
-            variants = base.get(key)
-            if not isinstance(variants, list):
-                continue
-            for variant in variants[:20]:
-                sub = self.resolve(variant)
-                if isinstance(sub.get("properties"), dict):
-                    for name, value in sub["properties"].items():
-                        props.setdefault(name, value)
-                if isinstance(sub.get("required"), list):  # for anyOf/oneOf: required within its variant
-                    required.update(r for r in sub["required"] if isinstance(r, str))
-                kind = type_text(sub)
-                if kind and kind not in variant_types:
-                    variant_types.append(kind)
-                if isinstance(sub.get("enum"), list) and "enum" not in base:
-                    base["enum"] = sub["enum"]
-                if "items" not in base and "items" in sub:
-                    base["items"] = sub["items"]
-        if "type" not in base and variant_types:
-            base["type"] = variant_types[0] if len(variant_types) == 1 else variant_types
-        base["properties"] = props
-        base["required"] = sorted(r for r in required if isinstance(r, str))
-        return base
+        return merged_schema(self.root, schema)
 
     def fields(self, section: str, schema: Any, path: tuple[str, ...], required: bool) -> Iterator[FieldNode]:
         if self.count >= MAX_NODES or len(path) > MAX_DEPTH:
@@ -152,19 +112,6 @@ class _Walk:
         items = node.get("items")
         if isinstance(items, dict):
             yield from self.fields(section, items, (*path, ITEMS), True)
-
-
-def type_text(schema: dict[str, Any]) -> str:
-    value = schema.get("type")
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return " | ".join(str(v) for v in value)
-    if "enum" in schema or "const" in schema:
-        return "enum"
-    if isinstance(schema.get("properties"), dict) and schema["properties"]:
-        return "object"
-    return ""
 
 
 # ------------------------------------------------------------------ goldens

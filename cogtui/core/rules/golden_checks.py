@@ -17,6 +17,8 @@ from cogtui.core.module.schemas import RefError, schemas_for
 from cogtui.core.rules.contract_base import PathT, RuleBase
 from cogtui.core.rules.envelope_rules import check_envelope, dotted
 from cogtui.core.rules.golden_contract import is_contract, schema_problems, short_message, unknown_parts
+from cogtui.core.rules.judge_spec import KEY as JUDGE_KEY
+from cogtui.core.rules.judge_spec import spec_problems, unknown_keys, without_judge
 from cogtui.core.rules.violation import schema_error_fact, violation_fact
 
 
@@ -93,6 +95,9 @@ class GoldenChecks(RuleBase):
         self.stale(code, path, where, sentence, doc, schema_error_fact(err, at), bare)
 
     def check_expected(self, path: Path, value: Any) -> None:
+        if isinstance(value, dict) and JUDGE_KEY in value:
+            self.check_judge(path, value[JUDGE_KEY])
+            value = without_judge(value)
         if is_contract(value):
             for part, inner, message in schema_problems(self.m, value):
                 self.add_at("T002", f"{path.name}: {message}", path, ("$validate", part, *inner))
@@ -122,6 +127,19 @@ class GoldenChecks(RuleBase):
                 continue
             for err in sch.iter_errors(part, section):
                 self.schema_finding("T003" if part == "data" else "T002", path, (part,), err, value)
+
+    def check_judge(self, path: Path, value: Any) -> None:
+        """A golden's `$judge` rubric (run/judge.py): usable, and nothing in it that the judge would not read."""
+        for where, message in spec_problems(value):
+            self.add_at("T009", f"{path.name}: {message}", path, (JUDGE_KEY, *where), severity=self.stale_severity)
+        for key in unknown_keys(value):
+            self.add_at(
+                "T009",
+                f"{path.name}: $judge.{key} is not read (a $judge has rubric and pass_score)",
+                path,
+                (JUDGE_KEY, key),
+                severity=Severity.WARNING,
+            )
 
 
 def _named(where: PathT, bare: bool) -> str:

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from cogtui.core.rules.error_codes import LEGACY_CODES, error_meta, normalize_code, recoverable
+from cogtui.core.run.providers.registry import secret_variables
 
 # Default advice per code; callers pass a more specific suggestion when they have one.
 SUGGESTIONS: dict[str, str] = {
@@ -50,7 +51,6 @@ SUGGESTIONS: dict[str, str] = {
 }
 
 
-KEY_VARIABLES = ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 REDACTED = "[redacted]"
 _USERINFO = re.compile(r"(\w+://)[^/@\s]+@")
 _UNPRINTABLE = re.compile(r"[^\x20-\x7e]+")
@@ -75,7 +75,7 @@ def _key_forms(key: str) -> set[str]:
 
 def _secrets() -> list[str]:
     forms: set[str] = set()
-    for var in KEY_VARIABLES:
+    for var in secret_variables():  # every provider's (providers/registry.py)
         forms |= _key_forms(os.environ.get(var) or "")
     return sorted(forms, key=len, reverse=True)  # longest first, so a form never survives half-masked
 

@@ -24,6 +24,8 @@ from cogtui.core.records import field, record, replace
 from cogtui.core.rules.contract_status import golden_file_problems
 from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.rules.golden_contract import is_contract, judge
+from cogtui.core.rules.judge_spec import judge_spec, without_judge
+from cogtui.core.run.judge import Judgement, JudgeSetup, bad_rubric, judge_case, skipped
 from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
 from cogtui.core.run.runner import RunOptions, RunResult, run_module
 
@@ -39,6 +41,8 @@ class CaseResult:
     result: RunResult | None = None
     expected: Any = None
     diagnostics: list[Diagnostic] = field(default_factory=list)  # why its files cannot be used (D172)
+    judgement: Judgement | None = None  # a `$judge` golden's judging (run/judge.py); None without a rubric
+    contract_ok: bool = False  # the envelope satisfies the golden at the contract level (a rubric may still fail it)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +52,7 @@ class CaseResult:
             "diff": self.diff,
             "envelope": self.result.envelope if self.result else None,
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            "judge": self.judgement.to_json() if self.judgement is not None else None,
         }
 
 
@@ -148,12 +153,27 @@ def unrunnable(module: Module, test: GoldenTest) -> CaseResult | None:
     return CaseResult(test.name, False, reasons, diagnostics=problems) if reasons else None
 
 
-async def run_case(module: Module, test: GoldenTest, options: RunOptions) -> CaseResult:
+async def run_case(
+    module: Module, test: GoldenTest, options: RunOptions, judge: JudgeSetup | None = None
+) -> CaseResult:
+    """Run one golden case and judge it: the contract checks, then a `$judge` golden's rubric (run/judge.py)."""
     refused = unrunnable(module, test)
     if refused is not None:
         return refused
     # A golden test checks the module; it is not an invocation (invocation.user_invocable: false still tests).
     result = await run_module(module, test.input, replace(options, caller=TEST))
-    reasons = compare(module, test.expected, result.envelope)
-    diff = envelope_diff(test.expected, result.envelope) if reasons and not is_contract(test.expected) else ""
-    return CaseResult(test.name, not reasons, reasons, diff, result, test.expected)
+    expected = without_judge(test.expected)
+    reasons = compare(module, expected, result.envelope)
+    diff = envelope_diff(expected, result.envelope) if reasons and not is_contract(expected) else ""
+    spec, problem = judge_spec(test.expected)
+    judgement = None
+    if problem:
+        judgement = bad_rubric(problem)
+    elif spec is not None:
+        judgement = skipped(spec) if reasons else await judge_case(judge, spec, module, test.input, result)
+    contract_ok = not reasons
+    if judgement is not None and not judgement.passed and judgement.status != "skipped":
+        reasons.append(judgement.reason)
+    return CaseResult(
+        test.name, not reasons, reasons, diff, result, test.expected, judgement=judgement, contract_ok=contract_ok
+    )

@@ -19,6 +19,32 @@ from typing import Any
 from cogtui.core.run.golden_runner import CaseResult
 
 
+def result_label(result: CaseResult, accepted: bool = False) -> str:
+    """The table's result cell: pass or fail, a judged case's score, and an answer accepted here."""
+    text = "✓ pass" if result.passed else "✗ fail"
+    judgement = result.judgement
+    if judgement is not None and judgement.score is not None:
+        text += f" · {judgement.score:.2f}"
+    elif judgement is not None and judgement.status == "not judged":
+        text += " · not judged"
+    return text + (" · accepted" if accepted else "")
+
+
+def judge_lines(result: CaseResult, judge: str | None) -> list[str]:
+    """What the view pane says about a `$judge` case's judging: the score against its bar and the judge's words,
+    or why it was not scored."""
+    j = result.judgement
+    if j is None or j.status == "skipped":
+        return []
+    who = f" ({judge})" if judge else ""
+    if j.score is None:
+        return [f"judge{who}: {j.status} · {j.reason}"]
+    lines = [f"judge{who}: {j.reason}" + (f" · verdict {j.verdict}" if j.verdict else "")]
+    if j.rationale:
+        lines.append(f"rationale: {j.rationale}")
+    return lines + [f"evidence: “{quote}”" for quote in j.evidence[:5]]
+
+
 class GoldensPhase(StrEnum):
     IDLE = "idle"  # nothing started yet (the module is being loaded)
     RUNNING = "running"
@@ -40,15 +66,17 @@ class GoldensState:
     problem: str = ""
     generation: int = 0
     highlighted: str = ""  # the case under the table's cursor, once the run is done
+    judge: str | None = None  # the rubric judge's target (`judge:` in config.yaml), for `$judge` goldens
 
     @property
     def final(self) -> bool:
         return self.phase in FINAL
 
-    def start(self, module: str, provider: str, total: int) -> int:
-        """A new run of `total` cases; returns its number, which its results carry."""
+    def start(self, module: str, provider: str, total: int, judge: str | None = None) -> int:
+        """A new run of `total` cases (`$judge` ones scored by `judge`); returns its number, which its results
+        carry."""
         self.generation += 1
-        self.module, self.provider, self.total = module, provider, total
+        self.module, self.provider, self.total, self.judge = module, provider, total, judge
         self.results, self.problem, self.highlighted = [], "", ""
         self.phase = GoldensPhase.RUNNING if total else GoldensPhase.EMPTY
         return self.generation
@@ -86,6 +114,16 @@ class GoldensState:
         if generation is not None and generation != self.generation:
             return
         self.phase, self.problem = GoldensPhase.FAILED, problem
+
+    def can(self, action: str) -> bool:
+        """`a` (accept the shown case's answer) once the run is done; on a case that passes it says why."""
+        if action == "accept":
+            return self.phase is GoldensPhase.DONE
+        return True
+
+    def accept_target(self) -> CaseResult | None:
+        """The case whose answer `a` would accept: the one shown, once the run is done."""
+        return self.shown_case()
 
     def result(self, name: str) -> CaseResult | None:
         return next((r for r in self.results if r.name == name), None)

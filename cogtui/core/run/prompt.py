@@ -16,7 +16,6 @@ from cogtui.core.module.memo import memo
 from cogtui.core.module.model import Module
 from cogtui.core.records import record
 from cogtui.core.rules.declared_rules import unknown_tag
-from cogtui.core.rules.media_rules import mime_from_path, normalize_mime
 from cogtui.core.rules.media_walk import find_media
 
 _ARGS = re.compile(r"\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![A-Za-z0-9_\[])|\$(\d+)")
@@ -90,6 +89,18 @@ def inject_results(prompt: str, results: list[tuple[SubagentCall, dict[str, Any]
         out.append(prompt[last : call.span[0]])
         body = json.dumps(envelope, ensure_ascii=False, indent=2)
         out.append(f"[result of {call.text}]\n```json\n{body}\n```")
+        last = call.span[1]
+    out.append(prompt[last:])
+    return "".join(out)
+
+
+def call_placeholders(prompt: str, calls: list[SubagentCall]) -> str:
+    """Each @call: as the prompt-as-sent shows it without running the subagent (D256): a placeholder naming the
+    call where its result would be."""
+    out, last = [], 0
+    for call in sorted(calls, key=lambda c: c.span):
+        out.append(prompt[last : call.span[0]])
+        out.append(f"[result of {call.text}: the envelope {call.module} answers goes here; not run for the preview]")
         last = call.span[1]
     out.append(prompt[last:])
     return "".join(out)
@@ -170,6 +181,8 @@ MAX_SOURCE = 200  # a URL or path longer than this is cut in the placeholder
 
 def media_placeholder(index: int, ref: dict[str, Any]) -> str:
     """What the prompt text shows in place of the `index`-th (1-based) MediaInput (D31)."""
+    from cogtui.core.rules.media_rules import mime_from_path, normalize_mime  # only for an input that holds media
+
     declared = ref.get("media_type")
     mime = normalize_mime(declared) if isinstance(declared, str) and declared.strip() else None
     kind, source = ref.get("type"), None

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cogtui.core.module.model import UNPARSED, Module
-from cogtui.core.run.providers import UnknownProvider, has_api_key, selected
+from cogtui.core.run.providers import UnknownProvider, missing_key, selected
 
 if TYPE_CHECKING:
     from cogtui.core.settings.config import Config
@@ -50,4 +50,4 @@ def default_provider(config: Config) -> tuple[str, str | None]:
         name, _ = selected(config=config)
     except UnknownProvider as exc:
         return REPLAY, f"{exc}; using {REPLAY}"
-    return (name if name == REPLAY or has_api_key(name) else REPLAY), None
+    return (REPLAY if missing_key(name) else name), None

@@ -210,14 +210,22 @@ class RunScreenState:
     provider: str = ""
     model: str | None = None  # the model the provider would call (None: it calls none, e.g. replay)
     presses: RunPresses = field(default_factory=RunPresses)
+    compare: str = ""  # a second target as typed: the run key runs both, side by side (D258)
 
     def runs_on(self, provider: str, model: str | None) -> None:
         self.provider, self.model = provider, model
 
+    def compare_with(self, target: str) -> None:
+        self.compare = target.strip()
+
     def title(self) -> str:
-        """`module · provider model`, e.g. `code-reviewer · openai gpt-4o-mini`; replay says it calls no model."""
+        """`module · provider model`, e.g. `code-reviewer · openai gpt-4o-mini`; replay says it calls no model; with
+        a target to compare with, both: `code-reviewer · openai gpt-4o-mini vs anthropic/claude-sonnet-5-5`."""
         if not self.provider:
             return self.module
+        if self.compare:  # two targets: both named, side by side (short enough for 80 columns)
+            first = self.provider if self.provider == "replay" else f"{self.provider} {self.model or '(default)'}"
+            return f"{self.module} · {first} vs {self.compare}"
         if self.provider == "replay":
             return f"{self.module} · replay (recorded answers, no model called)"
         return f"{self.module} · {self.provider} {self.model or '(its default model)'}"

@@ -32,7 +32,7 @@ from cogtui.core.run.manifest_policy import (
 )
 from cogtui.core.run.output_fixes import CORRECTIVE_RETRY, effective_fixes
 from cogtui.core.run.postprocess import postprocess
-from cogtui.core.run.prompt import inject_results, render_calls, system_prompt, user_prompt
+from cogtui.core.run.prompt import call_placeholders, inject_results, render_calls, system_prompt, user_prompt
 from cogtui.core.run.provider_call import HEARTBEAT, Deadline, prepare, timed, token_limit_failure
 from cogtui.core.run.providers.base import Finish, Message, ModelRequest, Provider, ProviderError, TextDelta, Usage
 from cogtui.core.run.run_types import RunEvent, RunFailed, RunOptions, RunResult
@@ -150,6 +150,41 @@ class RunSession:
         return self.result
 
     async def _pipeline(self) -> AsyncIterator[RunEvent | dict[str, Any]]:
+        media = await self._checked_media(fetch_urls=not getattr(self.opts.provider, "offline", False))
+        body, calls = render_calls(self.module.prompt, self.opts.args)
+        if calls:
+            async for ev in self._subagents(body, calls):
+                if isinstance(ev, str):
+                    body = ev
+                else:
+                    yield ev
+        request = self._request(body, media)
+        answer: dict[str, Any] | None = None
+        async for step in self._answer(request):
+            if isinstance(step, dict):
+                answer = step
+            else:
+                yield step
+        assert answer is not None
+        outcome = postprocess(answer, self.module, self.opts.validate, self.fixes)
+        self.warnings += outcome.warnings + outcome.fixes
+        self.repairs += outcome.repairs
+        yield outcome.envelope
+
+    async def preview(self) -> ModelRequest:
+        """The request this run would send, built by the same steps, with nothing sent to a model (`cogn prompt`,
+        the run screen's `p`): URL media are not fetched, and each `@call:` stands as a placeholder naming the
+        call, since its result would need the subagent to run (D256). RunFailed when the run would be refused."""
+        media = await self._checked_media(fetch_urls=False)
+        body, calls = render_calls(self.module.prompt, self.opts.args)
+        if calls:
+            self._check_calls()
+            body = call_placeholders(body, calls)
+        return self._request(body, media)
+
+    async def _checked_media(self, fetch_urls: bool) -> list[Any]:
+        """The checks before any call (a module validate finds unrunnable, an invocation or input refused) and the
+        input's media, read and checked; RunFailed with the envelope of the first refusal."""
         m = self.module
         blockers = run_blockers(m)  # unreadable files, an unknowable contract, illegal declared values (D142, D143)
         if blockers:
@@ -161,8 +196,7 @@ class RunSession:
 
         try:
             # An offline provider (replay) never fetches a URL: it could not use the bytes, and must work offline.
-            fetch = not getattr(self.opts.provider, "offline", False)
-            media = await resolve_all(self.input, m, roots=self.opts.media_roots, fetch_urls=fetch)
+            media = await resolve_all(self.input, m, roots=self.opts.media_roots, fetch_urls=fetch_urls)
         except MediaError as exc:
             raise _Failed(
                 failure(
@@ -184,20 +218,19 @@ class RunSession:
                     details={"provider": self.opts.provider.name, "supported": list(supported)},
                 )
             )
-        body, calls = render_calls(m.prompt, self.opts.args)
-        if calls:
-            async for ev in self._subagents(body, calls):
-                if isinstance(ev, str):
-                    body = ev
-                else:
-                    yield ev
+        return media
+
+    def _request(self, body: str, media: list[Any]) -> ModelRequest:
+        """The model request: the module's system prompt, the prompt with its input, the media and the answer's
+        format as the provider's capabilities allow (structured output, D72-D74)."""
+        m = self.module
         caps, name = _capabilities(self.opts.provider), self.opts.provider.name
         self.warnings += unhonoured_messages(m) + capability_notes(m, caps, name)
         self.structured = StructuredPlan.decide(m, caps, name, self.warnings)
         if self.structured.failure is not None:
             raise _Failed(self.structured.failure)
         note = "\n".join(f"[{i + 1}] {x.describe()}" for i, x in enumerate(media))
-        request = ModelRequest(
+        return ModelRequest(
             system=system_prompt(m),
             messages=[Message("user", user_prompt(m, body, self.input, note))],
             media=media,
@@ -208,17 +241,6 @@ class RunSession:
             response_schema=self.structured.schema,
             schema_name=self.structured.schema_name,
         )
-        answer: dict[str, Any] | None = None
-        async for step in self._answer(request):
-            if isinstance(step, dict):
-                answer = step
-            else:
-                yield step
-        assert answer is not None
-        outcome = postprocess(answer, m, self.opts.validate, self.fixes)
-        self.warnings += outcome.warnings + outcome.fixes
-        self.repairs += outcome.repairs
-        yield outcome.envelope
 
     async def _answer(self, request: ModelRequest) -> AsyncIterator[RunEvent | dict[str, Any]]:
         """The model's JSON object; one corrective call more only when the corrective_retry fix is on (D51)."""
@@ -266,11 +288,18 @@ class RunSession:
             )
         )
 
-    async def _subagents(self, body: str, calls: list[Any]) -> AsyncIterator[RunEvent | str]:
-        resolve = self.opts.resolver or (lambda name: None)
-        problem = check_call_graph(self.module, resolve, self.opts.depth, self.opts.call_stack)
+    def _check_calls(self) -> None:
+        """The static call graph (cycles, depth, unknown or non-invocable modules), before anything runs."""
+        problem = check_call_graph(self.module, self._resolve, self.opts.depth, self.opts.call_stack)
         if problem is not None:
             raise _Failed(failure(problem.code, problem.message, details={"chain": list(problem.chain)}))
+
+    def _resolve(self, name: str) -> Module | None:
+        return self.opts.resolver(name) if self.opts.resolver is not None else None
+
+    async def _subagents(self, body: str, calls: list[Any]) -> AsyncIterator[RunEvent | str]:
+        self._check_calls()
+        resolve = self._resolve
         results = []
         for i, call in enumerate(calls):
             child = resolve(call.module)

@@ -13,6 +13,7 @@
     output_fixes: [confidence_clamp]   # beyond the spec's repair pass; `cogn run --strict` turns them off
     prices:                     # dollars per million tokens, for `cogn eval`'s cost estimate (settings/prices.py)
       my-model: {input: 1, output: 2, cache_read: 0.1}
+    judge: {provider: anthropic, model: claude-haiku-4-5}   # who scores `$judge` goldens (docs/golden-tests.md)
 
 The file is validated into a typed `Config`. A setting of the wrong type, an
 unknown setting, or an API key found in the file is reported with its line and
@@ -53,6 +54,7 @@ SETTINGS: dict[str, str] = {
     "media_roots": "a list of folders",
     "prices": "a mapping of model name (or glob pattern) to its prices",
     "history": "a mapping with url: the run history's location (docs/team-history.md)",
+    "judge": "a mapping with provider (and model): the target of the rubric judge (docs/golden-tests.md)",
 }
 
 
@@ -71,6 +73,8 @@ class Config:
     run_deadline: float | None = 600.0  # seconds for a whole run; null for none (docs/security.md)
     media_roots: tuple[Path, ...] = ()  # folders besides a module's own that media `type: file` may read
     prices: dict[str, Price] = field(default_factory=dict)  # the user's price entries, before the built-in ones
+    judge_provider: str | None = None  # `judge: {provider, model}`: who scores `$judge` goldens (run/judge.py)
+    judge_model: str | None = None
     path: Path | None = None
     problems: list[str] = field(default_factory=list)  # one located line each: "file:line:col: message"
     # binding id -> "file:line:col" of its keymap entry, for located keymap problems (D96)
@@ -146,6 +150,8 @@ class _Reader:
                 cfg.prices = self.prices(value)
             elif key == "history" and isinstance(value, dict):
                 self.history(value)  # read where it is used (history/location.py), from the raw mapping
+            elif key == "judge" and isinstance(value, dict):
+                self.judge(value)
             else:
                 self.problem((key,), f"{key} must be {SETTINGS[key]}, not {_kind(value)}; ignored")
 
@@ -155,6 +161,24 @@ class _Reader:
                 self.problem(("history", str(name)), f"unknown setting 'history.{name}' ignored (known: url)", key=True)
             elif not isinstance(item, str) or not item.strip():
                 self.problem(("history", "url"), f"history.url must be a location as text, not {_kind(item)}; ignored")
+
+    def judge(self, value: dict[Any, Any]) -> None:
+        """`judge: {provider: P, model: M}`: the provider is checked where it is used (run/providers), as `provider` is."""
+        for name, item in value.items():
+            key = str(name)
+            if key not in ("provider", "model"):
+                self.problem(
+                    ("judge", key), f"unknown setting 'judge.{name}' ignored (known: provider, model)", key=True
+                )
+            elif key == "model" and item is None:
+                continue
+            elif not isinstance(item, str) or not item.strip():
+                self.problem(("judge", key), f"judge.{key} must be a {key} name as text, not {_kind(item)}; ignored")
+            else:
+                setattr(self.cfg, f"judge_{key}", item.strip())
+        if self.cfg.judge_provider is None and self.cfg.judge_model is not None:
+            self.problem(("judge",), "judge names a model but no provider; set judge.provider too (ignored until then)")
+            self.cfg.judge_model = None
 
     def keymap(self, value: dict[Any, Any]) -> dict[str, str]:
         out: dict[str, str] = {}

@@ -8,7 +8,9 @@ constructor (config, a module resolver, the drafts), never from the app class.
 
 Everything shown (title, matrix, progress bar, summary, verdict, the footer's keys) is drawn from one `EvalState`
 (core/eval/eval_state.py), which the messages below update: escape cancels a running eval (shown as cancelled, the
-finished cells kept), and goes back once it is over.
+finished cells kept), and goes back once it is over. `$judge` goldens are scored by the judge of `judge:` in
+config.yaml (run/judge.py): the matrix shows each score, the pane the judge's words. `a` on a failing cell accepts
+its answer as the case's golden (the diff first, then a dialog), `u` undoes it (golden_accepting.py).
 """
 
 from __future__ import annotations
@@ -25,14 +27,17 @@ from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar, Sparkline, Static
 from textual.worker import Worker, WorkerState
 
+from cogtui.core.authoring.accept_state import AcceptState
+from cogtui.core.authoring.golden_accept import AcceptPlan
 from cogtui.core.eval.engine import EvalOutcome, EvalSettings, run_eval
-from cogtui.core.eval.eval_state import CellStatus, EvalPhase, EvalState, trend_drawn, trend_label
+from cogtui.core.eval.eval_state import EvalPhase, EvalState, trend_drawn, trend_label
 from cogtui.core.eval.model import Cell, EvalReport, Target
 from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.history.evals import EvalPoint
 from cogtui.core.history.store import History, HistoryError
 from cogtui.core.module.model import Module
+from cogtui.core.run.judge import MISSING_CONFIG, judge_provider
 from cogtui.core.run.providers import make_provider
 from cogtui.core.run.run_start import default_provider
 from cogtui.core.run.runner import RunOptions
@@ -42,37 +47,35 @@ from ..keys import KeySpec, bindings, register
 from ..module_loads import ModuleLoaded, ModuleLoads
 from ..mounting import while_open
 from ..quitting import InFlight
-from ..richstyle import themed
 from ..run_drafts import RunDrafts
-from ..shown import assemble, block, cell, styled
 from ..stylesheets import stylesheet
 from ..widgets.key_footer import KeyFooter
 from ..widgets.text_views import CodeView
 from ..worker_failures import ReportsWorkerFailures
+from .eval_drawing import DrawsEvalState
 from .eval_options import EvalOptions
+from .golden_accepting import AcceptFlow, AcceptsAnswers, Candidate
 
 register(
     KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
     KeySpec("eval.options", "t", "options", "Targets & cache", main=True),
     KeySpec("eval.cancel", "escape", "cancel", "Cancel", main=True),
     KeySpec("eval.close", "escape", "close", "Back", main=True),
+    KeySpec("eval.accept", "a", "accept", "Accept answer", main=True),
+    KeySpec("eval.undo", "u", "undo", "Undo accept", main=True),
 )
 
+
 TREND = 20  # evals in the sparkline
-CELL_STYLE = {
-    CellStatus.PASSED: "success",
-    CellStatus.FAILED: "error",
-    CellStatus.CANCELLED: "text-muted",
-    CellStatus.NOT_RUN: "text-muted",
-}
 
 
-class EvalScreen(ReportsWorkerFailures, Screen[None]):
+class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
     DEFAULT_CSS = stylesheet("eval.tcss")
-    BINDINGS = bindings("eval.rerun", "eval.options", "eval.cancel", "eval.close")
+    BINDINGS = bindings("eval.rerun", "eval.options", "eval.cancel", "eval.close", "eval.accept", "eval.undo")
     HELP = (
-        "Every golden case against each target; enter on a cell shows its diff and envelope; t chooses the "
-        "targets and the response cache (docs/eval.md); escape cancels a running eval."
+        "Every golden case against each target; enter on a cell shows its diff and envelope (and a judged case's "
+        "score); t chooses the targets and the response cache (docs/eval.md); a accepts a failing cell's answer as "
+        "its golden, u undoes it; escape cancels a running eval."
     )
 
     class CellStarted(Message):
@@ -119,7 +122,12 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         self.state = EvalState()
         self.quitting = False  # quitting.py: a confirmed quit cancels the eval
         self.loads = ModuleLoads(self, module_path)  # read off the UI thread as it opens and on every ctrl+r
-        self.detail_shown: tuple[object, ...] | None = None  # what the right pane shows now: redrawn when it changes
+        self.detail_shown = None
+        self.accept_flow = AcceptFlow(self)
+
+    @property
+    def accepting(self) -> AcceptState:
+        return self.state.accepting
 
     @property
     def report(self) -> EvalReport | None:
@@ -167,6 +175,10 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.state.can(action)
 
+    def offers(self, action: str) -> bool:
+        """The footer's keys (KeyFooter): accept only on a failing cell chosen; pressed elsewhere, it says why."""
+        return self.state.offers(action)
+
     # ------------------------------------------------------------ running
 
     def current_choice(self) -> EvalChoice:
@@ -208,11 +220,18 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
             self.state.failed(str(exc))
             self.show_state()
             return
+        try:
+            judge = judge_provider(self.config)
+        except ValueError as exc:  # a judge: in config.yaml that names no provider
+            self.state.failed(f"judge: in config.yaml: {exc}")
+            self.show_state()
+            return
         targets = [(Target(p.name, p.model), p) for p in providers]
-        generation = self.state.start([t.label for t, _ in targets], self.jobs, choice.cache)
+        label = Target(judge.name, judge.model).label if judge is not None else None
+        generation = self.state.start([t.label for t, _ in targets], self.jobs, choice.cache, label)
         self.build_matrix()
         if self.state.total:  # start() found cells to run (else the state is EMPTY)
-            self.run_all(generation, self.module, targets, choice.cache)
+            self.run_all(generation, self.module, targets, choice.cache, judge)
 
     def action_cancel(self) -> None:
         if self.state.cancel():
@@ -230,13 +249,22 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         settled()
 
     @work(exclusive=True, group="eval", exit_on_error=False)
-    async def run_all(self, generation: int, module: Module, targets: list[tuple[Target, Any]], cache: str) -> None:
+    async def run_all(
+        self, generation: int, module: Module, targets: list[tuple[Target, Any]], cache: str, judge: Any = None
+    ) -> None:
         def options(provider: Any) -> RunOptions:
             return RunOptions(
                 provider, resolver=self.resolver, deadline=self.config.run_deadline, media_roots=self.config.media_roots
             )
 
-        settings = EvalSettings(jobs=self.jobs, cache=cache, prices=self.config.prices, options=options)
+        settings = EvalSettings(
+            jobs=self.jobs,
+            cache=cache,
+            prices=self.config.prices,
+            options=options,
+            judge=judge,
+            judge_missing=MISSING_CONFIG,
+        )
         history: History | None = None
         try:
             history = History.open_default()
@@ -255,6 +283,8 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
         finally:
             for _, provider in targets:
                 await provider.aclose()
+            if judge is not None:
+                await judge.aclose()
             if history is not None:
                 history.close()
 
@@ -320,80 +350,19 @@ class EvalScreen(ReportsWorkerFailures, Screen[None]):
     def action_close(self) -> None:
         self.dismiss(None)
 
-    # ------------------------------------------------------------ drawing the state
+    # ------------------------------------------------------------ accepting an answer (golden_accepting.py)
 
-    def build_matrix(self) -> None:
-        """A row per case and a column per target, every cell as the state has it."""
-        table = self.query_one("#eval-matrix", DataTable)
-        table.clear(columns=True)
-        table.add_column("case", key="case")
-        for label in self.state.targets:
-            table.add_column(cell(visible(label, single_line=True)), key=label)
-        for case in self.state.cases if self.state.targets else []:
-            table.add_row(cell(visible(case, single_line=True)), *[""] * len(self.state.targets), key=case)
-        if self.state.targets and self.state.cases:
-            table.move_cursor(row=0, column=1)  # on a result, where enter shows something
+    def accept_candidate(self) -> Candidate | str:
+        cell = self.state.accept_target()
+        if cell is None:
+            return "Choose a failing cell first (enter on it): a accepts its answer as the golden."
+        return cell.case, cell.envelope, cell.target.partition("/")[0], cell.passed
+
+    def show_accept(self, plan: AcceptPlan) -> None:
+        """The diff of the expected file against the answer, where the cell's details are."""
+        self.detail_shown = ("accept", plan.case)
+        self.query_one("#eval-diff", CodeView).show_diff(f"# accept {plan.case}: {plan.path}\n{plan.diff}")
+
+    def accept_changed(self) -> None:
+        self.detail_shown = None
         self.show_state(every_cell=True)
-
-    def show_cell(self, case: str, target: str) -> None:
-        status = self.state.status(case, target)
-        style = CELL_STYLE.get(status)
-        label = self.state.label(case, target)
-        mark = themed(self.app, label, style, bold=status is CellStatus.FAILED) if style else cell(label)
-        # The column grows to its widest label: sized by its header alone ("replay"), it cut "✗ E2001" to "✗ E200".
-        self.query_one("#eval-matrix", DataTable).update_cell(case, target, mark, update_width=True)
-        if self.state.selected == (case, target):
-            self.show_detail()
-
-    def show_state(self, every_cell: bool = False) -> None:
-        """Title, progress, summary, verdict and footer from the state (and every matrix cell when asked)."""
-        state = self.state
-        title = state.title()
-        if state.module and title.startswith(state.module):
-            self.query_one("#eval-title", Static).update(assemble((state.module, "bold"), title[len(state.module) :]))
-        else:
-            self.query_one("#eval-title", Static).update(styled(title, "$error" if state.problem else "$text-muted"))
-        done, total = state.progress()
-        self.query_one(ProgressBar).update(total=total, progress=done)
-        muted = state.phase is not EvalPhase.DONE
-        summary = state.summary()
-        self.query_one("#eval-summary", Static).update(styled(summary, "$text-muted") if muted else block(summary))
-        if every_cell and state.targets:
-            for case in state.cases:
-                for target in state.targets:
-                    self.show_cell(case, target)
-        self.show_detail()
-        self.refresh_bindings()
-
-    def show_detail(self) -> None:
-        """The right pane: the selected cell's diff and envelope, else the eval's verdict."""
-        state = self.state
-        chosen = state.selected_cell()
-        shown = (state.selected, chosen, state.phase) if state.selected else (state.verdict(), state.phase)
-        if shown == self.detail_shown:
-            return
-        self.detail_shown = shown
-        diff_view = self.query_one("#eval-diff", CodeView)
-        envelope_view = self.query_one("#eval-envelope", CodeView)
-        if state.selected is None:
-            verdict = state.verdict()
-            hint = "\n[$text-muted]enter on a cell: its diff and envelope[/]" if state.phase is EvalPhase.DONE else ""
-            colour = "$success" if state.phase is EvalPhase.DONE and not state.failures else "$text-muted"
-            colour = "$error" if state.phase is EvalPhase.DONE and state.failures else colour
-            diff_view.show_text(f"[{colour}]{verdict}[/]{hint}" if verdict else "")
-            envelope_view.show_text("")
-            return
-        case, target = state.selected
-        if chosen is None:
-            diff_view.show_plain(f"{case} on {target}: {state.status(case, target)}", "$text-muted")
-            envelope_view.show_text("")
-            return
-        head = f"# {case} on {target}: {state.label(case, target)}" + (
-            f" (run {chosen.run_id})" if chosen.run_id else ""
-        )
-        reasons = "".join(f"\n# {r}" for r in chosen.reasons)
-        if chosen.passed:
-            diff_view.show_plain(f"{head}\nThe envelope satisfies the golden.")
-        else:
-            diff_view.show_diff(f"{head}{reasons}\n\n{chosen.diff}".rstrip())
-        envelope_view.show_json(chosen.envelope if chosen.envelope is not None else {})

@@ -2,7 +2,11 @@
 
 `ctrl+r` runs from anywhere on the screen (a new tab each time, to compare
 providers or models on one input; the module is read again first, off the UI
-thread: run_launch.py). A burst of presses is one run, and a press while the
+thread: run_launch.py). With a target in "compare with", one tab runs the input
+on both targets at once and shows the two envelopes side by side, the differing
+fields marked (widgets/compare_pane.py, D258). `p` (or `f4` from the input)
+shows the prompt as a run would send it, its tokens and cost, without calling a
+model (run_prompt.py). A burst of presses is one run, and a press while the
 module is being read starts its run once it is read (`RunPresses`, D180); the
 title line says which module runs on which provider and model, and what the
 presses did (`RunScreenState`). `escape` cancels the running run (the
@@ -46,6 +50,7 @@ from ..run_drafts import RunDraft
 from ..shown import assemble, cell, line, styled
 from ..stylesheets import stylesheet
 from ..widgets.area_theme import ThemedTextArea, keep_following_app_theme, starting_area_theme
+from ..widgets.compare_pane import ComparePane
 from ..widgets.key_footer import KeyFooter
 from ..widgets.run_pane import RunPane, RunRequest
 from ..workbench import Workbench, workbench
@@ -53,7 +58,8 @@ from ..worker_failures import ReportsWorkerFailures
 from .modals import ConfirmModal
 from .run_golden import GoldenPlanned, GoldenSaved, GoldenSaveFlow
 from .run_input import INPUT_DEBOUNCE, InputChecked, fill_input, input_status
-from .run_launch import RunLaunchFlow
+from .run_launch import RunLaunchFlow, form_input
+from .run_prompt import PromptScreen
 
 register(
     KeySpec("run.run", "ctrl+r", "run", "Run", main=True, priority=True),
@@ -62,13 +68,16 @@ register(
     KeySpec("run.copy", "ctrl+y", "copy_envelope", "Copy envelope"),
     KeySpec("run.history", "f3", "history", "History", main=True),
     KeySpec("run.save_golden", "ctrl+g", "save_golden", "Save as golden"),
+    KeySpec("run.prompt", "p,f4", "prompt", "Prompt as sent"),
 )
 MAX_TABS = 8
 
 
 class RunScreen(ReportsWorkerFailures, Screen[None]):
     DEFAULT_CSS = stylesheet("run.tcss")
-    BINDINGS = bindings("run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history", "run.save_golden")
+    BINDINGS = bindings(
+        "run.run", "run.cancel", "run.toggle_input", "run.copy", "run.history", "run.save_golden", "run.prompt"
+    )
     HELP = (
         "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab; ctrl+g saves its input and "
         "envelope as a golden test, under a name you give. What you type here is kept until cogtui quits."
@@ -121,6 +130,8 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
                 yield Input(placeholder="model (provider default)", id="run-model", compact=True)
                 yield Static("[$text-muted]$ARGUMENTS[/]", classes="run-label")
                 yield Input(placeholder="--args text", id="run-args", compact=True)
+                yield Static("[$text-muted]compare with[/]", classes="run-label")
+                yield Input(placeholder="provider/model: runs both", id="run-compare", compact=True)
         with TabbedContent(id="runs"), TabPane("no runs yet", id="run-empty"):
             yield Static("[$text-muted]ctrl+r runs the module on this input; each run opens a tab.[/]")
         yield KeyFooter()
@@ -242,7 +253,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         )
 
     @on(Select.Changed, "#run-provider")
-    @on(Input.Changed, "#run-model")
+    @on(Input.Changed, "#run-model, #run-compare")
     def _target_changed(self) -> None:
         """The title names the provider and the model a run would use now."""
         from cogtui.core.eval.model import Target
@@ -255,6 +266,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         except ValueError:
             runs_as = Target(provider, model)
         self.state.runs_on(runs_as.provider, runs_as.model)
+        self.state.compare_with(self.compare_text())
         self.show_title()
 
     def show_title(self) -> None:
@@ -306,22 +318,35 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.query_one("#run-args", Input).value,
         )
 
+    def compare_text(self) -> str:
+        """The target to compare with, as typed ("" for none)."""
+        return self.query_one("#run-compare", Input).value
+
     async def open_tab(self, request: RunRequest, options: RunOptions, label: str) -> None:
         """A new tab for the run, started at once; the oldest finished tabs go past MAX_TABS."""
-        self.run_count += 1
         pane = RunPane(request, options)
+        await self._add_tab(pane, label)
+        pane.start()
+
+    async def open_compare_tab(self, requests: list[RunRequest], options: list[RunOptions], labels: list[str]) -> None:
+        """A new tab running the input on both targets at once, side by side."""
+        pane = ComparePane(requests, options, labels, self.bench.config.prices)
+        await self._add_tab(pane, " vs ".join(labels))
+        pane.start()
+
+    async def _add_tab(self, pane: RunPane | ComparePane, label: str) -> None:
+        self.run_count += 1
         tabs = self.query_one("#runs", TabbedContent)
         if tabs.query("#run-empty"):
             await tabs.remove_pane("run-empty")
         panes = [p for p in tabs.query(TabPane) if p.id and p.id.startswith("run-tab-")]
         for old in panes[: max(0, len(panes) - MAX_TABS + 1)]:  # keep the newest tabs
-            if not any(r.running for r in old.query(RunPane)):
+            if not any(r.running for r in [*old.query(RunPane), *old.query(ComparePane)]):
                 await tabs.remove_pane(old.id or "")
         pane_id = f"run-tab-{self.run_count}"
         # The model name is typed: literal.
         await tabs.add_pane(TabPane(line(f"{self.run_count} · {label}"), pane, id=pane_id))
         tabs.active = pane_id
-        pane.start()
 
     @on(RunPane.Finished)
     def _finished(self, event: RunPane.Finished) -> None:
@@ -335,6 +360,13 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self._pending_records.add(self.record(event.request, event.result))
             if event.result.warnings:
                 self.notify("\n".join(event.result.warnings), title="Run warnings", severity="warning", markup=False)
+        self._settle()
+
+    @on(ComparePane.SideFinished)
+    def _side_finished(self, event: ComparePane.SideFinished) -> None:
+        event.pane.side_done(event.index, event.result)
+        if event.result is not None:
+            self._pending_records.add(self.record(event.pane.requests[event.index], event.result))
         self._settle()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -361,8 +393,8 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         active = self.query_one("#runs", TabbedContent).active_pane
         return active.query_one(RunPane) if active is not None and active.query(RunPane) else None
 
-    def _running_panes(self) -> list[RunPane]:
-        return [p for p in self.query(RunPane) if p.running]
+    def _running_panes(self) -> list[RunPane | ComparePane]:
+        return [p for p in [*self.query(RunPane), *self.query(ComparePane)] if p.running]
 
     def in_flight(self) -> InFlight | None:
         """What quitting would cut short here (quitting.py): the runs still running."""
@@ -377,8 +409,9 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         if self.stopping:
             self.notify(f"{'Quitting' if self.quitting else 'Closing'} once the cancelled runs are recorded…")
             return
-        pane = self.active_pane()
-        if pane is not None and pane.cancel():
+        active = self.query_one("#runs", TabbedContent).active_pane
+        jobs = [*active.query(RunPane), *active.query(ComparePane)] if active is not None else []
+        if any(job.cancel() for job in jobs):
             self.notify("Cancelling the run…")
             return
         running = self._running_panes()
@@ -446,6 +479,16 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def action_save_golden(self) -> None:
         self.golden_saving.start()
+
+    def action_prompt(self) -> None:
+        """The prompt a run of this form would send, its tokens and cost (run_prompt.py); no model is called."""
+        text, provider, model, args = self.form_text()
+        parsed, input_value = form_input(self, text)
+        if not parsed:
+            return
+        self.app.push_screen(
+            PromptScreen(self.module_path, input_value, provider, model.strip() or None, args or None, self.bench)
+        )
 
     @on(GoldenPlanned)
     def _golden_planned(self, message: GoldenPlanned) -> None:

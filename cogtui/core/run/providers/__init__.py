@@ -1,22 +1,50 @@
 """Provider selection: --provider/--model, else COGNITIVE_PROVIDER/COGNITIVE_MODEL, else config.yaml, else replay.
 
-The anthropic and httpx imports happen only when those providers are built,
-so headless commands that never call a model stay fast.
+The providers are those the registry finds (registry.py: one package each, declaring its `ProviderSpec`);
+everything here is derived from their specs. The anthropic and httpx imports happen only when those
+providers are built, so headless commands that never call a model stay fast.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
-from cogtui.core.run.providers.declarations import declaration
+from cogtui.core.run.providers.registry import find, named, specs
 from cogtui.core.settings.config import Config, load_config
 
 if TYPE_CHECKING:
     from cogtui.core.run.providers.base import Provider
 
-PROVIDERS = ("anthropic", "openai", "replay")
+
+class ProviderNames(Sequence[str]):
+    """The providers' names in name order, read from the registry each time it is asked (so argparse's
+    `choices`, a picker's options and every "choose one of" see a provider registered later)."""
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return tuple(specs())[index]
+
+    def __len__(self) -> int:
+        return len(specs())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(specs()))
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and find(name) is not None
+
+    def __repr__(self) -> str:
+        return repr(tuple(specs()))
+
+
+PROVIDERS = ProviderNames()
 
 
 class UnknownProvider(ValueError):
@@ -44,36 +72,15 @@ def make_provider(
     chosen, picked = selected(name, model, cfg)
     settings = {**cfg.provider_settings(chosen), **overrides}
     settings.pop("model", None)
-    if chosen == "replay":
-        from cogtui.core.run.providers.replay import ReplayProvider
-
-        interval = settings.get("interval")
-        return ReplayProvider(interval=float(interval) if isinstance(interval, (int, float)) else None)
-    if chosen == "anthropic":
-        from cogtui.core.run.providers.anthropic import AnthropicProvider
-
-        return AnthropicProvider(model=picked, base_url=settings.get("base_url"))
-    from cogtui.core.run.providers.openai import OpenAIProvider
-
-    vision = settings.get("vision")
-    return OpenAIProvider(
-        model=picked, base_url=settings.get("base_url"), vision=vision if isinstance(vision, bool) else True
-    )
+    provider: Provider = named(chosen).build(picked, settings)
+    return provider
 
 
 def declared(name: str | None = None, config: Config | None = None) -> tuple[str, dict[str, Any]]:
     """(name, capability declaration) of the provider `make_provider(name)` would build, without building it."""
     cfg = config or load_config()
     chosen, _model = selected(name, None, cfg)
-    return chosen, declaration(chosen, cfg.provider_settings(chosen))
-
-
-# What each provider reads from config.yaml's `providers.<name>` (make_provider, declarations), by type.
-PROVIDER_SETTINGS: dict[str, dict[str, tuple[type, ...]]] = {
-    "anthropic": {"model": (str,), "base_url": (str,)},
-    "openai": {"model": (str,), "base_url": (str,), "vision": (bool,)},
-    "replay": {"model": (str,), "interval": (int, float)},
-}
+    return chosen, named(chosen).declaration(cfg.provider_settings(chosen))
 
 
 def settings_problems(config: Config, env: Mapping[str, str] | None = None) -> list[str]:
@@ -87,10 +94,11 @@ def settings_problems(config: Config, env: Mapping[str, str] | None = None) -> l
     if config.provider is not None and config.provider not in PROVIDERS:
         problems.append(f"provider {config.provider!r} is not a provider; choose one of {', '.join(PROVIDERS)}")
     for name, settings in config.providers.items():
-        known = PROVIDER_SETTINGS.get(name)
-        if known is None:
+        spec = find(name)
+        if spec is None:
             problems.append(f"providers.{name}: not a provider; choose one of {', '.join(PROVIDERS)}")
             continue
+        known = spec.accepted_settings
         for key, value in settings.items():
             types = known.get(key)
             if types is None:
@@ -101,20 +109,20 @@ def settings_problems(config: Config, env: Mapping[str, str] | None = None) -> l
     return problems
 
 
-def has_api_key(name: str) -> bool:
-    # Whitespace around a key is stripped when it is used (a .env with CRLF), so a blank one is no key.
-    return bool(
-        os.environ.get({"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}.get(name, ""), "").strip()
-    )
+def missing_key(name: str) -> str | None:
+    """The environment variable holding the key provider `name` needs, when it is not set; None when the
+    provider has its key or needs none."""
+    spec = find(name)
+    return spec.missing_key() if spec is not None else None
 
 
 __all__ = [
     "PROVIDERS",
-    "PROVIDER_SETTINGS",
+    "ProviderNames",
     "UnknownProvider",
     "declared",
-    "has_api_key",
     "make_provider",
+    "missing_key",
     "selected",
     "settings_problems",
 ]

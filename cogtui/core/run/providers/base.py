@@ -108,6 +108,13 @@ class Usage:
 ProviderEvent = TextDelta | Usage | Finish
 
 
+def media_reference(media: ResolvedMedia) -> str:
+    """An attachment as the prompt-as-sent shows it instead of its base64 data: its size and where it is from."""
+    if not media.fetched:
+        return f"<not fetched for the preview: {media.source}>"
+    return f"<{len(media.data):,} bytes of base64 data: {media.source}>"
+
+
 # Printable ASCII: anything else in a key makes the HTTP library reject the header and quote it, key included.
 _KEY_CHARS = re.compile(r"^[\x20-\x7e]+$")
 

@@ -1,9 +1,9 @@
-"""Each provider's capability declaration (SPEC-v2.5 §8.1), known without building the provider.
+"""The SPEC-v2.5 §8.1 capability declaration, as each provider's spec writes it (its package's `declare`).
 
 `cogn validate` checks runtime_requirements against the default provider's
-declaration (M021); reading it from here costs no import of the providers'
+declaration (M021); the specs build it without importing the providers'
 run-time code (asyncio, the SDKs). The provider classes answer
-`capabilities()` and `media_categories()` from the same tables.
+`capabilities()` and `media_categories()` from their spec's declaration.
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ from typing import Any
 
 # Capability names a module may list under runtime_requirements.preferred_capabilities (D54).
 KNOWN_FEATURES = ("json_mode", "long_context", "streaming", "vision", "documents")
-
-REPLAY_MEDIA = ("image", "audio", "video", "document")
-ANTHROPIC_MEDIA = ("image", "document")
 
 
 def capability_doc(
@@ -51,18 +48,6 @@ def capability_doc(
     }
 
 
-def openai_media(vision: bool) -> tuple[str, ...]:
-    return ("image",) if vision else ()
-
-
-def declaration(name: str, settings: Mapping[str, Any]) -> dict[str, Any]:
-    """The declaration of provider `name` (one of PROVIDERS) configured with `settings` (config.yaml's)."""
-    if name == "replay":
-        # Replay answers with the module's own JSON (goldens, examples, an instance of the schema).
-        return capability_doc(name, True, REPLAY_MEDIA, 100, ("json_mode", "long_context"), "replay")
-    if name == "anthropic":
-        features = ("json_mode", "long_context", "vision", "documents")
-        return capability_doc(name, True, ANTHROPIC_MEDIA, 20, features, "output_config")
-    vision = settings.get("vision")
-    media = openai_media(vision if isinstance(vision, bool) else True)
-    return capability_doc(name, True, media, 20, ("json_mode", *(("vision",) if media else ())), "json_schema")
+def media_input(declaration: Mapping[str, Any]) -> tuple[str, ...]:
+    """The input media categories a declaration names (a provider's `media_categories()`)."""
+    return tuple(declaration["capabilities"]["multimodal"]["input"])

@@ -19,7 +19,7 @@ import re
 from collections.abc import AsyncIterator
 from typing import Any
 
-from cogtui.core.run.providers.anthropic_events import RawTally, sse_events
+from cogtui.core.run.providers.anthropic.events import RawTally, sse_events
 from cogtui.core.run.providers.base import (
     Finish,
     ModelRequest,
@@ -30,15 +30,19 @@ from cogtui.core.run.providers.base import (
     api_key,
     import_off_loop,
     malformed_stream_data,
+    media_reference,
     parse_retry_after,
     status_error,
     stream_error,
     unterminated_stream,
 )
-from cogtui.core.run.providers.declarations import ANTHROPIC_MEDIA, declaration
+from cogtui.core.run.providers.declarations import media_input
+from cogtui.core.run.providers.registry import named
 from cogtui.core.run.providers.shared_client import LoopClients, tls_context
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
+SPEC = named("anthropic")  # this provider's declaration (its package's __init__.py)
+KEY = SPEC.key_variables[0]
 
 
 class AnthropicProvider:
@@ -58,29 +62,41 @@ class AnthropicProvider:
         return anthropic.AsyncAnthropic(api_key=key, base_url=self.base_url, max_retries=0, http_client=http_client)
 
     def capabilities(self) -> dict[str, Any]:
-        return declaration(self.name, {})
+        return SPEC.declaration({})
 
     def media_categories(self) -> tuple[str, ...]:
-        return ANTHROPIC_MEDIA
+        return media_input(self.capabilities())
 
     def _client(self) -> Any:
         """The running event loop's client for the current API key: shared by every call until `aclose()`."""
         return self.clients.get(_required_key())
 
-    @staticmethod
-    def _messages(request: ModelRequest) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for i, msg in enumerate(request.messages):
-            content: list[dict[str, Any]] = []
-            if i == 0 and msg.role == "user":
-                for media in request.media:
-                    kind = "document" if media.category == "document" else "image"
-                    content.append(
-                        {"type": kind, "source": {"type": "base64", "media_type": media.mime, "data": media.b64()}}
-                    )
-            content.append({"type": "text", "text": msg.text})
-            out.append({"role": msg.role, "content": content})
-        return out
+    def request_body(self, request: ModelRequest, media_by_reference: bool = False) -> dict[str, Any]:
+        """The Messages API body this request is sent as (the stream's own), less `stream`; with
+        `media_by_reference`, each attachment's base64 data is a note of its size and source (`cogn prompt`)."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens,
+            "system": system_blocks(request),
+            "messages": _messages(request, media_by_reference),
+        }
+        if request.response_schema is not None:  # structured output, GA in this SDK (D73)
+            body["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
+        return body
+
+    async def count_tokens(self, request: ModelRequest) -> int:
+        """The request's input tokens, as Anthropic's `messages.count_tokens` counts them (nothing is generated)."""
+        import anthropic
+
+        body = self.request_body(request)
+        body.pop("max_tokens")
+        try:
+            counted = await self._client().messages.count_tokens(**body, timeout=anthropic.Timeout(30.0, connect=10.0))
+        except anthropic.APIStatusError as exc:
+            raise status_error(exc.status_code, _message(exc)) from None
+        except anthropic.APIConnectionError as exc:
+            raise ProviderError("E4001", f"cannot reach the Anthropic API: {_cause(exc)}") from None
+        return int(counted.input_tokens)
 
     async def prepare(self) -> None:
         _required_key()  # a missing key is said at once, not after the SDK's long import
@@ -92,19 +108,10 @@ class AnthropicProvider:
         import httpx2
 
         received = False
-        extra: dict[str, Any] = {}
-        if request.response_schema is not None:  # structured output, GA in this SDK (D73)
-            extra["output_config"] = {"format": {"type": "json_schema", "schema": request.response_schema}}
         try:
             tally = RawTally()
             async with self._client().messages.with_streaming_response.create(
-                model=self.model,
-                max_tokens=request.max_tokens,
-                system=system_blocks(request),
-                messages=self._messages(request),
-                stream=True,
-                timeout=anthropic.Timeout(request.timeout + 5, connect=10.0),
-                **extra,
+                **self.request_body(request), stream=True, timeout=anthropic.Timeout(request.timeout + 5, connect=10.0)
             ) as response:
                 async for name, data in sse_events(response.iter_lines()):
                     if name == "error" or (isinstance(data, dict) and data.get("type") == "error"):
@@ -157,6 +164,20 @@ class AnthropicProvider:
         await self.clients.aclose()
 
 
+def _messages(request: ModelRequest, media_by_reference: bool = False) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, msg in enumerate(request.messages):
+        content: list[dict[str, Any]] = []
+        if i == 0 and msg.role == "user":
+            for media in request.media:
+                kind = "document" if media.category == "document" else "image"
+                data = media_reference(media) if media_by_reference else media.b64()
+                content.append({"type": kind, "source": {"type": "base64", "media_type": media.mime, "data": data}})
+        content.append({"type": "text", "text": msg.text})
+        out.append({"role": msg.role, "content": content})
+    return out
+
+
 def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
     """The system prompt as one text block marked for Anthropic's prompt cache (D71).
 
@@ -168,12 +189,12 @@ def system_blocks(request: ModelRequest) -> list[dict[str, Any]]:
 
 
 def _required_key() -> str:
-    key = api_key("ANTHROPIC_API_KEY")
+    key = api_key(KEY)
     if key is None:
         raise ProviderError(
             "E4001",
-            "ANTHROPIC_API_KEY is not set",
-            suggestion="Set ANTHROPIC_API_KEY in the environment, or choose another provider with --provider.",
+            f"{KEY} is not set",
+            suggestion=f"Set {KEY} in the environment, or choose another provider with --provider.",
         )
     return key
 

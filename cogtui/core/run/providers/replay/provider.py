@@ -15,11 +15,15 @@ from typing import Any
 
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.golden_contract import is_contract
+from cogtui.core.rules.judge_spec import without_judge
 from cogtui.core.run.manifest_policy import RUNTIME_META
 from cogtui.core.run.prompt import estimate_tokens
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage
-from cogtui.core.run.providers.declarations import REPLAY_MEDIA, declaration
+from cogtui.core.run.providers.declarations import media_input
+from cogtui.core.run.providers.registry import named
 from cogtui.core.run.schema_instance import contract_instance, minimal_instance
+
+SPEC = named("replay")  # this provider's declaration (its package's __init__.py)
 
 
 def canonical(value: Any) -> str:
@@ -55,8 +59,9 @@ def choose_answer(module: Module, input_value: Any) -> tuple[dict[str, Any], str
 
 
 def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
-    """The runtime fills trace_id, model, latency_ms, warnings and model_calls: a model never writes them."""
-    out = dict(answer)
+    """The runtime fills trace_id, model, latency_ms, warnings and model_calls: a model never writes them. A
+    golden's `$judge` rubric is for the judge, no part of the answer."""
+    out = dict(without_judge(answer))
     if isinstance(out.get("meta"), dict):
         out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
     return out
@@ -73,10 +78,10 @@ class ReplayProvider:
         self.interval = interval if interval is not None else (float(env) if env else 0.01)
 
     def capabilities(self) -> dict[str, Any]:
-        return declaration(self.name, {})
+        return SPEC.declaration({})
 
     def media_categories(self) -> tuple[str, ...]:
-        return REPLAY_MEDIA
+        return media_input(self.capabilities())
 
     async def prepare(self) -> None:
         return None  # nothing to load

@@ -27,17 +27,21 @@ from cogtui.core.run.providers.base import (
     api_key,
     import_off_loop,
     malformed_stream_data,
+    media_reference,
     parse_retry_after,
     status_error,
     stream_error,
     unterminated_stream,
 )
-from cogtui.core.run.providers.declarations import declaration, openai_media
+from cogtui.core.run.providers.declarations import media_input
 from cogtui.core.run.providers.http_client import drain_after_done, import_http_stack, import_httpx, new_client
+from cogtui.core.run.providers.registry import named
 from cogtui.core.run.providers.shared_client import LoopClients
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "gpt-4o-mini"
+SPEC = named("openai")  # this provider's declaration (its package's __init__.py)
+KEY = SPEC.key_variables[0]
 
 
 def needs_key(base_url: str) -> bool:
@@ -57,18 +61,21 @@ class OpenAIProvider:
         self.clients: LoopClients[Any] = LoopClients(self._new_client)  # one client (TLS context, pool) per loop
 
     def capabilities(self) -> dict[str, Any]:
-        return declaration(self.name, {"vision": self.vision})
+        return SPEC.declaration({"vision": self.vision})
 
     def media_categories(self) -> tuple[str, ...]:
-        return openai_media(self.vision)
+        return media_input(self.capabilities())
 
-    def _body(self, request: ModelRequest) -> dict[str, Any]:
+    def request_body(self, request: ModelRequest, media_by_reference: bool = False) -> dict[str, Any]:
+        """The chat-completions body this request is sent as; with `media_by_reference`, each attachment's base64
+        data is a note of its size and source (`cogn prompt`)."""
         messages: list[dict[str, Any]] = [{"role": "system", "content": request.system}]
         for i, msg in enumerate(request.messages):
             if i == 0 and msg.role == "user" and request.media:
                 parts: list[dict[str, Any]] = [{"type": "text", "text": msg.text}]
                 for media in request.media:
-                    parts.append({"type": "image_url", "image_url": {"url": f"data:{media.mime};base64,{media.b64()}"}})
+                    data = media_reference(media) if media_by_reference else media.b64()
+                    parts.append({"type": "image_url", "image_url": {"url": f"data:{media.mime};base64,{data}"}})
                 messages.append({"role": "user", "content": parts})
             else:
                 # Plain strings: some local servers reject content arrays.
@@ -97,21 +104,25 @@ class OpenAIProvider:
     async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         httpx = import_httpx()
         headers = {"Accept": "text/event-stream"}
-        key = api_key("OPENAI_API_KEY")  # optional: local servers need none
+        key = api_key(KEY)  # optional: local servers need none
         if key:
             headers["Authorization"] = f"Bearer {key}"
         elif needs_key(self.base_url):  # OpenAI's own API answers 401 without one: said now, not after retries
             raise ProviderError(
                 "E4001",
-                "OPENAI_API_KEY is not set",
-                suggestion="Set OPENAI_API_KEY, or set OPENAI_BASE_URL to a server that needs no key (a local one).",
+                f"{KEY} is not set",
+                suggestion=f"Set {KEY}, or set OPENAI_BASE_URL to a server that needs no key (a local one).",
             )
         timeout = httpx.Timeout(connect=10.0, read=request.timeout + 5, write=30.0, pool=10.0)
         received = False
         finished = False
         try:
             async with self.clients.get().stream(
-                "POST", f"{self.base_url}/chat/completions", json=self._body(request), headers=headers, timeout=timeout
+                "POST",
+                f"{self.base_url}/chat/completions",
+                json=self.request_body(request),
+                headers=headers,
+                timeout=timeout,
             ) as resp:
                 if resp.status_code >= 400:
                     raw = await resp.aread()
