@@ -4,6 +4,7 @@ Textual changes it: the workaround named in its docstring can then go."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -100,3 +101,61 @@ async def test_the_footer_mounts_its_keys_again_on_every_focus_change() -> None:
         before = set(map(id, app.query("FooterKey")))
         app.query_one("#two", Input).focus()
         await until(lambda: bool(app.query("FooterKey")) and before.isdisjoint(map(id, app.query("FooterKey"))), pilot)
+
+
+class Popped(Screen[None]):
+    """Records whether it was still on the stack when its `on_mount` ran."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.mounted_on_stack: list[bool] = []
+
+    def on_mount(self) -> None:
+        self.mounted_on_stack.append(self in self.app.screen_stack)
+
+
+async def test_a_screen_popped_as_it_is_pushed_still_runs_its_on_mount() -> None:
+    """Textual runs the `on_mount` of a screen popped in the same turn it was pushed (and what that schedules), once
+    the screen is off the stack. Workaround: mounting.while_open, which runs such a method only while its screen is
+    open."""
+    app = App[None]()
+    async with app.run_test(size=(60, 10)) as pilot:
+        screen = Popped()
+        app.push_screen(screen)
+        app.pop_screen()
+        await until(lambda: bool(screen.mounted_on_stack), pilot)
+        assert screen.mounted_on_stack == [False]
+
+
+class Styled(Screen[None]):
+    CSS_PATH = "textual_behaviour.tcss"
+
+
+class Defaulted(Screen[None]):
+    DEFAULT_CSS = "Defaulted { background: red; }"
+
+
+async def test_a_screen_with_a_css_path_makes_the_app_parse_every_stylesheet_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Textual reads a screen's CSS_PATH when the screen is first shown, then parses every stylesheet again and
+    restyles the whole app. Workaround: stylesheets.py, a screen's stylesheet as its DEFAULT_CSS (added to the
+    stylesheet Textual has, parsing only it)."""
+    (tmp_path / "textual_behaviour.tcss").write_text("Styled { background: red; }\n", encoding="utf-8")
+    monkeypatch.setattr(Styled, "CSS_PATH", str(tmp_path / "textual_behaviour.tcss"))
+    app = App[None]()
+    async with app.run_test(size=(60, 10)) as pilot:
+        parsed: list[str] = []
+        reparse = app.stylesheet.reparse
+
+        def counted() -> None:
+            parsed.append("all")
+            reparse()
+
+        monkeypatch.setattr(app.stylesheet, "reparse", counted)
+        await app.push_screen(Defaulted())
+        await until(lambda: isinstance(app.screen, Defaulted), pilot)
+        assert parsed == []  # a screen's DEFAULT_CSS is added to what Textual has
+        await app.push_screen(Styled())
+        await until(lambda: isinstance(app.screen, Styled), pilot)
+        assert parsed == ["all"]
