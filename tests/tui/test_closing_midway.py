@@ -36,7 +36,7 @@ async def test_quitting_while_the_editor_draws_its_tabs_ends_cleanly(
 
     monkeypatch.setattr(Tabs, "compose", quit_as_drawn)
 
-    async def open_the_editor(pilot: Pilot[None]) -> None:
+    async def open_the_editor(pilot: Pilot[object]) -> None:
         await until(lambda: isinstance(app.screen, BrowserScreen) and bool(app.store.reports), pilot)
         nav.open_module(app, module)
 

@@ -4,8 +4,10 @@ dispatched as commands (issue 12: `/qi` crashed, `/image` opened the insights sc
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 from tuikit import burst, copy_modules, isolate, make_app, timers_due, typed, until
 
 from cogtui.tui.screens.browser import DETAIL_DELAY, BrowserScreen, FilterInput
@@ -42,10 +44,10 @@ async def test_keys_after_the_filter_word_go_where_enter_leads(root: Path, tmp_p
         assert app.screen.module.name == "code-reviewer"  # enter went to the first match, r ran it
 
 
-def detail_text(app: object) -> str:
+def detail_text(app: App[Any]) -> str:
     from textual.widgets import Static
 
-    return str(app.screen.query_one("#detail-body", Static).render())  # type: ignore[attr-defined]
+    return str(app.screen.query_one("#detail-body", Static).render())
 
 
 async def test_the_details_follow_the_filter(root: Path, tmp_path: Path) -> None:
