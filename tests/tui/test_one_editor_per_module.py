@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_palette import pick
 from textual.command import CommandPalette
 from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import palette_pick as pick
 
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.editor import EditorScreen

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_palette import pick
 from textual.widgets import Static
 from tuikit import copy_modules, isolate, make_app, until
+from tuikit import palette_pick as pick
 
 from cogtui.tui.messages import WatchState
 from cogtui.tui.screens.browser import BrowserScreen
