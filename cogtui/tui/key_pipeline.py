@@ -5,7 +5,8 @@ Textual forwards each key to the focused widget as soon as it arrives, while the
 be bubbling up to the binding that moves focus (`/` mounting the filter box, `r` pushing the run screen).
 A fast typist, a paste typed as keys or a slow SSH link then sends `/quiz` as `/`, `q` (quit), `u`, `i`
 (insights)... Here the app takes each key from the terminal in turn and lets the next one go only when
-the previous one is *settled*:
+the previous one is *settled* (the upstream behaviour it works around, no Textual issue filed, is pinned by
+tests/tui/test_textual_behaviour.py: when it changes, this pipeline and the app's `on_event` override can go):
 
 1. it was dispatched (priority bindings first, then to the focused widget, exactly as Textual does),
 2. a `KeySettled` marker posted right behind it reached the app (the key finished bubbling, so any
@@ -13,7 +14,11 @@ the previous one is *settled*:
 3. the current screen is mounted (its `on_mount` ran, so the widget it focuses is focused) and one more
    turn of the app's queue has passed (focus changes are queued callbacks).
 
-A key whose marker gets lost (its widget removed midway) is settled after `STALL` seconds anyway.
+A key whose marker is lost (the widget it was posted to was removed before it got there) is settled at the next
+check, every `STALL` seconds. While that widget is still there, the marker is still on its way, however long a
+loaded machine takes to bring it: settling the key by the clock then let the next key go to the screen the key was
+leaving, and a binding it triggered ran after the keys behind it (seen under load: a key to open a screen, then
+escape, ran its `Navigate` as the app was closing).
 """
 
 from __future__ import annotations
@@ -28,8 +33,9 @@ from textual.timer import Timer
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.message_pump import MessagePump
 
-STALL = 2.0  # seconds: a key whose marker never comes back stops holding the next ones
+STALL = 2.0  # seconds between checks that a key's marker is still on its way
 
 
 class KeySettled(Message):
@@ -51,6 +57,7 @@ class KeyPipeline:
         self.serial = 0
         self.in_flight: int | None = None  # the serial of the key not settled yet
         self.current: events.Key | None = None  # that key: what the action it runs was asked for by
+        self.marked: MessagePump | None = None  # where that key's marker was posted
         self._stall: Timer | None = None
 
     @staticmethod
@@ -74,11 +81,18 @@ class KeyPipeline:
             self.current = key
             target = self.app.focused or self.app.screen
             await self.dispatch(key)
-            if target.is_attached:
-                target.post_message(KeySettled(serial))  # behind the key, through the same widgets
-            else:
-                self.app.post_message(KeySettled(serial))
-            self._stall = self.app.set_timer(STALL, lambda s=serial: self._settle(s))
+            marker = KeySettled(serial)
+            if target.is_attached and target.post_message(marker):  # behind the key, through the same widgets
+                self.marked = target
+                self._stall = self.app.set_interval(STALL, lambda s=serial: self._check_marker(s))
+            else:  # that widget is gone or closing: straight to the app, where nothing can lose it
+                self.app.post_message(marker)
+
+    async def _check_marker(self, serial: int) -> None:
+        """The key's marker is lost when the widget it was posted to is gone (a widget takes its children with it,
+        so the marker was in one of the gone ones): the key is settled then, never while that widget is there."""
+        if serial == self.in_flight and self.marked is not None and not self.marked.is_attached:
+            await self._settle(serial)
 
     def marker_arrived(self, message: KeySettled) -> None:
         message.stop()
@@ -100,7 +114,7 @@ class KeyPipeline:
         if self._stall is not None:
             self._stall.stop()
             self._stall = None
-        self.in_flight = self.current = None
+        self.in_flight = self.current = self.marked = None
         await self._next()
 
     def pressed_at(self) -> float | None:

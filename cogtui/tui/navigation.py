@@ -42,6 +42,8 @@ S = TypeVar("S", bound="Screen[Any]")
 
 
 def go(app: App[Any], place: Place) -> None:
+    if not app.screen_stack:  # the app is closing: a key's binding that ran as it closed leads nowhere
+        return
     match place:
         case EditModule(path, file):
             open_module(app, path, file)

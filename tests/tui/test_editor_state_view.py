@@ -7,8 +7,10 @@ keys agree with it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Label, Static, TabbedContent
 from tuikit import click, copy_modules, editor_ready, isolate, make_app, until
 
@@ -59,7 +61,7 @@ def check_agrees(screen: EditorScreen) -> None:
         assert (action in offered) == state.can(action), action
 
 
-async def settled(screen: EditorScreen, pilot: object) -> None:
+async def settled(screen: EditorScreen, pilot: Pilot[Any]) -> None:
     """The newest validation has answered."""
     await until(lambda: not screen.state.checking, pilot)
 

@@ -4,8 +4,10 @@ dispatched as commands (issue 12: `/qi` crashed, `/image` opened the insights sc
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
 from tuikit import burst, copy_modules, isolate, make_app, timers_due, typed, until
 
 from cogtui.tui.screens.browser import DETAIL_DELAY, BrowserScreen, FilterInput
@@ -42,10 +44,10 @@ async def test_keys_after_the_filter_word_go_where_enter_leads(root: Path, tmp_p
         assert app.screen.module.name == "code-reviewer"  # enter went to the first match, r ran it
 
 
-def detail_text(app: object) -> str:
+def detail_text(app: App[Any]) -> str:
     from textual.widgets import Static
 
-    return str(app.screen.query_one("#detail-body", Static).render())  # type: ignore[attr-defined]
+    return str(app.screen.query_one("#detail-body", Static).render())
 
 
 async def test_the_details_follow_the_filter(root: Path, tmp_path: Path) -> None:
@@ -106,3 +108,52 @@ async def test_escape_right_after_opening_a_screen_goes_back_without_a_crash(
         await pilot.pause()  # and what the screens scheduled for after their next refresh
         await until(lambda: isinstance(app.screen, BrowserScreen) and len(app.screen_stack) == 1, pilot)
         assert app.is_running and [type(s).__name__ for s in app.screen_stack] == ["BrowserScreen"]
+
+
+async def test_a_key_is_settled_by_its_marker_never_by_the_clock() -> None:
+    """Under load a key's marker can take longer than the pipeline's check to come back (the app is still busy with
+    what came before it). Settling the key by the clock then sent `escape` to the browser before the `Navigate` of
+    the `h` in front of it: the history opened after it and stayed, or arrived once the app had closed. The check
+    settles a key only once the widget its marker went to is gone (the marker went with it)."""
+    from collections.abc import Callable
+
+    from textual import events
+
+    from cogtui.tui.key_pipeline import KeyPipeline, KeySettled
+
+    class Target:  # the focused widget: it takes the marker behind the key
+        is_attached = True
+
+        def post_message(self, message: KeySettled) -> bool:
+            return True
+
+    class Busy:  # an app whose queue has not brought the marker back yet; its timers fire when the test says
+        screen_stack = ("browser",)
+        focused = Target()
+
+        def __init__(self) -> None:
+            self.checks: list[Callable[[], object]] = []
+
+        def set_interval(self, delay: float, callback: Callable[[], object]) -> None:
+            self.checks.append(callback)
+
+        set_timer = set_interval
+
+        def post_message(self, message: KeySettled) -> bool:  # a marker with no widget to go through
+            return True
+
+    dispatched: list[str] = []
+
+    async def dispatch(key: events.Key) -> None:
+        dispatched.append(key.key)
+
+    app = Busy()
+    pipeline = KeyPipeline(app, dispatch)  # type: ignore[arg-type]  # the pipeline's part of an App, no more
+    await pipeline.receive(events.Key("h", "h"))
+    await pipeline.receive(events.Key("escape", None))
+    for _ in range(3):  # the check comes round again and again while the marker is on its way
+        await app.checks[-1]()  # type: ignore[misc]  # the check is a coroutine function
+    assert dispatched == ["h"] and pipeline.in_flight == 1
+    app.focused.is_attached = False  # the widget is removed with the marker in its queue: the marker is lost
+    await app.checks[-1]()  # type: ignore[misc]
+    assert dispatched == ["h", "escape"] and pipeline.in_flight == 2

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.app import App
+from textual.pilot import Pilot
 from textual.widgets import ProgressBar, Static
 from tuikit import copy_modules, isolate, make_app, notices, until
 
@@ -40,13 +43,13 @@ def module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return path
 
 
-async def start(app: object, pilot: object, module: Path) -> RunPane:
-    await pilot.pause()  # type: ignore[attr-defined]
-    nav.run_module(app, module)  # type: ignore[arg-type]
-    await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)  # type: ignore[attr-defined]
-    await pilot.press("ctrl+r")  # type: ignore[attr-defined]
-    await until(lambda: bool(app.screen.query(RunPane)) and app.screen.query_one(RunPane).assembler.chunks > 3, pilot)  # type: ignore[attr-defined]
-    return app.screen.query_one(RunPane)  # type: ignore[attr-defined, no-any-return]
+async def start(app: App[Any], pilot: Pilot[Any], module: Path) -> RunPane:
+    await pilot.pause()
+    nav.run_module(app, module)
+    await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
+    await pilot.press("ctrl+r")
+    await until(lambda: bool(app.screen.query(RunPane)) and app.screen.query_one(RunPane).assembler.chunks > 3, pilot)
+    return app.screen.query_one(RunPane)
 
 
 async def test_streaming_then_done_agree_with_the_state(module: Path, tmp_path: Path) -> None:

@@ -6,12 +6,19 @@ import asyncio
 import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from cogtui.core.run.providers.registry import secret_variables
 from cogtui.core.settings.config import Config
+
+if TYPE_CHECKING:
+    from textual import events
+    from textual.app import App
+    from textual.pilot import Pilot
+
+    from cogtui.tui.app import CogtuiApp
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"
 
@@ -47,11 +54,11 @@ def copy_modules(root: Path, *names: str) -> list[Path]:
     return out
 
 
-def make_app(root: Path, cwd: Path, **kwargs: object):  # type: ignore[no-untyped-def]
+def make_app(root: Path, cwd: Path, **kwargs: Any) -> CogtuiApp:
     from cogtui.tui.app import CogtuiApp
 
     config = kwargs.pop("config", None) or Config()
-    return CogtuiApp(paths=[str(root)], cwd=cwd, watch=kwargs.pop("watch", False), config=config, **kwargs)  # type: ignore[arg-type]
+    return CogtuiApp(paths=[str(root)], cwd=cwd, watch=kwargs.pop("watch", False), config=config, **kwargs)
 
 
 # How long a wait on an event may take before the test fails: a bound for a hang, never a measure of speed (those
@@ -60,14 +67,14 @@ def make_app(root: Path, cwd: Path, **kwargs: object):  # type: ignore[no-untype
 HANG_S = 60.0
 
 
-async def until(predicate: Callable[[], bool], pilot: object, timeout: float = HANG_S, step: float = 0.05) -> None:
+async def until(predicate: Callable[[], bool], pilot: Pilot[Any], timeout: float = HANG_S, step: float = 0.05) -> None:
     """Pump the app until `predicate()` holds; fail with a clear message after `timeout` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not _holds(predicate):
         if loop.time() > deadline:
             raise AssertionError(f"condition not met within {timeout} s")
-        await pilot.pause(step)  # type: ignore[attr-defined]
+        await pilot.pause(step)
 
 
 def editor_ready(app: Any) -> bool:
@@ -91,7 +98,7 @@ def _holds(predicate: Callable[[], bool]) -> bool:
         return False
 
 
-def key_event(char: str) -> object:
+def key_event(char: str) -> events.Key:
     """The Key event a terminal sends for one typed character (Textual's key names: `/` is `slash`)."""
     import unicodedata
 
@@ -107,11 +114,11 @@ def key_event(char: str) -> object:
     return events.Key(name, char if char.isprintable() else None)
 
 
-def burst(app: object, text: str) -> None:
+def burst(app: App[Any], text: str) -> None:
     """Type `text` at full speed: every key is queued at once, as a paste typed as keys or a slow SSH link
     delivers them, with no pause for the app to react between keys."""
     for char in text:
-        app.post_message(key_event(char))  # type: ignore[attr-defined]
+        app.post_message(key_event(char))
 
 
 def endless_replay(monkeypatch: pytest.MonkeyPatch, interval: float = 0.05) -> None:

@@ -191,6 +191,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
             return
         if not isinstance(opening, str):
             self.query_one(ContractTree).show_map(opening.contract)
+        if self.state.active:  # shown once drawn (the strip is drawn without `initial=`: editor_buffers.EditorBody)
+            self.query_one(TabbedContent).active = self.state.active
         self.query(self.AUTO_FOCUS).first().focus()
         self.update_status()
         self.validate_now()

@@ -101,7 +101,9 @@ class EditorBody(Vertical):
     def compose(self) -> ComposeResult:
         state = self.state
         start = state.current()
-        with TabbedContent(id="editor-tabs", initial=state.active):
+        # No `initial=`: a tab strip given one raises if the app quits as it is drawn (Textual's Tabs sets it
+        # unchecked on mount; tests/tui/test_textual_behaviour.py). The editor shows its tab once they are drawn.
+        with TabbedContent(id="editor-tabs"):
             for buf in state.files.values():
                 yield file_pane(self.app, buf, start=buf is start, read=False)
             if state.contract:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -82,6 +82,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab; ctrl+g saves its input and "
         "envelope as a golden test, under a name you give. What you type here is kept until cogtui quits."
     )
+    run_input = getters.query_one("#run-input", TextArea)  # the module's input, as JSON text
 
     def __init__(self, module_path: Path, input_value: Any = None, autorun: bool = False) -> None:
         super().__init__()
@@ -141,8 +142,8 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         if self.provider_problem:
             self.notify(self.provider_problem, title="Provider", severity="warning", timeout=8, markup=False)
         self.bench.modules_changed.subscribe(self, self._modules_changed)
-        keep_following_app_theme(self, lambda: [self.query_one("#run-input", TextArea)])
-        self.query_one("#run-input", TextArea).focus()  # keys typed while the module loads land here, and stay
+        keep_following_app_theme(self, lambda: [self.run_input])
+        self.run_input.focus()  # keys typed while the module loads land here, and stay
         self._target_changed()
         self.loads.start()  # the form is filled in once it is loaded (_opened)
 
@@ -179,7 +180,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
                 with self.prevent(Select.Changed):  # shown as chosen; its input is put in below, once
                     golden.value = 0
             start = json.dumps(starting_input(self.choices, self.preset_input), indent=2, ensure_ascii=False)
-            fill_input(self.query_one("#run-input", TextArea), start)
+            fill_input(self.run_input, start)
         if self.autorun:
             self.call_after_refresh(self.action_run)
 
@@ -193,7 +194,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         if input_value is not None:
             with self.prevent(Select.Changed):
                 self.query_one("#run-golden", Select).clear()
-            self.query_one("#run-input", TextArea).text = json.dumps(input_value, indent=2, ensure_ascii=False)
+            self.run_input.text = json.dumps(input_value, indent=2, ensure_ascii=False)
         if autorun:
             self.call_after_refresh(self.action_run)
 
@@ -225,12 +226,10 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     @on(Select.Changed, "#run-golden")
     def _golden(self, event: Select.Changed) -> None:
         if isinstance(event.value, int) and 0 <= event.value < len(self.choices):
-            self.query_one("#run-input", TextArea).text = json.dumps(
-                self.choices[event.value].value, indent=2, ensure_ascii=False
-            )
+            self.run_input.text = json.dumps(self.choices[event.value].value, indent=2, ensure_ascii=False)
 
     def _restore(self, draft: RunDraft) -> None:
-        fill_input(self.query_one("#run-input", TextArea), draft.input_text)
+        fill_input(self.run_input, draft.input_text)
         if draft.provider in PROVIDERS:
             self.query_one("#run-provider", Select).value = draft.provider
         self.query_one("#run-model", Input).value = draft.model
@@ -245,7 +244,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.bench.run_drafts.keep(
             self.module_path,
             RunDraft(
-                self.query_one("#run-input", TextArea).text,
+                self.run_input.text,
                 str(self.query_one("#run-provider", Select).value),
                 self.query_one("#run-model", Input).value,
                 self.query_one("#run-args", Input).value,
@@ -285,7 +284,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self._input_timer = self.set_timer(INPUT_DEBOUNCE, self._check_input)
 
     def _check_input(self) -> None:
-        text = self.query_one("#run-input", TextArea).text
+        text = self.run_input.text
         self.check_input_worker(text)
 
     @work(thread=True, exclusive=True, group="input-check", exit_on_error=False)
@@ -312,7 +311,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     def form_text(self) -> tuple[str, str, str, str]:
         """The input, provider, model and $ARGUMENTS as typed (run_launch.py reads them on ctrl+r)."""
         return (
-            self.query_one("#run-input", TextArea).text,
+            self.run_input.text,
             str(self.query_one("#run-provider", Select).value),
             self.query_one("#run-model", Input).value,
             self.query_one("#run-args", Input).value,
