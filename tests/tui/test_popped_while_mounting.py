@@ -89,8 +89,10 @@ async def test_a_screen_pushed_then_popped_at_once_leaves_the_app_running(kind: 
                 pilot,
             )
             assert app.return_code is None, (kind, turns)  # the app did not end on an unhandled error
-        await app.workers.wait_for_complete()  # every worker the popped screens started has ended, and
-        await pilot.pause()  # what they posted on their way out has been handled, at no screen
+        # Every worker the popped screens started has ended (finished, failed or cancelled), and what they posted
+        # on their way out has been handled, at no screen.
+        await until(lambda: all(worker.is_finished for worker in app.workers), pilot)
+        await pilot.pause()
         assert app.return_code is None and isinstance(app.screen, BrowserScreen)
 
 
