@@ -10,6 +10,8 @@ requests at once and checks every SSE stream with cogtui's checker (`cogn check`
 (not 200 with a valid stream ending in `final`; target 0), the round's wall time, the median and 95th
 percentile of a request's time, and the server's resident memory after each round and at its peak, so a
 second round that does not grow it says memory is bounded (no run, stream or buffer kept).
+
+Target (issue 35): 200 runs at once, none lost, memory bounded.
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ PYTHONDONTWRITEBYTECODE is set. "validate one module (no YAML)" is
 code-reviewer with its manifest written as JSON (no PyYAML import). The
 import budget is `python -X importtime`: the cumulative import time of the
 modules each command loads, and the heaviest third-party ones.
-Targets (issue 16): one-module `cogn validate` <= 3x the floor; `cogn
-validate --all` on the bundled modules <= 4x.
+The ratios to the floor are figures, not targets: the start-up budget is an
+absolute one (issue 31), a one-module cold `cogn validate` under 100 ms with a
+regular install, measured by bench_reference.py.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ COMMANDS: dict[str, list[str]] = {
         *("--input", str(MODULES / "code-reviewer" / "tests" / "case1.input.json")),
     ],
 }
-TARGETS = {"validate one module": 3.0, "validate --all (bundled)": 4.0}
 WATCHED = ("yaml", "jsonschema_rs", "jsonschema", "referencing", "anthropic", "httpx", "textual", "rich")
 
 
@@ -128,12 +128,9 @@ def main() -> None:
         for name in commands:
             med = statistics.median(times[name])
             results[f"{name}_s (median)"] = med
-            target = TARGETS.get(name)
-            label = f"{name}: ratio to the floor" + (f" (target <= {target:g})" if target else "")
-            results[label] = round(med / base, 2)
+            results[f"{name}: ratio to the floor"] = round(med / base, 2)
             results[f"{name}: CPU ms (least)"] = round(min(cpus[name]) * 1000, 1)
-            label = f"{name}: CPU ratio to the floor's" + (f" (target <= {target:g})" if target else "")
-            results[label] = round(min(cpus[name]) / min(floor_cpu), 2)
+            results[f"{name}: CPU ratio to the floor's"] = round(min(cpus[name]) / min(floor_cpu), 2)
         results["load average (1 min), at the end"] = round(os.getloadavg()[0], 1)
         for name, cmd in commands.items():
             results[f"{name}: imports, ms"] = import_budget(cmd, env, args.importtime_runs)

@@ -18,7 +18,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 STORE = HERE / "out" / "results.json"
 TARGET = re.compile(r"\(target\s*([^)]*)\)")
-WIDTH = 40  # characters of the longest bar in a plot
+WIDTH = 24  # characters of the longest bar in a plot
 
 
 def load() -> dict[str, Any]:
@@ -46,16 +46,14 @@ def record(
 
 
 def stated_targets(name: str) -> str:
-    """The targets the script's docstring states: from "Target" in the paragraph that has it, else the whole
-    paragraph that names a target."""
+    """The targets the script's docstring states: from "Target" to the end of the paragraph that has it."""
     text = (HERE / f"bench_{name}.py").read_text(encoding="utf-8")
     doc = text.split('"""')[1] if text.count('"""') >= 2 else ""
     for paragraph in doc.split("\n\n"):
         start = paragraph.find("Target")
         if start >= 0:
             return " ".join(paragraph[start:].split())
-    sentences = re.split(r"(?<=[.;])\s+", " ".join(doc.split()))
-    return " ".join(sentence for sentence in sentences if "target" in sentence.lower())
+    return ""
 
 
 def shown(value: Any) -> str:
@@ -91,13 +89,16 @@ def verdict(key: str, value: Any) -> str:
     return {"PASS": "met", "MISS": "**missed**"}.get(judged(key, value), "")
 
 
-def machine_line(entry: dict[str, Any]) -> str:
+def machine_of(entry: dict[str, Any]) -> str:
     m = entry["machine"]
+    return f"{m.get('cpu')}, {m.get('cores')} cores, Python {m.get('python')}, {m.get('os')}"
+
+
+def machine_line(entry: dict[str, Any], shared: str | None = None) -> str:
+    """When and at what load a script ran; the machine too unless every script ran on the `shared` one."""
     before, after = entry.get("load", [0, 0])
-    return (
-        f"{entry['date']}; {m.get('cpu')}, {m.get('cores')} cores, Python {m.get('python')}, {m.get('os')}; "
-        f"1-minute load average {before:.1f} before, {after:.1f} after"
-    )
+    machine = "" if machine_of(entry) == shared else f"{machine_of(entry)}; "
+    return f"{entry['date']}; {machine}1-minute load average {before:.1f} before, {after:.1f} after"
 
 
 def plot(rows: list[dict[str, Any]], base: float) -> list[str]:
@@ -127,8 +128,8 @@ def sweep_tables(sweeps: dict[str, Any]) -> list[str]:
     return out
 
 
-def table(name: str, entry: dict[str, Any]) -> list[str]:
-    out = [f"## {name} (`bench/bench_{name}.py`)", "", machine_line(entry) + "."]
+def table(name: str, entry: dict[str, Any], shared: str | None = None) -> list[str]:
+    out = [f"## {name} (`bench/bench_{name}.py`)", "", machine_line(entry, shared) + "."]
     stated = stated_targets(name)
     if stated:
         out += ["", stated]
@@ -154,6 +155,8 @@ def table(name: str, entry: dict[str, Any]) -> list[str]:
 
 def write(path: Path, order: tuple[str, ...]) -> None:
     store = load()
+    machines = {machine_of(store[name]) for name in order if name in store}
+    shared = machines.pop() if len(machines) == 1 else None
     lines = [
         "# Benchmarks",
         "",
@@ -164,10 +167,10 @@ def write(path: Path, order: tuple[str, ...]) -> None:
         "figure that other processes' load on this shared machine hardly moves. A figure whose target is",
         "marked **missed** is over it. Earlier figures: `git log -p BENCHMARKS.md`.",
         "",
-        "Measured outside `make bench`: `make test` < 2 min 18 s on 2 cores (`/usr/bin/time make test`).",
-        "",
     ]
+    if shared is not None:
+        lines += [f"Machine: {shared}.", ""]
     for name in order:
         if name in store:
-            lines += table(name, store[name])
+            lines += table(name, store[name], shared)
     path.write_text("\n".join(lines).rstrip() + "\n", encoding="utf-8")

@@ -33,8 +33,8 @@ def _temporary_folders_in_memory() -> None:
     folder when the machine has one with room to spare, as the PostgreSQL server's files do, unless TMPDIR
     says where. The tests create and delete some 10,000 module folders, histories and venvs and the code under
     test syncs what it writes (atomic saves, SQLite): on this machine's disk (ext4 mounted with `discard`) that
-    cost up to minutes of waiting when other processes used it (BENCHMARKS.md, "Session of 2026-11-26,
-    third"). What the tests check is unchanged: only where the folders live."""
+    cost up to minutes of waiting when other processes used it (the commit that added this has the figures).
+    What the tests check is unchanged: only where the folders live."""
     parent = scratch_parent()
     if "TMPDIR" in os.environ or parent is None:
         return
@@ -51,8 +51,8 @@ def pytest_configure(config: pytest.Config) -> None:
     """Fewer garbage collections in each test process (the controller and every worker). A TUI test builds and
     drops tens of thousands of widgets, strips and styles; with the default thresholds (700, 10, 10) the
     collector ran a full collection some 50 times per 30 TUI tests, each walking Textual's bounded render caches
-    (about 0.1 s), 20 % of those tests' CPU. At (10,000, 50, 100) the TUI tests took 17 % less CPU (BENCHMARKS.md,
-    "Test suite") for about 140 MB more memory per process; what the tests check is unchanged."""
+    (about 0.1 s), 20 % of those tests' CPU. At (10,000, 50, 100) the TUI tests took 17 % less CPU for about
+    140 MB more memory per process; what the tests check is unchanged."""
     gc.set_threshold(10_000, 50, 100)
     _hear_ctrl_c()
     if hasattr(config, "workerinput"):  # an xdist worker
@@ -88,8 +88,8 @@ def _end_worker_now() -> None:
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: two workers per CPU this process may use, plus one. Many tests wait on a terminal, a server,
-    a subprocess or a debounce; the extra workers keep both cores busy meanwhile. On 2 idle cores (2,100 tests,
-    BENCHMARKS.md "Test suite"): 3 workers 230 s, 4 workers 211 s, 5 workers 205 s; about 0.5 GB each."""
+    a subprocess or a debounce; the extra workers keep both cores busy meanwhile, and more than five gained
+    little when this was measured on 2 idle cores, for about 0.5 GB each."""
     return 2 * len(os.sched_getaffinity(0)) + 1
 
 
@@ -153,7 +153,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 # ------------------------------------------------------------------ the slowest tests start first
 # xdist hands tests out one or two at a time (`--maxschedchunk 1` in pyproject.toml), in collection order: a
 # long test collected last would run alone at the end while the other worker idles. These start first, the
-# longest first (figures in BENCHMARKS.md, "Test suite"); everything else keeps its order.
+# longest first (as `pytest --durations` ranks them); everything else keeps its order.
 SLOW_FIRST = (
     "tests/tui/test_wheel_install.py",
     "tests/tui/test_wheel_postgres.py",

@@ -61,8 +61,8 @@ async def test_opening_each_screen_kind_restyles_nothing_else(monkeypatch: pytes
 @pytest.mark.parametrize("screen", ["run", "editor", "history", "goldens", "eval"])
 def test_a_screen_that_only_asks_a_question_does_not_import_the_scaffold(screen: str) -> None:
     """The confirm and choice dialogs (modals.py) are apart from the new-module form (new_module.py): a screen
-    that asks "discard?" does not import the scaffold, the migration package and PyYAML (~30 ms of its first
-    opening, BENCHMARKS.md "Session of 2026-11-26, fourth")."""
+    that asks "discard?" does not import the scaffold, the migration package and PyYAML, a noticeable part of
+    its first opening."""
     code = (
         f"import sys, cogtui.tui.screens.{screen}\n"
         "print([n for n in ('cogtui.core.authoring.scaffold', 'cogtui.core.authoring.migration', 'yaml')"
