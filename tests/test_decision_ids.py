@@ -9,6 +9,7 @@ row to decision-ids.md, and run `python -m tools.decision_ids rewrite`, then `ch
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,17 @@ def test_the_procedure_for_a_later_old_style_decision_leaves_nothing_to_do(tmp_p
     assert decision_ids.rewrite(tmp_path, ["cogtui"]) == (["cogtui/mod.py"], [])
     assert "(RUN-9)" in source.read_text()
     assert decision_ids.check(tmp_path, ["cogtui"]) == []
+
+
+def test_what_git_ignores_is_never_read_nor_rewritten(tmp_path: Path) -> None:
+    """`make bench` installs cogtui into an ignored venv under bench/out: a third party's `D1` there is no
+    reference of ours."""
+    source = fixture(tmp_path)
+    ignored = tmp_path / "cogtui/out/vendored.py"
+    ignored.parent.mkdir()
+    ignored.write_text("x = 1  # D1\n")
+    (tmp_path / ".gitignore").write_text("out/\n")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    changed, _left = decision_ids.rewrite(tmp_path, ["cogtui"])
+    assert changed == ["cogtui/mod.py"] and "RUN-1" in source.read_text()
+    assert ignored.read_text() == "x = 1  # D1\n"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
 import sys
 import tokenize
 from collections.abc import Iterable, Iterator
@@ -101,10 +102,31 @@ def new_id_pattern(rec: Records) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{'|'.join(rec.topics) or 'NONE'})-\d+\b")
 
 
+def listed(root: Path) -> list[Path] | None:
+    """The files git would commit under `root` (tracked, or new and not ignored), so that what `make bench` or a
+    venv put in ignored folders is never read or rewritten; None outside a git work tree."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return sorted(root / name for name in out.decode("utf-8", "surrogateescape").split("\0") if name)
+
+
 def files(root: Path, paths: Iterable[str]) -> Iterator[Path]:
+    known = listed(root)
     for name in paths:
         path = root / name
-        found = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES)
+        if path.is_file():
+            found = [path]
+        elif known is not None:
+            found = [p for p in known if p.is_relative_to(path) and p.suffix in SUFFIXES]
+        else:
+            found = sorted(p for p in path.rglob("*") if p.suffix in SUFFIXES)
         for p in found:
             rel = p.relative_to(root).as_posix()
             if rel not in EXEMPT and "__pycache__" not in p.parts and p.is_file():
