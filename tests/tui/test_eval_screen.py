@@ -177,7 +177,7 @@ async def test_an_eval_whose_history_cannot_open_keeps_its_runs(
     async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
         await pilot.pause()
         app.push_screen(EvalScreen(module, app.config, jobs=2))
-        await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
+        await until(lambda: any(isinstance(m, EvalScreen.EvalDone) for m in seen), pilot)  # the eval's end is said
         (done,) = {id(m): m for m in seen if isinstance(m, EvalScreen.EvalDone)}.values()
     outbox = Outbox(parse_location(url), tmp_path / "data" / "outbox")
     assert outbox.waiting() == 3
