@@ -56,12 +56,20 @@ def test_its_key_joins_the_browser_keys_and_the_keys_guide_check() -> None:
     assert "browser.notes" not in SPECS
 
 
-def test_its_scene_joins_the_screenshots_and_the_snapshots() -> None:
+async def test_its_scene_joins_the_screenshots_and_the_snapshots(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     assert "notes" not in screenshots.scenes()
+    root = isolate(monkeypatch, tmp_path)
+    copy_modules(root, "code-reviewer")
     with registered(STAND_IN):
-        assert "notes" in screenshots.scenes() and "notes" in screenshots.declared_scenes()
+        assert "notes" in screenshots.declared_scenes()
         names = screenshots.screenshots()
         assert names.index("notes") < names.index("eval")  # before the scenes whose runs are dated now
+        app = screenshots.still(make_app(root, tmp_path))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await screenshots.scenes()["notes"].drive(pilot, screenshots.Stage(root))  # what a snapshot is taken of
+            assert isinstance(app.screen, NotesScreen) and app.screen.module_path == root / "code-reviewer"
 
 
 def test_a_second_screen_of_the_same_name_is_refused() -> None:
