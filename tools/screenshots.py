@@ -49,6 +49,8 @@ from cogtui.core.run.runner import RunOptions, run_module
 from cogtui.core.settings.config import Config
 from cogtui.tui import navigation as nav
 from cogtui.tui.app import CogtuiApp
+from cogtui.tui.messages import Navigate
+from cogtui.tui.places.registry import ScreenSpec, specs
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
 from cogtui.tui.screens.eval import EvalScreen
@@ -488,22 +490,40 @@ SCENES: dict[str, Scene] = {
     )
 }
 # What `make screenshots` writes, in this order: eval, goldens and run last, because the runs they make (dated
-# now) add to the history and insights the others show with fixed dates.
-SCREENSHOTS = (
-    "browser",
-    "help",
-    "palette",
-    "new-module",
-    "editor",
-    "migration",
-    "review",
-    "history",
-    "insights",
-    "eval",
-    "goldens",
-    "run",
-    "run-compare",
-)
+# now) add to the history and insights the others show with fixed dates; the declared scenes in between.
+FIXED_DATES = ("browser", "help", "palette", "new-module", "editor", "migration", "review", "history", "insights")
+MAKING_RUNS = ("eval", "goldens", "run", "run-compare")
+
+
+def declared_scene(spec: ScreenSpec) -> Scene:
+    """A screen's scene from its declaration (places/): the browser, then `Navigate` to the place its `scene`
+    names, held still once the screen is shown and its workers are done."""
+    place_at = spec.scene
+    assert place_at is not None
+
+    async def drive(pilot: AppPilot, stage: Stage) -> None:
+        app = cog(pilot)
+        await browser_ready(pilot)
+        kind = spec.screen_class()
+        app.post_message(Navigate(place_at(stage.root)))
+        await until(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted, f"the {spec.name} screen")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+
+    return Scene(spec.name, drive)
+
+
+def declared_scenes() -> dict[str, Scene]:
+    """The scenes of the screens that declare one (the others are driven by a scene above, by their name)."""
+    return {spec.name: declared_scene(spec) for spec in specs() if spec.scene is not None and spec.name not in SCENES}
+
+
+def scenes() -> dict[str, Scene]:
+    return {**SCENES, **declared_scenes()}
+
+
+def screenshots() -> tuple[str, ...]:
+    return (*FIXED_DATES, *declared_scenes(), *MAKING_RUNS)
 
 
 # ------------------------------------------------------------------ the data the screens show
@@ -615,9 +635,9 @@ def make_app(stage: Stage, scene: Scene, cwd: Path) -> CogtuiApp:
 
 
 async def shoot(names: tuple[str, ...], stage: Stage, cwd: Path, out: Path) -> list[Path]:
-    written = []
+    written, every = [], scenes()
     for name in names:
-        scene = SCENES[name]
+        scene = every[name]
         app = make_app(stage, scene, cwd)
         async with app.run_test(size=SIZE) as pilot:
             await scene.drive(pilot, stage)
@@ -643,7 +663,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         runs = record_replay_runs([MODULES / "code-reviewer", MODULES / "product-ideas"])
         # cwd = the checkout, so paths show as modules/NAME, as they do after `make run`.
-        written = asyncio.run(shoot(SCREENSHOTS, stage, MODULES.parent, out))
+        written = asyncio.run(shoot(screenshots(), stage, MODULES.parent, out))
     for path in written:
         print(path)
     print(

@@ -11,43 +11,48 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from cogtui.core.files.terminal_text import visible
 
 from . import navigation as nav
+from .places.registry import specs
 from .workbench import workbench
 
 
 class ModuleCommands(Provider):
-    def commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+    def general(self) -> list[tuple[str, Callable[[], Any], str]]:
+        """The app's own commands and each screen's that needs no module (as its declaration in places/ words it)."""
         app, bench = self.app, workbench(self.app)
-        out: list[tuple[str, Callable[[], Any], str]] = [
+        every = tuple(e.path for e in bench.store.winners)
+        return [
             ("Validate all modules", bench.validate_all, "re-check every module on the search path"),
-            ("New module…", partial(nav.new_module, app), "create a v2.2 module from a template"),
-            (
-                "Migrate all modules…",
-                partial(nav.migrate_all, app),
-                "preview and apply upgrades of every legacy module",
+            *(
+                (spec.palette_anywhere[0], partial(nav.go, app, spec.anywhere(every)), spec.palette_anywhere[1])
+                for spec in specs()
+                if spec.palette_anywhere is not None and spec.anywhere is not None
             ),
             ("Switch theme…", partial(app.run_action, "pick_theme"), "preview themes as you move; the choice is saved"),
             ("Toggle file watching", partial(nav.toggle_watching, app), "reload when module files change on disk"),
-            (
-                "Insights dashboard",
-                partial(nav.insights, app, None),
-                "overflow insights and custom enum values from run history",
-            ),
             ("Keys and help", partial(app.run_action, "help"), "the bindings of this screen"),
             ("Quit", partial(app.run_action, "quit"), "leave cogtui"),
         ]
-        for entry in bench.store.winners:
+
+    def commands(self) -> list[tuple[str, Callable[[], Any], str]]:
+        """The general commands, then for each module each screen declared to open on one."""
+        out = self.general()
+        screens = [spec for spec in specs() if spec.palette_module is not None and spec.for_module is not None]
+        for entry in workbench(self.app).store.winners:
             name = visible(entry.name, single_line=True)  # a folder name may hold escape sequences
-            out.append((f"Open {name}", partial(nav.open_module, app, entry.path), "edit the module's files"))
-            out.append((f"Run {name}", partial(nav.run_module, app, entry.path), "run with streaming output"))
-            out.append((f"Migrate {name}", partial(nav.migrate, app, [entry.path]), "preview the upgrade plan"))
-            out.append((f"Golden tests of {name}", partial(nav.goldens, app, entry.path), "run every golden test"))
-            out.append((f"Eval of {name}", partial(nav.evaluate, app, entry.path), "goldens against each target"))
-            out.append((f"History of {name}", partial(nav.history, app, entry.path), "past runs of the module"))
-            out.append((f"Insights of {name}", partial(nav.insights, app, entry.name), "insights for this module"))
+            for spec in screens:
+                assert spec.palette_module is not None and spec.for_module is not None
+                title, help_text = spec.palette_module
+                out.append(
+                    (
+                        title.format(name=name),
+                        partial(nav.go, self.app, spec.for_module(entry.path, entry.name)),
+                        help_text,
+                    )
+                )
         return out
 
     async def discover(self) -> Hits:
-        for name, command, help_text in self.commands()[:8]:
+        for name, command, help_text in self.general():
             yield DiscoveryHit(name, command, help=help_text)
 
     async def search(self, query: str) -> Hits:

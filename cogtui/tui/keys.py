@@ -32,17 +32,9 @@ _SPECS: list[KeySpec] = [
     KeySpec("app.quit", "q", "quit", "Quit", main=True),
     KeySpec("app.force_quit", "ctrl+q", "quit", "Quit", priority=True),
     KeySpec("app.theme", "ctrl+t", "pick_theme", "Theme"),
-    # browser
+    # browser (the keys that open a screen are declared with it: places/registry.py)
     KeySpec("browser.filter", "slash", "filter", "Filter", main=True),
-    KeySpec("browser.open", "enter", "open", "Open", main=True),
-    KeySpec("browser.run", "r", "run", "Run", main=True),
-    KeySpec("browser.migrate", "m", "migrate", "Migrate", main=True),
-    KeySpec("browser.insights", "i", "insights", "Insights", main=True),
-    KeySpec("browser.new", "n", "new_module", "New", main=True),
     KeySpec("browser.validate", "v", "validate_all", "Validate all"),
-    KeySpec("browser.goldens", "g", "goldens", "Golden tests"),
-    KeySpec("browser.eval", "e", "eval", "Eval"),
-    KeySpec("browser.history", "h", "history", "History"),
     KeySpec("browser.copy_path", "y", "copy_path", "Copy path (OSC 52)"),
     KeySpec("filter.accept", "enter,down", "accept", "Go to first match"),
     KeySpec("filter.cancel", "escape", "cancel", "Clear filter"),
@@ -87,6 +79,12 @@ def register(*specs: KeySpec) -> None:
         if s.id not in SPECS:
             _SPECS.append(s)
             SPECS[s.id] = s
+
+
+def withdraw(spec_id: str) -> None:
+    """A key registered for a while no longer is (a test's stand-in screen, places/registry.registered)."""
+    if SPECS.pop(spec_id, None) is not None:
+        _SPECS[:] = [s for s in _SPECS if s.id != spec_id]
 
 
 def all_specs() -> list[KeySpec]:

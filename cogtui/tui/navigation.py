@@ -6,26 +6,18 @@ here imports the app: the app is reached through the `Workbench` protocol.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.screen import ModalScreen
 
 from cogtui.core.files.terminal_text import visible
+from cogtui.core.records import record_fields
 
 from .messages import ReportsReady
-from .places import (
-    EditModule,
-    Evaluation,
-    GoldenTests,
-    Insights,
-    Migration,
-    NewModule,
-    Place,
-    PlanPreview,
-    RunHistory,
-    RunModule,
-)
+from .places import Place
+from .places.registry import ScreenSpec, spec_of
 from .workbench import workbench
 
 if TYPE_CHECKING:
@@ -42,27 +34,30 @@ S = TypeVar("S", bound="Screen[Any]")
 
 
 def go(app: App[Any], place: Place) -> None:
+    """Open the screen whose declaration (places/) names this place: through its opener, or one per place."""
     if not app.screen_stack:  # the app is closing: a key's binding that ran as it closed leads nowhere
         return
-    match place:
-        case EditModule(path, file):
-            open_module(app, path, file)
-        case RunModule(path, input_value, autorun):
-            run_module(app, path, input_value, autorun)
-        case GoldenTests(path):
-            goldens(app, path)
-        case RunHistory(path):
-            history(app, path)
-        case Evaluation(path):
-            evaluate(app, path)
-        case Insights(module):
-            insights(app, module)
-        case Migration(paths):
-            migrate(app, list(paths))
-        case PlanPreview(plan, title, remake):
-            preview_plan(app, plan, title, remake)
-        case NewModule():
-            new_module(app)
+    spec = spec_of(place)
+    values = [getattr(place, f.name) for f in record_fields(place)]
+    if spec.opener is not None:
+        module, _, name = spec.opener.partition(":")
+        getattr(importlib.import_module(module), name)(app, *values)
+    else:
+        open_one(app, spec, place, values)
+
+
+def open_one(app: App[Any], spec: ScreenSpec, place: Place, values: list[Any]) -> None:
+    """A screen without rules of its own: one per place. Pushed as `Screen(*the place's fields)`, or, when one at
+    this place is on the stack, gone back to (TUI-2)."""
+    leave_help(app)
+    kind = spec.screen_class()
+    shown = next((s for s in app.screen_stack if isinstance(s, kind) and getattr(s, "place", None) == place), None)
+    if shown is None:
+        screen = kind(*values)
+        screen.place = place  # what `go` compares the next time this place is asked for
+        app.push_screen(screen)
+    elif back_to(app, shown, f"a {spec.name} screen"):
+        app.notify("Already open: back to it.", title="Already open", markup=False)
 
 
 def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:

@@ -13,7 +13,7 @@ from textual.widgets import TabbedContent, Tabs
 from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.tui import navigation as nav
-from cogtui.tui.places import RunHistory
+from cogtui.tui.places.history import RunHistory
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor import EditorScreen
 

@@ -40,7 +40,19 @@ from cogtui.tui.screens.insight_row import InsightRowScreen
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
-from tools.screenshots import SCENES, Scene, Stage, browser_ready, no_blink, save_plan, settle, still, until
+from tools.screenshots import (
+    SCENES,
+    Scene,
+    Stage,
+    browser_ready,
+    declared_scenes,
+    no_blink,
+    save_plan,
+    scenes,
+    settle,
+    still,
+    until,
+)
 
 MODULE_NAMES = ("code-reviewer", "legacy-summarizer", "product-ideas", "release-notes")
 T0 = 1_700_000_000.0  # 2023-11-14 22:13:20 UTC
@@ -256,7 +268,7 @@ async def insight_row(pilot: Pilot[None], stage: Stage) -> None:
 
 
 ALL_SCENES = {
-    **SCENES,
+    **scenes(),
     "filter": Scene("filter", browser_filter),
     "migration-split": Scene("migration-split", migration_side_by_side),
     "editor-contract": Scene("editor-contract", editor_contract),
@@ -292,6 +304,7 @@ SNAPSHOTS = (
     "eval",
     "insights",
     "insight-row",
+    *declared_scenes(),  # a screen's scene from its declaration (places/)
 )
 
 

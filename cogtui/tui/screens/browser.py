@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -14,17 +14,23 @@ from textual.widgets import Input, Static, Tree
 
 from ..keys import bindings
 from ..messages import Navigate, ReportsReady
-from ..places import EditModule, Evaluation, GoldenTests, Insights, Migration, NewModule, RunHistory, RunModule
+from ..places.registry import browser_keys, named
 from ..shown import block, markup
 from ..widgets.key_footer import KeyFooter
 from ..widgets.module_detail import ModuleDetail
 from ..widgets.module_tree import ModuleItem, ModuleTree
 from ..workbench import Workbench, workbench
 
+if TYPE_CHECKING:
+    from cogtui.core.module.discovery import ModuleEntry
+
 DETAIL_DELAY = 0.08
-# The keys that act on the selected module: the footer offers them only while one is selected (pressed with none,
-# they say "Select a module first.").
-MODULE_ACTIONS = frozenset({"open", "run", "migrate", "goldens", "eval", "history", "copy_path"})
+
+
+# The keys that open a screen, from the screens' declarations (places/); those that act on the selected module are
+# offered only while one is selected (pressed with none, they say "Select a module first."), as copying its path is.
+SCREEN_KEYS = browser_keys()
+MODULE_ACTIONS = frozenset({"copy_path"} | {key.action for spec, key in SCREEN_KEYS if spec.key_on_module})
 
 
 class FilterInput(Input):
@@ -50,17 +56,12 @@ class FilterInput(Input):
 
 
 class BrowserScreen(Screen[None]):
+    # The footer shows the main keys, in this order.
     BINDINGS = bindings(
         "browser.filter",
-        "browser.open",
-        "browser.run",
-        "browser.migrate",
-        "browser.insights",
-        "browser.new",
+        *(key.id for _spec, key in SCREEN_KEYS if key.main),
         "browser.validate",
-        "browser.goldens",
-        "browser.eval",
-        "browser.history",
+        *(key.id for _spec, key in SCREEN_KEYS if not key.main),
         "browser.copy_path",
     )
     HELP = "Browse the modules on the search path. `?` lists every key."
@@ -201,42 +202,24 @@ class BrowserScreen(Screen[None]):
 
     # ------------------------------------------------------------ actions on the selected module
 
-    def _selected_path(self) -> Path | None:
+    def _selected_entry(self) -> ModuleEntry | None:
         entry = self.query_one(ModuleTree).cursor_entry
         if entry is None:
             self.notify("Select a module first.", severity="warning")
-            return None
-        return entry.path
+        return entry
 
     def action_open(self) -> None:
-        if (path := self._selected_path()) is not None:
-            self.app.post_message(Navigate(EditModule(path)))
+        """Enter on a module of the tree: its editor, as the `browser.open` key."""
+        self.action_go("editor")
 
-    def action_run(self) -> None:
-        if (path := self._selected_path()) is not None:
-            self.app.post_message(Navigate(RunModule(path)))
-
-    def action_migrate(self) -> None:
-        if (path := self._selected_path()) is not None:
-            self.app.post_message(Navigate(Migration((path,))))
-
-    def action_goldens(self) -> None:
-        if (path := self._selected_path()) is not None:
-            self.app.post_message(Navigate(GoldenTests(path)))
-
-    def action_eval(self) -> None:
-        if (path := self._selected_path()) is not None:
-            self.app.post_message(Navigate(Evaluation(path)))
-
-    def action_history(self) -> None:
-        if (path := self._selected_path()) is not None:
-            self.app.post_message(Navigate(RunHistory(path)))
-
-    def action_insights(self) -> None:
-        self.app.post_message(Navigate(Insights(None)))
-
-    def action_new_module(self) -> None:
-        self.app.post_message(Navigate(NewModule()))
+    def action_go(self, name: str) -> None:
+        """Open the screen declared as `name` (places/): on the selected module, or one that needs none."""
+        spec = named(name)
+        if spec.key_on_module and spec.for_module is not None:
+            if (entry := self._selected_entry()) is not None:
+                self.app.post_message(Navigate(spec.for_module(entry.path, entry.name)))
+        elif spec.anywhere is not None:
+            self.app.post_message(Navigate(spec.anywhere(tuple(e.path for e in self.bench.store.winners))))
 
     def action_validate_all(self) -> None:
         # Through the app's one handler (it rediscovers and tells every screen), then validate all.
@@ -245,6 +228,6 @@ class BrowserScreen(Screen[None]):
         self.notify("Validating every module…")
 
     def action_copy_path(self) -> None:
-        if (path := self._selected_path()) is not None:
-            self.app.copy_to_clipboard(str(path))
-            self.notify(f"Copied {path}", markup=False)
+        if (entry := self._selected_entry()) is not None:
+            self.app.copy_to_clipboard(str(entry.path))
+            self.notify(f"Copied {entry.path}", markup=False)

@@ -39,7 +39,7 @@ from cogtui.core.run.golden_runner import envelope_diff
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
 from ..mounting import while_open
-from ..places import RunModule
+from ..places.run import RunModule
 from ..richstyle import themed
 from ..shown import assemble, cell
 from ..stylesheets import stylesheet

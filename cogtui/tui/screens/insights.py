@@ -39,7 +39,7 @@ from cogtui.core.history.store import HistoryError
 from ..keys import KeySpec, bindings, register
 from ..messages import Navigate
 from ..mounting import while_open
-from ..places import PlanPreview
+from ..places.migration import PlanPreview
 from ..shown import block, cell, markup
 from ..stylesheets import stylesheet
 from ..widgets.insight_detail import InsightDetail, custom_enum_content, insight_content

@@ -44,7 +44,7 @@ from ..keys import SPECS, KeySpec, bindings, register
 from ..messages import HistoryWaiting, Navigate
 from ..module_loads import ModuleLoaded, ModuleLoads
 from ..mounting import while_open
-from ..places import RunHistory
+from ..places.history import RunHistory
 from ..quitting import InFlight
 from ..run_drafts import RunDraft
 from ..shown import assemble, cell, line, styled

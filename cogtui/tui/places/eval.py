@@ -1,0 +1,28 @@
+"""The eval screen: a module's goldens against each target, a live matrix (screens/eval.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogtui.core.records import record
+
+from . import Place
+from .registry import ScreenSpec
+
+
+@record
+class Evaluation(Place):
+    path: Path
+
+
+SPEC = ScreenSpec(
+    "eval",
+    Evaluation,
+    "cogtui.tui.screens.eval:EvalScreen",
+    opener="cogtui.tui.navigation:evaluate",  # one eval screen per module (TUI-2)
+    order=50,
+    for_module=lambda path, _name: Evaluation(path),
+    key="e",
+    key_label="Eval",
+    palette_module=("Eval of {name}", "goldens against each target"),
+)

@@ -1,0 +1,28 @@
+"""The golden tests: every golden of a module run, accepted as new goldens (screens/goldens.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogtui.core.records import record
+
+from . import Place
+from .registry import ScreenSpec
+
+
+@record
+class GoldenTests(Place):
+    path: Path
+
+
+SPEC = ScreenSpec(
+    "goldens",
+    GoldenTests,
+    "cogtui.tui.screens.goldens:GoldensScreen",
+    opener="cogtui.tui.navigation:goldens",  # one golden tests screen per module (TUI-2)
+    order=40,
+    for_module=lambda path, _name: GoldenTests(path),
+    key="g",
+    key_label="Golden tests",
+    palette_module=("Golden tests of {name}", "run every golden test"),
+)

@@ -1,0 +1,28 @@
+"""The history screen: a module's past runs, re-run and compared (screens/history.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogtui.core.records import record
+
+from . import Place
+from .registry import ScreenSpec
+
+
+@record
+class RunHistory(Place):
+    path: Path
+
+
+SPEC = ScreenSpec(
+    "history",
+    RunHistory,
+    "cogtui.tui.screens.history:HistoryScreen",
+    opener="cogtui.tui.navigation:history",  # one history screen per module, or a new one over screens holding work (TUI-2)
+    order=60,
+    for_module=lambda path, _name: RunHistory(path),
+    key="h",
+    key_label="History",
+    palette_module=("History of {name}", "past runs of the module"),
+)

@@ -1,0 +1,32 @@
+"""The run screen: a module's input, its runs in tabs, streamed (screens/run.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cogtui.core.records import record
+
+from . import Place
+from .registry import ScreenSpec
+
+
+@record
+class RunModule(Place):
+    path: Path
+    input_value: Any = None  # the input to start from (else the module's own choice)
+    autorun: bool = False
+
+
+SPEC = ScreenSpec(
+    "run",
+    RunModule,
+    "cogtui.tui.screens.run:RunScreen",
+    opener="cogtui.tui.navigation:run_module",  # one run screen per module, an input asked for replaces the shown one
+    order=20,
+    for_module=lambda path, _name: RunModule(path),
+    key="r",
+    key_label="Run",
+    main_key=True,
+    palette_module=("Run {name}", "run with streaming output"),
+)
