@@ -50,7 +50,7 @@ def fill(path: Path, runs: int, seed: int) -> float:
 async def open_times(repeat: int, module: str | None, cwd: Path) -> tuple[list[float], list[float], dict[str, int]]:
     """(seconds until filled, seconds until painted, row counts) for `repeat` openings of the dashboard."""
     from cogtui.tui.app import CogtuiApp
-    from cogtui.tui.screens.insights import InsightsScreen
+    from cogtui.tui.screens.insights.screen import InsightsScreen
     from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 
     app = CogtuiApp(paths=[], cwd=cwd, watch=False)

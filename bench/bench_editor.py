@@ -54,7 +54,7 @@ def p95(values: list[float]) -> float:
 
 async def opened(app: Any, pilot: Any, module: Path, file: Path) -> Any:
     from cogtui.tui import navigation
-    from cogtui.tui.screens.editor import EditorScreen
+    from cogtui.tui.screens.editor.screen import EditorScreen
 
     navigation.open_module(app, module, file)
     while not (isinstance(app.screen, EditorScreen) and app.screen.state.checked >= 0):

@@ -174,7 +174,7 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
     from cogtui.core.module.loader import load_module
     from cogtui.core.run.providers.base import TextDelta, Usage
     from cogtui.tui.app import CogtuiApp
-    from cogtui.tui.screens.run import RunScreen
+    from cogtui.tui.screens.run.screen import RunScreen
     from cogtui.tui.widgets.run_pane import RunPane
     from cogtui.tui.widgets.stream_text import StreamText
 
@@ -200,7 +200,7 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
                     await asyncio.sleep(max(0.0, due - time.perf_counter()))
             yield Usage(1, 1)
 
-    import cogtui.tui.screens.run as run_mod
+    import cogtui.tui.screens.run.screen as run_mod
 
     run_mod.make_provider = lambda *a, **k: Paced()  # type: ignore[attr-defined]
     presses: list[float] = []

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from .cli import main
+from cogtui.cli import main
 
 raise SystemExit(main(prog="cogtui"))

@@ -226,7 +226,7 @@ def test_an_unreadable_schema_json_is_one_error_not_a_pile(tmp_path: Path, case:
 def test_the_tui_input_status_says_the_module_cannot_run(tmp_path: Path) -> None:
     """The run screen's live input verdict (its one core call, check_input) names the broken contract."""
     from cogtui.core.rules.document_checker import check_input
-    from cogtui.tui.screens.run_input import input_status
+    from cogtui.tui.screens.run.input import input_status
 
     clean = load_module(make_module(tmp_path, clean_v22(), name="clean"))
     assert check_input(GOOD_INPUT, clean) == []

@@ -50,17 +50,17 @@ from cogtui.core.settings.config import Config
 from cogtui.tui import navigation as nav
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.messages import Navigate
-from cogtui.tui.places.registry import ScreenSpec, specs
+from cogtui.tui.places import ScreenSpec, specs
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.help import HelpScreen
-from cogtui.tui.screens.history import HistoryScreen
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.migrate import MigrationScreen
-from cogtui.tui.screens.new_module import NewModuleModal
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
+from cogtui.tui.screens.new_module.screen import NewModuleModal
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.compare_pane import ComparePane
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.diff_view import DiffView
@@ -496,7 +496,7 @@ MAKING_RUNS = ("eval", "goldens", "run", "run-compare")
 
 
 def declared_scene(spec: ScreenSpec) -> Scene:
-    """A screen's scene from its declaration (places/): the browser, then `Navigate` to the place its `scene`
+    """A screen's scene from its declaration: the browser, then `Navigate` to the place its `scene`
     names, held still once the screen is shown and its workers are done."""
     place_at = spec.scene
     assert place_at is not None

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .. import __version__
+from cogtui import __version__
 
 # name -> (module, one-line help). Each module has `configure(parser)` and `run(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -191,7 +191,7 @@ def _start_tui(args: argparse.Namespace) -> int:
     # more than 5 ms of the first frame (issue 31, BENCHMARKS.md).
     gc.disable()
     try:
-        from ..tui.app import run_app
+        from cogtui.tui.app import run_app
     except ImportError:
         print("cogtui: the TUI is not available in this build; use a subcommand (see --help).", file=sys.stderr)
         return 2

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     except PlanFileError as exc:
         err(str(exc))
         return 2
-    from ..tui.app import run_app
+    from cogtui.tui.app import run_app
 
     args.review = str(path)
     args.review_plans = plans

@@ -151,7 +151,7 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
             self.call_after_refresh(self.report_keymap_problems)
         self.call_after_refresh(self._resume_collector)
         if self.review is not None:
-            from .screens.migrate import MigrationScreen
+            from .screens.migrate.screen import MigrationScreen
 
             # Pushed over the blank default screen of review mode (get_default_screen).
             self.push_screen(MigrationScreen.for_review(self.review, self.review_plans))

@@ -11,13 +11,13 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from cogtui.core.files.terminal_text import visible
 
 from . import navigation as nav
-from .places.registry import specs
+from .places import specs
 from .workbench import workbench
 
 
 class ModuleCommands(Provider):
     def general(self) -> list[tuple[str, Callable[[], Any], str]]:
-        """The app's own commands and each screen's that needs no module (as its declaration in places/ words it)."""
+        """The app's own commands and each screen's that needs no module (as its declaration words it)."""
         app, bench = self.app, workbench(self.app)
         every = tuple(e.path for e in bench.store.winners)
         return [

@@ -32,7 +32,7 @@ _SPECS: list[KeySpec] = [
     KeySpec("app.quit", "q", "quit", "Quit", main=True),
     KeySpec("app.force_quit", "ctrl+q", "quit", "Quit", priority=True),
     KeySpec("app.theme", "ctrl+t", "pick_theme", "Theme"),
-    # browser (the keys that open a screen are declared with it: places/registry.py)
+    # browser (the keys that open a screen are declared with it: places.py)
     KeySpec("browser.filter", "slash", "filter", "Filter", main=True),
     KeySpec("browser.validate", "v", "validate_all", "Validate all"),
     KeySpec("browser.copy_path", "y", "copy_path", "Copy path (OSC 52)"),
@@ -82,7 +82,7 @@ def register(*specs: KeySpec) -> None:
 
 
 def withdraw(spec_id: str) -> None:
-    """A key registered for a while no longer is (a test's stand-in screen, places/registry.registered)."""
+    """A key registered for a while no longer is (a test's stand-in screen, places.registered)."""
     if SPECS.pop(spec_id, None) is not None:
         _SPECS[:] = [s for s in _SPECS if s.id != spec_id]
 

@@ -1,6 +1,6 @@
 """App-level messages: workers and screens post them, one handler on the app applies each.
 
-`Navigate` carries a place (places/: a small frozen dataclass declared with each screen one can go to):
+`Navigate` carries a place (places.py: a small frozen record declared with each screen one can go to):
 screens never import each other or the app to open a screen.
 """
 

@@ -16,8 +16,7 @@ from cogtui.core.files.terminal_text import visible
 from cogtui.core.records import record_fields
 
 from .messages import ReportsReady
-from .places import Place
-from .places.registry import ScreenSpec, spec_of
+from .places import Place, ScreenSpec, spec_of
 from .workbench import workbench
 
 if TYPE_CHECKING:
@@ -28,13 +27,13 @@ if TYPE_CHECKING:
 
     from cogtui.core.authoring.migration.plan import MigrationPlan
 
-    from .screens.migrate import MigrationScreen
+    from .screens.migrate.screen import MigrationScreen
 
 S = TypeVar("S", bound="Screen[Any]")
 
 
 def go(app: App[Any], place: Place) -> None:
-    """Open the screen whose declaration (places/) names this place: through its opener, or one per place."""
+    """Open the screen whose declaration (screens/<name>/__init__.py) names this place: through its opener, or one per place."""
     if not app.screen_stack:  # the app is closing: a key's binding that ran as it closed leads nowhere
         return
     spec = spec_of(place)
@@ -63,7 +62,7 @@ def open_one(app: App[Any], spec: ScreenSpec, place: Place, values: list[Any]) -
 def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:
     """Edit a module: one editor per module (TUI-2). When its editor is already on the screen stack, go back to
     it (its unsaved edits as they are) rather than stack a second one that shows the disk's version as clean."""
-    from .screens.editor import EditorScreen
+    from .screens.editor.screen import EditorScreen
 
     leave_help(app)
     editor = open_on(app, EditorScreen, path)
@@ -130,9 +129,9 @@ def said_back(app: App[Any], screen: Screen[Any], where: str) -> None:
 def closing_loses(screen: Screen[Any]) -> str | None:
     """What closing `screen` now would lose or cut short, said in a few words; None when nothing."""
     from .quitting import StopsOnQuit
-    from .screens.editor import EditorScreen
+    from .screens.editor.screen import EditorScreen
     from .screens.help import HelpScreen
-    from .screens.migrate import MigrationScreen
+    from .screens.migrate.screen import MigrationScreen
 
     if isinstance(screen, EditorScreen) and screen.has_unsaved_changes():
         return f"unsaved edits in the editor of {visible(screen.module_path.name, single_line=True)}"
@@ -149,7 +148,7 @@ def closing_loses(screen: Screen[Any]) -> str | None:
 def run_module(app: App[Any], path: Path, input_value: Any = None, autorun: bool = False) -> None:
     """One run screen per module (TUI-2): its runs are tabs, so a second screen would only split them (and its
     draft); going back to it, an input asked for replaces the one shown and `autorun` starts a run in a new tab."""
-    from .screens.run import RunScreen
+    from .screens.run.screen import RunScreen
 
     leave_help(app)
     screen = open_on(app, RunScreen, path)
@@ -161,7 +160,7 @@ def run_module(app: App[Any], path: Path, input_value: Any = None, autorun: bool
 
 
 def goldens(app: App[Any], path: Path) -> None:
-    from .screens.goldens import GoldensScreen
+    from .screens.goldens.screen import GoldensScreen
 
     leave_help(app)
     screen = open_on(app, GoldensScreen, path)
@@ -172,7 +171,7 @@ def goldens(app: App[Any], path: Path) -> None:
 
 
 def evaluate(app: App[Any], path: Path) -> None:
-    from .screens.eval import EvalScreen
+    from .screens.eval.screen import EvalScreen
 
     leave_help(app)
     bench = workbench(app)
@@ -186,7 +185,7 @@ def evaluate(app: App[Any], path: Path) -> None:
 def history(app: App[Any], path: Path) -> None:
     """A history screen only shows the history (it reads it again when shown): going back to the one open is
     tidier, but when screens above it hold work a new one opens on top rather than refuse (TUI-2)."""
-    from .screens.history import HistoryScreen
+    from .screens.history.screen import HistoryScreen
 
     leave_help(app)
     screen = open_on(app, HistoryScreen, path)
@@ -197,7 +196,7 @@ def history(app: App[Any], path: Path) -> None:
 
 
 def insights(app: App[Any], module: str | None) -> None:
-    from .screens.insights import InsightsScreen
+    from .screens.insights.screen import InsightsScreen
 
     leave_help(app)
     screen = next((s for s in app.screen_stack if isinstance(s, InsightsScreen) and s.module == module), None)
@@ -210,7 +209,7 @@ def insights(app: App[Any], module: str | None) -> None:
 def migrate(app: App[Any], paths: list[Path]) -> None:
     """One live migration preview per set of modules (TUI-2); a promotion's or a review's preview is another
     thing (each shows a plan of its own) and never reused."""
-    from .screens.migrate import MigrationScreen
+    from .screens.migrate.screen import MigrationScreen
 
     leave_help(app)
     wanted = {Path(p).absolute() for p in paths}
@@ -234,7 +233,7 @@ def migrate_all(app: App[Any]) -> None:
 
 
 def new_module(app: App[Any]) -> None:
-    from .screens.new_module import NewModuleModal
+    from .screens.new_module.screen import NewModuleModal
 
     bench = workbench(app)
 
@@ -282,6 +281,6 @@ def preview_plan(
     """Show any MigrationPlan in the migration preview; applying it uses the same confirm/apply/undo flow.
     `remake` makes the plan again from the files as they are (when they change under it); without it, a plan
     whose files changed can only be refused."""
-    from .screens.migrate import MigrationScreen
+    from .screens.migrate.screen import MigrationScreen
 
     app.push_screen(MigrationScreen.for_plan(plan, title=title, remake=remake))

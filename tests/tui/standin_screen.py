@@ -1,4 +1,4 @@
-"""A stand-in screen declared outside cogtui/tui/places/ (tests/tui/test_screen_registry.py registers it).
+"""A stand-in screen declared outside cogtui/tui/screens/ (tests/tui/test_screen_registry.py registers it).
 
 Importing this imports no screen of cogtui's, so a process that registers it before it imports the app sees it
 as it sees the package's own declarations, the browser's bindings included (made when the class is defined).
@@ -14,8 +14,7 @@ from textual.widgets import Static
 from tuikit import make_app, until
 
 from cogtui.core.records import record
-from cogtui.tui.places import Place
-from cogtui.tui.places.registry import ScreenSpec
+from cogtui.tui.places import Place, ScreenSpec
 
 
 @record

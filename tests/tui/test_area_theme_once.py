@@ -13,8 +13,8 @@ from textual.widgets.text_area import TextAreaTheme
 from tuikit import copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.tui import navigation
-from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.area_theme import ANSI
 
 

@@ -162,7 +162,7 @@ async def test_palette_opens_a_module(monkeypatch: pytest.MonkeyPatch, tmp_path:
     async with app.run_test(size=(100, 30)) as pilot:
         await _ready(app, pilot)
         await palette_pick(app, pilot, "Open code")
-        from cogtui.tui.screens.editor import EditorScreen
+        from cogtui.tui.screens.editor.screen import EditorScreen
 
         await until(lambda: isinstance(app.screen, EditorScreen), pilot)
 

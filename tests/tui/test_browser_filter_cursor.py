@@ -63,7 +63,7 @@ async def test_a_filtered_out_module_hands_the_cursor_to_its_next_neighbour(
         await pilot.press("enter")  # enter still goes to the first match
         await until(lambda: _agree(app, "code-review-zh"), pilot)
         await pilot.press("r")  # and the keys act on the module the details show
-        from cogtui.tui.screens.run import RunScreen
+        from cogtui.tui.screens.run.screen import RunScreen
 
         await until(lambda: isinstance(app.screen, RunScreen), pilot)
         assert app.screen.module_path.name == "code-review-zh"

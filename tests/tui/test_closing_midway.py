@@ -13,9 +13,9 @@ from textual.widgets import TabbedContent, Tabs
 from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.tui import navigation as nav
-from cogtui.tui.places.history import RunHistory
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
+from cogtui.tui.screens.history import RunHistory
 
 
 async def test_quitting_while_the_editor_draws_its_tabs_ends_cleanly(

@@ -27,7 +27,7 @@ from textual.widgets import TabbedContent
 
 from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.module_tree import ModuleTree

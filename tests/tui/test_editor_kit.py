@@ -21,9 +21,9 @@ from tuikit import click as click
 
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
-from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.editor_buffers import FileBuffer
-from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.screens.editor.buffers import FileBuffer
+from cogtui.tui.screens.editor.picker import TabPickerModal
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"

@@ -15,12 +15,12 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static, TabbedContent
 from tuikit import HANG_S, copy_modules, editor_ready, isolate, make_app, until
 
-import cogtui.tui.screens.editor as editor_screen
+import cogtui.tui.screens.editor.screen as editor_screen
 from cogtui.core.authoring.editor_files import FileBuffer
 from cogtui.tui import navigation
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.screens.editor.picker import TabPickerModal
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.shown import markup
 
 

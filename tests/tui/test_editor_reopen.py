@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList, Tab, TabbedContent, TabPane
 
 from cogtui.tui import navigation
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 
 __all__ = ["module_dir"]  # the fixture, imported so pytest finds it

@@ -21,7 +21,7 @@ from test_editor_kit import (
 )
 
 from cogtui.core.authoring.editor_state import PROBLEMS_ROWS, PROBLEMS_STEP
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 

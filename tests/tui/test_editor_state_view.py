@@ -16,7 +16,7 @@ from tuikit import click, copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 from cogtui.tui.widgets.find_bar import FindBar

@@ -14,8 +14,8 @@ from textual.widgets import DataTable, Input, RadioButton, RadioSet, SelectionLi
 from tuikit import isolate, make_app, until
 
 from cogtui.core.eval.eval_state import EvalPhase
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.eval_options import EvalOptions
+from cogtui.tui.screens.eval.options import EvalOptions
+from cogtui.tui.screens.eval.screen import EvalScreen
 
 
 def scripted_openai(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, srv: ScriptedLLMServer) -> Path:

@@ -12,10 +12,10 @@ import pytest
 from textual.widgets import DataTable, ProgressBar, Sparkline, Static
 from tuikit import copy_modules, isolate, make_app, open_eval, until
 
-import cogtui.tui.screens.eval as eval_screen_module
+import cogtui.tui.screens.eval.screen as eval_screen_module
 from cogtui.core.eval.eval_state import PENDING
 from cogtui.core.history.store import History
-from cogtui.tui.screens.eval import EvalScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.widgets.text_views import CodeView
 
 

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, ProgressBar, Static
 from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.core.eval.eval_state import CellStatus, EvalPhase
-from cogtui.tui.screens.eval import EvalScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.widgets.text_views import CodeView
 
 

@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Static, TextArea
 from tuikit import MODULES, copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.module.loader import load_module
-from cogtui.tui.screens.run_golden import GoldenNameModal, save
+from cogtui.tui.screens.run.golden import GoldenNameModal, save
 from cogtui.tui.widgets.run_pane import RunPane
 
 

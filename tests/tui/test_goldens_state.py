@@ -12,7 +12,7 @@ from tuikit import copy_modules, isolate, make_app, open_goldens, until
 
 from cogtui.core.run.golden_state import GoldensPhase
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.widgets.text_views import CodeView
 
 

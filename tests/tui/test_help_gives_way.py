@@ -11,10 +11,10 @@ from test_one_editor_per_module import open_and_type, palette
 from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.screens.modals import ChoiceModal
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run.screen import RunScreen
 
 MODULE = "incident-narrator"
 

@@ -15,7 +15,7 @@ from tuikit import copy_modules, isolate, make_app, until
 from cogtui.core.history.run_list_state import ListPhase
 from cogtui.core.history.store import History, RunRecord
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
 
 MODEL = "claude-sonnet-4-5-20250929"
 ENVELOPE = {"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "fine"}, "data": {"rationale": "r"}}

@@ -16,10 +16,10 @@ from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.core.history.store import History, RunRecord
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
-from cogtui.tui.screens.history import HistoryScreen
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 from cogtui.tui.widgets.text_views import CodeView
 

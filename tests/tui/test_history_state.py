@@ -13,7 +13,7 @@ from tuikit import copy_modules, isolate, make_app, until
 from cogtui.core.history.run_list_state import RUNS_LISTED, ListPhase
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
 from cogtui.tui.widgets.text_views import CodeView
 
 ENVELOPE = {"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "fine"}, "data": {"rationale": "r"}}
@@ -106,7 +106,7 @@ async def test_a_run_made_from_the_history_is_listed_on_top_when_it_shows_again(
     """The history reads the runs again each time it is shown: `r` re-runs the highlighted run's input in the run
     screen; back in the history, the new run is the first row, the title counts it, and the run highlighted before
     is still the highlighted one (one row down)."""
-    from cogtui.tui.screens.run import RunScreen
+    from cogtui.tui.screens.run.screen import RunScreen
     from cogtui.tui.widgets.run_pane import RunPane
 
     root = isolate(monkeypatch, tmp_path)

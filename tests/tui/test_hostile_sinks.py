@@ -16,11 +16,11 @@ from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.settings.config import load_config
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.history import HistoryScreen
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
-from cogtui.tui.screens.new_module import NewModuleModal
+from cogtui.tui.screens.new_module.screen import NewModuleModal
 from cogtui.tui.widgets.file_diff import FileDiffModal
 from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 from cogtui.tui.widgets.module_tree import ModuleTree

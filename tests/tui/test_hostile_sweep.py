@@ -18,14 +18,14 @@ from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.help import HelpScreen
-from cogtui.tui.screens.history import HistoryScreen
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.migrate import MigrationScreen
-from cogtui.tui.screens.new_module import NewModuleModal
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
+from cogtui.tui.screens.new_module.screen import NewModuleModal
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 ESCAPED = ("\\x1b]0;PWNED", "\\u001b]0;PWNED")  # as visible() and as JSON show ESC

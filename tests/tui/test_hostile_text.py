@@ -17,8 +17,8 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.workspace import check_path
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel, diagnostic_content
 from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 from cogtui.tui.widgets.json_tree import JsonTree
@@ -118,7 +118,7 @@ async def test_hostile_errors_and_input_messages_show_literally(
         # A hostile model name in the tab title (a valid input again: the E1002 explain would reach MetaCard).
         screen.query_one("#run-input", TextArea).text = (module / "tests" / "case2.input.json").read_text()
         screen.query_one("#run-model").value = "[/] see [/tmp"  # type: ignore[attr-defined]
-        monkeypatch.setattr("cogtui.tui.screens.run_launch.make_provider", _replay_anyway)
+        monkeypatch.setattr("cogtui.tui.screens.run.launch.make_provider", _replay_anyway)
         await press_run_again(pilot)
         await until(lambda: len(screen.query(RunPane)) == 2 and screen.query(RunPane)[1].result is not None, pilot)
         await pilot.pause()

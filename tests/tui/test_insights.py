@@ -18,8 +18,8 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.settings import locations as paths
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.insight_detail import InsightDetail

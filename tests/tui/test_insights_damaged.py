@@ -13,8 +13,8 @@ from tuikit import isolate, make_app, notices, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.history import HistoryScreen
-from cogtui.tui.screens.insights import InsightsScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
 from cogtui.tui.widgets.insight_tables import InsightTable
 
 

@@ -15,7 +15,7 @@ from test_insights import CODE_REVIEWER, assumption, envelope, make_app, record,
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation
-from cogtui.tui.screens.insights import InsightsScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
 
 REPO = Path(__file__).resolve().parents[2]
 WRITER = """

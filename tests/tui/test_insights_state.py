@@ -22,9 +22,9 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.settings import locations as paths
 from cogtui.tui import navigation
-from cogtui.tui.screens.insight_row import InsightRowScreen
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.insights.row import InsightRowScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.insight_tables import CustomEnumTable, InsightTable
 

@@ -22,8 +22,8 @@ from rtkit import OPENAI_KEY
 
 from cogtui.core.run.golden_state import GoldensPhase, judge_lines, result_label
 from cogtui.core.settings.config import load_config
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.text_views import CodeView
 

@@ -11,7 +11,7 @@ from textual.app import App
 from tuikit import burst, copy_modules, isolate, make_app, timers_due, typed, until
 
 from cogtui.tui.screens.browser import DETAIL_DELAY, BrowserScreen, FilterInput
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run.screen import RunScreen
 
 NAMES = ("incident-narrator", "code-reviewer", "json-patch-generator")
 

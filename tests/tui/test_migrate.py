@@ -14,7 +14,7 @@ from cogtui.core.authoring.migration.plan import severity_of
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.key_footer import KeyFooter

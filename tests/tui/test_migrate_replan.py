@@ -14,7 +14,7 @@ from tuikit import copy_modules, isolate, make_app, notices, until, validated
 
 from cogtui.core.authoring.migration.preview_state import REPLANNED
 from cogtui.tui import navigation
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 
 NAME = "legacy-summarizer"
@@ -99,7 +99,7 @@ async def test_the_staleness_check_reads_the_files_off_the_ui_thread(
     import threading
 
     import cogtui.core.authoring.migration.preview_state as preview_state
-    import cogtui.tui.screens.migrate_work as migrate_work
+    import cogtui.tui.screens.migrate.work as migrate_work
 
     real = migrate_work.staleness
     on_ui_thread: list[bool] = []

@@ -14,7 +14,7 @@ from tuikit import copy_modules, isolate, make_app, until
 from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.help import HelpScreen
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.key_footer import KeyFooter

@@ -13,7 +13,7 @@ from tuikit import copy_modules, isolate, make_app, until
 
 from cogtui.tui import navigation
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.key_footer import KeyFooter

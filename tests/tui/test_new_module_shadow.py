@@ -12,9 +12,9 @@ from tuikit import click, copy_modules, isolate, make_app, until
 
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ConfirmModal
-from cogtui.tui.screens.new_module import NewModuleModal
+from cogtui.tui.screens.new_module.screen import NewModuleModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 
 

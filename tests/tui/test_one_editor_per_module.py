@@ -12,8 +12,8 @@ from textual.command import CommandPalette
 from tuikit import copy_modules, isolate, make_app, notices, palette_pick, until
 
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 MODULE = "incident-narrator"
@@ -66,7 +66,7 @@ async def test_opening_an_open_module_goes_back_to_its_editor(monkeypatch: pytes
         # The browser's way (Navigate → navigation.go) follows the same rule, and a file asked for is shown.
         prompt = next(b for b in editor.state.files.values() if b.rel.startswith("prompt"))
         from cogtui.tui.messages import Navigate
-        from cogtui.tui.places.editor import EditModule
+        from cogtui.tui.screens.editor import EditModule
 
         app.post_message(Navigate(EditModule(module, prompt.path)))
         await until(lambda: editor.state.active == prompt.pane_id, pilot)

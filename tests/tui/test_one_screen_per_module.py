@@ -14,12 +14,12 @@ from tuikit import copy_modules, editor_ready, isolate, make_app, notices, open_
 
 from cogtui.core.history.run_list_state import ListPhase
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
-from cogtui.tui.screens.history import HistoryScreen
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.migrate import MigrationScreen
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 MODULE = "code-reviewer"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
 
 
 async def test_eval_and_history_of_a_module_are_in_the_palette(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

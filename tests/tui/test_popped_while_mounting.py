@@ -20,18 +20,18 @@ from cogtui.core.eval.model import Target
 from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.settings.config import Config
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor import VALIDATE_DELAY_S, EditorScreen
-from cogtui.tui.screens.editor_picker import TabPickerModal
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.eval_options import EvalOptions
-from cogtui.tui.screens.goldens import GoldensScreen
-from cogtui.tui.screens.history import HistoryScreen
-from cogtui.tui.screens.insight_row import InsightRowScreen
-from cogtui.tui.screens.insights import InsightsScreen
-from cogtui.tui.screens.migrate import MigrationScreen
+from cogtui.tui.screens.editor.picker import TabPickerModal
+from cogtui.tui.screens.editor.screen import VALIDATE_DELAY_S, EditorScreen
+from cogtui.tui.screens.eval.options import EvalOptions
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
+from cogtui.tui.screens.insights.row import InsightRowScreen
+from cogtui.tui.screens.insights.screen import InsightsScreen
+from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
-from cogtui.tui.screens.new_module import NewModuleModal
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.new_module.screen import NewModuleModal
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.shown import markup
 
 Make = Callable[[Any, Path], Any]

@@ -17,9 +17,9 @@ from tuikit import copy_modules, isolate, open_eval, open_run, until
 from cogtui.core.run.providers.registry import registered
 from cogtui.core.settings.config import Config
 from cogtui.tui.app import CogtuiApp
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.eval_options import EvalOptions
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.eval.options import EvalOptions
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 

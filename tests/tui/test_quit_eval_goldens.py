@@ -13,8 +13,8 @@ from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
 from cogtui.core.eval.eval_state import EvalPhase
 from cogtui.core.run.golden_state import GoldensPhase
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.module_tree import ModuleTree
 

@@ -12,9 +12,9 @@ from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
 from cogtui.tui.screens.modals import ConfirmModal
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 MODULE = "incident-narrator"

@@ -15,8 +15,8 @@ from textual.widgets import DataTable
 from tuikit import copy_modules, isolate, make_app, open_eval, open_goldens, open_run, press_run_again, until
 
 from cogtui.core.run.golden_state import GoldensPhase
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 

@@ -11,7 +11,7 @@ from textual.widgets import Select, Static, TabbedContent, TextArea
 from tuikit import copy_modules, isolate, make_app, open_run, press_run_again, until
 
 from cogtui.core.history.store import History
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.json_tree import JsonTree
 from cogtui.tui.widgets.meta_card import MetaCard
 from cogtui.tui.widgets.run_pane import RunPane

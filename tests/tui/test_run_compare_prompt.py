@@ -22,8 +22,8 @@ from rtkit import ANTHROPIC_KEY, OPENAI_KEY
 from cogtui.core.history.store import History
 from cogtui.core.settings.config import load_config
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.run import RunScreen
-from cogtui.tui.screens.run_prompt import PromptScreen
+from cogtui.tui.screens.run.prompt import PromptScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.compare_pane import DIFFERS, ComparePane
 from cogtui.tui.widgets.text_views import CodeView
 

@@ -14,8 +14,8 @@ from tuikit import copy_modules, isolate, make_app, notices, until
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.run import RunScreen
-from cogtui.tui.screens.run_golden import GoldenNameModal
+from cogtui.tui.screens.run.golden import GoldenNameModal
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 

@@ -18,8 +18,8 @@ from textual.widgets import Input, Select, Static
 from tuikit import burst, copy_modules, editor_ready, isolate, make_app, open_run, press_at, press_run_again, until
 
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.new_module import NewModuleModal
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.new_module.screen import NewModuleModal
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.module_tree import ModuleTree
 from cogtui.tui.widgets.run_pane import RunPane
 

@@ -20,9 +20,9 @@ from tuikit import HANG_S, copy_modules, isolate, make_app, press_at, press_run_
 import cogtui.core.module.loader as loader
 from cogtui.tui import navigation
 from cogtui.tui.module_loads import ModuleLoaded
-from cogtui.tui.screens.eval import EvalScreen
-from cogtui.tui.screens.goldens import GoldensScreen
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 

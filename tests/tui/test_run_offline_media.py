@@ -15,7 +15,7 @@ from tuikit import isolate, make_app, until
 from cogtui.core.run.run_state import Phase
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"

@@ -12,9 +12,9 @@ from tuikit import click, copy_modules, isolate, make_app, open_run, press_run_a
 from cogtui.core.history.store import History
 from cogtui.core.settings.config import Config
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.goldens import GoldensScreen
+from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.modals import ConfirmModal
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 

@@ -15,7 +15,7 @@ from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.run.run_state import Phase
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.run import RunScreen
+from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.meta_card import MetaCard
 from cogtui.tui.widgets.run_pane import RunPane
 

@@ -17,7 +17,7 @@ from textual.css.stylesheet import Stylesheet
 from tuikit import copy_modules, editor_ready, isolate, make_app, until
 
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.screens.editor.picker import TabPickerModal
 from cogtui.tui.screens.modals import ChoiceModal
 
 SCREENS = (

@@ -1,4 +1,4 @@
-"""A screen declared in one place (cogtui/tui/places/): a stand-in screen, registered here, is seen by every surface.
+"""A screen declared in one place (cogtui/tui/screens/<name>/__init__.py): a stand-in screen, registered here, is seen by every surface.
 
 Navigation opens it (one per place), the palette lists it per module, the browser's key opens it, the keys check of
 docs/keys.md asks for its key, and `make screenshots` and the snapshot tests get its scene. No other file names it.
@@ -18,7 +18,7 @@ from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
 from cogtui.tui import navigation as nav
 from cogtui.tui.keys import SPECS
-from cogtui.tui.places.registry import ScreenSpec, browser_keys, registered, specs
+from cogtui.tui.places import ScreenSpec, browser_keys, registered, specs
 from cogtui.tui.screens.browser import BrowserScreen
 from tools import screenshots
 
@@ -96,7 +96,7 @@ BROWSER_KEY = """
 import asyncio, sys
 from pathlib import Path
 from standin_screen import STAND_IN, pressed_o
-from cogtui.tui.places.registry import registered
+from cogtui.tui.places import registered
 with registered(STAND_IN):
     print(asyncio.run(pressed_o(Path(sys.argv[1]), Path(sys.argv[2]))))
 """

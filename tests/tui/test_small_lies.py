@@ -20,7 +20,7 @@ from tuikit import copy_modules, isolate, make_app, until
 from cogtui.core.settings.config import Config
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor_picker import TabPickerModal
+from cogtui.tui.screens.editor.picker import TabPickerModal
 from cogtui.tui.widgets.insight_detail import insight_content
 from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree

@@ -33,10 +33,10 @@ from textual.widgets import Input, TabbedContent
 from tuikit import copy_modules, isolate, make_app
 
 from cogtui.core.history.store import History, RunRecord
-from cogtui.tui.screens.editor import EditorScreen
-from cogtui.tui.screens.editor_merge import MergeModal
-from cogtui.tui.screens.editor_picker import TabPickerModal
-from cogtui.tui.screens.insight_row import InsightRowScreen
+from cogtui.tui.screens.editor.merge import MergeModal
+from cogtui.tui.screens.editor.picker import TabPickerModal
+from cogtui.tui.screens.editor.screen import EditorScreen
+from cogtui.tui.screens.insights.row import InsightRowScreen
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
@@ -304,7 +304,7 @@ SNAPSHOTS = (
     "eval",
     "insights",
     "insight-row",
-    *declared_scenes(),  # a screen's scene from its declaration (places/)
+    *declared_scenes(),  # a screen's scene from its declaration
 )
 
 

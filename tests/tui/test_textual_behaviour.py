@@ -31,7 +31,7 @@ async def test_a_tab_strip_given_initial_raises_when_the_app_quits_as_it_is_draw
 ) -> None:
     """Textual's `Tabs._on_mount` sets `active` to the initial tab unchecked; once the app is exiting its tabs are not
     mounted and it raises `ValueError: No Tab with id …`. Workaround: the editor and insights draw their
-    `TabbedContent` without `initial=` (editor_buffers.EditorBody, screens/insights.py)."""
+    `TabbedContent` without `initial=` (editor/buffers.EditorBody, insights/screen.py)."""
     app = TabsApp()
     compose = Tabs.compose
 

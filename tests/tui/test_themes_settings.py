@@ -199,7 +199,7 @@ async def test_text_areas_follow_the_theme_with_ansi_syntax_colours_under_cogtui
     from textual.widgets import TextArea
 
     from cogtui.tui import navigation as nav
-    from cogtui.tui.screens.run import RunScreen
+    from cogtui.tui.screens.run.screen import RunScreen
 
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")

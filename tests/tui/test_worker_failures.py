@@ -12,7 +12,7 @@ from tuikit import copy_modules, isolate, make_app, toasts, tui_node_classes, un
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.history import HistoryScreen
+from cogtui.tui.screens.history.screen import HistoryScreen
 from cogtui.tui.worker_failures import ReportsWorkerFailures
 
 TUI = Path(__file__).resolve().parents[2] / "cogtui" / "tui"
@@ -68,14 +68,14 @@ def test_every_worker_runs_with_exit_on_error_false() -> None:
 
 def test_every_class_that_runs_workers_reports_their_failures() -> None:
     import cogtui.tui.app
-    from cogtui.tui.screens.migrate import MigrationScreen
+    from cogtui.tui.screens.migrate.screen import MigrationScreen
 
     runs_workers = [
         cls
         for cls in tui_node_classes()
         if "@work" in inspect.getsource(cls) or "self.run_worker(" in inspect.getsource(cls)
     ]
-    runs_workers += [cogtui.tui.app.CogtuiApp, MigrationScreen]  # watching.py and migrate_work.py run theirs
+    runs_workers += [cogtui.tui.app.CogtuiApp, MigrationScreen]  # watching.py and migrate/work.py run theirs
     assert len(runs_workers) > 5
     silent = [cls.__qualname__ for cls in runs_workers if not issubclass(cls, ReportsWorkerFailures)]
     assert not silent, f"these run workers but do not report their failures: {silent}"

@@ -82,7 +82,7 @@ def editor_ready(app: Any) -> bool:
     file it opened on has the focus."""
     from textual.widgets import TextArea
 
-    from cogtui.tui.screens.editor import EditorScreen
+    from cogtui.tui.screens.editor.screen import EditorScreen
 
     screen = app.screen
     return isinstance(screen, EditorScreen) and not screen.state.loading and isinstance(app.focused, TextArea)
@@ -237,7 +237,7 @@ def tui_node_classes() -> list[type]:
 async def open_run(app: Any, pilot: Any, path: Path) -> Any:
     """The run screen of the module at `path`, once it has loaded the module; returns the screen."""
     from cogtui.tui import navigation as nav
-    from cogtui.tui.screens.run import RunScreen
+    from cogtui.tui.screens.run.screen import RunScreen
 
     await pilot.pause()
     nav.run_module(app, path)
@@ -247,7 +247,7 @@ async def open_run(app: Any, pilot: Any, path: Path) -> Any:
 
 async def open_eval(app: Any, pilot: Any, path: Path) -> Any:
     """The eval screen of the module at `path`, once its first eval has ended; returns the screen."""
-    from cogtui.tui.screens.eval import EvalScreen
+    from cogtui.tui.screens.eval.screen import EvalScreen
 
     await pilot.pause()
     app.push_screen(EvalScreen(path, app.config))
@@ -258,7 +258,7 @@ async def open_eval(app: Any, pilot: Any, path: Path) -> Any:
 async def open_goldens(app: Any, pilot: Any, path: Path) -> Any:
     """The golden tests screen of the module at `path`, once its first run has ended; returns the screen."""
     from cogtui.tui import navigation as nav
-    from cogtui.tui.screens.goldens import GoldensScreen
+    from cogtui.tui.screens.goldens.screen import GoldensScreen
 
     await pilot.pause()
     nav.goldens(app, path)

@@ -14,7 +14,7 @@ from textual.widgets import Input, Static, Tree
 
 from ..keys import bindings
 from ..messages import Navigate, ReportsReady
-from ..places.registry import browser_keys, named
+from ..places import browser_keys, named
 from ..shown import block, markup
 from ..widgets.key_footer import KeyFooter
 from ..widgets.module_detail import ModuleDetail
