@@ -79,17 +79,18 @@ class Judgement:
     result: RunResult | None = field(default=None, compare=False, repr=False)  # the judge's run
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "passed": self.passed,
-            "score": self.score,
-            "pass_score": self.pass_score,
-            "verdict": self.verdict,
-            "rationale": self.rationale,
-            "evidence": self.evidence,
-            "code": self.code,
-            "reason": self.reason,
-        }
+        doc = judged_json(self)
+        return {"status": doc.pop("status"), "passed": self.passed, **doc}
+
+
+# What a judging's JSON shows of the judge's answer, in this order: a case's (Judgement, `cogn test --json`) and an
+# eval cell's (eval/model.py's CellJudge, `cogn eval --json` and baselines) write the same keys.
+JUDGED_KEYS = ("status", "score", "pass_score", "verdict", "rationale", "evidence", "code", "reason")
+
+
+def judged_json(judged: object) -> dict[str, Any]:
+    """The JUDGED_KEYS of a Judgement or a CellJudge, read from its attributes of the same names."""
+    return {key: getattr(judged, key) for key in JUDGED_KEYS}
 
 
 def judge_provider(config: Config, provider: str | None = None, model: str | None = None) -> Provider | None:
