@@ -191,7 +191,7 @@ class History:
                 known.add(key)
                 rid = tx.insert_id(self._insert_run, row)
                 ids.append(rid)
-                if not row[WRITE_COLUMNS.index("contract_valid")]:  # HIST-1: counted as left out, not stored
+                if not row[WRITE_COLUMNS.index("contract_valid")]:  # insights counted as left out, not stored (HIST-1)
                     totals.exclude(module, insights, enums)
                     continue
                 if insights:

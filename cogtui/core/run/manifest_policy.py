@@ -40,7 +40,8 @@ def invocation_refusal(module: Module, caller: str) -> dict[str, Any] | None:
 
 def blocked_run(module: Module, blockers: list[Diagnostic]) -> dict[str, Any]:
     """The refusal of a module `cogn validate` finds unrunnable (contract_status.run_blockers): E4000, or E4007
-    for a file the confined reader refused (D-confined). Illegal manifest values are all named (RUN-2)."""
+    for a file the confined reader refused (a link out of the folder, a FIFO: a policy blocks it, SEC-1).
+    Illegal manifest values are all named (RUN-2)."""
     first = blockers[0]
     manifest = [d for d in blockers if d.code.startswith("M")]
     output = next((u for u in unusable_output_refs(module) if u.diagnostic == first), None)
