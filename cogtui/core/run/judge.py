@@ -22,7 +22,7 @@ from typing import Any
 from cogtui.core.module.model import Module
 from cogtui.core.records import field, record, replace
 from cogtui.core.rules.judge_spec import DEFAULT_PASS_SCORE, JudgeSpec
-from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
+from cogtui.core.run.manifest_policy import TEST, without_runtime_meta
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.run_types import RunOptions, RunResult
 from cogtui.core.run.runner import run_module
@@ -129,12 +129,9 @@ def judge_module() -> Module:
 def judge_input(spec: JudgeSpec, module: str, envelope: dict[str, Any], case_input: Any) -> dict[str, Any]:
     """What the judge reads. The meta the runtime fills (trace_id, latency_ms...) is left out: it is no part of
     the answer, and keeping it would make every judge request unique to the response cache."""
-    candidate = dict(envelope)
-    if isinstance(candidate.get("meta"), dict):
-        candidate["meta"] = {k: v for k, v in candidate["meta"].items() if k not in RUNTIME_META}
     return {
         "rubric": spec.rubric,
-        "candidate": candidate,
+        "candidate": without_runtime_meta(envelope),
         "case_input": case_input,
         "module": module,
         "pass_score": spec.pass_score,

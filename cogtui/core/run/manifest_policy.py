@@ -22,6 +22,16 @@ from cogtui.core.run.envelope_builder import failure
 # meta fields the runtime writes on every run: never the model's, never compared in golden tests.
 RUNTIME_META = ("trace_id", "model", "latency_ms", "warnings", "model_calls", "structured_output")
 
+
+def without_runtime_meta(envelope: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `envelope` whose meta leaves out RUNTIME_META: the answer as the model gave it, which is what a
+    golden holds, a replay answers, a judge reads and a comparison or a diff shows."""
+    out = dict(envelope)
+    if isinstance(out.get("meta"), dict):
+        out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
+    return out
+
+
 USER = "user"  # a person: `cogn run`, the TUI's run screen
 TEST = "test"  # a golden test: the module is being checked, not invoked
 AGENT = "agent"  # a parent module's @call
