@@ -204,17 +204,7 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
         if not sampled.passed:
             for reason in case.reasons:
                 p.line(f"    - {reason}", "warning")
-            for line in case.diff.splitlines():
-                style = (
-                    "add"
-                    if line.startswith("+")
-                    else "remove"
-                    if line.startswith("-")
-                    else "hunk"
-                    if line.startswith("@@")
-                    else "dim"
-                )
-                p.line(f"    {line}", style)
+            p.diff(case.diff)
     untested = [m.name for m in modules if not m.tests]
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")

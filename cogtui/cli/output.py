@@ -87,6 +87,20 @@ class Printer:
         else:
             self.stream.write("".join(text for text, _ in chunks) + "\n")
 
+    def diff(self, text: str, dim_headers: bool = False) -> None:
+        """A unified diff, indented, each line coloured by its mark: + added, - removed, @@ a hunk, the rest dim
+        (and the `---`/`+++` file headers too, with `dim_headers`)."""
+        for line in text.splitlines():
+            if dim_headers and line.startswith(("+++", "---")):
+                style = "dim"
+            elif line.startswith("+"):
+                style = "add"
+            elif line.startswith("-"):
+                style = "remove"
+            else:
+                style = "hunk" if line.startswith("@@") else "dim"
+            self.line(f"    {line}", style)
+
     def json(self, value: Any) -> None:
         self.stream.write(terminal_json(value, indent=2) + "\n")
 
