@@ -410,3 +410,22 @@ def test_malformed_files_everywhere(tmp_path: Path) -> None:
     proc = run_cogn(["--path", str(root), "list", "--json"], cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     assert len(document(proc.stdout, "list")["modules"]) == len(reports)
+
+
+@pytest.mark.parametrize(("dim_headers", "headers"), [(False, ("31", "32")), (True, ("2", "2"))])
+def test_a_diff_is_coloured_by_each_lines_mark(
+    monkeypatch: pytest.MonkeyPatch, dim_headers: bool, headers: tuple[str, str]
+) -> None:
+    """`cogn test`'s envelope diffs colour their `---`/`+++` headers as removed/added; an update's file diffs dim
+    them. Either way + is green, - red, @@ cyan, the rest dim, each line indented."""
+    import io
+
+    from cogtui.cli.output import Printer
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    stream = io.StringIO()
+    Printer(stream).diff("--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n ctx", dim_headers=dim_headers)
+    codes = [line.split("m", 1)[0].removeprefix("\x1b[") for line in stream.getvalue().splitlines()]
+    assert codes == [*headers, "36", "31", "32", "2"]
+    assert "\x1b[32m    +y\x1b[0m" in stream.getvalue()

@@ -13,6 +13,7 @@ from test_migration_kit import FIXTURE_NAMES, FIXTURES, MODULES, copy_module, tr
 
 from cogtui.core.authoring.migration import MigrationPlan, plan_migration, render_plan, render_plan_text
 from cogtui.core.authoring.migration.plan import confirm_first, severity_of
+from cogtui.core.authoring.migration.tiering import exec_blockers
 from cogtui.core.module.loader import load_module
 
 
@@ -334,6 +335,24 @@ def test_exec_is_not_chosen_when_defs_hold_extensible_enums(tmp_path: Path) -> N
     (root / "schema.json").write_text(json.dumps(schema), encoding="utf-8")
     plan = plan_for(root)
     assert plan.tier == "decision" and "extensible enums" in plan.notes[0]
+
+
+def test_what_keeps_a_module_from_exec_is_found_anywhere_in_its_data_schema() -> None:
+    custom = {"oneOf": [{"enum": ["a"]}, {"properties": {"custom": {}, "reason": {}}}]}
+    insights = {"type": "object", "properties": {"insights": {"type": "array"}}}
+    deep = {"properties": {"items": {"type": "array", "items": [{"anyOf": [custom["oneOf"][1]]}, insights]}}}
+    assert exec_blockers({"properties": {"kind": custom}}, []) == [
+        "its data schema has extensible enums ({custom, reason}), which exec forbids"
+    ]
+    assert exec_blockers({"properties": {"extensions": insights}}, []) == [
+        "its data schema has extensions.insights, and exec turns overflow off"
+    ]
+    assert len(exec_blockers(deep, [])) == 2  # inside lists and nested schemas too
+    nested_too_deep = {"properties": {"insights": {}}}
+    for _ in range(70):
+        nested_too_deep = {"items": nested_too_deep}
+    assert exec_blockers(nested_too_deep, []) == []  # the walk stops 64 levels down
+    assert exec_blockers({"oneOf": [{"properties": {"custom": {}}}, "not a branch"], "properties": {}}, [])
 
 
 def test_extensions_field_without_insights_is_located(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 from llmserver import text
-from modkit import PROMPT_V22, clean_v22, make_module
+from modkit import PROMPT_V22, clean_v22, make_module, run_cogn
 from rtkit import (
     assert_failure,
     collect,
@@ -37,6 +37,7 @@ from rtkit import (
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.chunk_rules import check_stream
 from cogtui.core.run.runner import run_module
+from cogtui.core.workspace import Workspace
 
 
 @pytest.fixture(autouse=True)
@@ -257,3 +258,27 @@ async def test_children_share_the_parents_deadline(tmp_path: Path, llm_server: A
     ends = {ev.path: ev.chunk for ev in events if ev.path and (ev.chunk.get("final") or "error" in ev.chunk)}
     assert ends[("slow-a",)].get("final") is True  # 1.8 s of the 3 s: done
     assert ends[("slow-b",)]["error"]["code"] == "E2002"  # its own 3 s would have let it finish at 3.6 s
+
+
+# ---------------------------------------------------------------- the CLI's resolver: the search path
+
+
+MODULES = Path(__file__).resolve().parents[1] / "modules"
+
+
+def test_workspace_finds_a_module_by_name_or_says_none() -> None:
+    ws = Workspace.from_environment([MODULES])
+    found = ws.find("code-reviewer")
+    assert found is not None and found.path == (MODULES / "code-reviewer").resolve()
+    assert ws.find("no-such-module") is None
+
+
+@pytest.mark.parametrize(
+    "command", [["run", "--input", str(MODULES / "release-notes/tests/case1.input.json")], ["eval"]]
+)
+def test_cli_commands_run_an_at_call_child_from_the_search_path(tmp_path: Path, command: list[str]) -> None:
+    """release-notes' prompt calls code-reviewer: `cogn run` and `cogn eval` find it on the search path."""
+    head, *rest = command
+    proc = run_cogn([head, "release-notes", *rest, "--path", str(MODULES), "--no-history"], tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "not on the search path" not in proc.stdout + proc.stderr

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import subprocess
 import sys
 import time
@@ -189,3 +190,19 @@ def test_on_a_terminal_it_asks(repo: GitRepo, at_v1: tuple[Path, Path], answer: 
     assert "+Be brief." in seen and "Write 1 update? [y/N]" in seen
     assert status == code, seen
     assert entry(proj)["ref"] == ref
+
+
+def test_a_lock_entry_whose_source_is_refused_is_said_by_update_and_by_a_reinstall(at_v1: tuple[Path, Path]) -> None:
+    """The lock is user input: a source `cogn add` would refuse (plain http) is refused from it too, naming it."""
+    proj, home = at_v1
+    lock = json.loads((proj / "cognitive.lock").read_text(encoding="utf-8"))
+    lock["modules"]["summarizer"]["source"] = "http://example.com/x.git"
+    (proj / "cognitive.lock").write_text(json.dumps(lock), encoding="utf-8")
+    shutil.rmtree(installed(proj))  # so that `cogn add` alone has to fetch it again
+    for command in ("update", "add"):
+        proc = cogn(proj, home, command, "--json")
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        (refused,) = json.loads(proc.stdout)["modules"]
+        assert refused["reason"] == "source" and refused["hint"] == "Use the https:// URL."
+        assert refused["message"].startswith("cognitive.lock: http://example.com/x.git: plain http is refused")
+    assert not installed(proj).exists()

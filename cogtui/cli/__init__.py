@@ -161,7 +161,7 @@ def entry() -> int:
     """The `cogn` and `cogtui` executables and `python -m cogtui.cli`: `main`, then the process ends.
 
     What the command made is frozen before the interpreter's last full collection at exit, which then does not
-    walk it (exit handlers still run). Kept: it saves more than 5 ms of a one-module validate (issue 31)."""
+    walk it (exit handlers still run): a shorter exit for every command, short ones above all."""
     try:
         return main()
     finally:
@@ -187,8 +187,8 @@ def internal_error(prog: str, command: str, exc: BaseException) -> int:
 def _start_tui(args: argparse.Namespace) -> int:
     # Start-up makes long-lived objects only (modules, classes, stylesheets, widgets), which the cyclic collector
     # would walk again and again (full collections among them) before the first frame. It is paused until the
-    # first frame is on screen; the app then freezes what exists and turns it back on (app.py). Kept: it saves
-    # more than 5 ms of the first frame (issue 31, BENCHMARKS.md).
+    # first frame is on screen; the app then freezes what exists and turns it back on (app.py). The first frame
+    # comes sooner for it (bench/bench_first_frame.py).
     gc.disable()
     try:
         from cogtui.tui.app import run_app

@@ -230,17 +230,10 @@ async def _eval(
     args: argparse.Namespace,
 ) -> int:
     from cogtui.core.eval.engine import EvalSettings, run_eval
-    from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.runner import RunOptions
 
-    def resolver(name: str) -> Any:
-        try:
-            return ws.load(name)
-        except NotAModule:
-            return None
-
     def options(provider: Any) -> RunOptions:
-        return RunOptions(provider, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
+        return RunOptions(provider, resolver=ws.find, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
 
     settings = EvalSettings(
         jobs=args.jobs,

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         p.document("insights", "items", items, summary)
         return 0
     left_out = agg["excluded"]
-    if left_out["runs"]:  # HIST-1: only runs that passed their contract count
+    if left_out["runs"]:  # only runs that passed their contract count (HIST-1)
         p.line(
             f"Not counted: {left_out['runs']} run(s) that failed their contract, with {left_out['insights']} "
             f"insight(s) and {left_out['custom_enums']} custom enum value(s).",

@@ -58,18 +58,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _preview(module: Any, input_value: Any, provider: Any, ws: Any, cfg: Any, args: argparse.Namespace) -> int:
-    from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.arguments import fill_arguments
     from cogtui.core.run.prompt_preview import prompt_as_sent
     from cogtui.core.run.runner import RunOptions
 
-    def resolver(name: str) -> Any:
-        try:
-            return ws.load(name)
-        except NotAModule:
-            return None
-
-    options = RunOptions(provider, args=args.args, resolver=resolver, media_roots=cfg.media_roots)
+    options = RunOptions(provider, args=args.args, resolver=ws.find, media_roots=cfg.media_roots)
     try:
         preview = await prompt_as_sent(module, fill_arguments(module, input_value, args.args), options, cfg.prices)
     finally:

@@ -171,15 +171,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argparse.Namespace, cfg: Config) -> int:
-    from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.envelope_builder import failure
     from cogtui.core.run.runner import RunOptions, RunSession
-
-    def resolver(name: str) -> Any:
-        try:
-            return ws.load(name)
-        except NotAModule:
-            return None
 
     options = RunOptions(
         provider,
@@ -187,7 +180,7 @@ async def _run(module: Any, input_value: Any, provider: Any, ws: Any, args: argp
         validate=not args.no_validate,
         stream_requested=bool(args.stream),
         stream_timeout=args.timeout,
-        resolver=resolver,
+        resolver=ws.find,
         fixes=args.fixes,
         strict=args.strict,
         deadline=args.deadline if args.deadline is not None else cfg.run_deadline,

@@ -112,19 +112,11 @@ def refusals(modules: list[Any]) -> dict[str, dict[str, Any]]:
 
 
 async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any, args: argparse.Namespace) -> int:
-    from cogtui.core.module.loader import NotAModule
+    from cogtui.core.eval.samples import fold_cases, grouped, repeated
     from cogtui.core.run.concurrency import CallSlots, GateSet, bounded
     from cogtui.core.run.golden_runner import run_case
     from cogtui.core.run.judge import JudgeSetup
     from cogtui.core.run.runner import RunOptions
-
-    def resolver(name: str) -> Any:
-        try:
-            return ws.load(name)
-        except NotAModule:
-            return None
-
-    from cogtui.core.eval.samples import fold_cases, grouped, repeated
 
     p = Printer()
     blocked = refusals(modules)  # a module that cannot run is said once, not as a failed diff per case
@@ -143,7 +135,7 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
     gated = slots.wrap(gates.wrap(provider))
 
     def options(on: Any) -> RunOptions:
-        return RunOptions(on, resolver=resolver, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
+        return RunOptions(on, resolver=ws.find, deadline=cfg.run_deadline, media_roots=cfg.media_roots)
 
     judging = JudgeSetup(CallSlots(args.jobs).wrap(gates.wrap(judge)) if judge else None, options=options)
 
@@ -212,17 +204,7 @@ async def _run(modules: list[Any], provider: Any, judge: Any, cfg: Any, ws: Any,
         if not sampled.passed:
             for reason in case.reasons:
                 p.line(f"    - {reason}", "warning")
-            for line in case.diff.splitlines():
-                style = (
-                    "add"
-                    if line.startswith("+")
-                    else "remove"
-                    if line.startswith("-")
-                    else "hunk"
-                    if line.startswith("@@")
-                    else "dim"
-                )
-                p.line(f"    {line}", style)
+            p.diff(case.diff)
     untested = [m.name for m in modules if not m.tests]
     if untested:
         p.line(f"no golden tests: {', '.join(untested)}", "dim")

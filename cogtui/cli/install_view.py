@@ -174,17 +174,7 @@ def print_changes(p: Printer, o: Outcome) -> None:
         if change.binary or not change.diff:
             p.line("    (a binary file)" if change.binary else "    (an empty file)", "dim")
             continue
-        for line in change.diff.splitlines():
-            style = (
-                "add"
-                if line.startswith("+") and not line.startswith("+++")
-                else "remove"
-                if line.startswith("-") and not line.startswith("---")
-                else "hunk"
-                if line.startswith("@@")
-                else "dim"
-            )
-            p.line(f"    {line}", style)
+        p.diff(change.diff, dim_headers=True)
 
 
 def print_summary(p: Printer, outcomes: list[Outcome]) -> None:

@@ -87,6 +87,14 @@ class Printer:
         else:
             self.stream.write("".join(text for text, _ in chunks) + "\n")
 
+    def diff(self, text: str, dim_headers: bool = False) -> None:
+        """A unified diff, indented, each line coloured by its mark: + added, - removed, @@ a hunk, the rest dim
+        (and the `---`/`+++` file headers too, with `dim_headers`)."""
+        from cogtui.core.files.text_codec import diff_line_style  # only when a diff is shown
+
+        for line in text.splitlines():
+            self.line(f"    {line}", diff_line_style(line, "dim" if dim_headers else None, "dim"))
+
     def json(self, value: Any) -> None:
         self.stream.write(terminal_json(value, indent=2) + "\n")
 

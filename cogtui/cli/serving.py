@@ -86,7 +86,6 @@ def exposure_warning(prog: str, host: str, token: str | None) -> None:
 def start_service(args: argparse.Namespace, log: Log) -> tuple[LiveCatalogue, RunService] | int:
     """The live catalogue (looked at once) and the run service on the chosen provider; an exit code when the
     flags or config cannot give one."""
-    from cogtui.core.module.loader import NotAModule
     from cogtui.core.run.output_fixes import parse_fixes
     from cogtui.core.run.providers import UnknownProvider, make_provider
     from cogtui.core.serving.catalogue import Catalogue
@@ -108,14 +107,9 @@ def start_service(args: argparse.Namespace, log: Log) -> tuple[LiveCatalogue, Ru
     live = LiveCatalogue(Catalogue.from_environment(args.paths), log)
     live.first_look()
 
-    def resolver(name: str) -> Any:
+    def resolver(name: str) -> Any:  # an offered module as offered, else as the search path has it now
         offer = live.catalogue.offers.get(name)
-        if offer is not None:
-            return offer.module
-        try:
-            return live.catalogue.workspace.load(name)
-        except NotAModule:
-            return None
+        return offer.module if offer is not None else live.catalogue.workspace.find(name)
 
     service = RunService(
         provider,

@@ -1,6 +1,6 @@
 """Records: the `@dataclass` of the core's start-up paths, made without compiling code.
 
-Kept because it saves more than 5 ms of a one-module `cogn validate` (issue 31, measured in BENCHMARKS.md):
+It is there for the start-up time of every command (bench/ab_installs.py weighs such a change):
 Python 3.11's `dataclasses` writes each class's `__init__`, `__repr__`, `__eq__`,
 `__hash__`, `__setattr__` and `__delattr__` as source text and compiles them one by
 one, and importing `dataclasses` pulls in `inspect`, `ast`, `dis` and `tokenize`.

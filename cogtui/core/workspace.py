@@ -230,6 +230,13 @@ class Workspace:
             raise NotAModule(self.not_found(target))
         return load_module(path)
 
+    def find(self, target: str) -> Module | None:
+        """The module `target` names, or None when it names none: how a run loads the module of an `@call`."""
+        try:
+            return self.load(target)
+        except NotAModule:
+            return None
+
     def not_found(self, target: str) -> str:
         """What every command says when `target` names no module: where it was looked for, or that the folder
         it names (as a path, or as a folder on the search path) cannot be read."""

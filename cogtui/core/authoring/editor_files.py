@@ -36,7 +36,7 @@ _FOREIGN_LINE_BREAKS = {
 
 
 # Textual's TextArea highlights the whole file again on every key: above this size that alone keeps a key
-# waiting longer than typing allows (BENCHMARKS.md, editor), so such files open as plain text (a long example
+# waiting longer than typing allows (bench/bench_editor.py), so such files open as plain text (a long example
 # answer, a big schema; the status line says "large: no highlighting").
 HIGHLIGHT_LIMIT_CHARS = 200_000
 
@@ -112,7 +112,7 @@ class FileBuffer:
             self.problem = (
                 f"contains {', '.join(breaks)} line breaks the editor would turn into newlines; edit it with $EDITOR"
             )
-        elif controls:  # SEC-6: a terminal cannot show them; the editor hides them, so nobody edits around them blind
+        elif controls:  # read-only: a terminal cannot show them, so nobody edits around them blind (SEC-6)
             self.problem = f"contains terminal control characters ({' '.join(controls[:8])}) that are not shown; edit it with $EDITOR"
         else:
             self.problem = ""

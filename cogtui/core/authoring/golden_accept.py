@@ -11,7 +11,7 @@ write (the diff of the expected file as it is against the new one) or why it is 
 `accept` writes the new file atomically (a FileTransaction) after keeping the old one in
 `<data dir>/backups/<module>/accept-<time>/`, and `undo` puts it back while the file is still what was
 written (an edit made since is never overwritten). The expected file drops the meta the runtime fills, as a
-golden saved from the run screen does (golden_save.expected_envelope).
+golden saved from the run screen does (manifest_policy.without_runtime_meta).
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cogtui.core.authoring.golden_save import expected_envelope, save_refusal
+from cogtui.core.authoring.golden_save import save_refusal
 from cogtui.core.files.transaction import FileTransaction
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.envelope_rules import check_envelope
 from cogtui.core.rules.golden_contract import is_contract
 from cogtui.core.rules.judge_spec import KEY as JUDGE_KEY
+from cogtui.core.run.manifest_policy import without_runtime_meta
 
 
 class AcceptError(Exception):
@@ -107,7 +108,7 @@ def plan_accept(
         before = path.read_bytes()
     except OSError as exc:
         return refuse(f"cannot read {path.name}: {exc.strerror or exc}", path)
-    after = (json.dumps(expected_envelope(envelope), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    after = (json.dumps(without_runtime_meta(envelope), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     import difflib  # only when a diff is shown
 
     diff = "\n".join(

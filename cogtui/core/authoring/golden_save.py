@@ -30,7 +30,7 @@ from cogtui.core.files.transaction import FileTransaction
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.rules.judge_spec import without_judge
-from cogtui.core.run.manifest_policy import RUNTIME_META
+from cogtui.core.run.manifest_policy import without_runtime_meta
 
 TESTS = "tests"
 STEM = "saved"
@@ -47,14 +47,6 @@ class SavedGolden:
     input_path: Path
     expected_path: Path
     listed: bool  # appended to module.yaml's `tests:` list
-
-
-def expected_envelope(envelope: dict[str, Any]) -> dict[str, Any]:
-    """The envelope as a golden expects it: without the meta the runtime fills."""
-    out = dict(envelope)
-    if isinstance(out.get("meta"), dict):
-        out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
-    return out
 
 
 # Failures the runtime makes, not answers of the module (GOLD-7): the run was stopped or timed out (E2002,
@@ -169,10 +161,10 @@ def plan_save(
         return SavePlan(name, taken, refusal="no envelope to save yet: run the module first")
     if (refusal := save_refusal(envelope, interrupted)) is not None:
         return SavePlan(name, taken, refusal=refusal)
-    key, answer = _canonical(input_value), _canonical(expected_envelope(envelope))
+    key, answer = _canonical(input_value), _canonical(without_runtime_meta(envelope))
     same = next((t for t in module.tests if t.input is not UNPARSED and _canonical(t.input) == key), None)
     expected = without_judge(same.expected) if same is not None else None  # a rubric is no part of the answer
-    same_answer = isinstance(expected, dict) and _canonical(expected_envelope(expected)) == answer
+    same_answer = isinstance(expected, dict) and _canonical(without_runtime_meta(expected)) == answer
     source = None
     if replay:
         from cogtui.core.run.providers.replay.provider import choose_answer
@@ -240,7 +232,7 @@ def save_golden(
     input_rel, expected_rel = f"{TESTS}/{name}.input.json", f"{TESTS}/{name}.expected.json"
     tx = FileTransaction(module.path)
     tx.write(input_rel, _json_bytes(input_value))
-    tx.write(expected_rel, _json_bytes(expected_envelope(envelope)))
+    tx.write(expected_rel, _json_bytes(without_runtime_meta(envelope)))
     manifest = module.path / "module.yaml"
     source = module.sources.get(manifest)
     new_manifest = (

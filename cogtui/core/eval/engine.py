@@ -49,7 +49,7 @@ class EvalSettings:
     """How an eval runs: concurrency, response cache, prices and each run's options."""
 
     jobs: int = DEFAULT_JOBS
-    cache: str = "off"  # "off", "deterministic" (--cache) or "any" (--cache=any): EVAL-4
+    cache: str = "off"  # "off" (every answer asked of the model), "deterministic" (--cache) or "any" (--cache=any)
     prices: dict[str, Price] = field(default_factory=dict)  # the user's entries (config.yaml `prices`)
     options: Callable[[Provider], RunOptions] = RunOptions  # a run's options for a provider
     judge: Provider | None = None  # the rubric judge's target (run/judge.py); None: `$judge` cases say what to set

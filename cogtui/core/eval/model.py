@@ -70,15 +70,10 @@ class CellJudge:
         return spread(self.scores)
 
     def to_json(self) -> dict[str, Any]:
+        from cogtui.core.run.judge import judged_json  # the keys a case's judgement writes too
+
         return {
-            "status": self.status,
-            "score": self.score,
-            "pass_score": self.pass_score,
-            "verdict": self.verdict,
-            "rationale": self.rationale,
-            "evidence": self.evidence,
-            "code": self.code,
-            "reason": self.reason,
+            **judged_json(self),
             "scores": self.scores,
             "spread": self.spread,
             "cost_usd": self.cost_usd,

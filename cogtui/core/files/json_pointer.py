@@ -48,27 +48,24 @@ def _has_anchor(node: Any, name: str) -> bool:
 
 def resolve_pointer(doc: Any, fragment: str) -> tuple[bool, Any]:
     """(found, value) for a fragment such as `/$defs/x` (or a plain-name `$anchor`)."""
-    if fragment in ("", "/"):
-        return True, doc
-    if not fragment.startswith("/"):
+    if fragment not in ("", "/") and not fragment.startswith("/"):
         return _has_anchor(doc, fragment), None
-    cur = doc
-    for raw in fragment[1:].split("/"):
-        token = _token(raw)
-        if isinstance(cur, dict) and token in cur:
-            cur = cur[token]
-        elif isinstance(cur, list) and token.isdigit() and int(token) < len(cur):
-            cur = cur[int(token)]
-        else:
-            return False, None
-    return True, cur
+    found = _walk(doc, fragment)
+    return (False, None) if found is None else (True, found[1])
 
 
 def pointer_path(doc: Any, fragment: str) -> tuple[str | int, ...] | None:
     """The path (object keys, array indexes) of what `resolve_pointer(doc, fragment)` finds, or None when it finds
     nothing (or the fragment is a plain-name anchor: found by its name, not at a path)."""
+    found = _walk(doc, fragment)
+    return None if found is None else found[0]
+
+
+def _walk(doc: Any, fragment: str) -> tuple[tuple[str | int, ...], Any] | None:
+    """(path, value) of what the JSON pointer `fragment` points at in `doc`; None when it points at nothing or is
+    no pointer."""
     if fragment in ("", "/"):
-        return ()
+        return (), doc
     if not fragment.startswith("/"):
         return None
     path: list[str | int] = []
@@ -83,7 +80,7 @@ def pointer_path(doc: Any, fragment: str) -> tuple[str | int, ...] | None:
             cur = cur[int(token)]
         else:
             return None
-    return tuple(path)
+    return tuple(path), cur
 
 
 def deref(node: Any, root: Any) -> Any:

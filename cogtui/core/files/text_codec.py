@@ -108,6 +108,18 @@ def unified_diff(old_lf: str, new_lf: str, old_name: str, new_name: str) -> str:
     return "".join(difflib.unified_diff(old_lines, new_lines, old_name, new_name, n=3))
 
 
+def diff_line_style(line: str, headers: str | None, other: str | None) -> str | None:
+    """How a unified diff's line is shown: "add" (+), "remove" (-), "hunk" (@@), `other` for the rest, and
+    `headers` for the `---`/`+++` file lines (None: styled as any other - or + line)."""
+    if headers is not None and line.startswith(("+++", "---")):
+        return headers
+    if line.startswith("+"):
+        return "add"
+    if line.startswith("-"):
+        return "remove"
+    return "hunk" if line.startswith("@@") else other
+
+
 def _diff_lines(text: str) -> list[str]:
     # Split on "\n" only: str.splitlines would also break at U+2028 and friends.
     if not text:

@@ -1,7 +1,7 @@
 """The plain block YAML most manifests are written in, read without PyYAML when the reading cannot differ.
 
-Importing PyYAML (and composing its node tree) was the largest single cost of a
-one-module `cogn validate` (issue 16; kept: it saves more than 5 ms of it, issue 31). A manifest made only of block mappings
+Importing PyYAML (and composing its node tree) would be the largest single cost of a
+one-module `cogn validate` (bench/ab_installs.py weighs it). A manifest made only of block mappings
 and sequences, one-line plain or simply quoted scalars, one-line flow
 sequences of plain scalars and comments is read here, with the same value and
 the same positions (line and column of every key and value) as PyYAML's safe

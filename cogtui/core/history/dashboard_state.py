@@ -53,7 +53,7 @@ class InsightsState:
     cursor: dict[str, int] = field(default_factory=lambda: {INSIGHTS: 0, ENUMS: 0})
     promoted: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> modules whose schema holds it
     undoable: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> modules it can be undone in
-    refusals: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> why not, per module (MIG-10)
+    refusals: dict[RowKey, tuple[str, ...]] = field(default_factory=dict)  # row -> why `u` cannot undo it (MIG-10)
     promotions_read_at: int = -1  # the data's latest_id the promotion status was read for (-1: not yet)
     busy: str = ""  # a promotion or an undo being prepared: no second one meanwhile
     revision: int = 0  # changes whenever the rows or their promoted marks do (the tables redraw then)

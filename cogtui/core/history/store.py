@@ -4,8 +4,9 @@
 Each run is written in one transaction with rows derived from its envelope's
 `data`: `insights`, one per `extensions.insights` item (SPEC-v2.2 §3.4), and
 `custom_enums`, one per `{custom, reason}` object (§3.5) outside `extensions`
-(see `records.py`). Only runs that passed their contract feed them (HIST-1); a
-failed run's `partial_data` is only counted as left out (`insight_exclusions`). The
+(see `records.py`). Only runs that passed their contract feed them, since promoting
+what a broken answer said would spread it (HIST-1); a failed run's `partial_data`
+is only counted as left out (`insight_exclusions`). The
 tables and their migrations are in `schema.py`, the aggregations in `aggregate.py`.
 Opening a history delivers its outbox (`outbox.py`: the runs kept while it could
 not take them); `check` compares the insights totals with a recount (`check.py`).
@@ -191,7 +192,7 @@ class History:
                 known.add(key)
                 rid = tx.insert_id(self._insert_run, row)
                 ids.append(rid)
-                if not row[WRITE_COLUMNS.index("contract_valid")]:  # HIST-1: counted as left out, not stored
+                if not row[WRITE_COLUMNS.index("contract_valid")]:  # insights counted as left out, not stored (HIST-1)
                     totals.exclude(module, insights, enums)
                     continue
                 if insights:

@@ -108,12 +108,11 @@ def import_rust_engine() -> ModuleType:
 
     When it loads, the extension builds a `__build__` dictionary whose build date it parses with
     `email.utils.parsedate_to_datetime`: importing `email.utils` (socket, datetime, calendar, base64 ...)
-    is a start-up cost of every validate, for a value cogtui never reads (kept: it saves more than 5 ms of a
-    one-module validate, issue 31). While
-    the extension loads, `email.utils` is a stand-in whose `parsedate_to_datetime` returns the text as it
-    is; the stand-in is gone when this returns, so a later `import email.utils` gets the real module. Only
-    in a process with one thread (no other thread can see the stand-in), when `email.utils` is not loaded
-    yet; if the stand-in is not enough for the installed version, the plain import runs."""
+    is a start-up cost of every validate, for a value cogtui never reads. While the extension loads,
+    `email.utils` is a stand-in whose `parsedate_to_datetime` returns the text as it is; the stand-in is gone
+    when this returns, so a later `import email.utils` gets the real module. Only in a process with one thread
+    (no other thread can see the stand-in), when `email.utils` is not loaded yet; if the stand-in is not enough
+    for the installed version, the plain import runs."""
     threading = sys.modules.get("threading")  # not imported: no thread was started through it
     if "email.utils" in sys.modules or "jsonschema_rs" in sys.modules or (threading and threading.active_count() > 1):
         import jsonschema_rs
@@ -193,7 +192,7 @@ class _RustSchema:
             try:
                 self._validator = build(schema)
             except ValueError:
-                usable = without_lone_surrogates(schema)  # lone surrogates in the schema's own strings: FMT-4
+                usable = without_lone_surrogates(schema)  # lone surrogates in the schema: judged as U+FFFD (FMT-4)
                 if usable == schema:
                     raise
                 self._validator = build(usable)
@@ -205,7 +204,7 @@ class _RustSchema:
     def errors(self, instance: Any) -> list[SchemaError]:
         try:
             return [_convert(e) for e in self._validator.iter_errors(instance)]
-        except UnicodeEncodeError:  # a lone surrogate (JSON allows "\ud800"; Rust strings do not): FMT-4
+        except UnicodeEncodeError:  # a lone surrogate (JSON allows "\ud800"; Rust strings do not): as U+FFFD (FMT-4)
             return [_convert(e) for e in self._validator.iter_errors(without_lone_surrogates(instance))]
 
     def is_valid(self, instance: Any) -> bool:

@@ -69,5 +69,6 @@ class RuleBase:
 
     @property
     def v_severity(self) -> Severity | None:
-        """--v22 makes checklist item 3 (the prompt describes the envelope) an error; see FMT-14."""
+        """V005's severity (the prompt describes the envelope): an error under --v22, which errors on each of the
+        v2.2 checklist's five items (FMT-14); else None, V005's usual warning."""
         return Severity.ERROR if self.v22 else None

@@ -1,4 +1,4 @@
-"""Envelope shapes the spec tolerates, and how the runtime normalises them (issue 10 §2, CODE-1, ENV-4, ENV-9).
+"""Envelope shapes the spec tolerates, and how the runtime normalises them.
 
 - An extra top-level field is not a broken contract: the checker warns, the
   runtime drops it and records a warning (ENV-4).

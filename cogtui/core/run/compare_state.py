@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from cogtui.core.run.manifest_policy import RUNTIME_META
+from cogtui.core.run.manifest_policy import without_runtime_meta
 from cogtui.core.run.run_state import Phase
 
 MAX_ROWS = 400  # the table stops there (an answer of thousands of fields is read in full in its own run)
@@ -127,12 +127,7 @@ _ABSENT = _Absent()
 
 
 def _answer(envelope: dict[str, Any] | None) -> dict[str, Any]:
-    if not isinstance(envelope, dict):
-        return {}
-    out = dict(envelope)
-    if isinstance(out.get("meta"), dict):
-        out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
-    return out
+    return without_runtime_meta(envelope) if isinstance(envelope, dict) else {}
 
 
 def _leaves(value: Any, path: str = "", out: dict[str, Any] | None = None) -> dict[str, Any]:

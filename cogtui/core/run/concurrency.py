@@ -6,8 +6,8 @@ their original order. `CallSlots` bounds the model calls themselves (`-j N`: at
 most N requests in flight): a run prepares its request and checks its answer
 outside a slot, so `bounded` may run more runs than there are slots
 (`CallSlots.runs`) and the next request is ready to go out the moment a call
-ends, rather than after the answer before it has been checked (BENCHMARKS.md,
-Evals). `ProviderGate` is shared by every concurrent run against one
+ends, rather than after the answer before it has been checked (bench/bench_eval.py).
+`ProviderGate` is shared by every concurrent run against one
 provider: when any of them is told 429 (rate limited), the gate closes for the
 server's retry-after (or the retry policy's backoff), and no run sends a request
 to that provider until it opens again. `GatedProvider` puts a provider behind a

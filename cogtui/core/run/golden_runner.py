@@ -26,7 +26,7 @@ from cogtui.core.rules.error_codes import normalize_code
 from cogtui.core.rules.golden_contract import is_contract, judge
 from cogtui.core.rules.judge_spec import judge_spec, without_judge
 from cogtui.core.run.judge import Judgement, JudgeSetup, bad_rubric, judge_case, skipped
-from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
+from cogtui.core.run.manifest_policy import TEST, without_runtime_meta
 from cogtui.core.run.runner import RunOptions, RunResult, run_module
 
 
@@ -125,9 +125,7 @@ def envelope_diff(expected: Any, actual: Any) -> str:
     """A unified diff of the two envelopes, runtime-filled meta left out."""
 
     def clean(env: Any) -> Any:
-        if isinstance(env, dict) and isinstance(env.get("meta"), dict):
-            env = {**env, "meta": {k: v for k, v in env["meta"].items() if k not in RUNTIME_META}}
-        return env
+        return without_runtime_meta(env) if isinstance(env, dict) else env
 
     import difflib  # only for a failed case
 

@@ -22,7 +22,7 @@ from typing import Any
 from cogtui.core.module.model import Module
 from cogtui.core.records import field, record, replace
 from cogtui.core.rules.judge_spec import DEFAULT_PASS_SCORE, JudgeSpec
-from cogtui.core.run.manifest_policy import RUNTIME_META, TEST
+from cogtui.core.run.manifest_policy import TEST, without_runtime_meta
 from cogtui.core.run.providers.base import Provider
 from cogtui.core.run.run_types import RunOptions, RunResult
 from cogtui.core.run.runner import run_module
@@ -79,17 +79,18 @@ class Judgement:
     result: RunResult | None = field(default=None, compare=False, repr=False)  # the judge's run
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "passed": self.passed,
-            "score": self.score,
-            "pass_score": self.pass_score,
-            "verdict": self.verdict,
-            "rationale": self.rationale,
-            "evidence": self.evidence,
-            "code": self.code,
-            "reason": self.reason,
-        }
+        doc = judged_json(self)
+        return {"status": doc.pop("status"), "passed": self.passed, **doc}
+
+
+# What a judging's JSON shows of the judge's answer, in this order: a case's (Judgement, `cogn test --json`) and an
+# eval cell's (eval/model.py's CellJudge, `cogn eval --json` and baselines) write the same keys.
+JUDGED_KEYS = ("status", "score", "pass_score", "verdict", "rationale", "evidence", "code", "reason")
+
+
+def judged_json(judged: object) -> dict[str, Any]:
+    """The JUDGED_KEYS of a Judgement or a CellJudge, read from its attributes of the same names."""
+    return {key: getattr(judged, key) for key in JUDGED_KEYS}
 
 
 def judge_provider(config: Config, provider: str | None = None, model: str | None = None) -> Provider | None:
@@ -128,12 +129,9 @@ def judge_module() -> Module:
 def judge_input(spec: JudgeSpec, module: str, envelope: dict[str, Any], case_input: Any) -> dict[str, Any]:
     """What the judge reads. The meta the runtime fills (trace_id, latency_ms...) is left out: it is no part of
     the answer, and keeping it would make every judge request unique to the response cache."""
-    candidate = dict(envelope)
-    if isinstance(candidate.get("meta"), dict):
-        candidate["meta"] = {k: v for k, v in candidate["meta"].items() if k not in RUNTIME_META}
     return {
         "rubric": spec.rubric,
-        "candidate": candidate,
+        "candidate": without_runtime_meta(envelope),
         "case_input": case_input,
         "module": module,
         "pass_score": spec.pass_score,

@@ -22,6 +22,16 @@ from cogtui.core.run.envelope_builder import failure
 # meta fields the runtime writes on every run: never the model's, never compared in golden tests.
 RUNTIME_META = ("trace_id", "model", "latency_ms", "warnings", "model_calls", "structured_output")
 
+
+def without_runtime_meta(envelope: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `envelope` whose meta leaves out RUNTIME_META: the answer as the model gave it, which is what a
+    golden holds, a replay answers, a judge reads and a comparison or a diff shows."""
+    out = dict(envelope)
+    if isinstance(out.get("meta"), dict):
+        out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
+    return out
+
+
 USER = "user"  # a person: `cogn run`, the TUI's run screen
 TEST = "test"  # a golden test: the module is being checked, not invoked
 AGENT = "agent"  # a parent module's @call
@@ -40,7 +50,8 @@ def invocation_refusal(module: Module, caller: str) -> dict[str, Any] | None:
 
 def blocked_run(module: Module, blockers: list[Diagnostic]) -> dict[str, Any]:
     """The refusal of a module `cogn validate` finds unrunnable (contract_status.run_blockers): E4000, or E4007
-    for a file the confined reader refused (D-confined). Illegal manifest values are all named (RUN-2)."""
+    for a file the confined reader refused (a link out of the folder, a FIFO: a policy blocks it, SEC-1).
+    Illegal manifest values are all named (RUN-2)."""
     first = blockers[0]
     manifest = [d for d in blockers if d.code.startswith("M")]
     output = next((u for u in unusable_output_refs(module) if u.diagnostic == first), None)

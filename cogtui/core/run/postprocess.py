@@ -248,13 +248,8 @@ def _v1_constraints(env: dict[str, Any], module: Module, out: Outcome) -> dict[s
             conf = env["meta"].get("confidence")
         else:
             conf = None
-        if not isinstance(conf, (int, float)) or isinstance(conf, bool) or not 0 <= conf <= 1:
-            return failure(
-                "E3006",
-                "the module requires a confidence in [0, 1]",
-                partial_data=data,
-                details={"constraint": "require_confidence"},
-            )
+        if (refused := _confidence_refused(conf, data)) is not None:
+            return refused
     if cons.get("no_inventing_data"):
         empty = [dotted(p) for p in _empty_leaves(data, ("data",))]
         if empty:
@@ -271,7 +266,11 @@ def _confidence_constraint(env: dict[str, Any], module: Module) -> dict[str, Any
     data = env.get("data")
     if not module.constraints.get("require_confidence") or not isinstance(data, dict) or "confidence" not in data:
         return None
-    conf = data["confidence"]
+    return _confidence_refused(data["confidence"], data)
+
+
+def _confidence_refused(conf: Any, data: Any) -> dict[str, Any] | None:
+    """v1 `require_confidence`: E3006 unless `conf` is a number in [0, 1]."""
     if isinstance(conf, (int, float)) and not isinstance(conf, bool) and 0 <= conf <= 1:
         return None
     return failure(

@@ -89,7 +89,7 @@ async def timed(
     """Items from `source`, HEARTBEAT after `heartbeat` s without output, ProviderError E2011 after `silence_limit` s without data.
 
     `received[0]` tells whether any text has arrived (for the error's `received_text`). Past the
-    `deadline` of the whole run, however steadily data drips in, ProviderError E2002 (TIMEOUT, D-deadline).
+    `deadline` of the whole run, however steadily data drips in, ProviderError E2002 (TIMEOUT, RUN-12).
     """
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Any] = asyncio.Queue()

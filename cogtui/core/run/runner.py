@@ -65,7 +65,7 @@ class RunSession:
         self.fixes = effective_fixes(options.fixes, module.contract.schema_strictness.value, options.strict)
         self.repairs: list[str] = []
         response = module.response
-        # A sync module asked to stream sends no field chunks (STREAM-7), yet what arrived still belongs in
+        # A sync-only module asked to stream sends no field chunks, yet what arrived still belongs in its
         # partial_data (STREAM-7): its fields gather in an emitter whose chunks are never sent.
         self.gathered = ChunkEmitter(self.session_id) if self.degraded else self.chunks
         self.shaper = ChunkShaper(self.gathered, module.contract.response_chunk_type.value, response.get("buffer_size"))

@@ -8,7 +8,8 @@ or by a scope's binding and an app-wide one, makes one of them unreachable.
 Only clashes that involve a remapped binding are reported: the defaults'
 deliberate overlaps (escape closes every screen) are not the user's doing.
 Textual's `set_keymap` silently ignores an unknown id and lets the first
-binding of a clash win; reporting both is the point (issue 12, TUI-14).
+binding of a clash win; reporting both is the point: a remap that does
+nothing would otherwise go unnoticed (TUI-14).
 """
 
 from __future__ import annotations

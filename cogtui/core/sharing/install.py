@@ -22,7 +22,7 @@ from cogtui.core.sharing.fetching import Fetched, Fetcher, Refused, Resolved
 from cogtui.core.sharing.lockfile import LOCK_NAME, LockEntry, content_hash, folder_files, read_lock
 from cogtui.core.sharing.placement import Staging
 from cogtui.core.sharing.repo_tree import MANIFESTS, Limits, name_problem
-from cogtui.core.sharing.source import SourceError, parse_source, split_spec
+from cogtui.core.sharing.source import Source, SourceError, parse_source, split_spec
 
 LEVELS = ("project", "user")
 
@@ -306,12 +306,15 @@ class Installer:
         return Outcome(name, "installed", entry, entry, target, version, diagnostics=diagnostics)
 
     def _fetch(self, entry: LockEntry, resolved: Resolved) -> Fetched:
+        with Fetcher(self._locked_source(entry), self.limits, self.progress) as fetcher:
+            return fetcher.read(resolved, entry.path_in_repo, exact=True)
+
+    def _locked_source(self, entry: LockEntry) -> Source:
+        """The repository the lock entry names; Refused when the lock's text is no source."""
         try:
-            source = parse_source(entry.source, self.place.base, relative_paths=self.place.level == "project")
+            return parse_source(entry.source, self.place.base, relative_paths=self.place.level == "project")
         except SourceError as exc:
             raise Refused("source", f"{self.place.lock_path.name}: {exc.message}", exc.hint) from None
-        with Fetcher(source, self.limits, self.progress) as fetcher:
-            return fetcher.read(resolved, entry.path_in_repo, exact=True)
 
     # -- update ---------------------------------------------------------------------------------------------
 
@@ -320,11 +323,7 @@ class Installer:
         version staged and validated; `apply` puts it in place)."""
         try:
             entry = self._entry(name)
-            try:
-                source = parse_source(entry.source, self.place.base, relative_paths=self.place.level == "project")
-            except SourceError as exc:
-                raise Refused("source", f"{self.place.lock_path.name}: {exc.message}", exc.hint) from None
-            with Fetcher(source, self.limits, self.progress) as fetcher:
+            with Fetcher(self._locked_source(entry), self.limits, self.progress) as fetcher:
                 resolved = fetcher.newer(entry)
                 if resolved.follows == "commit":
                     return Outcome(name, "pinned", entry, entry, self.place.root / name)

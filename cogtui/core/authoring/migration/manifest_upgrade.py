@@ -14,7 +14,7 @@ from cogtui.core.authoring.migration.yamldoc import Entry, YamlDoc, emit, header
 from cogtui.core.files.json_pointer import object_at
 from cogtui.core.module.tiers import TIER_DEFAULTS
 
-# v0/v1 constraint → v2.2 policy (SPEC-v2.2 §1.4; docs/spec-decisions.md FMT-11).
+# What a v0/v1 constraint becomes in a v2.2 manifest: its policy, `true` a deny and `false` an allow (MIG-2).
 CONSTRAINT_POLICIES = {
     "no_network": "network",
     "no_side_effects": "side_effects",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogtui.core.authoring.migration.plan import FileChange, MigrationPlan, confirm_first, severity_of
+from cogtui.core.files.text_codec import diff_line_style
 
 Chunk = tuple[str, "str | None"]
 Line = list[Chunk]
@@ -82,17 +83,7 @@ def _diff_lines(f: FileChange, plan: MigrationPlan) -> list[Line]:
         return [[(title, "bold")], [(f"    (carried verbatim from {f.source})", "dim")]]
     lines: list[Line] = [[(title + (f" (diff against {f.source})" if f.source else ""), "bold")]]
     for text in f.diff.splitlines():
-        if text.startswith(("+++", "---")):
-            style: str | None = "bold"
-        elif text.startswith("+"):
-            style = "add"
-        elif text.startswith("-"):
-            style = "remove"
-        elif text.startswith("@@"):
-            style = "hunk"
-        else:
-            style = None
-        lines.append([(text, style)])
+        lines.append([(text, diff_line_style(text, "bold", None))])
     return lines
 
 

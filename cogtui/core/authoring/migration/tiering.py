@@ -13,10 +13,11 @@ always a note for the author to confirm.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cogtui.core.files.json_pointer import object_at
+from cogtui.core.files.json_pointer import array_at, object_at
 from cogtui.core.module.model import Module
 from cogtui.core.module.tiers import EXEC_ALLOWED_RISK, EXEC_MIN_CONFIDENCE
 from cogtui.core.rules.envelope_rules import custom_enum_values, insights_of
@@ -141,31 +142,27 @@ def exec_blockers(data_schema: Any, envelopes: list[tuple[str, dict[str, Any]]])
     return out
 
 
-def has_custom_branch(node: Any, depth: int = 0) -> bool:
+def has_custom_branch(node: Any) -> bool:
+    """A oneOf/anyOf anywhere in the schema with a branch declaring `custom`: an extensible enum."""
+
+    def custom_branch(obj: dict[str, Any]) -> bool:
+        return any(
+            "custom" in object_at(branch, "properties") for key in ("oneOf", "anyOf") for branch in array_at(obj, key)
+        )
+
+    return _anywhere(node, custom_branch)
+
+
+def _mentions_insights(node: Any) -> bool:
+    return _anywhere(node, lambda obj: "insights" in object_at(obj, "properties"))
+
+
+def _anywhere(node: Any, found: Callable[[dict[str, Any]], bool], depth: int = 0) -> bool:
+    """Whether `found` holds for an object anywhere in `node`, at most 64 levels down."""
     if depth > 64:
         return False
     if isinstance(node, dict):
-        for key in ("oneOf", "anyOf"):
-            branches = node.get(key)
-            if isinstance(branches, list) and any(
-                isinstance(b, dict) and isinstance(b.get("properties"), dict) and "custom" in b["properties"]
-                for b in branches
-            ):
-                return True
-        return any(has_custom_branch(v, depth + 1) for v in node.values())
+        return found(node) or any(_anywhere(v, found, depth + 1) for v in node.values())
     if isinstance(node, list):
-        return any(has_custom_branch(v, depth + 1) for v in node)
-    return False
-
-
-def _mentions_insights(node: Any, depth: int = 0) -> bool:
-    if depth > 64:
-        return False
-    if isinstance(node, dict):
-        props = node.get("properties")
-        if isinstance(props, dict) and "insights" in props:
-            return True
-        return any(_mentions_insights(v, depth + 1) for v in node.values())
-    if isinstance(node, list):
-        return any(_mentions_insights(v, depth + 1) for v in node)
+        return any(_anywhere(v, found, depth + 1) for v in node)
     return False

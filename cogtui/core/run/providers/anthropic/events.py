@@ -4,7 +4,7 @@ The SDK's `messages.stream()` rebuilds a message snapshot on every event (its
 text grows by concatenation, so each delta cost more than the one before), and
 even its raw event stream builds a typed object per event. Here each SSE line
 is read once and each event's JSON decoded once into a dict: constant work per
-delta, about what the OpenAI-compatible path costs (BENCHMARKS.md).
+delta, as on the OpenAI-compatible path (bench/bench_streams.py compares the two).
 """
 
 from __future__ import annotations

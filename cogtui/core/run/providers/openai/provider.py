@@ -87,7 +87,8 @@ class OpenAIProvider:
             "stream": True,
             "stream_options": {"include_usage": True},
         }
-        if request.response_schema is not None:  # strict structured output (RUN-5); a refusal is the runner's (RUN-6)
+        # Strict structured output (RUN-5); a server that refuses the schema is asked again without it (RUN-6).
+        if request.response_schema is not None:
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": request.schema_name, "strict": True, "schema": request.response_schema},

@@ -16,7 +16,7 @@ from typing import Any
 from cogtui.core.module.model import UNPARSED, Module
 from cogtui.core.rules.golden_contract import is_contract
 from cogtui.core.rules.judge_spec import without_judge
-from cogtui.core.run.manifest_policy import RUNTIME_META
+from cogtui.core.run.manifest_policy import without_runtime_meta
 from cogtui.core.run.prompt import estimate_tokens
 from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage
 from cogtui.core.run.providers.declarations import media_input
@@ -61,10 +61,7 @@ def choose_answer(module: Module, input_value: Any) -> tuple[dict[str, Any], str
 def _strip_runtime(answer: dict[str, Any]) -> dict[str, Any]:
     """The runtime fills trace_id, model, latency_ms, warnings and model_calls: a model never writes them. A
     golden's `$judge` rubric is for the judge, no part of the answer."""
-    out = dict(without_judge(answer))
-    if isinstance(out.get("meta"), dict):
-        out["meta"] = {k: v for k, v in out["meta"].items() if k not in RUNTIME_META}
-    return out
+    return without_runtime_meta(without_judge(answer))
 
 
 class ReplayProvider:
