@@ -158,7 +158,7 @@ def module_finder(module: Module) -> Callable[[str], bool]:
     return exists
 
 
-def _check_batch(batch: list[tuple[ModuleEntry, bool, bool, ProviderCaps | None]]) -> list[ModuleReport]:
+def check_batch(batch: list[tuple[ModuleEntry, bool, bool, ProviderCaps | None]]) -> list[ModuleReport]:
     return [check_path(entry.path, v22, entry, strict, caps).summary() for entry, v22, strict, caps in batch]
 
 
@@ -190,13 +190,16 @@ def check_many(
     size = max(1, len(entries) // (jobs * 4))
     batches = [[(e, v22, strict, provider) for e in entries[i : i + size]] for i in range(0, len(entries), size)]
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform == "linux" else "spawn"
+    done = 0  # reports yielded so far: a pool that breaks midway is finished in-line from there, none twice
     try:
         # Forked workers inherit the parent's collector state, which `cogn validate` pauses: theirs runs.
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method), initializer=gc.enable) as pool:
-            for reports in pool.map(_check_batch, batches):
-                yield from reports
-    except (OSError, BrokenProcessPool):  # no processes allowed here: do it in-line
-        for entry in entries:
+            for reports in pool.map(check_batch, batches):
+                for report in reports:
+                    yield report
+                    done += 1
+    except (OSError, BrokenProcessPool):  # no processes allowed here, or a worker died: do the rest in-line
+        for entry in entries[done:]:
             yield check_path(entry.path, v22, entry, strict, provider)
 
 
