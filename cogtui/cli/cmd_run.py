@@ -44,7 +44,7 @@ def configure(p: argparse.ArgumentParser) -> None:
         "-s",
         "--subagent",
         action="store_true",
-        help="run the prompt's @call: subagents (SPEC-v0.1; cogtui always runs them, CLI-1)",
+        help="run the prompt's @call: subagents (SPEC-v0.1's flag, kept for its scripts: cogtui always runs them)",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="also write the final envelope as JSON to FILE")
     p.add_argument("--provider", choices=PROVIDERS, help="default: $COGNITIVE_PROVIDER, config, else replay")

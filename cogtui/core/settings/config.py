@@ -49,7 +49,7 @@ SETTINGS: dict[str, str] = {
     "provider": "a provider name",
     "model": "a model name or null",
     "providers": "a mapping of provider name to its settings",
-    "output_fixes": "a list of output fix names (ENV-10)",
+    "output_fixes": "a list of output fix names (confidence_clamp, confidence_text, enum_hyphens, corrective_retry, all)",
     "run_deadline": "a positive number of seconds or null",
     "media_roots": "a list of folders",
     "prices": "a mapping of model name (or glob pattern) to its prices",
