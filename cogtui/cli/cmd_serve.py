@@ -1,4 +1,4 @@
-"""`cogn serve [--host H] [--port P] [--provider P] [--model M] [-j N] ...`: the modules over HTTP (issue 35).
+"""`cogn serve [--host H] [--port P] [--provider P] [--model M] [-j N] ...`: the modules over HTTP.
 
 The routes, the stream transports and the OpenAPI document: cogtui/serve/http_api.py; who may call it:
 cogtui/serve/guard.py; docs/agents.md says how to use it. The TUI in a browser, which `cogn serve` was,

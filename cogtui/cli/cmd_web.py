@@ -2,7 +2,7 @@
 
 Anyone who can reach the address drives the TUI, which runs modules with the user's API keys and edits
 their files, and no token is asked for. So it listens on localhost by default, and any other address is said
-as such before it starts (docs/agents.md). It was `cogn serve` until that became the HTTP API (issue 35).
+as such before it starts (docs/agents.md). `cogn serve` is the HTTP API.
 textual-serve checks neither Host nor Origin: the server here (web_server.py, SEC-7) refuses a request another site's page made (DNS rebinding, a cross-site WebSocket).
 The address is tried before textual-serve starts: taken, unresolvable or out of range is a usage error, not
 an internal one.

@@ -109,7 +109,7 @@ def resolve_target(target: str, extra_paths: Iterable[str | Path] = ()) -> Path 
 
     A target written as a path (it holds a separator) to a module folder or manifest is that folder whatever
     the search path holds, since no module name holds a separator: it is found without scanning the search
-    path, or importing discovery (a one-module `cogn validate DIR`, issue 16).
+    path, or importing discovery (a one-module `cogn validate DIR` starts fast).
     """
     if written_as_path(target):
         folder = module_folder_at(target)

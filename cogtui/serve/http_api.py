@@ -1,4 +1,4 @@
-"""`cogn serve`: the modules of a search path over HTTP (issue 35 item 2).
+"""`cogn serve`: the modules of a search path over HTTP.
 
     GET  /health                 the server is up: its provider, how many modules it offers, runs so far
     GET  /modules                every module found: status (offered or refused), description, counts

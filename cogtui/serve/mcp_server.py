@@ -1,4 +1,4 @@
-"""`cogn mcp`: each module of the search path as its own typed MCP tool, resource and prompt (issue 35 item 1).
+"""`cogn mcp`: each module of the search path as its own typed MCP tool, resource and prompt.
 
 - **Tools**: one per offered module. Its name is the module's name, its description the module's
   responsibility and what it excludes, its `inputSchema` the module's input schema and its `outputSchema`

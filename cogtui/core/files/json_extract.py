@@ -48,7 +48,7 @@ class _Decoder:
 
     def _int(self, text: str) -> int:
         # Python refuses ints of more than 4300 digits with a ValueError, which would make the scan
-        # skip to an object nested inside the answer and take that for the answer (issue 11): such
+        # skip to an object nested inside the answer and take that for the answer: such
         # a number is noted like a non-finite one, so the whole answer is refused instead.
         if len(text) > _MAX_INT_DIGITS:
             self.bad = True

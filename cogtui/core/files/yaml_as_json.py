@@ -1,4 +1,4 @@
-"""A YAML file written as JSON, read by `json` when PyYAML could not read it differently (issue 16).
+"""A YAML file written as JSON, read by `json` when PyYAML could not read it differently.
 
 The loader then never imports PyYAML for a module without YAML syntax.
 """

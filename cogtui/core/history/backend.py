@@ -253,7 +253,7 @@ def sqlite_advice(path: Path, exc: BaseException) -> str:
     text = str(exc).lower()
     name = str(getattr(exc, "sqlite_errorname", ""))
     if name.startswith(_NO_SPACE) or "disk is full" in text or getattr(exc, "errno", None) in (28, 27):
-        # ENOSPC, EFBIG, SQLite's own "full": the file is fine, the disk is not (issue 11).
+        # ENOSPC, EFBIG, SQLite's own "full": the file is fine, the disk is not.
         return (
             f"the disk holding {path.parent} is full (or a file size limit was reached); free some space, "
             "or set COGTUI_DATA_DIR to a folder on another disk. Nothing already recorded was lost"

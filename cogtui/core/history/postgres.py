@@ -61,7 +61,7 @@ class PostgresTx:
         # to_regclass: that asks the server's per-connection name cache, which keeps "no such table" from
         # before the schema lock was granted (a cache is refreshed when a table is locked, not when an advisory
         # lock is). A process that waited while another created the tables then saw version 0 and created
-        # them again ("relation runs already exists", issue 36).
+        # them again ("relation runs already exists").
         self.cur.execute(
             "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
             "WHERE c.relname = 'cogtui_schema' AND n.nspname = ANY (current_schemas(false)))"

@@ -1,4 +1,4 @@
-"""The answer a module's model must give, as a provider-compatible response schema (issue 14 item 3).
+"""The answer a module's model must give, as a provider-compatible response schema.
 
 What the model is asked for is what the prompt asks for (prompt.py): the whole envelope
 (`ok`, `meta`, `data` or `error`) for a v2.2/v2.5 module, the bare data with `rationale`

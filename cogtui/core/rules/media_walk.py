@@ -1,7 +1,7 @@
 """Where media sits in a document: the walk over inputs (MediaInput) and generated data (MediaOutput).
 
 Apart from media_rules.py, which judges what is found: a document without media (most envelopes a
-validate or a run checks) costs the walk only, not the rules' import (base64, their records: issue 16).
+validate or a run checks) costs the walk only, not the rules' import (base64, their records).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Which modules a server offers, and what changed since the last look (issue 35).
+"""Which modules a server offers, and what changed since the last look.
 
 `cogn mcp` and `cogn serve` offer the modules of one search path. A module is *offered* when it loads and
 validates without errors (its warnings travel with it); one that does not is *refused*, with the
