@@ -99,16 +99,16 @@ async def test_the_staleness_check_reads_the_files_off_the_ui_thread(
     import threading
 
     import cogtui.core.authoring.migration.preview_state as preview_state
-    import cogtui.tui.screens.migrate.work as migrate_work
+    import cogtui.tui.screens.migrate.replan as migrate_replan
 
-    real = migrate_work.staleness
+    real = migrate_replan.staleness
     on_ui_thread: list[bool] = []
 
     def staleness(plan: Any) -> str | None:
         on_ui_thread.append(threading.current_thread() is threading.main_thread())
         return real(plan)
 
-    for where in (migrate_work, preview_state):  # wherever the screen's path reaches it
+    for where in (migrate_replan, preview_state):  # wherever the screen's path reaches it
         monkeypatch.setattr(where, "staleness", staleness)
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, NAME)

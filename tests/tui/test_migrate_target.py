@@ -12,8 +12,8 @@ from tuikit import copy_modules, isolate, make_app, notices, until
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
 from cogtui.tui.screens.browser import BrowserScreen
+from cogtui.tui.screens.migrate.planning import next_target
 from cogtui.tui.screens.migrate.screen import MigrationScreen
-from cogtui.tui.screens.migrate.target import next_target
 from cogtui.tui.screens.modals import ConfirmModal
 
 
