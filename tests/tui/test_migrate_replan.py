@@ -6,14 +6,17 @@ tests/tui/test_insights.py."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from test_migrate import preview_shown
+from textual.pilot import Pilot
 from textual.widgets import Static
 from tuikit import copy_modules, isolate, make_app, notices, until, validated
 
+from cogtui.core.authoring.migration import MigrationPlan
 from cogtui.core.authoring.migration.preview_state import REPLANNED
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 
@@ -26,17 +29,17 @@ def shown(screen: MigrationScreen) -> tuple[str, str]:
     return status, str(screen.query_one("#migrate-summary-text", Static).render())
 
 
-async def preview(app: Any, pilot: Any, module: Path) -> MigrationScreen:
+async def preview(app: CogtuiApp, pilot: Pilot[None], module: Path) -> MigrationScreen:
     await pilot.pause()
     navigation.migrate(app, [module])
-    await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
-    screen: MigrationScreen = app.screen
+    screen = await preview_shown(app, pilot)
+    await until(lambda: screen.slots[0].plan is not None, pilot)
     await pilot.pause()
     assert "ready: a applies it" in shown(screen)[1]
     return screen
 
 
-async def apply(app: Any, pilot: Any) -> None:
+async def apply(app: CogtuiApp, pilot: Pilot[None]) -> None:
     await pilot.press("a")
     await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
     await pilot.press("enter")
@@ -99,16 +102,16 @@ async def test_the_staleness_check_reads_the_files_off_the_ui_thread(
     import threading
 
     import cogtui.core.authoring.migration.preview_state as preview_state
-    import cogtui.tui.screens.migrate.work as migrate_work
+    import cogtui.tui.screens.migrate.replan as migrate_replan
+    from cogtui.core.authoring.migration import staleness as real
 
-    real = migrate_work.staleness
     on_ui_thread: list[bool] = []
 
-    def staleness(plan: Any) -> str | None:
+    def staleness(plan: MigrationPlan) -> str | None:
         on_ui_thread.append(threading.current_thread() is threading.main_thread())
         return real(plan)
 
-    for where in (migrate_work, preview_state):  # wherever the screen's path reaches it
+    for where in (migrate_replan, preview_state):  # wherever the screen's path reaches it
         monkeypatch.setattr(where, "staleness", staleness)
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, NAME)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
+from test_migrate import chosen, preview_shown, tree_bytes
 from textual.widgets import OptionList, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.module.loader import load_module
@@ -18,25 +17,6 @@ from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.diff_view import DiffView
 from cogtui.tui.widgets.key_footer import KeyFooter
-
-
-def tree_bytes(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
-        for p in sorted(folder.rglob("*"))
-    }
-
-
-def record_notices(app: Any) -> list[str]:
-    seen: list[str] = []
-    notify = app.notify
-
-    def record(message: str, *args: Any, **kwargs: Any) -> None:
-        seen.append(message)
-        notify(message, *args, **kwargs)
-
-    app.notify = record
-    return seen
 
 
 def save_plans(tmp_path: Path, root: Path, names: tuple[str, ...]) -> Path:
@@ -59,9 +39,9 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
     before = tree_bytes(root)
     app = make_app(root, tmp_path, review=plan_file)
     async with app.run_test(size=(80, 24)) as pilot:
-        seen = record_notices(app)
-        await until(lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), pilot)
-        screen: MigrationScreen = app.screen
+        seen = notices(app)
+        screen = await preview_shown(app, pilot)
+        await until(lambda: bool(screen.slots), pilot)
         await pilot.pause()
         assert len(app.screen_stack) == 2  # the default screen and the review: nothing else
         assert "Review PLAN.json (read-only)" in str(screen.query_one("#migrate-head", Static).render())
@@ -70,12 +50,12 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
         assert "code-reviewer" in str(screen.query_one("#migrate-summary-text", Static).render())
 
         await pilot.press("J")
-        assert screen.slots[screen.current].name == "api-naming-reviewer"
+        assert chosen(screen).name == "api-naming-reviewer"
         diff = screen.query_one(DiffView)
         pages = []
         for _ in range(3 + 1 + 8):  # every file of both modules, and the second module's summary
             await pilot.press("j")
-            pages.append((screen.slots[screen.current].name, screen.file_index))
+            pages.append((chosen(screen).name, screen.file_index))
             if screen.file_index:
                 assert diff.line_count > 0
         assert pages[2] == ("api-naming-reviewer", 3) and pages[3] == ("commit-message-writer", 0)
@@ -112,8 +92,8 @@ async def test_a_single_plan_opens_on_its_summary(monkeypatch: pytest.MonkeyPatc
     plan_file = save_plans(tmp_path, root, ("legacy-summarizer",))  # as `cogn migrate NAME --dry-run --json`
     app = make_app(root, tmp_path, review=plan_file)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), pilot)
-        screen: MigrationScreen = app.screen
+        screen = await preview_shown(app, pilot)
+        await until(lambda: bool(screen.slots), pilot)
         await pilot.pause()
         assert screen.query_one("#migrate-modules").has_class("-hidden")
         assert "legacy-summarizer  v0 → v2.2" in str(screen.query_one("#migrate-summary-text", Static).render())
@@ -126,7 +106,7 @@ async def test_a_bad_plan_file_is_explained_not_raised(monkeypatch: pytest.Monke
     plan_file = tmp_path / "PLAN.json"
     plan_file.write_text('{"plans": [{"module": "x"}]}', encoding="utf-8")
     app = make_app(root, tmp_path, review=plan_file)
-    seen = record_notices(app)
+    seen = notices(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.state.problem is not None, pilot)
         text = str(app.screen.query_one("#migrate-summary-text", Static).render())

@@ -75,7 +75,7 @@ def test_every_class_that_runs_workers_reports_their_failures() -> None:
         for cls in tui_node_classes()
         if "@work" in inspect.getsource(cls) or "self.run_worker(" in inspect.getsource(cls)
     ]
-    runs_workers += [cogtui.tui.app.CogtuiApp, MigrationScreen]  # watching.py and migrate/work.py run theirs
+    runs_workers += [cogtui.tui.app.CogtuiApp, MigrationScreen]  # watching.py and migrate/'s flows run theirs
     assert len(runs_workers) > 5
     silent = [cls.__qualname__ for cls in runs_workers if not issubclass(cls, ReportsWorkerFailures)]
     assert not silent, f"these run workers but do not report their failures: {silent}"

@@ -123,14 +123,14 @@ def split_rows(items: list[str | _Hunk]) -> list[DiffRow]:
         removed: list[Cell] = []
         added: list[Cell] = []
         for sign, old_no, new_no, text in item.lines:
-            old, new = _cells(sign, old_no, new_no, text)
             if sign == "-":
-                removed.append(old)  # type: ignore[arg-type]
+                removed.append(Cell(old_no, text, "removed"))
             elif sign == "+":
-                added.append(new)  # type: ignore[arg-type]
+                added.append(Cell(new_no, text, "added"))
             else:
                 rows.extend(_aligned(removed, added))
                 removed, added = [], []
+                old, new = _cells(sign, old_no, new_no, text)
                 rows.append(DiffRow("note", text) if sign == "\\" else DiffRow("line", old=old, new=new))
         rows.extend(_aligned(removed, added))
     return rows

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.syntax import Syntax
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -17,6 +17,7 @@ class FileDiffModal(ModalScreen[None]):
     """Shows `diff_text` (unified diff) until escape or Back; the title (a file name) is shown literally."""
 
     BINDINGS = bindings("modal.cancel")
+    back = getters.query_one("#back", Button)
 
     def __init__(self, title: str, diff_text: str) -> None:
         super().__init__()
@@ -39,7 +40,7 @@ class FileDiffModal(ModalScreen[None]):
         return Syntax(self.diff_text, "diff", theme=theme, background_color="default", word_wrap=False)
 
     def on_mount(self) -> None:
-        self.query_one("#back", Button).focus()
+        self.back.focus()
 
     @on(Button.Pressed, "#back")
     def action_cancel(self) -> None:

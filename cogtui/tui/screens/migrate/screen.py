@@ -1,10 +1,11 @@
 """The migration preview: plan modules, page through files, diffs and notes, apply, undo; or review a saved plan.
 
-The screen keeps one `PreviewState` (core.authoring.migration.preview_state): planning, applying and undoing run in
-thread workers (work.py) that only post this screen's messages, and one handler per message feeds the state;
-`draw` draws the head line, status line, progress, page and footer keys from it. j/k/J/K move the state's selection
-and the option lists follow. Live plans and saved plans both arrive as `ReviewPlan`s, so they are drawn by the same
-code (model.py).
+The screen keeps one `PreviewState` (core.authoring.migration.preview_state) and draws it: this file holds what the
+screen is made of, one handler per message and key, and `draw` (the head line, status line, progress, the lists,
+the page and the footer keys, all from the state). j/k/J/K move the state's selection and the lists follow. Each
+behaviour is a file beside it, reached through the small `MigrationView` protocol rather than this class:
+planning.py (the plans, read or made off the UI thread, and `t`'s other target), replan.py (planning again when a
+module's files change under its plan), apply.py (`a` and `u`), pages.py (what the pages say, and the two panes).
 
 Review mode (`cogtui review PLAN.json`) cannot apply or undo: those keys are neither shown nor bound there
 (`check_action`); it is the app's only screen, so escape quits.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -23,7 +24,7 @@ from textual.widgets import ContentSwitcher, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from cogtui.core.authoring.migration import MigrationPlan, backups_for
+from cogtui.core.authoring.migration import MigrationPlan
 from cogtui.core.authoring.migration.preview_state import ModuleSlot, PreviewState
 from cogtui.core.authoring.migration.review import ReviewPlan
 
@@ -35,12 +36,11 @@ from ...widgets.diff_view import DiffView
 from ...widgets.key_footer import KeyFooter
 from ...workbench import Workbench, workbench
 from ...worker_failures import ReportsWorkerFailures
-from . import model as view
-from . import work as workers
-from .apply import ApplyFlow
-from .pages import DiffPane, SummaryPane
-from .replan import ReplanFlow
-from .target import switch_target
+from . import planning
+from .apply import Applied, ApplyFlow, Undone
+from .pages import DiffPane, SummaryPane, file_prompt, module_prompt, overview_prompt, summary_page, summary_prompt
+from .planning import Planned, ReviewLoaded
+from .replan import FoundStale, ReplanFailed, ReplanFlow
 
 SPLIT_MIN_WIDTH = 140  # side by side by default from this terminal width; `s` overrides it
 OVERVIEW = "overview"
@@ -64,6 +64,15 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         "modules, s switches unified / side by side, t switches the target version (v2.2 / v2.5), a applies, "
         "u undoes."
     )
+    head = getters.query_one("#migrate-head", Static)
+    module_list = getters.query_one("#migrate-modules", OptionList)  # several modules only: hidden for one
+    file_list = getters.query_one("#migrate-files", OptionList)
+    pane = getters.query_one("#migrate-pane", ContentSwitcher)  # the summary page or the diff page
+    summary = getters.query_one(SummaryPane)
+    diff_page = getters.query_one(DiffPane)
+    diff_view = getters.query_one(DiffView)
+    progress = getters.query_one("#migrate-progress", ProgressBar)
+    status = getters.query_one("#status", Static)
 
     def __init__(
         self,
@@ -87,20 +96,16 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         self.state = PreviewState.for_paths(list(paths or []), to, promotion)  # what every part shows
         self.state.review_name = review_file.name if review_file is not None else self.state.review_name
         self.split_choice: bool | None = None  # None: by terminal width
-        self._diff: DiffView | None = None  # the diff's view once mounted: the footer asks for its layout per key
+        self.side_by_side = False  # the diff's layout, which the diff view follows (the footer asks it before mount)
         self._files_for: tuple[object, ...] | None = None  # what the file list was filled for
         self._modules_listed = 0  # how many of state.listed the module list shows
         self.replanning = ReplanFlow(self, remake)  # a preset is made again by `remake` when its files change
         self.applying = ApplyFlow(self, self.replanning.after_stale_apply)
 
-    # The state's parts, by the names the flows and tests use.
+    # The state's parts, by the names the tests use.
     @property
     def slots(self) -> list[ModuleSlot]:
         return self.state.slots
-
-    @property
-    def listed(self) -> list[int]:
-        return self.state.listed
 
     @property
     def current(self) -> int | None:
@@ -109,14 +114,6 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     @property
     def file_index(self) -> int:
         return self.state.file_index
-
-    @property
-    def multi(self) -> bool:
-        return self.state.multi
-
-    @property
-    def to(self) -> str:
-        return self.state.to
 
     @classmethod
     def for_modules(cls, paths: list[Path], to: str = "2.2") -> MigrationScreen:
@@ -139,10 +136,6 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
     def bench(self) -> Workbench:
         return workbench(self.app)
 
-    @property
-    def to_label(self) -> str:
-        return self.state.to_label
-
     # ------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
@@ -160,28 +153,18 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
 
     @while_open
     def on_mount(self) -> None:
-        self._diff = self.query_one(DiffView)
         self._update_split()
-        self.query_one(SummaryPane).focus()
+        self.summary.focus()
         if self.review_file is not None:
-            self.query_one("#migrate-pane").loading = True
-            if self.review_plans is not None:
-                self.post_message(workers.ReviewLoaded(self.review_plans, None))
-            else:
-                workers.read_plan_file(self, self.review_file)
+            self.pane.loading = True
+            planning.read_saved(self, self.review_file, self.review_plans)
             return
         self.show_module_list()
         self.bench.modules_changed.subscribe(self, self.replanning.modules_changed)
         if self.preset is not None:
-            undoable = bool(backups_for(self.preset.module))
-            self.post_message(workers.Planned(0, ReviewPlan.from_plan(self.preset), self.preset, undoable=undoable))
-            return
-        self.plan_all()
-
-    def plan_all(self) -> None:
-        """Plan every slot for the current target (at mount, and after `t` switches the target)."""
-        self.draw()
-        workers.plan_modules(self, [(i, s.path) for i, s in enumerate(self.slots) if s.path], self.to)
+            planning.show_preset(self, self.preset)
+        else:
+            planning.plan_all(self)
 
     @while_open
     def on_resize(self) -> None:
@@ -189,24 +172,17 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
 
     def _update_split(self) -> None:
         wide = self.app.size.width >= SPLIT_MIN_WIDTH
-        self.query_one(DiffView).split = wide if self.split_choice is None else self.split_choice
+        self.side_by_side = wide if self.split_choice is None else self.split_choice
+        self.diff_view.split = self.side_by_side
         self.refresh_bindings()
 
-    def show_module_list(self) -> None:
-        if self.multi:
-            modules = self.query_one("#migrate-modules", OptionList)
-            modules.remove_class("-hidden")
-            modules.set_options([Option(view.overview_prompt(self.slots), id=OVERVIEW)])
-            self._modules_listed = 0
-            modules.highlighted = 0
+    # ------------------------------------------------------------ the one handler per message
 
-    # ------------------------------------------------------------ the one handler per state change
-
-    @on(workers.Planned)
-    def _planned(self, message: workers.Planned) -> None:
+    @on(Planned)
+    def _planned(self, message: Planned) -> None:
         if not self.state.planned(message.index, message.plan, message.live, message.to, message.undoable):
             return  # planned for the target before `t` switched it
-        if self.multi:
+        if self.state.multi:
             self._list_modules(message.index)
             done = sum(1 for s in self.slots if s.plan is not None)
             # The overview lists every module: redrawing it per plan would be quadratic over hundreds of them.
@@ -218,47 +194,32 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         else:
             self._draw_lines()
 
-    def _list_modules(self, changed: int | None = None) -> None:
-        """The module list follows the state: the overview's count, new modules, a changed module's badge."""
-        modules = self.query_one("#migrate-modules", OptionList)
-        modules.replace_option_prompt(OVERVIEW, view.overview_prompt(self.slots))
-        for index in self.listed[self._modules_listed :]:
-            modules.add_option(Option(view.module_prompt(self.slots[index]), id=f"slot-{index}"))
-        self._modules_listed = len(self.listed)
-        if changed is not None:
-            self.refresh_module_prompt(changed)
-
-    def refresh_module_prompt(self, index: int) -> None:
-        if self.multi and index in self.listed:
-            modules = self.query_one("#migrate-modules", OptionList)
-            modules.replace_option_prompt(f"slot-{index}", view.module_prompt(self.slots[index]))
-
-    @on(workers.ReviewLoaded)
-    def _review_loaded(self, message: workers.ReviewLoaded) -> None:
-        self.query_one("#migrate-pane").loading = False
+    @on(ReviewLoaded)
+    def _review_loaded(self, message: ReviewLoaded) -> None:
+        self.pane.loading = False
         if message.problem is not None:
             self.notify(message.problem, title="Cannot review this plan", severity="error", timeout=10, markup=False)
         self.state.review_loaded(message.plans, message.problem)
         self.show_module_list()
-        if self.multi:
+        if self.state.multi:
             self._list_modules()
         self.draw(force=True)
 
-    @on(workers.Applied)
-    def _applied(self, message: workers.Applied) -> None:
+    @on(Applied)
+    def _applied(self, message: Applied) -> None:
         self.applying.applied(message)
 
-    @on(workers.ReplanFailed)
-    def _replan_failed(self, message: workers.ReplanFailed) -> None:
-        self.replanning.failed(message)
+    @on(Undone)
+    def _undone(self, message: Undone) -> None:
+        self.applying.undone(message)
 
-    @on(workers.FoundStale)
-    def _found_stale(self, message: workers.FoundStale) -> None:
+    @on(FoundStale)
+    def _found_stale(self, message: FoundStale) -> None:
         self.replanning.stale_found(message)
 
-    @on(workers.Undone)
-    def _undone(self, message: workers.Undone) -> None:
-        self.applying.undone(message)
+    @on(ReplanFailed)
+    def _replan_failed(self, message: ReplanFailed) -> None:
+        self.replanning.failed(message)
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -267,11 +228,11 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         if event.state is not WorkerState.ERROR:
             return
         self.state.writes_failed()
-        for index in self.listed:
+        for index in self.state.listed:
             self.refresh_module_prompt(index)
         self.draw(force=True)
 
-    # ------------------------------------------------------------ selection
+    # ------------------------------------------------------------ selection and layout
 
     @on(OptionList.OptionHighlighted, "#migrate-modules")
     def _module_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -310,16 +271,15 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
             self.draw()
 
     def action_toggle_layout(self) -> None:
-        diff = self.query_one(DiffView)
-        self.split_choice = not diff.split
-        diff.split = self.split_choice
-        self.notify("Side by side" if diff.split else "Unified diff", timeout=2)
+        self.split_choice = self.side_by_side = not self.side_by_side
+        self.diff_view.split = self.side_by_side
+        self.notify("Side by side" if self.side_by_side else "Unified diff", timeout=2)
         self.draw()
         self.refresh_bindings()  # the footer's key now names the other layout
 
     def key_description(self, action: str) -> str | None:
         """The footer's wording for a key, from the state (KeyFooter's DescribesKeys)."""
-        return self.state.key_description(action, self._diff is not None and self._diff.split)
+        return self.state.key_description(action, self.side_by_side)
 
     def action_close(self) -> None:
         if self.state.writing:
@@ -330,7 +290,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         else:
             self.dismiss()
 
-    # ------------------------------------------------------------ apply and undo (apply.py)
+    # ------------------------------------------------------------ target, apply and undo (planning.py, apply.py)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The state says which keys are bound: a saved plan under review cannot be applied, undone or
@@ -343,7 +303,7 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         return self.state.offers(action)
 
     def action_switch_target(self) -> None:
-        switch_target(self)
+        planning.switch_target(self)
 
     def action_apply(self) -> None:
         self.applying.apply()
@@ -359,48 +319,67 @@ class MigrationScreen(ReportsWorkerFailures, Screen[None]):
         state = self.state
         slot = state.slot
         plan = slot.plan if slot is not None else None
-        if self.multi:
-            modules = self.query_one("#migrate-modules", OptionList)
+        if state.multi:
+            modules = self.module_list
             position = modules.get_option_index(OVERVIEW if state.current is None else f"slot-{state.current}")
             if modules.highlighted != position:
                 modules.highlighted = position
         self._fill_files(slot, force)
-        self.query_one("#migrate-pane").loading = slot is not None and plan is None
+        self.pane.loading = slot is not None and plan is None
         self._draw_lines()
-        switcher = self.query_one(ContentSwitcher)
         if plan is None or not 0 < self.file_index <= len(plan.files):
-            page = view.summary_page(slot, self.slots, self.listed, self.review_file, state.problem)
-            self.query_one(SummaryPane).show(page)
-            switcher.current = "migrate-summary"
-            self._focus_pane(self.query_one(SummaryPane))
+            self.summary.show(summary_page(slot, self.slots, state.listed, self.review_file, state.problem))
+            self.pane.current = "migrate-summary"
+            self._focus_pane(self.summary)
         else:
-            self.query_one(DiffPane).show(plan.files[self.file_index - 1], plan, force)
-            switcher.current = "migrate-diff"
-            self._focus_pane(self.query_one(DiffView))
+            self.diff_page.show(plan.files[self.file_index - 1], plan, force)
+            self.pane.current = "migrate-diff"
+            self._focus_pane(self.diff_view)
 
     def _draw_lines(self) -> None:
         """The head and status lines, the planning progress and the footer's keys (cheap: after every plan)."""
         state = self.state
-        self.query_one("#migrate-head", Static).update(block(state.heading()))
-        self.query_one("#status", Static).update(block(state.status_line(self.query_one(DiffView).split)))
-        progress = self.query_one(ProgressBar)
+        self.head.update(block(state.heading()))
+        self.status.update(block(state.status_line(self.side_by_side)))
         done = state.progress()
         if done is not None:
-            progress.update(total=done[1], progress=done[0])
-        progress.set_class(done is None, "-hidden")
+            self.progress.update(total=done[1], progress=done[0])
+        self.progress.set_class(done is None, "-hidden")
         self.refresh_bindings()
 
     def _focus_pane(self, pane: SummaryPane | DiffView) -> None:
         if not isinstance(self.focused, OptionList):  # someone moving through a list keeps its focus
             pane.focus()
 
+    def show_module_list(self) -> None:
+        """Several modules: the module list shows, with the overview alone (modules are added as they are planned)."""
+        if self.state.multi:
+            self.module_list.remove_class("-hidden")
+            self.module_list.set_options([Option(overview_prompt(self.slots), id=OVERVIEW)])
+            self._modules_listed = 0
+            self.module_list.highlighted = 0
+
+    def _list_modules(self, changed: int | None = None) -> None:
+        """The module list follows the state: the overview's count, new modules, a changed module's badge."""
+        modules = self.module_list
+        modules.replace_option_prompt(OVERVIEW, overview_prompt(self.slots))
+        for index in self.state.listed[self._modules_listed :]:
+            modules.add_option(Option(module_prompt(self.slots[index]), id=f"slot-{index}"))
+        self._modules_listed = len(self.state.listed)
+        if changed is not None:
+            self.refresh_module_prompt(changed)
+
+    def refresh_module_prompt(self, index: int) -> None:
+        if self.state.multi and index in self.state.listed:
+            self.module_list.replace_option_prompt(f"slot-{index}", module_prompt(self.slots[index]))
+
     def _fill_files(self, slot: ModuleSlot | None, force: bool) -> None:
-        files = self.query_one("#migrate-files", OptionList)
+        files = self.file_list
         plan = slot.plan if slot is not None else None
         if force or self._files_for != (self.current, id(plan)):
             self._files_for = (self.current, id(plan))
-            options = [] if slot is None else [Option(view.summary_prompt(plan), id="summary")]
-            options += [Option(view.file_prompt(f), id=f"file-{n}") for n, f in enumerate(plan.files if plan else [])]
+            options = [] if slot is None else [Option(summary_prompt(plan), id="summary")]
+            options += [Option(file_prompt(f), id=f"file-{n}") for n, f in enumerate(plan.files if plan else [])]
             files.set_options(options)
         if files.option_count and files.highlighted != self.file_index:
             files.highlighted = min(self.file_index, files.option_count - 1)
