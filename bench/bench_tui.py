@@ -200,7 +200,7 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
                     await asyncio.sleep(max(0.0, due - time.perf_counter()))
             yield Usage(1, 1)
 
-    import cogtui.tui.screens.run.launch as run_mod
+    import cogtui.tui.screens.run.screen as run_mod
 
     run_mod.make_provider = lambda *a, **k: Paced()  # type: ignore[attr-defined]
     presses: list[float] = []

@@ -4,7 +4,7 @@ A quarter second after the last change (`InputCheck.soon`), or at once when the 
 a thread worker judges the text (`input_status`: a big input or schema would hold the UI thread) and posts its
 verdict to the screen as `InputChecked`, which the screen shows under the editor. The verdict quotes the input and
 the schema's messages as values, never as markup. `fill_input` puts the input the screen starts with in the
-editor, after what was typed while the module was being read.
+editor, after what was typed while the module was being read. The screen only forwards the editor's changes here.
 """
 
 from __future__ import annotations

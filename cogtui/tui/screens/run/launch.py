@@ -7,7 +7,8 @@ tab; with a second target it makes both and one tab runs the input on both at on
 TUI-19). Which presses start a run (a burst is one run, a press while the module is being read is kept and runs
 once it is read: decision TUI-5) is the screen's `RunScreenState.presses`; the screen starts one read at a time,
 so two overlapping reads never start two runs (decision TUI-4). The prompt preview (`p`) reads the input with
-`form_input` as a run would.
+`form_input` as a run would. Functions of what they use (the form, the module, the workbench, the tabs), so what a
+run is made of reads in one place, apart from the widgets.
 """
 
 from __future__ import annotations

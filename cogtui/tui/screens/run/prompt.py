@@ -4,7 +4,7 @@ The request is built off the UI thread by the runner's own steps (core/run/promp
 read afresh from disk; Anthropic's token count is asked when it is the provider and its key is set (it generates
 nothing). The screen draws one `PromptViewState`: building, then the request (system, user, the structured-output
 schema, attachments by reference) under its token and cost line, or why a run would be refused. Text from the
-module and the input is shown literally.
+module and the input is shown literally. A screen of its own over the run screen, which only hands it the form.
 """
 
 from __future__ import annotations
