@@ -364,7 +364,7 @@ async def run_compare(pilot: AppPilot, stage: Stage) -> None:
     ]
     requests = [RunRequest(screen.module, test.input, None, p.name, p.model) for p in providers]
     labels = [f"{p.name}/{p.model}" for p in providers]
-    await screen.open_compare_tab(requests, [RunOptions(p) for p in providers], labels)
+    await screen.tabs.open_compare(requests, [RunOptions(p) for p in providers], labels, screen.bench.config.prices)
     pane = screen.query_one(ComparePane)
     await until(pilot, lambda: not pane.running, "both runs")
     await app.workers.wait_for_complete()  # the history records too

@@ -15,6 +15,7 @@ from textual.widgets import DataTable
 from tuikit import copy_modules, isolate, make_app, open_eval, open_goldens, open_run, press_run_again, until
 
 from cogtui.core.run.golden_state import GoldensPhase
+from cogtui.core.run.runner import RunResult
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.widgets.run_pane import RunPane
@@ -77,12 +78,19 @@ async def test_run_uses_the_schema_on_disk(monkeypatch: pytest.MonkeyPatch, tmp_
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await open_run(app, pilot, module)
-        panes = lambda: list(screen.query(RunPane))  # noqa: E731
+
+        def ended(index: int) -> RunResult | None:
+            panes = list(screen.query(RunPane))
+            return panes[index].result if len(panes) == index + 1 else None
+
         await pilot.press("ctrl+r")
-        await until(lambda: len(panes()) == 1 and panes()[0].result is not None, pilot)
-        assert panes()[0].result.envelope["ok"] is True
+        await until(lambda: ended(0) is not None, pilot)
+        first = ended(0)
+        assert first is not None and first.envelope["ok"] is True
         stricter(module)
         await press_run_again(pilot)
-        await until(lambda: len(panes()) == 2 and panes()[1].result is not None, pilot)
-        envelope = panes()[1].result.envelope
+        await until(lambda: ended(1) is not None, pilot)
+        second = ended(1)
+        assert second is not None
+        envelope = second.envelope
         assert envelope["ok"] is False and envelope["error"]["code"] == "E3001"

@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from llmserver import disconnect_after, silence_after_headers, text
+from llmserver import ScriptedLLMServer, disconnect_after, silence_after_headers, text
 from textual.widgets import Select, Static, TabbedContent, TextArea
 from tuikit import copy_modules, isolate, make_app, open_run, press_run_again, until
 
 from cogtui.core.history.store import History
+from cogtui.core.run.runner import RunResult
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.json_tree import JsonTree
 from cogtui.tui.widgets.meta_card import MetaCard
@@ -20,6 +21,17 @@ from cogtui.tui.widgets.stream_text import StreamText
 
 def _panes(screen: RunScreen) -> list[RunPane]:
     return list(screen.query(RunPane))
+
+
+def _done(screen: RunScreen, index: int = 0) -> bool:
+    """The run in tab `index` (counting the open ones) has ended."""
+    panes = _panes(screen)
+    return len(panes) > index and panes[index].result is not None
+
+
+def _result(pane: RunPane) -> RunResult:
+    assert pane.result is not None
+    return pane.result
 
 
 def _static(pane: RunPane, cls: str) -> str:
@@ -77,7 +89,7 @@ async def test_ctrl_r_from_the_input_editor_streams_a_replay_run(
         screen = await open_run(app, pilot, module)
         assert isinstance(app.focused, TextArea)
         await pilot.press("ctrl+r")
-        await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot)
+        await until(lambda: _done(screen), pilot)
         pane = _panes(screen)[0]
         expected = json.loads((module / "tests" / "case1.expected.json").read_text())
         assert pane.query_one(StreamText).text == expected["data"]["rationale"]
@@ -109,11 +121,11 @@ async def test_escape_cancels_and_records_interrupted(monkeypatch: pytest.Monkey
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await open_run(app, pilot, module)
         await pilot.press("ctrl+r")
-        await until(lambda: _panes(screen) and _panes(screen)[0].assembler.chunks > 3, pilot)
+        await until(lambda: bool(_panes(screen)) and _panes(screen)[0].assembler.chunks > 3, pilot)
         await pilot.press("escape")
         await until(lambda: _panes(screen)[0].result is not None, pilot)
         pane = _panes(screen)[0]
-        assert pane.result.interrupted and pane.result.envelope["error"]["code"] == "E2010"
+        assert _result(pane).interrupted and _result(pane).envelope["error"]["code"] == "E2010"
         assert isinstance(app.screen, RunScreen)  # escape cancelled; it did not close the screen
         db = tmp_path / "data" / "history.sqlite3"
         await until(lambda: db.exists() and History(db).runs("incident-narrator")[:1] != [], pilot)
@@ -130,7 +142,7 @@ async def test_subagent_calls_show_as_nested_runs(monkeypatch: pytest.MonkeyPatc
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await open_run(app, pilot, module)
         await pilot.press("ctrl+r")
-        await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot)
+        await until(lambda: _done(screen), pilot)
         pane = _panes(screen)[0]
         calls = pane.query_one(".run-calls")
         assert not calls.has_class("-hidden")
@@ -139,8 +151,8 @@ async def test_subagent_calls_show_as_nested_runs(monkeypatch: pytest.MonkeyPatc
 
 
 async def test_anthropic_disconnect_shows_partial_data(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server
-) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
@@ -154,9 +166,9 @@ async def test_anthropic_disconnect_shows_partial_data(
         screen.query_one("#run-provider", Select).value = "anthropic"
         await pilot.pause()
         await pilot.press("ctrl+r")
-        await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot)
+        await until(lambda: _done(screen), pilot)
         pane = _panes(screen)[0]
-        env = pane.result.envelope
+        env = _result(pane).envelope
         assert env["error"]["code"] == "E2010"
         assert env["partial_data"]["rationale"] and expected["data"]["rationale"].startswith(
             env["partial_data"]["rationale"]
@@ -165,7 +177,9 @@ async def test_anthropic_disconnect_shows_partial_data(
         assert pane.query_one(JsonTree).fields  # the partial data is shown
 
 
-async def test_cancel_closes_the_provider_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server) -> None:  # type: ignore[no-untyped-def]
+async def test_cancel_closes_the_provider_request(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server: ScriptedLLMServer
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
@@ -180,7 +194,7 @@ async def test_cancel_closes_the_provider_request(monkeypatch: pytest.MonkeyPatc
         await until(lambda: len(llm_server.requests) == 1, pilot)
         await pilot.press("escape")
         await until(lambda: _panes(screen)[0].result is not None, pilot)
-        assert _panes(screen)[0].result.interrupted
+        assert _result(_panes(screen)[0]).interrupted
         assert len(llm_server.requests) == 1  # cancelled, not retried
 
 

@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from textual.message import Message
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import TextArea
 from textual.worker import get_current_worker
 from tuikit import HANG_S, copy_modules, isolate, make_app, press_at, press_run_again, until
 
 import cogtui.core.module.loader as loader
+from cogtui.core.module.model import Module
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.module_loads import ModuleLoaded
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
@@ -35,7 +39,7 @@ class HeldLoads:
         self.gate = threading.Event()
         real_load = loader.load_module
 
-        def load_module(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def load_module(path: Path | str, *args: Any, **kwargs: Any) -> Module:
             if Path(path).absolute() == module.absolute():
                 ui = threading.current_thread() is threading.main_thread()
                 if ui:
@@ -61,7 +65,7 @@ class HeldLoads:
 
         monkeypatch.setattr(Screen, "post_message", post_message)
 
-    async def answered(self, pilot: Any, n: int = 1) -> None:
+    async def answered(self, pilot: Pilot[None], n: int = 1) -> None:
         """Wait until `n` reads have posted what they read, and the app has handled whatever was delivered."""
         await until(lambda: len(self.posted) >= n, pilot)
         await pilot.pause()
@@ -73,14 +77,22 @@ class HeldLoads:
         self.gate.set()
 
 
-async def opening(app: Any, pilot: Any, monkeypatch: pytest.MonkeyPatch, go: Any, kind: type) -> tuple[Any, HeldLoads]:
+S = TypeVar("S", bound=Screen[Any])
+Go = Callable[[CogtuiApp, Path], object]  # a navigation function that opens a module's screen
+
+
+async def opening(
+    app: CogtuiApp, pilot: Pilot[None], monkeypatch: pytest.MonkeyPatch, go: Go, kind: type[S]
+) -> tuple[S, HeldLoads]:
     """`go(app, module)` for code-reviewer under `app`'s root, its load held: the screen of `kind`, open and loading."""
     await until(lambda: bool(app.store.entries), pilot)
     module = app.store.entries[0].path
     loads = HeldLoads(monkeypatch, module)
     go(app, module)
     await until(lambda: isinstance(app.screen, kind) and bool(loads.on_ui_thread), pilot)
-    return app.screen, loads
+    screen = app.screen
+    assert isinstance(screen, kind)
+    return screen, loads
 
 
 async def test_the_run_screen_opens_and_runs_with_the_module_loaded_in_a_worker_and_a_burst_starts_one_run(
@@ -95,7 +107,10 @@ async def test_the_run_screen_opens_and_runs_with_the_module_loaded_in_a_worker_
         loads.release()
         await until(lambda: screen.module is not None, pilot)
         assert loads.on_ui_thread == [False]
-        panes = lambda: list(screen.query(RunPane))  # noqa: E731
+
+        def panes() -> list[RunPane]:
+            return list(screen.query(RunPane))
+
         area = screen.query_one("#run-input", TextArea)
         assert area.text.strip().startswith("{")  # the form filled in from the module once loaded
 
@@ -139,7 +154,7 @@ async def test_keys_typed_while_the_run_screen_loads_the_module_are_kept_before_
 
 @pytest.mark.parametrize(("go", "kind"), [(navigation.goldens, GoldensScreen), (navigation.evaluate, EvalScreen)])
 async def test_goldens_and_eval_load_in_a_worker_as_they_open_and_a_burst_of_ctrl_r_runs_once(
-    go: Any, kind: type[GoldensScreen | EvalScreen], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    go: Go, kind: type[GoldensScreen | EvalScreen], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "code-reviewer")

@@ -53,7 +53,8 @@ async def test_a_replay_run_with_an_image_url_finishes_offline(monkeypatch: pyte
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen: RunScreen = app.screen
+        screen = app.screen
+        assert isinstance(screen, RunScreen)
         assert screen.query_one("#run-provider", Select).value == "replay"
         screen.query_one("#run-input", TextArea).text = json.dumps(given)
         for name in ("getaddrinfo", "create_connection"):  # from here on, as on a machine without a network

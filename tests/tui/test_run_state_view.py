@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import ProgressBar, Static
 from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.core.run.run_state import Phase
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.meta_card import MetaCard
 from cogtui.tui.widgets.run_pane import RunPane
@@ -43,7 +42,7 @@ def module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return path
 
 
-async def start(app: App[Any], pilot: Pilot[Any], module: Path) -> RunPane:
+async def start(app: CogtuiApp, pilot: Pilot[None], module: Path) -> RunPane:
     await pilot.pause()
     nav.run_module(app, module)
     await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)

@@ -2,7 +2,7 @@
 (its outcome, latency and cost), then every field of the two envelopes in one table, the differing ones marked.
 
 Both runs go in one worker, concurrently; each side's result is posted as it ends (`SideFinished`), and the
-screen records it in history as any run. Everything drawn comes from the pane's `CompareState`
+run screen's tabs record it in history as any run. Everything drawn comes from the pane's `CompareState`
 (core/run/compare_state.py). Model-written values reach the table as literal text (`cell`), never markup.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -34,6 +35,12 @@ class ComparePane(ReportsWorkerFailures, Vertical):
             super().__init__()
             self.pane, self.index, self.result = pane, index, result
 
+    # Composed once, there for the pane's life.
+    left_head = getters.query_one("#compare-left", Static)
+    right_head = getters.query_one("#compare-right", Static)
+    summary = getters.query_one(".compare-summary", Static)
+    table = getters.query_one(DataTable)
+
     def __init__(
         self, requests: list[RunRequest], options: list[RunOptions], labels: list[str], prices: dict[str, Any]
     ) -> None:
@@ -52,7 +59,7 @@ class ComparePane(ReportsWorkerFailures, Vertical):
         yield table
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.table
         table.add_column("", key="mark")
         table.add_column("field", key="field")
         for side, key in zip(self.state.sides, ("left", "right"), strict=True):
@@ -85,7 +92,7 @@ class ComparePane(ReportsWorkerFailures, Vertical):
         return True
 
     def side_done(self, index: int, result: RunResult | None) -> None:
-        """Called by the screen's handler: the side's final state (a late second result changes nothing)."""
+        """Called by the run screen's tabs, on `SideFinished`: the side's final state (a late second result changes nothing)."""
         envelope = result.envelope if result is not None else {"ok": False}
         interrupted = result.interrupted if result is not None else True
         cost = None
@@ -101,10 +108,10 @@ class ComparePane(ReportsWorkerFailures, Vertical):
 
     def render_state(self) -> None:
         """Heads, summary and the field table, from the state."""
-        for side, where in zip(self.state.sides, ("#compare-left", "#compare-right"), strict=True):
-            self.query_one(where, Static).update(block(side.line()))
-        self.query_one(".compare-summary", Static).update(styled(self.state.summary(), "$text-muted"))
-        table = self.query_one(DataTable)
+        for side, head in zip(self.state.sides, (self.left_head, self.right_head), strict=True):
+            head.update(block(side.line()))
+        self.summary.update(styled(self.state.summary(), "$text-muted"))
+        table = self.table
         table.clear()
         if self.state.running:
             return

@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -54,6 +54,16 @@ class RunRequest:
 
 
 class RunPane(ReportsWorkerFailures, Horizontal):
+    # Composed once, there for the pane's life.
+    card = getters.query_one(MetaCard)
+    bar = getters.query_one(ProgressBar)
+    progress = getters.query_one(".run-progress", Static)
+    usage = getters.query_one(".run-usage", Static)
+    outcome = getters.query_one(".run-outcome", Static)
+    calls_tree = getters.query_one(".run-calls", Tree)  # subagent calls, nested by call path
+    rationale = getters.query_one(StreamText)
+    data_tree = getters.query_one(JsonTree)
+
     class ChunksReady(Message):
         def __init__(self, pane: RunPane) -> None:
             super().__init__()
@@ -147,7 +157,7 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         changed_fields: set[str] = set()
         text_fields: dict[str, list[str]] = {}
         meta = progress = None
-        rationale = self.query_one(StreamText)
+        rationale = self.rationale
         while self.queue:
             ev = self.queue.popleft()
             if ev.path:
@@ -167,7 +177,7 @@ class RunPane(ReportsWorkerFailures, Horizontal):
                     if change.field == "data.rationale" and change.reset:
                         rationale.reset(str(change.value or ""))
                     elif change.field == "data":
-                        self.query_one(JsonTree).set_value(change.value)
+                        self.data_tree.set_value(change.value)
                     elif change.field.startswith("data."):
                         changed_fields.add(change.field)
                 elif change.kind == "progress":
@@ -180,7 +190,7 @@ class RunPane(ReportsWorkerFailures, Horizontal):
             self.state.saw_meta(meta)
         if progress is not None:
             self.state.saw_progress(progress.get("percent"), progress.get("stage"), progress.get("message"))
-        tree = self.query_one(JsonTree)
+        tree = self.data_tree
         data = self.assembler.data() if changed_fields else {}
         for fld in sorted(changed_fields):
             key = fld[5:]
@@ -199,7 +209,7 @@ class RunPane(ReportsWorkerFailures, Horizontal):
     def render_state(self) -> None:
         """Meta card, progress line and bar, timings: all drawn from `self.state`."""
         state = self.state
-        card = self.query_one(MetaCard)
+        card = self.card
         meta, instead = state.card()
         if card.meta != meta or card.instead != instead:
             card.show_meta(meta, instead)
@@ -209,8 +219,8 @@ class RunPane(ReportsWorkerFailures, Horizontal):
             text = markup("[b]$stage[/] $message", stage=state.stage, message=state.message)
         else:
             text = styled(line, style or "$text-muted")
-        self.query_one(".run-progress", Static).update(text)
-        bar, shown = self.query_one(ProgressBar), state.bar()
+        self.progress.update(text)
+        bar, shown = self.bar, state.bar()
         bar.display = shown is not None  # a run that did not finish has no bar: it never reached 100 %
         if shown is True:
             bar.update(total=None)  # streaming with no percent: an indeterminate bar, never a stuck 0%
@@ -220,7 +230,7 @@ class RunPane(ReportsWorkerFailures, Horizontal):
 
     def _call_event(self, ev: RunEvent) -> None:
         """Subagent chunks: one collapsible node per call, nested by call path."""
-        tree: Tree[str] = self.query_one(".run-calls", Tree)
+        tree: Tree[str] = self.calls_tree
         tree.remove_class("-hidden")
         name = f"@call:{ev.path[-1]} "
         node = self.calls.get(ev.path)
@@ -243,11 +253,11 @@ class RunPane(ReportsWorkerFailures, Horizontal):
             node.add_leaf(cell(str(err.get("message", ""))[:200]))
 
     def _show_end(self, chunk: dict[str, Any]) -> None:
-        outcome = self.query_one(".run-outcome", Static)
+        outcome = self.outcome
         if chunk.get("final"):
-            self.query_one(JsonTree).set_value(chunk.get("data"))
+            self.data_tree.set_value(chunk.get("data"))
             rationale = (chunk.get("data") or {}).get("rationale")
-            stream = self.query_one(StreamText)
+            stream = self.rationale
             if rationale is not None and not isinstance(rationale, str):  # a v1 structured rationale
                 rationale = json.dumps(rationale, indent=2, ensure_ascii=False)
             if isinstance(rationale, str) and stream.text != rationale:
@@ -268,7 +278,7 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         outcome.update(Content("\n").join(lines))
         partial = chunk.get("partial_data")
         if isinstance(partial, dict):
-            self.query_one(JsonTree).set_value(partial)
+            self.data_tree.set_value(partial)
             lines.append(styled("partial data below", "$text-muted"))
             outcome.update(Content("\n").join(lines))
 
@@ -280,19 +290,17 @@ class RunPane(ReportsWorkerFailures, Horizontal):
         usage = self.result.usage if self.result is not None else None
         if usage:
             text += f"\ntokens {usage.get('input_tokens', 0)} in / {usage.get('output_tokens', 0)} out"
-        self.query_one(".run-usage", Static).update(block(text))  # provider-reported numbers: literal
+        self.usage.update(block(text))  # provider-reported numbers: literal
 
     def finish(self, result: RunResult | None) -> None:
-        """Called by the screen's Finished handler (after the last chunks are drained): the final state."""
+        """Called by the run screen's tabs, on `Finished` (after the last chunks are drained): the final state."""
         self._drain()
         self.running = False
         self.result = result
         if result is not None:
             self.state.ended(result.envelope, result.interrupted, result.ttfc_ms, result.total_ms)
             if result.interrupted:
-                self.query_one(".run-outcome", Static).update(
-                    "[$warning]interrupted[/]: the provider request was closed"
-                )
+                self.outcome.update("[$warning]interrupted[/]: the provider request was closed")
         else:
             self.state.ended({"ok": False}, True, None, (time.perf_counter() - self.started) * 1000)
         self.render_state()

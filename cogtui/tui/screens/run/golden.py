@@ -6,15 +6,16 @@ this answer) is refused with the reason; otherwise a dialog asks for the case's 
 says what to weigh first (a replay answer is a copy of a golden or an example, not a model's; a golden with this
 input that expects another answer). Saving writes the pair (`core.authoring.golden_save`, GOLD-6) in a second worker
 that loads the module again, so the manifest it edits is the one on disk now; it posts one `GoldenSaved`, whose
-handler notifies and revalidates the module so the browser and the goldens screen see the new test.
+handler notifies and revalidates the module so the browser and the goldens screen see the new test. The dialog,
+the two workers and their messages are one behaviour, from the key to the notice, hence one file.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -35,29 +36,13 @@ from ...keys import bindings
 from ...mounting import while_open
 from ...shown import block
 from ...watching import validate_entries
-from ...workbench import Notifies
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from textual.app import App
     from textual.screen import Screen
 
     from ...widgets.run_pane import RunPane
-
-
-class GoldenSaveView(Notifies, Protocol):
-    """What saving a golden uses of the run screen (RunScreen implements it)."""
-
-    module_path: Path
-
-    @property
-    def app(self) -> App[object]: ...
-
-    @property
-    def screen(self) -> Screen[object]: ...  # the screen itself: where the worker runs and posts
-
-    def active_pane(self) -> RunPane | None: ...
 
 
 class GoldenSaved(Message):
@@ -88,6 +73,9 @@ class GoldenNameModal(ModalScreen[str | None]):
     """The case's name (a free one proposed, checked as it is typed) and what to weigh before saving."""
 
     BINDINGS = bindings("modal.cancel")
+    name_input = getters.query_one("#golden-name-input", Input)
+    problem_line = getters.query_one("#golden-name-problem", Static)
+    save_button = getters.query_one("#save", Button)
 
     def __init__(self, plan: SavePlan) -> None:
         super().__init__()
@@ -114,22 +102,22 @@ class GoldenNameModal(ModalScreen[str | None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one("#golden-name-input", Input).focus()
+        self.name_input.focus()
 
     def problem(self) -> str | None:
-        return name_problem(self.query_one("#golden-name-input", Input).value.strip(), self.plan.taken)
+        return name_problem(self.name_input.value.strip(), self.plan.taken)
 
     @on(Input.Changed, "#golden-name-input")
     def _check(self) -> None:
         problem = self.problem()
-        self.query_one("#golden-name-problem", Static).update(block(problem or ""))
-        self.query_one("#save", Button).disabled = problem is not None
+        self.problem_line.update(block(problem or ""))
+        self.save_button.disabled = problem is not None
 
     @on(Input.Submitted, "#golden-name-input")
     @on(Button.Pressed, "#save")
     def _save(self) -> None:
         if self.problem() is None:
-            self.dismiss(self.query_one("#golden-name-input", Input).value.strip())
+            self.dismiss(self.name_input.value.strip())
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
@@ -137,25 +125,26 @@ class GoldenNameModal(ModalScreen[str | None]):
 
 
 class GoldenSaveFlow:
-    def __init__(self, screen: GoldenSaveView) -> None:
-        self.screen = screen
+    """The saves of one run screen's runs: the screen hands `start` the run in its tab shown, and its handlers of
+    `GoldenPlanned` and `GoldenSaved` (posted to it by the workers) hand them to `planned` and `saved`."""
 
-    def start(self) -> None:
-        """ctrl+g: plan the save of the active tab's run, off the UI thread; `planned` goes on."""
+    def __init__(self, screen: Screen[Any], module_path: Path) -> None:
+        self.screen, self.module_path = screen, module_path
+
+    def start(self, pane: RunPane | None) -> None:
+        """ctrl+g: plan the save of `pane`'s run, off the UI thread; `planned` goes on."""
         screen = self.screen
-        pane = screen.active_pane()
         if pane is None or pane.result is None:
             screen.notify("No finished run in this tab: ctrl+r runs the module first.", severity="warning")
             return
-        path, result = screen.module_path, pane.result
+        path, result = self.module_path, pane.result
         run = Run(pane.request.input, result.envelope, result.interrupted)
         replay = pane.request.provider_name == "replay"
 
         def work() -> None:
-            node.post_message(plan(path, run, replay))
+            screen.post_message(plan(path, run, replay))
 
-        node = screen.screen
-        node.run_worker(work, thread=True, group="save-golden", exit_on_error=False, name="plan a golden")
+        screen.run_worker(work, thread=True, group="save-golden", exit_on_error=False, name="plan a golden")
 
     def planned(self, message: GoldenPlanned) -> None:
         """Refused with the reason, or the dialog asks for the name; saving starts once it is given."""
@@ -164,18 +153,17 @@ class GoldenSaveFlow:
             why = message.error if plan is None else plan.refused
             screen.notify(why or "failed", title="Not saved as golden", severity="warning", timeout=10, markup=False)
             return
-        path, run = screen.module_path, message.run
+        path, run = self.module_path, message.run
 
         def named(name: str | None) -> None:
             if name is None:
                 return
 
             def work() -> None:
-                node.post_message(save(path, run.given, run.envelope, run.interrupted, name))
+                screen.post_message(save(path, run.given, run.envelope, run.interrupted, name))
 
-            node.run_worker(work, thread=True, group="save-golden", exit_on_error=False, name="save as golden")
+            screen.run_worker(work, thread=True, group="save-golden", exit_on_error=False, name="save as golden")
 
-        node = screen.screen
         screen.app.push_screen(GoldenNameModal(plan), named)
 
     def saved(self, message: GoldenSaved) -> None:
@@ -191,7 +179,7 @@ class GoldenSaveFlow:
             timeout=8,
             markup=False,
         )
-        validate_entries(screen.app, [screen.module_path], group="revalidate")
+        validate_entries(screen.app, [self.module_path], group="revalidate")
 
 
 # One save at a time: each loads the module, picks the first free name and rewrites module.yaml, so two at

@@ -4,7 +4,7 @@ The request is built off the UI thread by the runner's own steps (core/run/promp
 read afresh from disk; Anthropic's token count is asked when it is the provider and its key is set (it generates
 nothing). The screen draws one `PromptViewState`: building, then the request (system, user, the structured-output
 schema, attachments by reference) under its token and cost line, or why a run would be refused. Text from the
-module and the input is shown literally.
+module and the input is shown literally. A screen of its own over the run screen, which only hands it the form.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -38,6 +38,8 @@ register(KeySpec("prompt.close", "escape,p", "close", "Back", main=True))
 
 class PromptScreen(ReportsWorkerFailures, ModalScreen[None]):
     BINDINGS = bindings("prompt.close")
+    title_line = getters.query_one("#prompt-title", Static)
+    body = getters.query_one("#prompt-body", CodeView)
 
     class Built(Message):
         def __init__(self, preview: PromptPreview | None, problem: str = "") -> None:
@@ -87,8 +89,8 @@ class PromptScreen(ReportsWorkerFailures, ModalScreen[None]):
         self.draw()
 
     def draw(self) -> None:
-        self.query_one("#prompt-title", Static).update(line(self.state.title()))
-        self.query_one(CodeView).show_content(block(self.state.text()))
+        self.title_line.update(line(self.state.title()))
+        self.body.show_content(block(self.state.text()))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,22 +1,26 @@
 """The run screen (`r`): an input editor validated as you type, provider and model pickers, and runs in tabs.
 
-`ctrl+r` runs from anywhere on the screen (a new tab each time, to compare
-providers or models on one input; the module is read again first, off the UI
-thread: launch.py). With a target in "compare with", one tab runs the input
-on both targets at once and shows the two envelopes side by side, the differing
-fields marked (widgets/compare_pane.py, TUI-19). `p` (or `f4` from the input)
-shows the prompt as a run would send it, its tokens and cost, without calling a
-model (prompt.py). A burst of presses is one run, and a press while the
-module is being read starts its run once it is read (`RunPresses`, TUI-5); the
-title line says which module runs on which provider and model, and what the
-presses did (`RunScreenState`). `escape` cancels the running run (the
-provider request is closed and the run is recorded as interrupted), or goes
-back when nothing runs. Going back while runs in other tabs are still running
-asks first; confirming cancels them all and waits until each is recorded.
-Quitting the app does the same for every run screen (`quitting.stop_everything`).
+This file holds the screen's composition, its form (filled in as the module is read, kept as a draft for the
+module until cogtui quits, named on the title line), leaving it, and one handler per key and message, handing
+each behaviour to the file that holds it:
 
-Text from files and models (test names, validation messages, provider errors)
-reaches widgets as `Text`/`Content` or in plain notifications, never as markup.
+- `ctrl+r` runs from anywhere on the screen, a new tab each time, to compare providers or models on one input;
+  with a target in "compare with", one tab runs the input on both targets and shows the two envelopes side by
+  side (launch.py reads the form and starts the run once the module is read again, off the UI thread). A burst
+  of presses is one run, and a press while the module is being read starts its run once it is read
+  (`RunScreenState.presses`, decision TUI-5).
+- tabs.py holds the runs' tabs, where each run ends: cancelled, or recorded in the history.
+- input.py checks the input against the module's input schema as it is typed.
+- golden.py saves the tab's run as a golden test (`ctrl+g`); prompt.py shows the prompt as a run would send it,
+  its tokens and cost, without calling a model (`p`, or `f4` from the input).
+
+`escape` cancels the run in the tab shown (the provider request is closed and the run is recorded as interrupted),
+or goes back when it runs nothing. Going back while runs in other tabs are still running asks first; confirming
+cancels them all and waits until each is recorded. Quitting the app does the same for every run screen
+(`quitting.stop_everything`).
+
+Text from files and models (test names, validation messages, provider errors) reaches widgets as `Text`/`Content`
+or in plain notifications, never as markup.
 """
 
 from __future__ import annotations
@@ -26,40 +30,37 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual import getters, on, work
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Input, Select, Static, TabbedContent, TabPane, TextArea
-from textual.worker import Worker
+from textual.widgets import Input, Select, Static, TabPane, TextArea
 
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.module.model import Module
 from cogtui.core.run.providers import PROVIDERS
 from cogtui.core.run.run_start import InputChoice, default_provider, input_choices, starting_input
-from cogtui.core.run.run_state import Phase, Press, RunScreenState
-from cogtui.core.run.runner import RunOptions
+from cogtui.core.run.run_state import Press, RunScreenState
 
 from ...keys import SPECS, KeySpec, bindings, register
-from ...messages import HistoryWaiting, Navigate
+from ...messages import Navigate
 from ...module_loads import ModuleLoaded, ModuleLoads
 from ...mounting import while_open
 from ...quitting import InFlight
 from ...run_drafts import RunDraft
-from ...shown import assemble, cell, line, styled
+from ...shown import assemble, cell, styled
 from ...stylesheets import stylesheet
 from ...widgets.area_theme import ThemedTextArea, keep_following_app_theme, starting_area_theme
-from ...widgets.compare_pane import ComparePane
 from ...widgets.key_footer import KeyFooter
-from ...widgets.run_pane import RunPane, RunRequest
 from ...workbench import Workbench, workbench
 from ...worker_failures import ReportsWorkerFailures
 from ..history import RunHistory
 from ..modals import ConfirmModal
 from .golden import GoldenPlanned, GoldenSaved, GoldenSaveFlow
-from .input import INPUT_DEBOUNCE, InputChecked, fill_input, input_status
-from .launch import RunLaunchFlow, form_input
+from .input import InputCheck, InputChecked, fill_input
+from .launch import RunForm, form_input, launch, read_form
 from .prompt import PromptScreen
+from .tabs import RunTabs, running_in
 
 register(
     KeySpec("run.run", "ctrl+r", "run", "Run", main=True, priority=True),
@@ -70,7 +71,6 @@ register(
     KeySpec("run.save_golden", "ctrl+g", "save_golden", "Save as golden"),
     KeySpec("run.prompt", "p,f4", "prompt", "Prompt as sent"),
 )
-MAX_TABS = 8
 
 
 class RunScreen(ReportsWorkerFailures, Screen[None]):
@@ -82,7 +82,18 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         "Edit the input (JSON), pick a provider, ctrl+r to run. Each run opens a tab; ctrl+g saves its input and "
         "envelope as a golden test, under a name you give. What you type here is kept until cogtui quits."
     )
+    # Composed once, there for the screen's life.
+    title_line = getters.query_one("#run-title", Static)
+    note_line = getters.query_one("#run-note", Static)  # what the run key's presses did
+    top = getters.query_one("#run-top", Horizontal)  # the input and the pickers, hidden with f2
     run_input = getters.query_one("#run-input", TextArea)  # the module's input, as JSON text
+    input_status = getters.query_one("#run-input-status", Static)
+    golden_select = getters.query_one("#run-golden", Select)  # the inputs on offer: goldens and examples
+    provider_select = getters.query_one("#run-provider", Select)
+    model_input = getters.query_one("#run-model", Input)
+    args_input = getters.query_one("#run-args", Input)
+    compare_input = getters.query_one("#run-compare", Input)
+    tabs = getters.query_one("#runs", RunTabs)
 
     def __init__(self, module_path: Path, input_value: Any = None, autorun: bool = False) -> None:
         super().__init__()
@@ -91,17 +102,14 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.choices: list[InputChoice] = []
         self.preset_input = input_value
         self.autorun = autorun
-        self.run_count = 0
-        self._input_timer: Any = None
         self.provider_problem: str | None = None
         self.closing = False  # confirmed: close once every cancelled run is recorded
         self.stopping = False  # closing or quitting: no new run starts
         self.quitting = False  # the app quits once every cancelled run is recorded
-        self._pending_records: set[Worker[None]] = set()
         self._on_settled: list[Callable[[], object]] = []
-        self.golden_saving = GoldenSaveFlow(self)
         self.loads = ModuleLoads(self, module_path)  # the module read off the UI thread: as it opens, on ctrl+r
-        self.launching = RunLaunchFlow(self)  # ctrl+r: the module read again, then a run
+        self.input_check = InputCheck(self, lambda: (self.run_input.text, self.module))
+        self.golden_saving = GoldenSaveFlow(self, module_path)
         self.state = RunScreenState(visible(module_path.name, single_line=True))  # the title line and the presses
 
     @property
@@ -133,7 +141,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
                 yield Input(placeholder="--args text", id="run-args", compact=True)
                 yield Static("[$text-muted]compare with[/]", classes="run-label")
                 yield Input(placeholder="provider/model: runs both", id="run-compare", compact=True)
-        with TabbedContent(id="runs"), TabPane("no runs yet", id="run-empty"):
+        with RunTabs(self._settle, id="runs"), TabPane("no runs yet", id="run-empty"):
             yield Static("[$text-muted]ctrl+r runs the module on this input; each run opens a tab.[/]")
         yield KeyFooter()
 
@@ -153,11 +161,17 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         loaded = self.loads.arrived(message)
         if message.purpose is None:
             self._opened(loaded)
-        else:
-            await self.launching.reloaded(loaded, message.purpose)
+        elif isinstance(message.purpose, RunForm) and not self.stopping:  # closing or quitting since: no new run
+            if isinstance(loaded, str):
+                self.notify(loaded, severity="error", markup=False)
+            else:
+                self.module = loaded
+                await launch(self.tabs, loaded, message.purpose, self.bench, self)
         if not self.stopping and self.module is not None and self.state.presses.ready():
-            self.launching.start()  # a press kept while the module was read: its run starts now
+            self._start_run()  # a press kept while the module was read: its run starts now
         self.show_title()
+
+    # ------------------------------------------------------------ the form
 
     def _opened(self, loaded: Module | str) -> None:
         """The module as the screen opens: its inputs on offer, and the input kept from last time (or asked for)."""
@@ -169,7 +183,7 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.module = loaded
         self.sub_title = self.state.module = visible(self.module.name, single_line=True)
         self.choices = input_choices(self.module)
-        golden = self.query_one("#run-golden", Select)
+        golden = self.golden_select
         golden.set_options([(cell(choice.label), i) for i, choice in enumerate(self.choices)])
         # What was left here last time (until cogtui quits), unless this screen was opened with an input of its own.
         draft = self.bench.run_drafts.get(self.module_path) if self.preset_input is None else None
@@ -185,15 +199,15 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             self.call_after_refresh(self.action_run)
 
     def take_input(self, input_value: Any, autorun: bool) -> None:
-        """Opened again (navigation.run_module, TUI-2): an input asked for replaces the one shown, and `autorun`
-        runs it in a new tab; the tabs and runs already here stay as they are."""
+        """Opened again (navigation.run_module: one run screen per module, decision TUI-2): an input asked for
+        replaces the one shown, and `autorun` runs it in a new tab; the tabs and runs already here stay as they are."""
         if self.module is None:  # still loading as it opens: the form is filled in with these once it is loaded
             self.preset_input = input_value if input_value is not None else self.preset_input
             self.autorun = self.autorun or autorun
             return
         if input_value is not None:
             with self.prevent(Select.Changed):
-                self.query_one("#run-golden", Select).clear()
+                self.golden_select.clear()
             self.run_input.text = json.dumps(input_value, indent=2, ensure_ascii=False)
         if autorun:
             self.call_after_refresh(self.action_run)
@@ -207,21 +221,19 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         if report is not None and report.module is not None:
             self.module = report.module
             self._offer_inputs(input_choices(self.module))
-            self._check_input()
+            self.input_check.now()
 
     def _offer_inputs(self, choices: list[InputChoice]) -> None:
         """New inputs on offer; the one chosen stays chosen, and the input being edited is left as it is."""
         if [c.label for c in choices] == [c.label for c in self.choices]:
             return
-        golden = self.query_one("#run-golden", Select)
+        golden = self.golden_select
         chosen = golden.value
         label = self.choices[chosen].label if isinstance(chosen, int) and 0 <= chosen < len(self.choices) else None
         self.choices = choices
         with self.prevent(Select.Changed):  # choosing an input replaces the text: not what a refresh may do
             golden.set_options([(cell(c.label), i) for i, c in enumerate(choices)])
             golden.value = next((i for i, c in enumerate(choices) if c.label == label), Select.BLANK)
-
-    # ------------------------------------------------------------ input
 
     @on(Select.Changed, "#run-golden")
     def _golden(self, event: Select.Changed) -> None:
@@ -231,9 +243,13 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
     def _restore(self, draft: RunDraft) -> None:
         fill_input(self.run_input, draft.input_text)
         if draft.provider in PROVIDERS:
-            self.query_one("#run-provider", Select).value = draft.provider
-        self.query_one("#run-model", Input).value = draft.model
-        self.query_one("#run-args", Input).value = draft.args
+            self.provider_select.value = draft.provider
+        self.model_input.value = draft.model
+        self.args_input.value = draft.args
+
+    def form_text(self) -> tuple[str, str, str, str]:
+        """The input, provider, model and $ARGUMENTS as typed."""
+        return self.run_input.text, str(self.provider_select.value), self.model_input.value, self.args_input.value
 
     @on(Select.Changed, "#run-provider")
     @on(Input.Changed, "#run-model, #run-args")
@@ -241,15 +257,16 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         """Every change is kept for this module at once: escape, a quit prompt or a crash of a run loses nothing."""
         if self.module is None:
             return  # not filled in yet: an empty draft must not replace the last one
-        self.bench.run_drafts.keep(
-            self.module_path,
-            RunDraft(
-                self.run_input.text,
-                str(self.query_one("#run-provider", Select).value),
-                self.query_one("#run-model", Input).value,
-                self.query_one("#run-args", Input).value,
-            ),
-        )
+        self.bench.run_drafts.keep(self.module_path, RunDraft(*self.form_text()))
+
+    @on(TextArea.Changed, "#run-input")
+    def _input_changed(self) -> None:
+        self.keep_draft()
+        self.input_check.soon()
+
+    @on(InputChecked)
+    def _show_input_status(self, message: InputChecked) -> None:
+        self.input_status.update(message.status)
 
     @on(Select.Changed, "#run-provider")
     @on(Input.Changed, "#run-model, #run-compare")
@@ -258,44 +275,23 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         from cogtui.core.eval.model import Target
         from cogtui.core.eval.targets import option
 
-        provider = str(self.query_one("#run-provider", Select).value)
-        model = self.query_one("#run-model", Input).value.strip() or None
+        provider = str(self.provider_select.value)
+        model = self.model_input.value.strip() or None
         try:
             runs_as = option(Target(provider, model), self.bench.config).target
         except ValueError:
             runs_as = Target(provider, model)
         self.state.runs_on(runs_as.provider, runs_as.model)
-        self.state.compare_with(self.compare_text())
+        self.state.compare_with(self.compare_input.value)
         self.show_title()
 
     def show_title(self) -> None:
         """The title line, from the state: module, provider and model, and what the run key's presses did."""
         state = self.state
         title = state.title()
-        self.query_one("#run-title", Static).update(assemble((state.module, "bold"), title[len(state.module) :]))
+        self.title_line.update(assemble((state.module, "bold"), title[len(state.module) :]))
         key = (self.bench.config.keymap.get("run.run") or SPECS["run.run"].keys).split(",")[0]
-        self.query_one("#run-note", Static).update(styled(state.presses.note(key), "$warning"))
-
-    @on(TextArea.Changed, "#run-input")
-    def _input_changed(self) -> None:
-        self.keep_draft()
-        if self._input_timer is not None:
-            self._input_timer.stop()
-        self._input_timer = self.set_timer(INPUT_DEBOUNCE, self._check_input)
-
-    def _check_input(self) -> None:
-        text = self.run_input.text
-        self.check_input_worker(text)
-
-    @work(thread=True, exclusive=True, group="input-check", exit_on_error=False)
-    def check_input_worker(self, text: str) -> None:
-        status = input_status(text, self.module)
-        if status is not None:
-            self.post_message(InputChecked(status))  # dropped if the screen closed meanwhile
-
-    @on(InputChecked)
-    def _show_input_status(self, message: InputChecked) -> None:
-        self.query_one("#run-input-status", Static).update(message.status)
+        self.note_line.update(styled(state.presses.note(key), "$warning"))
 
     # ------------------------------------------------------------ runs
 
@@ -305,115 +301,62 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
             return
         ready = self.module is not None and not self.loads.loading
         if self.state.presses.pressed(ready, self.bench.key_time()) is Press.START:
-            self.launching.start()
+            self._start_run()
         self.show_title()
 
-    def form_text(self) -> tuple[str, str, str, str]:
-        """The input, provider, model and $ARGUMENTS as typed (launch.py reads them on ctrl+r)."""
-        return (
-            self.run_input.text,
-            str(self.query_one("#run-provider", Select).value),
-            self.query_one("#run-model", Input).value,
-            self.query_one("#run-args", Input).value,
+    def _start_run(self) -> None:
+        """The form read now, and the module read again for it: `_module_loaded` launches the run. Refused while a
+        read is under way (two reads would start two runs): the screen's presses keep such a press."""
+        if self.module is None or self.stopping or self.loads.loading:
+            return
+        if (form := read_form(self, *self.form_text(), self.compare_input.value)) is not None:
+            self.loads.start(form)
+
+    def action_prompt(self) -> None:
+        """The prompt a run of this form would send, its tokens and cost (prompt.py); no model is called."""
+        text, provider, model, args = self.form_text()
+        parsed, input_value = form_input(self, text)
+        if not parsed:
+            return
+        self.app.push_screen(
+            PromptScreen(self.module_path, input_value, provider, model.strip() or None, args or None, self.bench)
         )
 
-    def compare_text(self) -> str:
-        """The target to compare with, as typed ("" for none)."""
-        return self.query_one("#run-compare", Input).value
+    def action_save_golden(self) -> None:
+        self.golden_saving.start(self.tabs.active_run())
 
-    async def open_tab(self, request: RunRequest, options: RunOptions, label: str) -> None:
-        """A new tab for the run, started at once; the oldest finished tabs go past MAX_TABS."""
-        pane = RunPane(request, options)
-        await self._add_tab(pane, label)
-        pane.start()
+    @on(GoldenPlanned)
+    def _golden_planned(self, message: GoldenPlanned) -> None:
+        self.golden_saving.planned(message)
 
-    async def open_compare_tab(self, requests: list[RunRequest], options: list[RunOptions], labels: list[str]) -> None:
-        """A new tab running the input on both targets at once, side by side."""
-        pane = ComparePane(requests, options, labels, self.bench.config.prices)
-        await self._add_tab(pane, " vs ".join(labels))
-        pane.start()
+    @on(GoldenSaved)
+    def _golden_saved(self, message: GoldenSaved) -> None:
+        self.golden_saving.saved(message)
 
-    async def _add_tab(self, pane: RunPane | ComparePane, label: str) -> None:
-        self.run_count += 1
-        tabs = self.query_one("#runs", TabbedContent)
-        if tabs.query("#run-empty"):
-            await tabs.remove_pane("run-empty")
-        panes = [p for p in tabs.query(TabPane) if p.id and p.id.startswith("run-tab-")]
-        for old in panes[: max(0, len(panes) - MAX_TABS + 1)]:  # keep the newest tabs
-            if not any(r.running for r in [*old.query(RunPane), *old.query(ComparePane)]):
-                await tabs.remove_pane(old.id or "")
-        pane_id = f"run-tab-{self.run_count}"
-        # The model name is typed: literal.
-        await tabs.add_pane(TabPane(line(f"{self.run_count} · {label}"), pane, id=pane_id))
-        tabs.active = pane_id
-
-    @on(RunPane.Finished)
-    def _finished(self, event: RunPane.Finished) -> None:
-        event.pane.finish(event.result)
-        if event.pane.state.phase is Phase.CANCELLED:  # what "Cancelling the run…" came to
-            self.notify(
-                "The run was cancelled: its provider request is closed, and the history records it as interrupted.",
-                title="Run cancelled",
-            )
-        if event.result is not None:
-            self._pending_records.add(self.record(event.request, event.result))
-            if event.result.warnings:
-                self.notify("\n".join(event.result.warnings), title="Run warnings", severity="warning", markup=False)
-        self._settle()
-
-    @on(ComparePane.SideFinished)
-    def _side_finished(self, event: ComparePane.SideFinished) -> None:
-        event.pane.side_done(event.index, event.result)
-        if event.result is not None:
-            self._pending_records.add(self.record(event.pane.requests[event.index], event.result))
-        self._settle()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker in self._pending_records and event.worker.is_finished:
-            self._pending_records.discard(event.worker)
-            self._settle()
-
-    @work(thread=True, group="record", exit_on_error=False)
-    def record(self, request: RunRequest, result: Any) -> None:
-        """Into the history, else its outbox (run_record.record_run); the browser's status counts what waits."""
-        from cogtui.core.history.run_record import record_run, to_record
-        from cogtui.core.history.store import HistoryError
-
-        try:
-            recorded = record_run(to_record(request.module, request.input, request.args, result))
-        except HistoryError as exc:
-            self.app.call_from_thread(self.notify, f"The run was not recorded: {exc}", severity="warning", markup=False)
+    def action_copy_envelope(self) -> None:
+        pane = self.tabs.active_run()
+        if pane is None or pane.result is None:
+            self.notify("No finished run in this tab.", severity="warning")
             return
-        self.app.post_message(HistoryWaiting(recorded.waiting))
-        if (warning := recorded.warning()) is not None:
-            self.app.call_from_thread(self.notify, warning[0].upper() + warning[1:], severity="warning", markup=False)
+        self.app.copy_to_clipboard(json.dumps(pane.result.envelope, indent=2, ensure_ascii=False))
+        self.notify("Envelope copied (OSC 52)")
 
-    def active_pane(self) -> RunPane | None:
-        active = self.query_one("#runs", TabbedContent).active_pane
-        return active.query_one(RunPane) if active is not None and active.query(RunPane) else None
+    def action_toggle_input(self) -> None:
+        self.top.toggle_class("-hidden")
 
-    def _running_panes(self) -> list[RunPane | ComparePane]:
-        return [p for p in [*self.query(RunPane), *self.query(ComparePane)] if p.running]
+    def action_history(self) -> None:
+        self.app.post_message(Navigate(RunHistory(self.module_path)))
 
-    def in_flight(self) -> InFlight | None:
-        """What quitting would cut short here (quitting.py): the runs still running."""
-        if not (running := len(self._running_panes())):
-            return None
-        return InFlight(running, "run", "quitting cancels and records {it} in the history as interrupted")
-
-    def stop_for_quit(self, settled: Callable[[], object]) -> None:
-        self.stop_runs(settled)
+    # ------------------------------------------------------------ cancelling and leaving
 
     def action_cancel_or_close(self) -> None:
         if self.stopping:
             self.notify(f"{'Quitting' if self.quitting else 'Closing'} once the cancelled runs are recorded…")
             return
-        active = self.query_one("#runs", TabbedContent).active_pane
-        jobs = [*active.query(RunPane), *active.query(ComparePane)] if active is not None else []
-        if any(job.cancel() for job in jobs):
+        if self.tabs.cancel_active():
             self.notify("Cancelling the run…")
             return
-        running = self._running_panes()
+        running = running_in(self)
         if not running:
             self.dismiss(None)
             return
@@ -435,12 +378,21 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self.closing = True
         self.stop_runs()
 
+    def in_flight(self) -> InFlight | None:
+        """What quitting would cut short here (quitting.py): the runs still running."""
+        if not (running := len(running_in(self))):
+            return None
+        return InFlight(running, "run", "quitting cancels and records {it} in the history as interrupted")
+
+    def stop_for_quit(self, settled: Callable[[], object]) -> None:
+        self.stop_runs(settled)
+
     def stop_runs(self, then: Callable[[], object] | None = None) -> None:
         """Cancel every running run and start no new one; call `then` once none runs and each run is recorded
         in the history (at once when nothing runs)."""
         self.stopping = True
         self.state.presses.forget()
-        running = self._running_panes()
+        running = running_in(self)
         for pane in running:
             pane.cancel()
         if running:
@@ -450,8 +402,9 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
         self._settle()
 
     def _settle(self) -> None:
-        """Once no run is running and every history record is written: tell who waits, and close if confirmed."""
-        if self._running_panes() or self._pending_records:
+        """Once no run is running and every history record is written: tell who waits, and close if confirmed.
+        The tabs call it whenever a run or a record ends."""
+        if any(tabs.busy() for tabs in self.query(RunTabs)):  # a query: none before the screen is composed
             return
         waiting, self._on_settled = self._on_settled, []
         for then in waiting:
@@ -461,38 +414,3 @@ class RunScreen(ReportsWorkerFailures, Screen[None]):
 
     def on_screen_resume(self) -> None:
         self._settle()
-
-    def action_toggle_input(self) -> None:
-        self.query_one("#run-top").toggle_class("-hidden")
-
-    def action_copy_envelope(self) -> None:
-        pane = self.active_pane()
-        if pane is None or pane.result is None:
-            self.notify("No finished run in this tab.", severity="warning")
-            return
-        self.app.copy_to_clipboard(json.dumps(pane.result.envelope, indent=2, ensure_ascii=False))
-        self.notify("Envelope copied (OSC 52)")
-
-    def action_history(self) -> None:
-        self.app.post_message(Navigate(RunHistory(self.module_path)))
-
-    def action_save_golden(self) -> None:
-        self.golden_saving.start()
-
-    def action_prompt(self) -> None:
-        """The prompt a run of this form would send, its tokens and cost (prompt.py); no model is called."""
-        text, provider, model, args = self.form_text()
-        parsed, input_value = form_input(self, text)
-        if not parsed:
-            return
-        self.app.push_screen(
-            PromptScreen(self.module_path, input_value, provider, model.strip() or None, args or None, self.bench)
-        )
-
-    @on(GoldenPlanned)
-    def _golden_planned(self, message: GoldenPlanned) -> None:
-        self.golden_saving.planned(message)
-
-    @on(GoldenSaved)
-    def _golden_saved(self, message: GoldenSaved) -> None:
-        self.golden_saving.saved(message)
