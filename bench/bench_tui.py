@@ -169,7 +169,8 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
     """A provider feeding `chunks_per_s`; a key bound to a timestamping action measures input latency."""
     import json as _json
 
-    from providerkit import StandInProvider
+    from providerkit import StandInProvider, stand_in_declaration
+    from textual import events
 
     from cogtui.core.module.loader import load_module
     from cogtui.core.run.providers.base import TextDelta, Usage
@@ -190,6 +191,9 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
         name = "paced"
         model = "paced"
 
+        def capabilities(self) -> dict[str, Any]:  # answers with a golden's shape, as replay does
+            return stand_in_declaration({})
+
         async def stream(self, request: Any):  # type: ignore[no-untyped-def]
             batch = max(1, chunks_per_s // 100)
             start = time.perf_counter()
@@ -200,9 +204,9 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
                     await asyncio.sleep(max(0.0, due - time.perf_counter()))
             yield Usage(1, 1)
 
-    import cogtui.tui.screens.run.screen as run_mod
+    import cogtui.tui.screens.run.launch as launch  # where ctrl+r makes the run's provider
 
-    run_mod.make_provider = lambda *a, **k: Paced()  # type: ignore[attr-defined]
+    setattr(launch, "make_provider", lambda *a, **k: Paced())  # noqa: B010 (launch imports the name: patch it there)
     presses: list[float] = []
     handled: list[float] = []
 
@@ -222,13 +226,16 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
         while pane is None or pane.result is None:
             panes = list(app.screen.query(RunPane))
             pane = panes[0] if panes else None
+            # The key as the terminal driver sends it, without Pilot's wait for an idle app (which, while
+            # the stream keeps the app busy, would hold each press until the run ends).
             presses.append(time.perf_counter())
-            await pilot.press("f2")
+            app.post_message(events.Key("f2", None))
             await asyncio.sleep(0.1)
         total = time.perf_counter() - t0
         chars = len(pane.query_one(StreamText).text)
     latencies = [(h - p) * 1000 for p, h in zip(presses, handled, strict=False)]
-    return {"chunks": len(pieces), "seconds": total, "chars": chars, "latency_ms": latencies, "ok": pane.result.ok}
+    assert pane.result.ok and chars == total_bytes, pane.result.envelope.get("error")  # the paced run, whole
+    return {"chunks": len(pieces), "seconds": total, "chars": chars, "latency_ms": latencies}
 
 
 def main() -> None:
@@ -286,7 +293,7 @@ def main() -> None:
             results["stream: achieved chunks/s"] = round(s["chunks"] / s["seconds"])
             results["stream: rationale chars shown"] = s["chars"]
             results["stream: key latency median ms"] = round(statistics.median(lat), 1)
-            results["stream: key latency p95 ms"] = round(sorted(lat)[int(len(lat) * 0.95) - 1], 1)
+            results["stream: key latency p95 ms (target < 50)"] = round(sorted(lat)[int(len(lat) * 0.95) - 1], 1)
             results["stream: key latency max ms"] = round(max(lat), 1)
     report("tui", results, machine())
 
