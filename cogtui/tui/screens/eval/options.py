@@ -24,7 +24,17 @@ from ...mounting import while_open
 from ...shown import block, line, styled
 from ...widgets.check_list import CheckList
 
-register(KeySpec("eval_options.apply", "ctrl+r", "apply", "Run with these", main=True, priority=True))
+register(
+    KeySpec(
+        "eval_options.apply",
+        "ctrl+r",
+        "apply",
+        "Run with these",
+        main=True,
+        priority=True,
+        doc="eval options: run with the chosen targets and cache",
+    )
+)
 
 CACHE_LABELS = {
     "off": "off: every case calls the model",

@@ -57,12 +57,33 @@ from .drawing import DrawsEvalState
 from .options import EvalOptions
 
 register(
-    KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
-    KeySpec("eval.options", "t", "options", "Targets & cache", main=True),
-    KeySpec("eval.cancel", "escape", "cancel", "Cancel", main=True),
-    KeySpec("eval.close", "escape", "close", "Back", main=True),
-    KeySpec("eval.accept", "a", "accept", "Accept answer", main=True),
-    KeySpec("eval.undo", "u", "undo", "Undo accept", main=True),
+    KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True, doc="run again"),
+    KeySpec(
+        "eval.options",
+        "t",
+        "options",
+        "Targets & cache",
+        main=True,
+        doc="choose the targets (configured providers, or typed `provider/model`) and the response cache; kept per module until cogtui quits",
+    ),
+    KeySpec(
+        "eval.cancel",
+        "escape",
+        "cancel",
+        "Cancel",
+        main=True,
+        doc="cancel the running eval (the finished cells stay; nothing is recorded)",
+    ),
+    KeySpec("eval.close", "escape", "close", "Back", main=True, doc="back, once the eval is over"),
+    KeySpec(
+        "eval.accept",
+        "a",
+        "accept",
+        "Accept answer",
+        main=True,
+        doc="accept the chosen failing cell's answer as its golden (the diff, then a dialog; a backup is kept)",
+    ),
+    KeySpec("eval.undo", "u", "undo", "Undo accept", main=True, doc="undo the last accept"),
 )
 
 

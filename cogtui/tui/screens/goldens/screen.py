@@ -51,10 +51,17 @@ from ...worker_failures import ReportsWorkerFailures
 from ..golden_accepting import AcceptFlow, AcceptsAnswers, Candidate
 
 register(
-    KeySpec("goldens.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
+    KeySpec("goldens.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True, doc="run again"),
     KeySpec("goldens.close", "escape", "close", "Back", main=True),
-    KeySpec("goldens.accept", "a", "accept", "Accept answer", main=True),
-    KeySpec("goldens.undo", "u", "undo", "Undo accept", main=True),
+    KeySpec(
+        "goldens.accept",
+        "a",
+        "accept",
+        "Accept answer",
+        main=True,
+        doc="accept the failing case's answer as its golden (the diff, then a dialog; a backup is kept)",
+    ),
+    KeySpec("goldens.undo", "u", "undo", "Undo accept", main=True, doc="undo the last accept"),
 )
 
 

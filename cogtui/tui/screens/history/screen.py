@@ -48,10 +48,10 @@ from ...worker_failures import ReportsWorkerFailures
 from ..run import RunModule
 
 register(
-    KeySpec("history.rerun", "r", "rerun", "Re-run", main=True),
-    KeySpec("history.mark", "space", "mark", "Mark", main=True),
-    KeySpec("history.compare", "d", "compare", "Diff marked", main=True),
-    KeySpec("history.copy", "ctrl+y", "copy", "Copy envelope"),
+    KeySpec("history.rerun", "r", "rerun", "Re-run", main=True, doc="re-run the input"),
+    KeySpec("history.mark", "space", "mark", "Mark", main=True, doc="mark a run to compare"),
+    KeySpec("history.compare", "d", "compare", "Diff marked", main=True, doc="diff with the marked run"),
+    KeySpec("history.copy", "ctrl+y", "copy", "Copy envelope", doc="copy the envelope"),
     KeySpec("history.close", "escape", "close", "Back", main=True),
 )
 

@@ -31,7 +31,7 @@ from ...widgets.insight_tables import NO_MAPPING
 from ...widgets.key_footer import KeyFooter
 from ...worker_failures import ReportsWorkerFailures
 
-register(KeySpec("insight_row.close", "escape", "close", "Back", main=True))
+register(KeySpec("insight_row.close", "escape", "close", "Back", main=True, doc="insights row: back"))
 
 
 def _text(value: Any) -> str:

@@ -50,10 +50,10 @@ from ..migrate import PlanPreview
 from . import promotions
 
 register(
-    KeySpec("insights.promote", "p", "promote", "Promote", main=True),
-    KeySpec("insights.undo", "u", "undo_promotion", "Undo", main=True),
-    KeySpec("insights.filter", "f", "focus_filter", "Module", main=True),
-    KeySpec("insights.switch_tab", "t", "switch_tab", "Insights/enums", main=True),
+    KeySpec("insights.promote", "p", "promote", "Promote", main=True, doc="promote into schema.json (a diff first)"),
+    KeySpec("insights.undo", "u", "undo_promotion", "Undo", main=True, doc="undo the highlighted row's promotion"),
+    KeySpec("insights.filter", "f", "focus_filter", "Module", main=True, doc="filter by module"),
+    KeySpec("insights.switch_tab", "t", "switch_tab", "Insights/enums", main=True, doc="insights / custom enum values"),
     KeySpec("insights.reload", "r", "reload", "Reload"),
     KeySpec("insights.close", "escape", "close", "Back", main=True),
 )
