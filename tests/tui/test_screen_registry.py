@@ -19,6 +19,7 @@ from standin_screen import STAND_IN, Notes, NotesScreen, browser_has_o
 from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.keys import SPECS, KeySpec, register, withdraw
 from cogtui.tui.places import ScreenSpec, browser_keys, registered, specs
 from cogtui.tui.screens.browser import BrowserScreen
@@ -37,8 +38,8 @@ def registered_keys(*added: KeySpec) -> Iterator[None]:
             withdraw(key.id)
 
 
-def notes_on(app: object, path: Path) -> list[NotesScreen]:
-    return [s for s in getattr(app, "screen_stack", []) if isinstance(s, NotesScreen) and s.module_path == path]
+def notes_on(app: CogtuiApp, path: Path) -> list[NotesScreen]:
+    return [s for s in app.screen_stack if isinstance(s, NotesScreen) and s.module_path == path]
 
 
 async def test_navigation_and_the_palette_open_a_declared_screen(

@@ -358,10 +358,10 @@ class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[N
     @on(TrendLoaded)
     def _trend_loaded(self, event: TrendLoaded) -> None:
         rates = [p.pass_rate for p in event.points]
-        sparkline = self.query_one("#eval-trend", Sparkline)
+        sparkline = self.trend_line
         sparkline.data = rates
         sparkline.display = trend_drawn(rates)
-        self.query_one("#eval-trend-label", Static).update(trend_label(rates))
+        self.trend_label.update(trend_label(rates))
 
     @on(Failed)
     def _failed(self, event: Failed) -> None:
@@ -389,7 +389,7 @@ class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[N
     def show_accept(self, plan: AcceptPlan) -> None:
         """The diff of the expected file against the answer, where the cell's details are."""
         self.detail_shown = ("accept", plan.case)
-        self.query_one("#eval-diff", CodeView).show_diff(f"# accept {plan.case}: {plan.path}\n{plan.diff}")
+        self.diff_view.show_diff(f"# accept {plan.case}: {plan.path}\n{plan.diff}")
 
     def accept_changed(self) -> None:
         self.detail_shown = None
