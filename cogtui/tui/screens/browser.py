@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 DETAIL_DELAY = 0.08
 
 
-# The keys that open a screen, from the screens' declarations (places/); those that act on the selected module are
+# The keys that open a screen, from the screens' declarations (screens/<name>/__init__.py); those that act on the selected module are
 # offered only while one is selected (pressed with none, they say "Select a module first."), as copying its path is.
 SCREEN_KEYS = browser_keys()
 MODULE_ACTIONS = frozenset({"copy_path"} | {key.action for spec, key in SCREEN_KEYS if spec.key_on_module})
@@ -218,7 +218,7 @@ class BrowserScreen(Screen[None]):
         self.action_go("editor")
 
     def action_go(self, name: str) -> None:
-        """Open the screen declared as `name` (places/): on the selected module, or one that needs none."""
+        """Open the screen declared as `name` (its package's SPEC): on the selected module, or one that needs none."""
         spec = named(name)
         if spec.key_on_module and spec.for_module is not None:
             if (entry := self._selected_entry()) is not None:

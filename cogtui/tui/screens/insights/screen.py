@@ -135,7 +135,9 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
                 yield Static("Insights over time", id="insights-trend-label")  # the span once loaded
                 yield Sparkline([], id="insights-sparkline")
         yield Static(id="insights-empty", classes="-hidden")
-        with TabbedContent(id="insights-tabs"):  # the first tab shown; no `initial=` (editor_buffers.EditorBody)
+        # The first tab shown; no `initial=`: a tab strip given one raises if the app quits as it is drawn
+        # (Textual's Tabs sets it unchecked on mount; tests/tui/test_textual_behaviour.py, as the editor's tabs).
+        with TabbedContent(id="insights-tabs"):
             with TabPane("Insights", id=INSIGHTS_TAB):
                 yield InsightTable(id="insights-table")
             with TabPane("Custom enums", id=ENUMS_TAB):
