@@ -10,7 +10,9 @@ changes when the UI does.
 
 Each screen is reached by a *scene*: an async function that drives a Pilot
 to the screen and holds it still (no cursor blink, no toasts, no worker
-still running). tests/tui/test_snapshots.py snapshots the same scenes at
+still running). A screen one can go to declares the place of its scene in
+its package (`scene` in its SPEC); this file adds only what a declaration
+cannot say, under the spec's name (STEPS: typing, waits, frozen figures). tests/tui/test_snapshots.py snapshots the same scenes at
 80×24 and 120×36, so what `make screenshots` shows is what the tests check.
 """
 
@@ -47,19 +49,16 @@ from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelt
 from cogtui.core.run.providers.registry import named, secret_variables
 from cogtui.core.run.runner import RunOptions, run_module
 from cogtui.core.settings.config import Config
-from cogtui.tui import navigation as nav
+from cogtui.tui import places
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.messages import Navigate
 from cogtui.tui.places import ScreenSpec, specs
 from cogtui.tui.screens.browser import BrowserScreen
-from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.help import HelpScreen
-from cogtui.tui.screens.history.screen import HistoryScreen
 from cogtui.tui.screens.insights.screen import InsightsScreen
 from cogtui.tui.screens.migrate.screen import MigrationScreen
-from cogtui.tui.screens.new_module.screen import NewModuleModal
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.compare_pane import ComparePane
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
@@ -214,27 +213,44 @@ async def palette(pilot: AppPilot, stage: Stage) -> None:
     await settle(pilot)
 
 
-async def new_module(pilot: AppPilot, stage: Stage) -> None:
-    await browser_ready(pilot, stage.module("code-reviewer"))
-    await pilot.press("n")
-    await until(pilot, lambda: isinstance(pilot.app.screen, NewModuleModal), "the new-module dialog")
-    no_blink(pilot.app.screen.query_one("#name", Input))
-    await pilot.press(*"ticket", "minus", *"triage")
-    await until(pilot, lambda: pilot.app.screen.query_one("#name", Input).value == "ticket-triage", "the name")
+async def review(pilot: AppPilot, stage: Stage) -> None:
+    """`cogtui review PLAN.json`: the app opens on the saved plan's first page."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), "the saved plan")
+    screen = app.screen
+    await until(pilot, lambda: not screen.query_one("#migrate-pane").loading, "the plan drawn")
+    await app.workers.wait_for_complete()
     await settle(pilot)
 
 
-# ------------------------------------------------------------------ editor and migration
+# ------------------------------------------------------------------ the screens one can go to
+#
+# Each declares the place its scene goes to (`scene` in its package's SPEC): the scene opens the browser, goes
+# there by `Navigate`, and waits for the screen and its workers. What a declaration cannot say is here, by the
+# spec's name: what the scene does before (data, settings), which module the browser shows behind a dialog, and
+# once the screen is shown, what the picture waits for, the keys it types and the measured figures it freezes.
+
+
+@dataclass(frozen=True)
+class Steps:
+    """A declared screen's scene beyond going to its place."""
+
+    select: str | None = None  # the module selected in the browser first (a dialog shows the browser behind it)
+    before: Callable[[AppPilot, Stage], Awaitable[None]] | None = None  # before the app goes there
+    shown: Callable[[AppPilot, Stage], Awaitable[None]] | None = None  # once it is shown (default: its workers done)
+
+
+async def new_module(pilot: AppPilot, stage: Stage) -> None:
+    """The module's name typed in."""
+    no_blink(pilot.app.screen.query_one("#name", Input))
+    await pilot.press(*"ticket", "minus", *"triage")
+    await until(pilot, lambda: pilot.app.screen.query_one("#name", Input).value == "ticket-triage", "the name")
 
 
 async def editor(pilot: AppPilot, stage: Stage) -> None:
     """code-reviewer's module.yaml with `tier: bogus` typed in (not saved), after the debounced validation."""
     app = cog(pilot)
-    await browser_ready(pilot)
-    nav.open_module(app, stage.module("code-reviewer"))
-    await until(
-        pilot, lambda: isinstance(app.screen, EditorScreen) and app.screen.query(DiagnosticsPanel), "the editor"
-    )
+    await until(pilot, lambda: bool(app.screen.query(DiagnosticsPanel)), "the editor")
     screen = app.screen
     panel = screen.query_one(DiagnosticsPanel)
     await until(pilot, lambda: panel.border_title != "Problems", "the first validation")
@@ -246,58 +262,35 @@ async def editor(pilot: AppPilot, stage: Stage) -> None:
     await pilot.press(*"bogus")
     await until(pilot, lambda: "M003" in [d.code for d in panel.diagnostics], "M003 in the problems panel")
     # No wait_for_complete here: the editor's file watcher is a worker that runs until the screen closes.
-    await settle(pilot)
 
 
 async def migration(pilot: AppPilot, stage: Stage) -> None:
     """The plan for legacy-summarizer (v0 → v2.2), on its first file's diff."""
     app = cog(pilot)
-    await browser_ready(pilot)
-    nav.migrate(app, [stage.module("legacy-summarizer")])
-    await until(
-        pilot,
-        lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None,
-        "the migration plan",
-    )
     screen = app.screen
     assert isinstance(screen, MigrationScreen)
+    await until(pilot, lambda: bool(screen.slots) and screen.slots[0].plan is not None, "the migration plan")
     await until(pilot, lambda: not screen.query_one("#migrate-pane").loading, "the plan drawn")
     await pilot.press("j")
     await until(pilot, lambda: screen.file_index == 1 and screen.query_one(DiffView).line_count > 0, "the first diff")
     await app.workers.wait_for_complete()
-    await settle(pilot)
-
-
-async def review(pilot: AppPilot, stage: Stage) -> None:
-    """`cogtui review PLAN.json`: the app opens on the saved plan's first page."""
-    app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), "the saved plan")
-    screen = app.screen
-    await until(pilot, lambda: not screen.query_one("#migrate-pane").loading, "the plan drawn")
-    await app.workers.wait_for_complete()
-    await settle(pilot)
-
-
-# ------------------------------------------------------------------ running
 
 
 async def run_idle(pilot: AppPilot, stage: Stage) -> None:
     """The run screen as it opens: code-reviewer's first golden as the input, checked against the input schema."""
     app = cog(pilot)
-    await browser_ready(pilot)
-    nav.run_module(app, stage.module("code-reviewer"))
     await until(pilot, lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, "the run screen")
     status = app.screen.query_one("#run-input-status", Static)
     await until(pilot, lambda: "input" in str(status.render()), "the input check")
     await until(pilot, lambda: app.screen.query_one("#run-input").has_focus, "the input focused")
     await app.workers.wait_for_complete()
-    await settle(pilot)
 
 
 async def run(pilot: AppPilot, stage: Stage) -> None:
     """After a replay run of code-reviewer (ctrl+r); the measured timings are frozen."""
     app = cog(pilot)
     await run_idle(pilot, stage)
+    await settle(pilot)
     await pilot.press("ctrl+r")
     await until(
         pilot,
@@ -310,7 +303,6 @@ async def run(pilot: AppPilot, stage: Stage) -> None:
     for label, value in FROZEN_USAGE:
         text = re.sub(rf"{label} \d+ ms", f"{label} {value}", text)
     usage.update(text)
-    await settle(pilot)
 
 
 class ScriptedProvider:
@@ -351,6 +343,7 @@ async def run_compare(pilot: AppPilot, stage: Stage) -> None:
     screenshots call no model: both answers are scripted (the golden's, and a softer review of the same diff)."""
     app = cog(pilot)
     await run_idle(pilot, stage)
+    await settle(pilot)
     screen = app.screen
     assert isinstance(screen, RunScreen) and screen.module is not None
     no_blink(screen.query_one("#run-compare", Input))
@@ -371,52 +364,38 @@ async def run_compare(pilot: AppPilot, stage: Stage) -> None:
     for index, latency in enumerate((3912.0, 2204.0)):  # measured latencies differ on every run: fixed ones
         pane.state.sides[index].latency_ms = latency
     pane.render_state()
-    await settle(pilot)
 
 
 async def history(pilot: AppPilot, stage: Stage) -> None:
+    """The recorded runs, the newest one's envelope shown."""
     app = cog(pilot)
-    await browser_ready(pilot)
-    nav.history(app, stage.module("code-reviewer"))
-    await until(
-        pilot,
-        lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count,
-        "the recorded runs",
-    )
+    await until(pilot, lambda: app.screen.query_one(DataTable).row_count, "the recorded runs")
     await app.workers.wait_for_complete()
     view = app.screen.query_one(CodeView)
     await until(pilot, lambda: '"ok"' in view.text, "the newest run's envelope")
-    await settle(pilot)
 
 
 async def goldens(pilot: AppPilot, stage: Stage) -> None:
     """Every golden of code-reviewer via replay; the second case highlighted (its envelope on the right)."""
     app = cog(pilot)
-    await browser_ready(pilot)
-    nav.goldens(app, stage.module("code-reviewer"))
+    screen = app.screen
+    assert isinstance(screen, GoldensScreen)
     await until(
         pilot,
-        lambda: (
-            isinstance(app.screen, GoldensScreen)
-            and app.screen.module is not None
-            and len(app.screen.results) == len(app.screen.module.tests)
-        ),
+        lambda: screen.module is not None and len(screen.results) == len(screen.module.tests),
         "every golden test",
     )
     await app.workers.wait_for_complete()
     # Instant replay runs race the first row's highlight with the last result: pick a row, wait for its envelope,
     # then show it with the runtime's per-run trace_id and latency_ms frozen.
-    goldens = app.screen
-    assert isinstance(goldens, GoldensScreen)
-    table = goldens.query_one(DataTable)
+    table = screen.query_one(DataTable)
     table.move_cursor(row=1)
-    case = goldens.results[str(table.coordinate_to_cell_key(Coordinate(1, 0)).row_key.value)]
+    case = screen.results[str(table.coordinate_to_cell_key(Coordinate(1, 0)).row_key.value)]
     assert case.result is not None, f"{case.name} did not run"
     envelope = case.result.envelope
-    view = app.screen.query_one(CodeView)
+    view = screen.query_one(CodeView)
     await until(pilot, lambda: str(envelope["meta"]["trace_id"]) in view.text, "the highlighted case's envelope")
     view.show_json(frozen_envelope(envelope, 1))
-    await settle(pilot)
 
 
 def record_eval_trend(module: str, passed: tuple[int, ...] = (1, 2, 2, 3, 2, 3), cases: int = 3) -> None:
@@ -426,26 +405,25 @@ def record_eval_trend(module: str, passed: tuple[int, ...] = (1, 2, 2, 3, 2, 3),
             history_db.record_eval({"format": "cogtui-eval/1"}, {module: (p, cases)}, T0 + i * 86400)
 
 
-async def eval_screen(pilot: AppPilot, stage: Stage) -> None:
-    """product-ideas' goldens via replay after six earlier evals, its `$judge` cases scored by the replay judge
-    (`judge: {provider: replay}`: offline, the judge's recorded answer); the second case's cell selected."""
-    app = cog(pilot)
-    app.config.judge_provider = "replay"  # as `judge: {provider: replay}` in config.yaml would
+async def eval_history(pilot: AppPilot, stage: Stage) -> None:
+    """Six earlier evals of product-ideas (its sparkline), and its `$judge` cases scored by the replay judge
+    (`judge: {provider: replay}`: offline, the judge's recorded answer)."""
+    cog(pilot).config.judge_provider = "replay"  # as `judge: {provider: replay}` in config.yaml would
     record_eval_trend("product-ideas", (1, 1, 2, 1, 2, 2), cases=2)
-    await browser_ready(pilot)
-    nav.evaluate(app, stage.module("product-ideas"))
+
+
+async def eval_screen(pilot: AppPilot, stage: Stage) -> None:
+    """product-ideas' goldens via replay after the earlier evals; the second case's cell selected."""
+    app = cog(pilot)
+    screen = app.screen
+    assert isinstance(screen, EvalScreen)
     await until(
         pilot,
-        lambda: (
-            isinstance(app.screen, EvalScreen)
-            and app.screen.report is not None
-            and len(app.screen.query_one(Sparkline).data or []) == 7
-        ),
+        lambda: screen.report is not None and len(screen.query_one(Sparkline).data or []) == 7,
         "the eval and its trend",
     )
     await app.workers.wait_for_complete()
-    screen = app.screen
-    assert isinstance(screen, EvalScreen) and screen.report is not None
+    assert screen.report is not None
     # Measured latencies differ on every run: fixed ones, and the figures computed from them.
     for i, cell in enumerate(screen.report.cells):
         cell.latency_ms = 1800.0 + 350 * i
@@ -458,72 +436,87 @@ async def eval_screen(pilot: AppPilot, stage: Stage) -> None:
     view = screen.query_one("#eval-envelope", CodeView)
     await until(pilot, lambda: '"ok"' in view.text, "the selected cell's envelope")
     view.show_json(frozen_envelope(cell.envelope or {}, 1))
-    await settle(pilot)
 
 
 async def insights(pilot: AppPilot, stage: Stage) -> None:
+    """The dashboard filled from the recorded runs."""
     app = cog(pilot)
-    await browser_ready(pilot)
-    nav.insights(app, None)
     await until(pilot, lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, "the dashboard")
     await app.workers.wait_for_complete()
-    await settle(pilot)
 
 
+# By the declaring spec's name.
+STEPS: dict[str, Steps] = {
+    "new-module": Steps(select="code-reviewer", shown=new_module),
+    "editor": Steps(shown=editor),
+    "migration": Steps(shown=migration),
+    "run": Steps(shown=run),
+    "history": Steps(shown=history),
+    "goldens": Steps(shown=goldens),
+    "eval": Steps(before=eval_history, shown=eval_screen),
+    "insights": Steps(shown=insights),
+}
+# More scenes of a declared screen than its own: name -> (the spec's name, its steps).
+VARIANTS: dict[str, tuple[str, Steps]] = {
+    "run-idle": ("run", Steps(shown=run_idle)),
+    "run-compare": ("run", Steps(shown=run_compare)),
+}
+
+
+def declared_scene(spec: ScreenSpec, steps: Steps | None = None, name: str | None = None) -> Scene:
+    """A screen's scene from its declaration: the browser, then `Navigate` to the place its `scene` names, then its
+    steps (STEPS, by its name) once the screen is shown, held still."""
+    place_at = spec.scene
+    assert place_at is not None
+    steps = STEPS.get(spec.name, Steps()) if steps is None else steps
+
+    async def drive(pilot: AppPilot, stage: Stage) -> None:
+        app = cog(pilot)
+        if steps.before is not None:
+            await steps.before(pilot, stage)
+        await browser_ready(pilot, None if steps.select is None else stage.module(steps.select))
+        kind = spec.screen_class()
+        app.post_message(Navigate(place_at(stage.root)))
+        await until(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted, f"the {spec.name} screen")
+        if steps.shown is None:
+            await app.workers.wait_for_complete()
+        else:
+            await steps.shown(pilot, stage)
+        await settle(pilot)
+
+    return Scene(name or spec.name, drive)
+
+
+def declared_scenes() -> dict[str, Scene]:
+    """The scenes of the screens one can go to, each from its declaration (by the spec's name)."""
+    return {spec.name: declared_scene(spec) for spec in specs() if spec.scene is not None}
+
+
+def scenes() -> dict[str, Scene]:
+    """Every scene: the declared screens', their variants, and those of the browser and its overlays."""
+    variants = {name: declared_scene(places.named(of), steps, name) for name, (of, steps) in VARIANTS.items()}
+    return {**SCENES, **declared_scenes(), **variants}
+
+
+# The scenes of what is no place one goes to: the browser, its overlays, and the app opened on a saved plan.
 SCENES: dict[str, Scene] = {
     s.name: s
     for s in (
         Scene("browser", browser),
         Scene("help", help_screen),
         Scene("palette", palette),
-        Scene("new-module", new_module),
-        Scene("editor", editor),
-        Scene("migration", migration),
         Scene("review", review, review=True),
-        Scene("run-idle", run_idle),
-        Scene("run", run),
-        Scene("run-compare", run_compare),
-        Scene("history", history),
-        Scene("goldens", goldens),
-        Scene("eval", eval_screen),
-        Scene("insights", insights),
     )
 }
 # What `make screenshots` writes, in this order: eval, goldens and run last, because the runs they make (dated
-# now) add to the history and insights the others show with fixed dates; the declared scenes in between.
+# now) add to the history and insights the others show with fixed dates; the other declared scenes in between.
 FIXED_DATES = ("browser", "help", "palette", "new-module", "editor", "migration", "review", "history", "insights")
 MAKING_RUNS = ("eval", "goldens", "run", "run-compare")
 
 
-def declared_scene(spec: ScreenSpec) -> Scene:
-    """A screen's scene from its declaration: the browser, then `Navigate` to the place its `scene`
-    names, held still once the screen is shown and its workers are done."""
-    place_at = spec.scene
-    assert place_at is not None
-
-    async def drive(pilot: AppPilot, stage: Stage) -> None:
-        app = cog(pilot)
-        await browser_ready(pilot)
-        kind = spec.screen_class()
-        app.post_message(Navigate(place_at(stage.root)))
-        await until(pilot, lambda: isinstance(app.screen, kind) and app.screen.is_mounted, f"the {spec.name} screen")
-        await app.workers.wait_for_complete()
-        await settle(pilot)
-
-    return Scene(spec.name, drive)
-
-
-def declared_scenes() -> dict[str, Scene]:
-    """The scenes of the screens that declare one (the others are driven by a scene above, by their name)."""
-    return {spec.name: declared_scene(spec) for spec in specs() if spec.scene is not None and spec.name not in SCENES}
-
-
-def scenes() -> dict[str, Scene]:
-    return {**SCENES, **declared_scenes()}
-
-
 def screenshots() -> tuple[str, ...]:
-    return (*FIXED_DATES, *declared_scenes(), *MAKING_RUNS)
+    listed = (*FIXED_DATES, *MAKING_RUNS)
+    return (*FIXED_DATES, *(name for name in declared_scenes() if name not in listed), *MAKING_RUNS)
 
 
 # ------------------------------------------------------------------ the data the screens show

@@ -1,8 +1,8 @@
 """Every key binding, in one table: its id (for `keymap:` in config.yaml), default keys and description.
 
-Screens build their BINDINGS from here, the help screen and docs/keys.md list it,
-and `App.set_keymap` remaps any of them by id. `main` bindings show in the
-footer; the rest are listed by help (`?`).
+Screens build their BINDINGS from here, the help screen lists it, `App.set_keymap` remaps any of them by id, and
+docs/keys.md's tables are written from it (`python -m tools.keys_doc`: each key's row says its `doc`, or its
+description). `main` bindings show in the footer; the rest are listed by help (`?`).
 """
 
 from __future__ import annotations
@@ -23,40 +23,112 @@ class KeySpec(NamedTuple):  # a NamedTuple: a tenth of a frozen dataclass's cost
     description: str
     main: bool = False
     priority: bool = False
+    doc: str = ""  # its row's words in docs/keys.md, where the description (the footer's label) is too terse
+
+
+# The keys guide's tables of the keys that belong to no screen of screens/<name>/ (each of those declares its own
+# table: places.ScreenSpec.keys_heading): each table's heading and the key ids' first parts it lists, in order.
+KEYS_DOC_TABLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Everywhere", ("app", "help", "modal")),
+    ("Browser", ("browser", "filter")),
+)
 
 
 _SPECS: list[KeySpec] = [
     # app-wide
-    KeySpec("app.help", "question_mark,f1", "help", "Help", main=True),
-    KeySpec("app.palette", "ctrl+p", "command_palette", "Palette", priority=True),  # the footer shows it on its own
-    KeySpec("app.quit", "q", "quit", "Quit", main=True),
-    KeySpec("app.force_quit", "ctrl+q", "quit", "Quit", priority=True),
-    KeySpec("app.theme", "ctrl+t", "pick_theme", "Theme"),
+    KeySpec(
+        "app.help", "question_mark,f1", "help", "Help", main=True, doc="help: the keys of the focused screen and widget"
+    ),
+    KeySpec(
+        "app.palette",
+        "ctrl+p",
+        "command_palette",
+        "Palette",
+        priority=True,
+        doc="command palette (every action, every module)",
+    ),  # the footer shows it on its own
+    KeySpec(
+        "app.quit",
+        "q",
+        "quit",
+        "Quit",
+        main=True,
+        doc="quit (asks when edits are unsaved or runs, evals or golden runs are running; a run is recorded as"
+        ' interrupted first; with unsaved edits it names the files and offers "Save all and quit", which has the'
+        " focus)",
+    ),
+    KeySpec("app.force_quit", "ctrl+q", "quit", "Quit", priority=True, doc="quit from anywhere, even a text field"),
+    KeySpec(
+        "app.theme", "ctrl+t", "pick_theme", "Theme", doc="switch theme (previewed as you move; the choice is saved)"
+    ),
     # browser (the keys that open a screen are declared with it: places.py)
-    KeySpec("browser.filter", "slash", "filter", "Filter", main=True),
-    KeySpec("browser.validate", "v", "validate_all", "Validate all"),
-    KeySpec("browser.copy_path", "y", "copy_path", "Copy path (OSC 52)"),
-    KeySpec("filter.accept", "enter,down", "accept", "Go to first match"),
-    KeySpec("filter.cancel", "escape", "cancel", "Clear filter"),
+    KeySpec("browser.filter", "slash", "filter", "Filter", main=True, doc="filter the tree by name"),
+    KeySpec("browser.validate", "v", "validate_all", "Validate all", doc="validate every module again"),
+    KeySpec("browser.copy_path", "y", "copy_path", "Copy path (OSC 52)", doc="copy the module's path (OSC 52)"),
+    KeySpec(
+        "filter.accept", "enter,down", "accept", "Go to first match", doc="filter: back to the tree on the first match"
+    ),
+    KeySpec(
+        "filter.cancel", "escape", "cancel", "Clear filter", doc="filter: clear it (the selected module stays selected)"
+    ),
     # editor
-    KeySpec("editor.save", "ctrl+s", "save", "Save", main=True),
-    KeySpec("editor.external", "ctrl+o", "external_editor", "$EDITOR", main=True),
-    KeySpec("editor.next_diagnostic", "f8", "next_diagnostic", "Next problem", main=True),
-    KeySpec("editor.diagnostics", "ctrl+g", "focus_diagnostics", "Problems"),
-    KeySpec("editor.reload", "ctrl+l", "reload", "Reload from disk"),
-    KeySpec("editor.close", "escape", "close", "Back", main=True),
+    KeySpec(
+        "editor.save",
+        "ctrl+s",
+        "save",
+        "Save",
+        main=True,
+        doc="save (a file changed elsewhere opens the three-way merge)",
+    ),
+    KeySpec("editor.external", "ctrl+o", "external_editor", "$EDITOR", main=True, doc="open the file in `$EDITOR`"),
+    KeySpec(
+        "editor.next_diagnostic", "f8", "next_diagnostic", "Next problem", main=True, doc="next problem in this file"
+    ),
+    KeySpec(
+        "editor.diagnostics",
+        "ctrl+g",
+        "focus_diagnostics",
+        "Problems",
+        doc="focus the problems list (showing it if hidden)",
+    ),
+    KeySpec(
+        "editor.reload", "ctrl+l", "reload", "Reload from disk", doc="reload from disk (asks when edits would be lost)"
+    ),
+    KeySpec(
+        "editor.close",
+        "escape",
+        "close",
+        "Back",
+        main=True,
+        doc="back (with unsaved edits it asks: save them all and close, or discard them)",
+    ),
     # migration preview
-    KeySpec("migrate.apply", "a", "apply", "Apply", main=True),
+    KeySpec("migrate.apply", "a", "apply", "Apply", main=True, doc="apply (with a backup)"),
     KeySpec("migrate.undo", "u", "undo", "Undo", main=True),
-    KeySpec("migrate.layout", "s", "toggle_layout", "Side by side", main=True),
-    KeySpec("migrate.target", "t", "switch_target", "Target v2.2/v2.5"),
+    KeySpec(
+        "migrate.layout",
+        "s",
+        "toggle_layout",
+        "Side by side",
+        main=True,
+        doc="unified / side by side (the footer names the layout it switches to)",
+    ),
+    KeySpec(
+        "migrate.target",
+        "t",
+        "switch_target",
+        "Target v2.2/v2.5",
+        doc="target version v2.2 / v2.5 (as `cogn migrate --to`)",
+    ),
     KeySpec("migrate.next_file", "j,n", "next_file", "Next file"),
     KeySpec("migrate.prev_file", "k,p", "prev_file", "Previous file"),
     KeySpec("migrate.next_module", "J,ctrl+n", "next_module", "Next module"),
     KeySpec("migrate.prev_module", "K,ctrl+b", "prev_module", "Previous module"),
-    KeySpec("migrate.close", "escape", "close", "Back", main=True),
+    KeySpec(
+        "migrate.close", "escape", "close", "Back", main=True, doc="back (`cogtui review`: quit, as the footer says)"
+    ),
     # modals
-    KeySpec("modal.cancel", "escape", "cancel", "Cancel"),
+    KeySpec("modal.cancel", "escape", "cancel", "Cancel", doc="dialogs: cancel"),
 ]
 
 SPECS: dict[str, KeySpec] = {s.id: s for s in _SPECS}
@@ -92,15 +164,18 @@ def all_specs() -> list[KeySpec]:
 
 
 def every_spec() -> list[KeySpec]:
-    """Every binding of every screen and widget: each registers its keys when its module is first imported."""
+    """Every binding of every screen and widget: each registers its keys when its module is first imported, so every
+    module of screens/ (its packages' too: a screen's keys are registered by its screen.py, which its package's
+    declaration does not import) and widgets/ is imported first (screens/browser.py registers the keys that open
+    screens, from their declarations, when it is defined)."""
     import importlib
     import pkgutil
 
     from . import screens, widgets
 
     for package in (screens, widgets):
-        for info in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(info.name)
     return all_specs()
 
 

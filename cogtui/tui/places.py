@@ -5,9 +5,9 @@ Each screen is a package of cogtui/tui/screens/ whose `__init__.py` declares it:
 The spec says, without importing the screen: the screen's class ("module:Class", imported when first opened, since
 a screen's module reads its stylesheet and pulls in its widgets), how it opens (a function of navigation.py for a
 screen with rules of its own, else one screen per place, pushed), the browser key that opens it, its palette entries
-and the scene `make screenshots` and the snapshot tests show. Every surface reads it: navigation.go, the browser's
-bindings and actions, the palette (commands.py), the keys (keys.py, so docs/keys.md is checked against them) and
-tools/screenshots.py. Adding a screen is its package (declaration, screen, stylesheet), its state and its tests
+the place the scene of `make screenshots` and the snapshot tests goes to, and the table of its keys in docs/keys.md.
+Every surface reads it: navigation.go, the browser's bindings and actions, the palette (commands.py), the keys
+(keys.py; tools/keys_doc.py writes docs/keys.md's tables from them) and tools/screenshots.py. Adding a screen is its package (declaration, screen, stylesheet), its state and its tests
 (tests/tui/test_screen_registry.py registers a stand-in and checks each surface).
 """
 
@@ -47,20 +47,31 @@ class ScreenSpec:
     key: str | None = None  # the browser's default keys that open it ("h"), remappable by the id below
     key_name: str = ""  # the key id's last part: browser.<key_name> (default: the name)
     key_label: str = ""  # the footer's and help's words for it
+    key_doc: str = ""  # its row's words in docs/keys.md's browser table (else the label's)
     main_key: bool = False  # shown in the browser's footer
     key_on_module: bool = True  # the key opens `for_module` of the selected module (else `anywhere`)
     palette_module: tuple[str, str] | None = None  # ("History of {name}", help): one palette entry per module
     palette_anywhere: tuple[str, str] | None = None  # ("Insights dashboard", help): one palette entry
-    # The place `make screenshots` shows, given the folder of the bundled modules; None: a scene of
-    # tools/screenshots.py by this spec's name drives it (typing, frozen timings), or it has no scene.
+    # The place its screenshot scene (`make screenshots` and tests/tui/test_snapshots.py) goes to, given the folder of
+    # the bundled modules; what the scene does there beyond waiting for the screen and its workers (typing, frozen
+    # timings) is tools/screenshots.py's, under this spec's name. None: no scene (no key or palette entry opens it).
     scene: Callable[[Path], Place] | None = None
+    # The table of its own keys in docs/keys.md (`python -m tools.keys_doc` writes it): its heading ("" for none)
+    # and the first parts of the key ids it lists, in order (default: the name; the editor's lists its widgets' too).
+    keys_heading: str = ""
+    key_groups: tuple[str, ...] = ()
 
     @property
     def key_spec(self) -> KeySpec | None:
         if self.key is None:
             return None
         return KeySpec(
-            f"browser.{self.key_name or self.name}", self.key, f"go({self.name!r})", self.key_label, main=self.main_key
+            f"browser.{self.key_name or self.name}",
+            self.key,
+            f"go({self.name!r})",
+            self.key_label,
+            main=self.main_key,
+            doc=self.key_doc,
         )
 
     def screen_class(self) -> type[Any]:

@@ -41,8 +41,10 @@ STAND_IN = ScreenSpec(
     for_module=lambda path, _name: Notes(path),
     key="o",
     key_label="Notes",
+    key_doc="notes of the module",
     palette_module=("Notes of {name}", "the module's notes"),
     scene=lambda root: Notes(root / "code-reviewer"),
+    keys_heading="Notes",  # the table of its own keys (notes.*) in docs/keys.md
 )
 
 

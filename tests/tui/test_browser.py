@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 from rich.style import Style
+from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, Static
 from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
 from cogtui.core.rules.validate_module import validate_path
 from cogtui.core.settings.config import Config
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.widgets.module_detail import ModuleDetail
@@ -26,7 +29,12 @@ def _labels(tree: ModuleTree) -> dict[str, str]:
     return out
 
 
-async def _ready(app, pilot) -> ModuleTree:  # type: ignore[no-untyped-def]
+def focused(app: CogtuiApp) -> Widget | None:
+    """The focused widget now (a call, so a type check of an earlier one does not narrow a later one)."""
+    return app.focused
+
+
+async def _ready(app: CogtuiApp, pilot: Pilot[None]) -> ModuleTree:
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     tree = app.screen.query_one(ModuleTree)
     await until(lambda: all(app.store.report(e.path) for e in app.store.entries), pilot)
@@ -45,7 +53,8 @@ async def test_tree_levels_start_expanded_with_badges_and_status(
     async with app.run_test(size=(100, 30)) as pilot:
         tree = await _ready(app, pilot)
         levels = [n for n in tree.root.children if isinstance(n.data, LevelItem)]
-        assert levels[0].data.level == "path"
+        first = levels[0].data
+        assert isinstance(first, LevelItem) and first.level == "path"
         assert all(n.is_expanded for n in levels)
         labels = _labels(tree)
         assert labels["code-reviewer"].startswith("✓ code-reviewer 2.2.1 v2.2 decision")
@@ -90,13 +99,13 @@ async def test_filter_then_enter_selects_first_match(monkeypatch: pytest.MonkeyP
     async with app.run_test(size=(100, 30)) as pilot:
         tree = await _ready(app, pilot)
         await pilot.press("slash")
-        assert isinstance(app.focused, Input)
+        assert isinstance(focused(app), Input)
         await pilot.press("r", "e", "l")
         await pilot.pause()
         assert set(_labels(tree)) == {"release-notes"}
         await pilot.press("enter")
         await pilot.pause()
-        assert app.focused is tree
+        assert focused(app) is tree
         assert tree.cursor_entry is not None and tree.cursor_entry.name == "release-notes"
         await pilot.press("slash", "escape")
         await pilot.pause()
@@ -104,7 +113,7 @@ async def test_filter_then_enter_selects_first_match(monkeypatch: pytest.MonkeyP
         # down in the filter also returns to the tree
         await pilot.press("slash", "p", "down")
         await pilot.pause()
-        assert app.focused is tree and tree.cursor_entry.name == "product-ideas"
+        assert focused(app) is tree and tree.cursor_entry is not None and tree.cursor_entry.name == "product-ideas"
 
 
 async def test_detail_shows_contract_and_explicit_vs_inherited(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

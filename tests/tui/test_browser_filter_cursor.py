@@ -5,33 +5,35 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 from tuikit import MODULES, isolate, until
 
 from cogtui.core.settings.config import Config
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.widgets.module_tree import ModuleTree
 
 REALWORLD = Path(__file__).resolve().parents[1] / "realworld"
 
 
-def _app(tmp_path: Path):  # type: ignore[no-untyped-def]
-    from cogtui.tui.app import CogtuiApp
-
+def _app(tmp_path: Path) -> CogtuiApp:
     return CogtuiApp(paths=[str(MODULES), str(REALWORLD)], cwd=tmp_path, watch=False, config=Config())
 
 
-def _detail_title(app) -> str:  # type: ignore[no-untyped-def]
+def _detail_title(app: CogtuiApp) -> str:
     return str(app.screen.query_one("#detail-body", Static).render()).splitlines()[0]
 
 
-def _agree(app, name: str) -> bool:  # type: ignore[no-untyped-def]
+def _agree(app: CogtuiApp, name: str) -> bool:
     entry = app.screen.query_one(ModuleTree).cursor_entry
     return entry is not None and entry.name == name and _detail_title(app).startswith(f"{name} ")
 
 
-async def _filter_to_sql_guard(app, pilot) -> None:  # type: ignore[no-untyped-def]
-    await until(lambda: isinstance(app.screen, BrowserScreen) and app.screen.query_one(ModuleTree).module_nodes, pilot)
+async def _filter_to_sql_guard(app: CogtuiApp, pilot: Pilot[None]) -> None:
+    await until(
+        lambda: isinstance(app.screen, BrowserScreen) and bool(app.screen.query_one(ModuleTree).module_nodes), pilot
+    )
     await pilot.press("slash", "s", "q", "l")
     await until(lambda: _agree(app, "sql-guard"), pilot)
 
@@ -66,4 +68,5 @@ async def test_a_filtered_out_module_hands_the_cursor_to_its_next_neighbour(
         from cogtui.tui.screens.run.screen import RunScreen
 
         await until(lambda: isinstance(app.screen, RunScreen), pilot)
-        assert app.screen.module_path.name == "code-review-zh"
+        screen = app.screen
+        assert isinstance(screen, RunScreen) and screen.module_path.name == "code-review-zh"

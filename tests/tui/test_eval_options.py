@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 from evalkit import eval_module, responder
 from llmserver import ScriptedLLMServer
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, RadioButton, RadioSet, SelectionList
 from tuikit import isolate, make_app, until
 
 from cogtui.core.eval.eval_state import EvalPhase
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.eval.options import EvalOptions
 from cogtui.tui.screens.eval.screen import EvalScreen
 
@@ -31,12 +33,12 @@ def columns(screen: Any) -> list[str]:
     return [str(column.label) for column in screen.query_one(DataTable).columns.values()][1:]
 
 
-def finished(app: Any) -> bool:
+def finished(app: CogtuiApp) -> bool:
     screen = app.screen
     return isinstance(screen, EvalScreen) and screen.state.phase is EvalPhase.DONE
 
 
-async def open_eval(app: Any, pilot: Any) -> EvalScreen:
+async def open_eval(app: CogtuiApp, pilot: Pilot[None]) -> EvalScreen:
     await until(lambda: app.store.entries and app.screen.query_one("#tree").cursor_node is not None, pilot)
     await pilot.press("e")
     await until(lambda: finished(app), pilot)
@@ -44,7 +46,7 @@ async def open_eval(app: Any, pilot: Any) -> EvalScreen:
     return app.screen
 
 
-async def open_options(app: Any, pilot: Any) -> EvalOptions:
+async def open_options(app: CogtuiApp, pilot: Pilot[None]) -> EvalOptions:
     await pilot.press("t")
     await until(lambda: isinstance(app.screen, EvalOptions), pilot)
     assert isinstance(app.screen, EvalOptions)

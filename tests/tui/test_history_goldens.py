@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 from textual.coordinate import Coordinate
+from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar
 from tuikit import copy_modules, isolate, make_app, until
 
@@ -48,8 +50,8 @@ def _record(tmp_path: Path, module: Path, confidence: float, verdict: str) -> No
         history.record(run)
 
 
-def _view_text(screen: object) -> str:
-    return screen.query_one(CodeView).text  # type: ignore[attr-defined]
+def _view_text(screen: Screen[Any]) -> str:
+    return screen.query_one(CodeView).text
 
 
 async def test_history_lists_compares_and_reruns(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.settings import locations as paths
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.insights.row import InsightRowScreen
 from cogtui.tui.screens.insights.screen import InsightsScreen
 from cogtui.tui.screens.migrate.screen import MigrationScreen
@@ -81,11 +82,12 @@ def root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return base
 
 
-async def open_dashboard(app: Any, pilot: Pilot[None]) -> InsightsScreen:
+async def open_dashboard(app: CogtuiApp, pilot: Pilot[None]) -> InsightsScreen:
     await pilot.pause()
     navigation.insights(app, None)
     await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
-    screen: InsightsScreen = app.screen
+    screen = app.screen
+    assert isinstance(screen, InsightsScreen)
     await until(lambda: screen.state.promotions_read_at >= 0, pilot)
     return screen
 

@@ -1,56 +1,59 @@
-"""docs/keys.md is current: every registered key id is listed once, with exactly its default keys."""
+"""docs/keys.md is current: its tables are what `python -m tools.keys_doc` writes from the key registry, so every
+registered key is listed once, with exactly its default keys and its declared words."""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import re
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-import cogtui.tui.screens
-import cogtui.tui.widgets
-from cogtui.tui.keys import KeySpec, all_specs
+import pytest
 
-KEYS_DOC = Path(__file__).resolve().parents[2] / "docs" / "keys.md"
-NAMES = {"question_mark": "?", "slash": "/", "space": "space"}
+from cogtui.tui.keys import every_spec
+from tools import keys_doc
 
-
-def shown_keys(spec: KeySpec) -> str:
-    return ", ".join(f"`{NAMES.get(k, k)}`" for k in spec.keys.split(","))
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def every_spec() -> list[KeySpec]:
-    for package in (cogtui.tui.screens, cogtui.tui.widgets):  # screens register their keys when imported
-        for info in pkgutil.iter_modules(package.__path__):
-            importlib.import_module(f"{package.__name__}.{info.name}")
-    return all_specs()
+def test_the_keys_guide_is_what_the_registry_writes() -> None:
+    current = keys_doc.KEYS_DOC.read_text(encoding="utf-8")
+    assert current == keys_doc.rendered(current), "docs/keys.md is stale: run `python -m tools.keys_doc`"
 
 
-def documented_keys() -> dict[str, str]:
-    """Each key id of the guide's tables (one per screen) -> the keys its row shows."""
-    rows: dict[str, str] = {}
-    for line in KEYS_DOC.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"\| (.+?) \| .+ \| `([a-z_.]+)` \|$", line)
-        if match:
-            assert match.group(2) not in rows, f"{match.group(2)} is listed twice"
-            rows[match.group(2)] = match.group(1)
-    return rows
+def test_every_registered_key_has_one_row_with_its_keys() -> None:
+    text = keys_doc.rendered_tables()
+    for spec in every_spec():
+        rows = [line for line in text.splitlines() if line.endswith(f"| `{spec.id}` |")]
+        assert rows == [f"| {keys_doc.shown_keys(spec)} | {keys_doc.words(spec)} | `{spec.id}` |"], spec.id
 
 
-def keys_doc_problems() -> list[str]:
-    """What docs/keys.md gets wrong about the registered keys (those of every screen, widget and declared screen)."""
-    rows, specs = documented_keys(), every_spec()
-    problems = [f"docs/keys.md lacks {s.id}" for s in specs if s.id not in rows]
-    problems += [
-        f"docs/keys.md shows {rows[s.id]} for {s.id}, whose keys are {shown_keys(s)}"
-        for s in specs
-        if s.id in rows and rows[s.id] != shown_keys(s)
-    ]
-    problems += [
-        f"docs/keys.md lists {gone}, a key that no longer exists" for gone in set(rows) - {s.id for s in specs}
-    ]
-    return problems
+def test_the_check_names_the_command_when_the_guide_is_stale(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stale = tmp_path / "keys.md"
+    text = keys_doc.KEYS_DOC.read_text(encoding="utf-8")
+    stale.write_text(text.replace("| `ctrl+t` |", "| `ctrl+x` |"), encoding="utf-8")
+    monkeypatch.setattr(keys_doc, "KEYS_DOC", stale)
+    assert keys_doc.main(["--check"]) == 1
+    assert "run `python -m tools.keys_doc`" in capsys.readouterr().err
+    assert keys_doc.main([]) == 0 and stale.read_text(encoding="utf-8") == text  # rewritten as the registry says
+    assert keys_doc.main(["--check"]) == 0
 
 
-def test_every_key_is_in_the_keys_guide_with_its_keys() -> None:
-    assert not keys_doc_problems()
+def test_the_prose_around_the_tables_stays_as_written() -> None:
+    text = "# Keys\n\nprose before\n\n" + keys_doc.BEGIN + "\n| old row |\n" + keys_doc.END + "\n\nprose after\n"
+    written = keys_doc.rendered(text)
+    assert written.startswith("# Keys\n\nprose before\n\n") and written.endswith(keys_doc.END + "\n\nprose after\n")
+    assert "| old row |" not in written and "`app.quit` |" in written
+
+
+def test_a_fresh_process_finds_every_screens_keys() -> None:
+    """keys.every_spec imports every module of screens/ and widgets/: a screen's keys are registered by its
+    screen.py, which its package's declaration does not import (`cogn doctor` checks config.yaml's keymap
+    against these, with no screen imported before)."""
+    code = "from cogtui.tui.keys import every_spec; print(' '.join(sorted(s.id for s in every_spec())))"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert proc.stdout.split() == sorted(s.id for s in every_spec())
+    assert {"run.run", "merge.save", "eval_options.apply", "insight_row.close"} <= set(proc.stdout.split())

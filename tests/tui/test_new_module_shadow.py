@@ -3,14 +3,16 @@ as the name is typed, and Create asks first; cancelling creates nothing."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 from tuikit import click, copy_modules, isolate, make_app, until
 
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ConfirmModal
@@ -18,7 +20,12 @@ from cogtui.tui.screens.new_module.screen import NewModuleModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 
 
-async def open_form(app: Any, pilot: Any, key: str | None = None) -> NewModuleModal:
+def shows_why(problem: Static, why: str) -> bool:
+    shown = str(problem.render())
+    return why in shown and "discovery skips it" in shown
+
+
+async def open_form(app: CogtuiApp, pilot: Pilot[None], key: str | None = None) -> NewModuleModal:
     """The new-module form over the browser, opened by `key` (as a user does) or through navigation."""
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     if key is not None:
@@ -97,9 +104,7 @@ async def test_a_name_discovery_skips_is_refused_with_the_reason(
         for name, why in (("triage.bak", "'.bak' are backups or editor leftovers"), ("backups", "named 'backups'")):
             form.query_one("#name", Input).value = ""
             await pilot.press(*name)
-            await until(
-                lambda why=why: why in str(problem.render()) and "discovery skips it" in str(problem.render()), pilot
-            )  # type: ignore[misc]
+            await until(partial(shows_why, problem, why), pilot)
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is form and not (root / name).exists()

@@ -12,6 +12,7 @@ from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
 
 from cogtui.core.eval.eval_state import EvalPhase
 from cogtui.core.run.golden_state import GoldensPhase
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
@@ -19,7 +20,7 @@ from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.module_tree import ModuleTree
 
 
-def record_exits(app: Any, monkeypatch: pytest.MonkeyPatch, screen_type: type, group: str) -> list[list[bool]]:
+def record_exits(app: CogtuiApp, monkeypatch: pytest.MonkeyPatch, screen_type: type, group: str) -> list[list[bool]]:
     """Whether each worker of the screen's run was cancelled, at the moment the app is told to exit (one per call)."""
     seen: list[list[bool]] = []
     original = app.exit

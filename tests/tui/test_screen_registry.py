@@ -1,7 +1,8 @@
 """A screen declared in one place (cogtui/tui/screens/<name>/__init__.py): a stand-in screen, registered here, is seen by every surface.
 
-Navigation opens it (one per place), the palette lists it per module, the browser's key opens it, the keys check of
-docs/keys.md asks for its key, and `make screenshots` and the snapshot tests get its scene. No other file names it.
+Navigation opens it (one per place), the palette lists it per module, the browser's key opens it, the keys guide's
+tables (`python -m tools.keys_doc`) list its key, and `make screenshots` and the snapshot tests get its scene. No
+other file names it.
 """
 
 from __future__ import annotations
@@ -9,22 +10,36 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from standin_screen import STAND_IN, Notes, NotesScreen, browser_has_o
-from test_keys_doc import keys_doc_problems
 from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
 from cogtui.tui import navigation as nav
-from cogtui.tui.keys import SPECS
+from cogtui.tui.app import CogtuiApp
+from cogtui.tui.keys import SPECS, KeySpec, register, withdraw
 from cogtui.tui.places import ScreenSpec, browser_keys, registered, specs
 from cogtui.tui.screens.browser import BrowserScreen
-from tools import screenshots
+from tools import keys_doc, screenshots
+
+NOTES_KEY = KeySpec("notes.write", "ctrl+e", "write", "Write", doc="write a note")  # as its screen would register it
 
 
-def notes_on(app: object, path: Path) -> list[NotesScreen]:
-    return [s for s in getattr(app, "screen_stack", []) if isinstance(s, NotesScreen) and s.module_path == path]
+@contextmanager
+def registered_keys(*added: KeySpec) -> Iterator[None]:
+    register(*added)
+    try:
+        yield
+    finally:
+        for key in added:
+            withdraw(key.id)
+
+
+def notes_on(app: CogtuiApp, path: Path) -> list[NotesScreen]:
+    return [s for s in app.screen_stack if isinstance(s, NotesScreen) and s.module_path == path]
 
 
 async def test_navigation_and_the_palette_open_a_declared_screen(
@@ -45,15 +60,33 @@ async def test_navigation_and_the_palette_open_a_declared_screen(
     assert "notes" not in {spec.name for spec in specs()}  # gone with the block
 
 
-def test_its_key_joins_the_browser_keys_and_the_keys_guide_check() -> None:
-    assert "browser.notes" not in SPECS
-    assert not any("browser.notes" in problem for problem in keys_doc_problems())
+def test_its_key_joins_the_browser_keys_and_the_keys_guide() -> None:
+    row = "| `o` | notes of the module | `browser.notes` |"
+    assert "browser.notes" not in SPECS and row not in keys_doc.rendered_tables()
     with registered(STAND_IN):
         assert SPECS["browser.notes"].keys == "o" and SPECS["browser.notes"].action == "go('notes')"
         ids = [key.id for _spec, key in browser_keys()]
         assert ids.index("browser.history") + 1 == ids.index("browser.notes")  # order 65: after history's 60
-        assert "docs/keys.md lacks browser.notes" in keys_doc_problems()
-    assert "browser.notes" not in SPECS
+        browser_table = keys_doc.rendered_tables().split("## Browser\n", 1)[1].split("\n## ", 1)[0]
+        assert row in browser_table  # its declared words, in the browser's table, which the guide would get
+        assert browser_table.index("`browser.history`") < browser_table.index("`browser.notes`")
+        current = keys_doc.KEYS_DOC.read_text(encoding="utf-8")
+        assert keys_doc.rendered(current) != current  # the guide's check asks for it
+    assert "browser.notes" not in SPECS and row not in keys_doc.rendered_tables()
+
+
+def test_its_own_keys_get_a_table_of_their_own() -> None:
+    """A screen's own keys (registered by its screen module) are listed under its declared heading."""
+    with registered(STAND_IN), registered_keys(NOTES_KEY):
+        text = keys_doc.rendered_tables()
+        assert "## Notes\n\n| key | action | id |\n|---|---|---|\n| `ctrl+e` | write a note | `notes.write` |\n" in text
+        assert text.index("## History") < text.index("## Notes") < text.index("## Insights")  # order 65
+    assert "notes.write" not in keys_doc.rendered_tables()
+
+
+def test_a_key_no_table_lists_is_named() -> None:
+    with registered_keys(NOTES_KEY), pytest.raises(LookupError, match=r"notes\.write"):
+        keys_doc.rendered_tables()
 
 
 async def test_its_scene_joins_the_screenshots_and_the_snapshots(
@@ -81,11 +114,13 @@ def test_a_second_screen_of_the_same_name_is_refused() -> None:
     assert "notes" not in {spec.name for spec in specs()} and SPECS["browser.run"].keys == "r"
 
 
-def test_every_screen_with_a_way_in_has_a_scene() -> None:
-    """Each screen a key or the palette opens is in `make screenshots` and the snapshots: a scene of its own in
-    tools/screenshots.py or one from its declaration."""
-    reachable = [s.name for s in specs() if s.key or s.palette_module or s.palette_anywhere]
-    assert reachable and not [name for name in reachable if name not in screenshots.scenes()]
+def test_every_screen_with_a_way_in_declares_its_scene() -> None:
+    """Each screen a key or the palette opens declares the place of its scene, which `make screenshots` and the
+    snapshots show (tools/screenshots.py adds only the steps a declaration cannot say, by the spec's name)."""
+    reachable = [s for s in specs() if s.key or s.palette_module or s.palette_anywhere]
+    assert reachable and not [s.name for s in reachable if s.scene is None]
+    assert {s.name for s in reachable} <= set(screenshots.declared_scenes()) <= set(screenshots.screenshots())
+    assert set(screenshots.STEPS) <= {s.name for s in specs()}  # steps only for declared screens
 
 
 # ------------------------------------------------------------------ the browser's key, in a process of its own

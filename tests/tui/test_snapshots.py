@@ -41,7 +41,6 @@ from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.key_footer import KeyFooter
 from cogtui.tui.widgets.module_tree import ModuleTree
 from tools.screenshots import (
-    SCENES,
     Scene,
     Stage,
     browser_ready,
@@ -200,14 +199,14 @@ async def browser_filter(pilot: Pilot[None], stage: Stage) -> None:
 
 async def migration_side_by_side(pilot: Pilot[None], stage: Stage) -> None:
     """`s` in the migration preview (side by side is the default only from 140 columns)."""
-    await SCENES["migration"].drive(pilot, stage)
+    await scenes()["migration"].drive(pilot, stage)
     await pilot.press("s")
     await settle(pilot)
 
 
 async def editor_contract(pilot: Pilot[None], stage: Stage) -> None:
     """The editor's read-only contract tab: code-reviewer's schema as a tree with the goldens behind each field."""
-    await SCENES["editor"].drive(pilot, stage)
+    await scenes()["editor"].drive(pilot, stage)
     screen = pilot.app.screen
     screen.query_one(TabbedContent).active = "contract"
     tree = screen.query_one(ContractTree)
@@ -218,7 +217,7 @@ async def editor_contract(pilot: Pilot[None], stage: Stage) -> None:
 
 async def editor_merge(pilot: Pilot[None], stage: Stage) -> None:
     """A save over a file another program changed: the three-way merge view (one hunk each side)."""
-    await SCENES["editor"].drive(pilot, stage)
+    await scenes()["editor"].drive(pilot, stage)
     screen = pilot.app.screen
     assert isinstance(screen, EditorScreen)
     manifest = stage.module("code-reviewer") / "module.yaml"
@@ -237,7 +236,7 @@ async def editor_merge(pilot: Pilot[None], stage: Stage) -> None:
 
 async def editor_tabs(pilot: Pilot[None], stage: Stage) -> None:
     """The tab list (f2): every open file with its marks and problem count."""
-    await SCENES["editor"].drive(pilot, stage)
+    await scenes()["editor"].drive(pilot, stage)
     await pilot.press("f2")
     await until(
         pilot, lambda: isinstance(pilot.app.screen, TabPickerModal) and pilot.app.screen.pending is None, "the list"
@@ -247,7 +246,7 @@ async def editor_tabs(pilot: Pilot[None], stage: Stage) -> None:
 
 async def editor_find(pilot: Pilot[None], stage: Stage) -> None:
     """ctrl+f `deny` enter: the first match selected, the count in the find bar."""
-    await SCENES["editor"].drive(pilot, stage)
+    await scenes()["editor"].drive(pilot, stage)
     await pilot.press("ctrl+f")
     await until(pilot, lambda: pilot.app.screen.query_one("#find-input", Input).has_focus, "the find bar")
     no_blink(pilot.app.screen.query_one("#find-input", Input))
@@ -257,7 +256,7 @@ async def editor_find(pilot: Pilot[None], stage: Stage) -> None:
 
 async def insight_row(pilot: Pilot[None], stage: Stage) -> None:
     """enter on the dashboard's first row: the row in full, with the runs behind it."""
-    await SCENES["insights"].drive(pilot, stage)
+    await scenes()["insights"].drive(pilot, stage)
     await pilot.press("enter")
     await until(
         pilot,
@@ -283,28 +282,32 @@ PREPARE: dict[str, Callable[[Stage], Stage]] = {
     "insight-row": small_insight_history,
     "review": saved_plan,
 }
-SNAPSHOTS = (
-    "browser",
-    "filter",
-    "help",
-    "palette",
-    "new-module",
-    "editor",
-    "editor-contract",
-    "editor-merge",
-    "editor-tabs",
-    "editor-find",
-    "migration",
-    "review",
-    "run-idle",
-    "run",
-    "run-compare",
-    "history",
-    "goldens",
-    "eval",
-    "insights",
-    "insight-row",
-    *declared_scenes(),  # a screen's scene from its declaration
+SNAPSHOTS = tuple(
+    dict.fromkeys(  # in this order; a declared screen's scene once
+        (
+            "browser",
+            "filter",
+            "help",
+            "palette",
+            "new-module",
+            "editor",
+            "editor-contract",
+            "editor-merge",
+            "editor-tabs",
+            "editor-find",
+            "migration",
+            "review",
+            "run-idle",
+            "run",
+            "run-compare",
+            "history",
+            "goldens",
+            "eval",
+            "insights",
+            "insight-row",
+            *declared_scenes(),  # every screen one can go to, from its declaration
+        )
+    )
 )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 DETAIL_DELAY = 0.08
 
 
-# The keys that open a screen, from the screens' declarations (places/); those that act on the selected module are
+# The keys that open a screen, from the screens' declarations (screens/<name>/__init__.py); those that act on the selected module are
 # offered only while one is selected (pressed with none, they say "Select a module first."), as copying its path is.
 SCREEN_KEYS = browser_keys()
 MODULE_ACTIONS = frozenset({"copy_path"} | {key.action for spec, key in SCREEN_KEYS if spec.key_on_module})
@@ -66,6 +66,11 @@ class BrowserScreen(Screen[None]):
     )
     HELP = "Browse the modules on the search path. `?` lists every key."
 
+    # Composed once, for the screen's life (the filter bar is mounted on first use: it is queried where used).
+    module_tree = getters.query_one("#tree", ModuleTree)
+    module_detail = getters.query_one("#detail", ModuleDetail)
+    status_line = getters.query_one("#status", Static)
+
     _detail_timer: Timer | None = None
 
     @property
@@ -81,7 +86,7 @@ class BrowserScreen(Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        tree = self.query_one(ModuleTree)
+        tree = self.module_tree
         tree.rebuild()
         tree.focus()
         self.bench.modules_changed.subscribe(self, self._modules_changed)
@@ -92,7 +97,7 @@ class BrowserScreen(Screen[None]):
     # ------------------------------------------------------------ state from the app
 
     def _modules_changed(self, paths: list[Path] | None) -> None:
-        tree = self.query_one(ModuleTree)
+        tree = self.module_tree
         if paths is None:
             tree.rebuild()
         else:
@@ -120,16 +125,16 @@ class BrowserScreen(Screen[None]):
             parts.append("watching files ($watch_note)" if bench.watch_note else "watching files")
         if waiting := bench.history_waiting:  # kept runs the history has not taken yet (cogn history flush)
             parts.append(f"[$warning]{waiting} run{'s' * (waiting != 1)} waiting to be recorded[/]")
-        self.query_one("#status", Static).update(markup("  ·  ".join(parts), watch_note=bench.watch_note))
+        self.status_line.update(markup("  ·  ".join(parts), watch_note=bench.watch_note))
 
     def _show(self, path: Path) -> None:
         store = self.bench.store
         report = store.report(path)
-        self.query_one(ModuleDetail).show(report.module if report else None, report, store.entry_for(path), store)
+        self.module_detail.show(report.module if report else None, report, store.entry_for(path), store)
 
     def offers(self, action: str) -> bool:
         """The keys the footer shows (`KeyFooter`): a module's keys only while a module is selected."""
-        return action not in MODULE_ACTIONS or self.query_one(ModuleTree).cursor_entry is not None
+        return action not in MODULE_ACTIONS or self.module_tree.cursor_entry is not None
 
     # ------------------------------------------------------------ tree and filter
 
@@ -152,12 +157,12 @@ class BrowserScreen(Screen[None]):
         if event.entry is not None:
             self._show(event.entry.path)
             return
-        tree = self.query_one(ModuleTree)
+        tree = self.module_tree
         why = f"No module name contains {tree.filter_text!r}." if tree.filter_text else "No modules on the search path."
         unsearched = None if tree.filter_text else self.bench.store.unsearched_note()
         if unsearched is not None:  # modules put where SPEC-v2.5's examples show them, which is not searched (PATH-4)
             why += f"\n\n{unsearched[:1].upper()}{unsearched[1:]}."
-        self.query_one(ModuleDetail).show_message(block(why))
+        self.module_detail.show_message(block(why))
 
     @on(Tree.NodeSelected, "#tree")
     def _selected(self, event: Tree.NodeSelected) -> None:  # type: ignore[type-arg]
@@ -166,10 +171,10 @@ class BrowserScreen(Screen[None]):
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
-        self.query_one(ModuleTree).rebuild(event.value)
+        self.module_tree.rebuild(event.value)
 
     def _filter_accepted(self) -> None:
-        tree = self.query_one(ModuleTree)
+        tree = self.module_tree
         tree.select_first_module()
         self.set_focus(tree)
 
@@ -177,7 +182,7 @@ class BrowserScreen(Screen[None]):
         box = self.query_one(FilterInput)
         box.value = ""
         self.query_one("#filter-bar").add_class("-hidden")
-        tree = self.query_one(ModuleTree)
+        tree = self.module_tree
         tree.rebuild("")
         self.set_focus(tree)
 
@@ -198,12 +203,12 @@ class BrowserScreen(Screen[None]):
 
     def select_module(self, path: Path) -> None:
         """Select the module at `path` (one just created): the details show it, and `r` or enter act on it."""
-        self.query_one(ModuleTree).select_module(path)
+        self.module_tree.select_module(path)
 
     # ------------------------------------------------------------ actions on the selected module
 
     def _selected_entry(self) -> ModuleEntry | None:
-        entry = self.query_one(ModuleTree).cursor_entry
+        entry = self.module_tree.cursor_entry
         if entry is None:
             self.notify("Select a module first.", severity="warning")
         return entry
@@ -213,7 +218,7 @@ class BrowserScreen(Screen[None]):
         self.action_go("editor")
 
     def action_go(self, name: str) -> None:
-        """Open the screen declared as `name` (places/): on the selected module, or one that needs none."""
+        """Open the screen declared as `name` (its package's SPEC): on the selected module, or one that needs none."""
         spec = named(name)
         if spec.key_on_module and spec.for_module is not None:
             if (entry := self._selected_entry()) is not None:

@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, Input, OptionList, Select, Static
 from ..keys import KeySpec, bindings, register
 from ..shown import block, markup
 
-register(KeySpec("help.close", "question_mark,f1,q", "cancel", "Close"))
+register(KeySpec("help.close", "question_mark,f1,q", "cancel", "Close", doc="help: close"))
 
 NOTE = (
     "Remap any key by its id in config.yaml, e.g.\n"

@@ -1,4 +1,4 @@
-"""Small modal dialogs: confirm, and choose one of several (the new-module form is new_module.py).
+"""Small modal dialogs: confirm, and choose one of several (the new-module form is new_module/screen.py).
 
 Titles, bodies and choice labels quote module names, paths and errors, so a
 str is shown literally (never parsed as markup); pass `Content` for styling.

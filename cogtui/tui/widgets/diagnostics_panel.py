@@ -29,7 +29,16 @@ from ..shown import assemble, markup
 
 __all__ = ["SHOWN", "DiagnosticsPanel", "counts", "diagnostic_content", "diagnostic_key", "location_text"]
 
-register(KeySpec("problems.back", "escape", "back_to_text", "Back to the text", main=True))
+register(
+    KeySpec(
+        "problems.back",
+        "escape",
+        "back_to_text",
+        "Back to the text",
+        main=True,
+        doc="editor's problems list: back to the text",
+    )
+)
 
 SHOWN = 100  # problems listed at most: a screenful many times over, drawn in a bounded time
 

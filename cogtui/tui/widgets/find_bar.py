@@ -11,7 +11,7 @@ from textual.widgets import Input, Label
 from .. import keys
 from ..keys import KeySpec, bindings
 
-keys.register(KeySpec("find.close", "escape", "close", "Close find"))
+keys.register(KeySpec("find.close", "escape", "close", "Close find", doc="find bar: close"))
 
 
 class FindBar(Horizontal):

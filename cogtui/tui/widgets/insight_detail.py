@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import getters
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -127,9 +128,11 @@ def custom_enum_content(
 class InsightDetail(VerticalScroll):
     """Scrollable (focus it with tab) so long samples stay readable at 80×24."""
 
+    body = getters.query_one("#insight-detail-body", Static)
+
     def compose(self) -> ComposeResult:
         yield Static(id="insight-detail-body")
 
     def show(self, content: Content | str) -> None:
-        self.query_one("#insight-detail-body", Static).update(content)
+        self.body.update(content)
         self.scroll_home(animate=False)

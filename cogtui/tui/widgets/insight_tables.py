@@ -24,7 +24,9 @@ from ..keys import KeySpec, bindings, register
 from ..shown import cell, rich_assemble
 
 # On the tables rather than the screen: the focused table's own enter would hide a screen binding.
-register(KeySpec("insights.open", "enter", "select_cursor", "Details"))  # the detail pane says so
+register(
+    KeySpec("insights.open", "enter", "select_cursor", "Details", doc="the row in full, with the runs behind it")
+)  # the detail pane says so
 
 NO_MAPPING = "(no mapping)"
 

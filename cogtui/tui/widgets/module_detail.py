@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import getters
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -144,17 +145,19 @@ def _rel(path: Path | None, root: Path) -> str:
 class ModuleDetail(VerticalScroll):
     """Shows one module; `show(...)` replaces the content."""
 
+    body = getters.query_one("#detail-body", Static)
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static("[$text-muted]Select a module.[/]", id="detail-body")
 
     def show_message(self, markup: str | Content) -> None:
         """Markup written in code, or `Content` (for anything read from files)."""
-        self.query_one("#detail-body", Static).update(markup)
+        self.body.update(markup)
 
     def show(
         self, module: Module | None, report: ModuleReport | None, entry: ModuleEntry | None, store: ModuleStore
     ) -> None:
-        body = self.query_one("#detail-body", Static)
+        body = self.body
         if module is None or report is None:
             title = markup("[b]$name[/]", name=entry.name if entry else "module")
             if report is not None and report.diagnostics:  # could not be loaded at all

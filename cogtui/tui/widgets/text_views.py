@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.syntax import Syntax
+from textual import getters
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -41,16 +42,14 @@ class CodeView(VerticalScroll):
     """
 
     text = ""  # what is shown, as plain text (for copying, and for tests)
+    body = getters.query_one(".code-view-body", Static)
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static("", classes="code-view-body")
 
-    def _body(self) -> Static:
-        return self.query_one(".code-view-body", Static)
-
     def show_json(self, value: Any) -> None:
         self.text = terminal_json(value, indent=2)
-        self._body().update(_syntax(self.text, "json", self.app.current_theme.dark))
+        self.body.update(_syntax(self.text, "json", self.app.current_theme.dark))
         self.scroll_home(animate=False)
 
     def show_diff(self, diff: str, empty: str = "no differences") -> None:
@@ -59,14 +58,14 @@ class CodeView(VerticalScroll):
             self.show_content(markup("[$text-muted]$empty[/]", empty=empty))
             return
         self.text = visible(diff)
-        self._body().update(_syntax(self.text, "diff", self.app.current_theme.dark))  # escaped, as the text says
+        self.body.update(_syntax(self.text, "diff", self.app.current_theme.dark))  # escaped, as the text says
         self.scroll_home(animate=False)
 
     def show_content(self, content: Content) -> None:
         """Styled text built with `Content` (values from files inserted literally, e.g. `shown.markup`
         with `$variables`)."""
         self.text = content.plain
-        self._body().update(content)
+        self.body.update(content)
         self.scroll_home(animate=False)
 
     def show_plain(self, text: str, style: str = "") -> None:

@@ -25,6 +25,10 @@ SPEC = ScreenSpec(
     key="enter",
     key_name="open",
     key_label="Open",
+    key_doc="open the module in the editor",
+    scene=lambda root: EditModule(root / "code-reviewer"),
+    keys_heading="Editor",
+    key_groups=("editor", "problems", "find", "tabs", "merge"),
     main_key=True,
     palette_module=("Open {name}", "edit the module's files"),
 )

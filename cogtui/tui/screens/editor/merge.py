@@ -24,13 +24,21 @@ from ...keys import KeySpec, bindings
 from ...shown import block, markup
 
 keys.register(
-    KeySpec("merge.mine", "m", "keep_mine", "Keep mine", main=True),
-    KeySpec("merge.theirs", "t", "keep_theirs", "Keep theirs", main=True),
-    KeySpec("merge.all_mine", "M", "all_mine", "Mine everywhere"),
-    KeySpec("merge.all_theirs", "T", "all_theirs", "Theirs everywhere"),
-    KeySpec("merge.next", "down,j", "next_hunk", "Next hunk", priority=True),
-    KeySpec("merge.prev", "up,k", "prev_hunk", "Previous hunk", priority=True),
-    KeySpec("merge.save", "ctrl+s", "save_merged", "Save merged", main=True, priority=True),
+    KeySpec("merge.mine", "m", "keep_mine", "Keep mine", main=True, doc="merge view: keep yours for this hunk"),
+    KeySpec("merge.theirs", "t", "keep_theirs", "Keep theirs", main=True, doc="merge view: keep theirs for this hunk"),
+    KeySpec("merge.all_mine", "M", "all_mine", "Mine everywhere", doc="merge view: yours for every hunk"),
+    KeySpec("merge.all_theirs", "T", "all_theirs", "Theirs everywhere", doc="merge view: theirs for every hunk"),
+    KeySpec("merge.next", "down,j", "next_hunk", "Next hunk", priority=True, doc="merge view: next hunk"),
+    KeySpec("merge.prev", "up,k", "prev_hunk", "Previous hunk", priority=True, doc="merge view: previous hunk"),
+    KeySpec(
+        "merge.save",
+        "ctrl+s",
+        "save_merged",
+        "Save merged",
+        main=True,
+        priority=True,
+        doc="merge view: save the merged text",
+    ),
 )
 
 KIND_TEXT = {

@@ -21,7 +21,16 @@ from ...shown import markup
 
 PENDING = "pending"  # the option id of the line saying what is still being read
 
-register(KeySpec("tabs.close", "ctrl+tab,f2", "cancel", "Close the list", priority=True))  # the keys that open it
+register(
+    KeySpec(
+        "tabs.close",
+        "ctrl+tab,f2",
+        "cancel",
+        "Close the list",
+        priority=True,
+        doc="editor's tab list: close it (the keys that open it)",
+    )
+)  # the keys that open it
 
 
 class TabPickerModal(ModalScreen[str | None]):

@@ -54,15 +54,41 @@ from .saving import CLOSE_CHOICES, SaveFlow
 
 # Priority: TextArea (a ScrollView) binds ctrl+pageup/pagedown to horizontal paging.
 keys.register(
-    KeySpec("editor.next_file", "ctrl+pagedown,alt+right", "next_file", "Next file", priority=True),
-    KeySpec("editor.prev_file", "ctrl+pageup,alt+left", "prev_file", "Previous file", priority=True),
-    KeySpec("editor.prev_diagnostic", "shift+f8", "prev_diagnostic", "Previous problem"),
-    KeySpec("editor.find", "ctrl+f", "find", "Find", priority=True),
-    KeySpec("editor.find_next", "f3", "find_next", "Find next"),
-    KeySpec("editor.tabs", "ctrl+tab,f2", "pick_tab", "Files", main=True, priority=True),
-    KeySpec("editor.problems", "f4", "toggle_problems", "Show/hide problems"),
-    KeySpec("editor.problems_taller", "alt+up", "problems_taller", "Problems taller"),
-    KeySpec("editor.problems_shorter", "alt+down", "problems_shorter", "Problems shorter"),
+    KeySpec("editor.next_file", "ctrl+pagedown,alt+right", "next_file", "Next file", priority=True, doc="next tab"),
+    KeySpec(
+        "editor.prev_file", "ctrl+pageup,alt+left", "prev_file", "Previous file", priority=True, doc="previous tab"
+    ),
+    KeySpec(
+        "editor.prev_diagnostic", "shift+f8", "prev_diagnostic", "Previous problem", doc="previous problem in this file"
+    ),
+    KeySpec("editor.find", "ctrl+f", "find", "Find", priority=True, doc="find in this file"),
+    KeySpec("editor.find_next", "f3", "find_next", "Find next", doc="find the next match"),
+    KeySpec(
+        "editor.tabs",
+        "ctrl+tab,f2",
+        "pick_tab",
+        "Files",
+        main=True,
+        priority=True,
+        doc="list every tab (and the contract tab) to jump to, then the module's files with no tab (closed, or new) to open again",
+    ),
+    KeySpec(
+        "editor.problems",
+        "f4",
+        "toggle_problems",
+        "Show/hide problems",
+        doc="hide / show the problems list (hidden, or with no problems, it is its one title line with the counts)",
+    ),
+    KeySpec(
+        "editor.problems_taller", "alt+up", "problems_taller", "Problems taller", doc="make the problems list taller"
+    ),
+    KeySpec(
+        "editor.problems_shorter",
+        "alt+down",
+        "problems_shorter",
+        "Problems shorter",
+        doc="make the problems list shorter",
+    ),
 )
 
 # The pause in typing after which the module is checked again: a burst of keys asks once. Checks run one at a

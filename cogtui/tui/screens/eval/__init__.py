@@ -23,5 +23,9 @@ SPEC = ScreenSpec(
     for_module=lambda path, _name: Evaluation(path),
     key="e",
     key_label="Eval",
+    key_doc="the goldens against each target, a live matrix, pass-rate sparkline",
+    scene=lambda root: Evaluation(root / "product-ideas"),
+    keys_heading="Eval",
+    key_groups=("eval", "eval_options"),
     palette_module=("Eval of {name}", "goldens against each target"),
 )

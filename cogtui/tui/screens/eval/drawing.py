@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.widgets import DataTable, ProgressBar, Static
+from textual import getters
+from textual.widgets import DataTable, ProgressBar, Sparkline, Static
 
 from cogtui.core.eval.eval_state import CellStatus, EvalPhase, EvalState, judge_text
 from cogtui.core.files.terminal_text import visible
@@ -33,10 +34,19 @@ else:
 class DrawsEvalState(_Screen):
     state: EvalState
     detail_shown: tuple[object, ...] | None = None  # what the right pane shows now: redrawn when it changes
+    # The screen's widgets, composed once (eval/screen.py's compose).
+    matrix = getters.query_one("#eval-matrix", DataTable)
+    title_line = getters.query_one("#eval-title", Static)
+    progress_bar = getters.query_one("#eval-progress", ProgressBar)
+    summary_line = getters.query_one("#eval-summary", Static)
+    trend_line = getters.query_one("#eval-trend", Sparkline)
+    trend_label = getters.query_one("#eval-trend-label", Static)
+    diff_view = getters.query_one("#eval-diff", CodeView)
+    envelope_view = getters.query_one("#eval-envelope", CodeView)
 
     def build_matrix(self) -> None:
         """A row per case and a column per target, every cell as the state has it."""
-        table = self.query_one("#eval-matrix", DataTable)
+        table = self.matrix
         table.clear(columns=True)
         table.add_column("case", key="case")
         for label in self.state.targets:
@@ -53,7 +63,7 @@ class DrawsEvalState(_Screen):
         label = self.state.label(case, target)
         mark = themed(self.app, label, style, bold=status is CellStatus.FAILED) if style else cell(label)
         # The column grows to its widest label: sized by its header alone ("replay"), it cut "✗ E2001" to "✗ E200".
-        self.query_one("#eval-matrix", DataTable).update_cell(case, target, mark, update_width=True)
+        self.matrix.update_cell(case, target, mark, update_width=True)
         if self.state.selected == (case, target):
             self.show_detail()
 
@@ -62,14 +72,14 @@ class DrawsEvalState(_Screen):
         state = self.state
         title = state.title()
         if state.module and title.startswith(state.module):
-            self.query_one("#eval-title", Static).update(assemble((state.module, "bold"), title[len(state.module) :]))
+            self.title_line.update(assemble((state.module, "bold"), title[len(state.module) :]))
         else:
-            self.query_one("#eval-title", Static).update(styled(title, "$error" if state.problem else "$text-muted"))
+            self.title_line.update(styled(title, "$error" if state.problem else "$text-muted"))
         done, total = state.progress()
-        self.query_one(ProgressBar).update(total=total, progress=done)
+        self.progress_bar.update(total=total, progress=done)
         muted = state.phase is not EvalPhase.DONE
         summary = state.summary()
-        self.query_one("#eval-summary", Static).update(styled(summary, "$text-muted") if muted else block(summary))
+        self.summary_line.update(styled(summary, "$text-muted") if muted else block(summary))
         if every_cell and state.targets:
             for case in state.cases:
                 for target in state.targets:
@@ -85,8 +95,8 @@ class DrawsEvalState(_Screen):
         if shown == self.detail_shown:
             return
         self.detail_shown = shown
-        diff_view = self.query_one("#eval-diff", CodeView)
-        envelope_view = self.query_one("#eval-envelope", CodeView)
+        diff_view = self.diff_view
+        envelope_view = self.envelope_view
         if state.selected is None:
             verdict = state.verdict()
             hint = "\n[$text-muted]enter on a cell: its diff and envelope[/]" if state.phase is EvalPhase.DONE else ""

@@ -9,7 +9,7 @@ Model names come from config.yaml and typing: shown as plain text, never markup.
 
 from __future__ import annotations
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -24,7 +24,17 @@ from ...mounting import while_open
 from ...shown import block, line, styled
 from ...widgets.check_list import CheckList
 
-register(KeySpec("eval_options.apply", "ctrl+r", "apply", "Run with these", main=True, priority=True))
+register(
+    KeySpec(
+        "eval_options.apply",
+        "ctrl+r",
+        "apply",
+        "Run with these",
+        main=True,
+        priority=True,
+        doc="eval options: run with the chosen targets and cache",
+    )
+)
 
 CACHE_LABELS = {
     "off": "off: every case calls the model",
@@ -35,6 +45,10 @@ CACHE_LABELS = {
 
 class EvalOptions(ModalScreen[EvalChoice | None]):
     BINDINGS = bindings("eval_options.apply", "modal.cancel")
+
+    targets = getters.query_one("#eval-options-targets", CheckList)
+    problem_line = getters.query_one("#eval-options-problem", Static)
+    cache_modes = getters.query_one("#eval-options-cache", RadioSet)
 
     def __init__(self, offered: list[TargetOption], current: EvalChoice, config: Config) -> None:
         super().__init__()
@@ -66,7 +80,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one(CheckList).focus()
+        self.targets.focus()
 
     @staticmethod
     def prompt(offer: TargetOption) -> Content:
@@ -75,7 +89,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
 
     @on(Input.Submitted, "#eval-options-add")
     def _add(self, event: Input.Submitted) -> None:
-        problem = self.query_one("#eval-options-problem", Static)
+        problem = self.problem_line
         if not event.value.strip():
             return
         try:
@@ -84,7 +98,7 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
         except ValueError as exc:  # UnknownProvider, a bad provider setting
             problem.update(block(str(exc)))
             return
-        targets = self.query_one(CheckList)
+        targets = self.targets
         label = offer.target.label
         problem.update(block(target_note(typed, offer.target, label in self.offered)))
         if label not in self.offered:
@@ -94,15 +108,15 @@ class EvalOptions(ModalScreen[EvalChoice | None]):
         event.input.value = ""
 
     def chosen(self) -> EvalChoice:
-        labels = self.query_one(CheckList).selected
-        pressed = self.query_one(RadioSet).pressed_button
+        labels = self.targets.selected
+        pressed = self.cache_modes.pressed_button
         mode = pressed.name if pressed is not None and pressed.name in CACHE_MODES else "off"
         return EvalChoice(tuple(self.offered[label].target for label in self.offered if label in labels), mode)
 
     def action_apply(self) -> None:
         choice = self.chosen()
         if not choice.targets:
-            self.query_one("#eval-options-problem", Static).update(Content("Choose at least one target."))
+            self.problem_line.update(Content("Choose at least one target."))
             return
         self.dismiss(choice)
 

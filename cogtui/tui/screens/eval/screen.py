@@ -57,12 +57,33 @@ from .drawing import DrawsEvalState
 from .options import EvalOptions
 
 register(
-    KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
-    KeySpec("eval.options", "t", "options", "Targets & cache", main=True),
-    KeySpec("eval.cancel", "escape", "cancel", "Cancel", main=True),
-    KeySpec("eval.close", "escape", "close", "Back", main=True),
-    KeySpec("eval.accept", "a", "accept", "Accept answer", main=True),
-    KeySpec("eval.undo", "u", "undo", "Undo accept", main=True),
+    KeySpec("eval.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True, doc="run again"),
+    KeySpec(
+        "eval.options",
+        "t",
+        "options",
+        "Targets & cache",
+        main=True,
+        doc="choose the targets (configured providers, or typed `provider/model`) and the response cache; kept per module until cogtui quits",
+    ),
+    KeySpec(
+        "eval.cancel",
+        "escape",
+        "cancel",
+        "Cancel",
+        main=True,
+        doc="cancel the running eval (the finished cells stay; nothing is recorded)",
+    ),
+    KeySpec("eval.close", "escape", "close", "Back", main=True, doc="back, once the eval is over"),
+    KeySpec(
+        "eval.accept",
+        "a",
+        "accept",
+        "Accept answer",
+        main=True,
+        doc="accept the chosen failing cell's answer as its golden (the diff, then a dialog; a backup is kept)",
+    ),
+    KeySpec("eval.undo", "u", "undo", "Undo accept", main=True, doc="undo the last accept"),
 )
 
 
@@ -337,10 +358,10 @@ class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[N
     @on(TrendLoaded)
     def _trend_loaded(self, event: TrendLoaded) -> None:
         rates = [p.pass_rate for p in event.points]
-        sparkline = self.query_one("#eval-trend", Sparkline)
+        sparkline = self.trend_line
         sparkline.data = rates
         sparkline.display = trend_drawn(rates)
-        self.query_one("#eval-trend-label", Static).update(trend_label(rates))
+        self.trend_label.update(trend_label(rates))
 
     @on(Failed)
     def _failed(self, event: Failed) -> None:
@@ -368,7 +389,7 @@ class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[N
     def show_accept(self, plan: AcceptPlan) -> None:
         """The diff of the expected file against the answer, where the cell's details are."""
         self.detail_shown = ("accept", plan.case)
-        self.query_one("#eval-diff", CodeView).show_diff(f"# accept {plan.case}: {plan.path}\n{plan.diff}")
+        self.diff_view.show_diff(f"# accept {plan.case}: {plan.path}\n{plan.diff}")
 
     def accept_changed(self) -> None:
         self.detail_shown = None

@@ -23,5 +23,8 @@ SPEC = ScreenSpec(
     for_module=lambda path, _name: GoldenTests(path),
     key="g",
     key_label="Golden tests",
+    key_doc="golden tests of the module",
+    scene=lambda root: GoldenTests(root / "code-reviewer"),
+    keys_heading="Golden tests",
     palette_module=("Golden tests of {name}", "run every golden test"),
 )

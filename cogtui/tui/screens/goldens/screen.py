@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -51,10 +51,17 @@ from ...worker_failures import ReportsWorkerFailures
 from ..golden_accepting import AcceptFlow, AcceptsAnswers, Candidate
 
 register(
-    KeySpec("goldens.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True),
+    KeySpec("goldens.rerun", "ctrl+r", "rerun", "Run again", main=True, priority=True, doc="run again"),
     KeySpec("goldens.close", "escape", "close", "Back", main=True),
-    KeySpec("goldens.accept", "a", "accept", "Accept answer", main=True),
-    KeySpec("goldens.undo", "u", "undo", "Undo accept", main=True),
+    KeySpec(
+        "goldens.accept",
+        "a",
+        "accept",
+        "Accept answer",
+        main=True,
+        doc="accept the failing case's answer as its golden (the diff, then a dialog; a backup is kept)",
+    ),
+    KeySpec("goldens.undo", "u", "undo", "Undo accept", main=True, doc="undo the last accept"),
 )
 
 
@@ -65,6 +72,11 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
         "Every golden test of the module, compared at the contract level, $judge rubrics scored by the judge of "
         "config.yaml (docs/golden-tests.md); a accepts a failing case's answer as its golden, u undoes it."
     )
+
+    cases_table = getters.query_one("#goldens-table", DataTable)
+    title_line = getters.query_one("#goldens-title", Static)
+    progress_bar = getters.query_one("#goldens-progress", ProgressBar)
+    envelope_view = getters.query_one("#goldens-view", CodeView)  # a case's envelope, diff or the summary
 
     class CaseDone(Message):
         def __init__(self, result: CaseResult, generation: int) -> None:
@@ -109,7 +121,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("case", "result", "why")
+        self.cases_table.add_columns("case", "result", "why")
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self.action_rerun()
 
@@ -132,7 +144,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
         refused = run_refusal(loaded) if loaded.tests else None
         if refused is not None:  # said once for the module, not as the same failure on every case
             self.workers.cancel_group(self, "goldens")
-            self.query_one(DataTable).clear()
+            self.cases_table.clear()
             self.state.cannot_run(loaded.name, refused)
             self._draw()
             return
@@ -149,7 +161,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
         label = Target(judge.name, judge.model).label if judge is not None else None
         generation = self.state.start(self.module.name, provider_name, len(self.module.tests), label)
         self.accepting.rerun()
-        self.query_one(DataTable).clear()
+        self.cases_table.clear()
         self._draw()
         if self.state.phase is GoldensPhase.RUNNING:
             self.run_all(loaded, provider_name, generation, judge)
@@ -199,7 +211,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
         if not self.state.case_done(event.generation, event.result):
             return  # a result of an earlier run
         r = event.result
-        table = self.query_one(DataTable)
+        table = self.cases_table
         table.add_row(cell(r.name), self._mark(r), cell(r.reasons[0] if r.reasons else ""), key=r.name)
         if (shown := self.state.shown_case()) is not None:  # done: the cursor on the case the pane shows
             table.move_cursor(row=table.get_row_index(shown.name))
@@ -211,7 +223,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
 
     def _theme_changed(self, _theme: object) -> None:
         """Result cells carry the theme's colours (Rich text): drawn again in the new theme's."""
-        table = self.query_one(DataTable)
+        table = self.cases_table
         column = table.ordered_columns[1].key
         for r in self.state.results:
             table.update_cell(r.name, column, self._mark(r))
@@ -219,7 +231,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
     def _draw(self) -> None:
         """The title, progress, the table's cursor and the view pane, from the state."""
         state = self.state
-        title = self.query_one("#goldens-title", Static)
+        title = self.title_line
         if state.phase is GoldensPhase.FAILED:  # the problem comes from files or config: Content, never markup
             title.update(markup("[$error]$problem[/]", problem=state.problem))
         else:  # the module's name in bold, the rest as the state says it
@@ -227,8 +239,8 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
             name = state.module if text.startswith(state.module) else ""
             title.update(assemble((name, "bold"), text[len(name) :]))
         done, total = state.progress()
-        self.query_one(ProgressBar).update(total=total, progress=done)
-        table = self.query_one(DataTable)
+        self.progress_bar.update(total=total, progress=done)
+        table = self.cases_table
         table.show_cursor = state.shown_case() is not None  # no row looks highlighted while the pane says otherwise
         self._show_pane()
 
@@ -237,19 +249,19 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
         state = self.state
         r = state.shown_case()
         if r is None:
-            self.query_one(CodeView).show_content(styled(state.summary(), "$text-muted"))
+            self.envelope_view.show_content(styled(state.summary(), "$text-muted"))
             return
         judged = judge_lines(r, state.judge)
         scored = r.judgement is not None and r.judgement.score is not None
         if r.passed and not scored:  # the table says a rubric was not judged; the pane shows the answer
-            self.query_one(CodeView).show_json(r.result.envelope if r.result else {})
+            self.envelope_view.show_json(r.result.envelope if r.result else {})
             return
         if r.passed:  # the judge's words above the answer they are about
             envelope = terminal_json(r.result.envelope if r.result else {}, indent=2)
-            self.query_one(CodeView).show_plain("\n".join(judged) + "\n\n" + envelope)
+            self.envelope_view.show_plain("\n".join(judged) + "\n\n" + envelope)
             return
         reasons = "\n".join(f"# {x}" for x in [*r.reasons, *judged])
-        self.query_one(CodeView).show_diff(f"# {r.name}\n{reasons}\n\n{r.diff}".rstrip())
+        self.envelope_view.show_diff(f"# {r.name}\n{reasons}\n\n{r.diff}".rstrip())
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -285,7 +297,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
         return shown.name, result.envelope, result.provider, shown.passed
 
     def show_accept(self, plan: AcceptPlan) -> None:
-        self.query_one(CodeView).show_diff(f"# accept {plan.case}: {plan.path}\n{plan.diff}")
+        self.envelope_view.show_diff(f"# accept {plan.case}: {plan.path}\n{plan.diff}")
 
     def accept_changed(self) -> None:
         self._theme_changed(None)  # the result cells, with their "accepted" marks

@@ -23,5 +23,8 @@ SPEC = ScreenSpec(
     for_module=lambda path, _name: RunHistory(path),
     key="h",
     key_label="History",
+    key_doc="history of the module",
+    scene=lambda root: RunHistory(root / "code-reviewer"),
+    keys_heading="History",
     palette_module=("History of {name}", "past runs of the module"),
 )

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, getters, on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -48,10 +48,10 @@ from ...worker_failures import ReportsWorkerFailures
 from ..run import RunModule
 
 register(
-    KeySpec("history.rerun", "r", "rerun", "Re-run", main=True),
-    KeySpec("history.mark", "space", "mark", "Mark", main=True),
-    KeySpec("history.compare", "d", "compare", "Diff marked", main=True),
-    KeySpec("history.copy", "ctrl+y", "copy", "Copy envelope"),
+    KeySpec("history.rerun", "r", "rerun", "Re-run", main=True, doc="re-run the input"),
+    KeySpec("history.mark", "space", "mark", "Mark", main=True, doc="mark a run to compare"),
+    KeySpec("history.compare", "d", "compare", "Diff marked", main=True, doc="diff with the marked run"),
+    KeySpec("history.copy", "ctrl+y", "copy", "Copy envelope", doc="copy the envelope"),
     KeySpec("history.close", "escape", "close", "Back", main=True),
 )
 
@@ -92,6 +92,10 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     BINDINGS = bindings("history.rerun", "history.mark", "history.compare", "history.copy", "history.close")
     HELP = "Past runs of this module. Space marks one run; d diffs it with the highlighted run."
 
+    runs_table = getters.query_one("#history-table", DataTable)
+    title_line = getters.query_one("#history-title", Static)
+    envelope_view = getters.query_one("#history-view", CodeView)  # the highlighted run's envelope, or a diff
+
     class Loaded(Message):
         def __init__(self, runs: list[RunRecord], error: str | None = None, total: int = 0) -> None:
             super().__init__()
@@ -122,7 +126,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(*HEADERS)
+        self.runs_table.add_columns(*HEADERS)
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
         self._draw()
 
@@ -132,7 +136,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
 
     def _theme_changed(self, _theme: object) -> None:
         """Outcome cells carry the theme's colours (Rich text): drawn again in the new theme's."""
-        table = self.query_one(DataTable)
+        table = self.runs_table
         column = table.ordered_columns[3].key
         for run in self.state.runs:
             table.update_cell(str(run.id), column, outcome_text(self.app, run, self._outcome_room()))
@@ -164,7 +168,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     def _fill(self) -> None:
         """The table from the state: the short columns as they are, the provider/model fitted to the room left
         (core.history.run_cells, TUI-8); in a narrow terminal `when` gives up its date first."""
-        table = self.query_one(DataTable)
+        table = self.runs_table
         rows, room, self.widths = self._layout()
         self.fitted_to = room
         table.clear(columns=True)
@@ -190,7 +194,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         """The rows' short cells, the cells the provider/model text can take beside them in the table's width now
         (with dates while that leaves the model's name READABLE cells, else without), and the widths the short
         cells are cut to so that the table fits (`fit_columns`: the outcome gives up its end first, TUI-8)."""
-        table = self.query_one(DataTable)
+        table = self.runs_table
         available = table.content_region.width
         if len(self.state.runs) >= table.content_region.height:  # the header takes a line: the rows scroll
             available -= table.styles.scrollbar_size_vertical
@@ -219,7 +223,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         """The title, the view pane (what the phase says, or the highlighted run) and the footer's keys."""
         state = self.state
         self._draw_title()
-        view = self.query_one(CodeView)
+        view = self.envelope_view
         if state.phase is ListPhase.LOADING:
             view.show_text("[$text-muted]loading…[/]")
         elif state.phase is ListPhase.FAILED:
@@ -233,7 +237,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     def _draw_title(self) -> None:
         """The module's name in bold, the rest as the state says it (Content: names are never markup)."""
         text, name = self.state.title(), self.module_name
-        self.query_one("#history-title", Static).update(assemble((name, "bold"), text[len(name) :]))
+        self.title_line.update(assemble((name, "bold"), text[len(name) :]))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.state.can(action)
@@ -244,7 +248,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         self._draw()
 
     def action_mark(self) -> None:
-        table = self.query_one(DataTable)
+        table = self.runs_table
         before = self.state.find(self.state.marked)
         run = self.state.mark()
         if run is None:
@@ -264,7 +268,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
         base, run = pair
         diff = envelope_diff(base.envelope, run.envelope).replace("--- expected", f"--- run #{base.id}", 1)
         diff = diff.replace("+++ actual", f"+++ run #{run.id}", 1)
-        self.query_one(CodeView).show_diff(diff, empty=f"runs #{base.id} and #{run.id} have the same envelope")
+        self.envelope_view.show_diff(diff, empty=f"runs #{base.id} and #{run.id} have the same envelope")
 
     def action_rerun(self) -> None:
         run = self.state.current

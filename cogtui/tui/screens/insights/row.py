@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -31,7 +31,7 @@ from ...widgets.insight_tables import NO_MAPPING
 from ...widgets.key_footer import KeyFooter
 from ...worker_failures import ReportsWorkerFailures
 
-register(KeySpec("insight_row.close", "escape", "close", "Back", main=True))
+register(KeySpec("insight_row.close", "escape", "close", "Back", main=True, doc="insights row: back"))
 
 
 def _text(value: Any) -> str:
@@ -83,6 +83,9 @@ class InsightRowScreen(ReportsWorkerFailures, Screen[None]):
     BINDINGS = bindings("insight_row.close")
     HELP = "One row of the insights dashboard: every sample in full, and the runs it came from."
 
+    body = getters.query_one("#insight-row-body", VerticalScroll)
+    runs_text = getters.query_one("#insight-row-runs", Static)  # "reading...", then the runs
+
     class RunsRead(Message):
         def __init__(self, found: dict[str, Any] | None, error: str = "") -> None:
             super().__init__()
@@ -101,7 +104,7 @@ class InsightRowScreen(ReportsWorkerFailures, Screen[None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one("#insight-row-body", VerticalScroll).focus()
+        self.body.focus()
         self._read()
 
     @work(thread=True, exclusive=True, group="insight-row", exit_on_error=False)
@@ -119,7 +122,7 @@ class InsightRowScreen(ReportsWorkerFailures, Screen[None]):
 
     @on(RunsRead)
     def _runs_read(self, message: RunsRead) -> None:
-        body = self.query_one("#insight-row-runs", Static)
+        body = self.runs_text
         if message.found is None:
             self.phase = "failed"
             body.update(block(f"The run history could not be read: {message.error}"))

@@ -22,7 +22,7 @@ from functools import partial
 from typing import cast
 
 from rich.text import Text
-from textual import on, work
+from textual import getters, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -50,10 +50,10 @@ from ..migrate import PlanPreview
 from . import promotions
 
 register(
-    KeySpec("insights.promote", "p", "promote", "Promote", main=True),
-    KeySpec("insights.undo", "u", "undo_promotion", "Undo", main=True),
-    KeySpec("insights.filter", "f", "focus_filter", "Module", main=True),
-    KeySpec("insights.switch_tab", "t", "switch_tab", "Insights/enums", main=True),
+    KeySpec("insights.promote", "p", "promote", "Promote", main=True, doc="promote into schema.json (a diff first)"),
+    KeySpec("insights.undo", "u", "undo_promotion", "Undo", main=True, doc="undo the highlighted row's promotion"),
+    KeySpec("insights.filter", "f", "focus_filter", "Module", main=True, doc="filter by module"),
+    KeySpec("insights.switch_tab", "t", "switch_tab", "Insights/enums", main=True, doc="insights / custom enum values"),
     KeySpec("insights.reload", "r", "reload", "Reload"),
     KeySpec("insights.close", "escape", "close", "Back", main=True),
 )
@@ -82,6 +82,16 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         "diff; a promoted row is marked ✓ and `u` undoes it while it is its module's latest promotion or migration "
         "(on an earlier one it says why not); `enter` shows the row in full with its runs."
     )
+
+    module_select = getters.query_one("#insights-module", Select)
+    trend_line = getters.query_one("#insights-sparkline", Sparkline)
+    trend_label = getters.query_one("#insights-trend-label", Static)
+    empty_hint = getters.query_one("#insights-empty", Static)
+    tabs = getters.query_one("#insights-tabs", TabbedContent)
+    insight_table = getters.query_one("#insights-table", InsightTable)
+    enum_table = getters.query_one("#enums-table", CustomEnumTable)
+    detail = getters.query_one("#insights-detail", InsightDetail)
+    status_line = getters.query_one("#status", Static)
 
     class Loaded(Message):
         def __init__(self, data: DashboardData) -> None:
@@ -125,7 +135,9 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
                 yield Static("Insights over time", id="insights-trend-label")  # the span once loaded
                 yield Sparkline([], id="insights-sparkline")
         yield Static(id="insights-empty", classes="-hidden")
-        with TabbedContent(id="insights-tabs"):  # the first tab shown; no `initial=` (editor_buffers.EditorBody)
+        # The first tab shown; no `initial=`: a tab strip given one raises if the app quits as it is drawn
+        # (Textual's Tabs sets it unchecked on mount; tests/tui/test_textual_behaviour.py, as the editor's tabs).
+        with TabbedContent(id="insights-tabs"):
             with TabPane("Insights", id=INSIGHTS_TAB):
                 yield InsightTable(id="insights-table")
             with TabPane("Custom enums", id=ENUMS_TAB):
@@ -136,7 +148,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one(InsightTable).focus()
+        self.insight_table.focus()
         self.load()
         self.set_interval(POLL_SECONDS, self._poll)
 
@@ -211,16 +223,16 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         if data is None:
             return
         self._set_module_options(data.modules)
-        self.query_one(Sparkline).data = [float(n) for _, n in data.timeline]
-        self.query_one("#insights-trend-label", Static).update(block(state.trend_label()))
-        hint = self.query_one("#insights-empty", Static)
+        self.trend_line.data = [float(n) for _, n in data.timeline]
+        self.trend_label.update(block(state.trend_label()))
+        hint = self.empty_hint
         hint.update(block(state.empty_hint()))
         hint.set_class(not state.empty, "-hidden")
-        self.query_one(TabbedContent).set_class(state.empty, "-hidden")
-        self.query_one(InsightDetail).set_class(state.empty, "-hidden")
+        self.tabs.set_class(state.empty, "-hidden")
+        self.detail.set_class(state.empty, "-hidden")
         if state.revision != self._tables_show:
             self._tables_show = state.revision
-            for tab, table in ((INSIGHTS, self.query_one(InsightTable)), (ENUMS, self.query_one(CustomEnumTable))):
+            for tab, table in ((INSIGHTS, self.insight_table), (ENUMS, self.enum_table)):
                 with table.prevent(DataTable.RowHighlighted):
                     table.fill(state.rows(tab), partial(state.fully_promoted, tab), state.cursor[tab])
         self._draw_selection()
@@ -228,7 +240,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
     def _draw_selection(self) -> None:
         """What the highlighted row, the tab and the phase decide: the detail, the status line, the keys."""
         state = self.state
-        detail = self.query_one(InsightDetail)
+        detail = self.detail
         document = state.current
         if document is None:
             what = "custom enum values" if state.tab == ENUMS else "overflow insights"
@@ -244,7 +256,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         skipped = state.data.skipped if state.data is not None else []
         if skipped:  # damaged history rows left out of what is shown: counted in the warning colour
             status += markup("  ·  [$warning]⚠ $n: damaged rows skipped[/]", n=plural(len(skipped), "warning"))
-        self.query_one("#status", Static).update(status)
+        self.status_line.update(status)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -257,7 +269,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         if names == self._module_names:
             return
         self._module_names = names
-        select = cast("Select[str]", self.query_one("#insights-module", Select))
+        select = cast("Select[str]", self.module_select)
         # Replacing the options resets the value; neither is the user choosing a module.
         with select.prevent(Select.Changed):
             select.set_options([(Text("All modules"), ALL_MODULES), *((cell(n), n) for n in names)])
@@ -292,12 +304,12 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
     # ------------------------------------------------------------ actions
 
     def action_focus_filter(self) -> None:
-        self.query_one("#insights-module", Select).focus()
+        self.module_select.focus()
 
     def action_switch_tab(self) -> None:
         self.state.switch_tab()
-        self.query_one(TabbedContent).active = TAB_IDS[self.state.tab]
-        (self.query_one(CustomEnumTable) if self.state.tab == ENUMS else self.query_one(InsightTable)).focus()
+        self.tabs.active = TAB_IDS[self.state.tab]
+        (self.enum_table if self.state.tab == ENUMS else self.insight_table).focus()
         self._draw_selection()
 
     def action_reload(self) -> None:

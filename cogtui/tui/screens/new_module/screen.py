@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -28,6 +28,12 @@ class NewModuleModal(ModalScreen[Path | None]):
     """Name, tier and level of a new v2.2 module; creates it from the template."""
 
     BINDINGS = bindings("modal.cancel")
+
+    name_input = getters.query_one("#name", Input)
+    tier_select = getters.query_one("#tier", Select)
+    root_select = getters.query_one("#root", Select)
+    problem_line = getters.query_one("#problem", Static)
+    shadow_line = getters.query_one("#shadow", Static)  # shown only when the name shadows a module, or is shadowed
 
     def __init__(self, search_path: SearchPath, index: ModuleIndex | None = None) -> None:
         """`index`: the modules on the search path now, to warn when the new one would shadow one (or be shadowed)."""
@@ -53,31 +59,31 @@ class NewModuleModal(ModalScreen[Path | None]):
 
     @while_open
     def on_mount(self) -> None:
-        self.query_one("#name", Input).focus()
+        self.name_input.focus()
 
     def _target_folder(self) -> Path:
-        value = self.query_one("#root", Select).value
+        value = self.root_select.value
         return Path(str(value))
 
     def _shadowing(self) -> list[str]:
-        name = self.query_one("#name", Input).value.strip()
+        name = self.name_input.value.strip()
         return shadowing(name, self._target_folder(), self.index) if name and self.index is not None else []
 
     @on(Input.Changed, "#name")
     @on(Select.Changed, "#root")
     def _check(self) -> None:
-        name = self.query_one("#name", Input).value
+        name = self.name_input.value
         problem = check_name(name, self._target_folder()) if name else None
-        self.query_one("#problem", Static).update(block(problem or ""))
+        self.problem_line.update(block(problem or ""))
         shadows = self._shadowing() if problem is None else []
-        warning = self.query_one("#shadow", Static)
+        warning = self.shadow_line
         warning.update(block("\n".join(f"⚠ {s}" for s in shadows)))
         warning.set_class(not shadows, "-hidden")
 
     @on(Input.Submitted, "#name")
     @on(Button.Pressed, "#create")
     def _create(self) -> None:
-        name = self.query_one("#name", Input).value.strip()
+        name = self.name_input.value.strip()
         shadows = self._shadowing() if check_name(name, self._target_folder()) is None else []
         if not shadows:
             self._create_now()
@@ -93,12 +99,12 @@ class NewModuleModal(ModalScreen[Path | None]):
         )
 
     def _create_now(self) -> None:
-        name = self.query_one("#name", Input).value.strip()
-        tier = str(self.query_one("#tier", Select).value)
+        name = self.name_input.value.strip()
+        tier = str(self.tier_select.value)
         try:
             path = create_module(self._target_folder(), name, tier)
         except (ScaffoldError, OSError) as exc:
-            self.query_one("#problem", Static).update(block(str(exc)))
+            self.problem_line.update(block(str(exc)))
             return
         self.dismiss(path)
 

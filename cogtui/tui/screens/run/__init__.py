@@ -26,6 +26,10 @@ SPEC = ScreenSpec(
     for_module=lambda path, _name: RunModule(path),
     key="r",
     key_label="Run",
+    key_doc="run screen",
+    scene=lambda root: RunModule(root / "code-reviewer"),
+    keys_heading="Run",
+    key_groups=("run", "prompt"),
     main_key=True,
     palette_module=("Run {name}", "run with streaming output"),
 )

@@ -33,7 +33,7 @@ from ...widgets.text_views import CodeView
 from ...workbench import Workbench
 from ...worker_failures import ReportsWorkerFailures
 
-register(KeySpec("prompt.close", "escape,p", "close", "Back", main=True))
+register(KeySpec("prompt.close", "escape,p", "close", "Back", main=True, doc="prompt as sent: back"))
 
 
 class PromptScreen(ReportsWorkerFailures, ModalScreen[None]):

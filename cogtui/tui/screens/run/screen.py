@@ -64,12 +64,24 @@ from .tabs import RunTabs, running_in
 
 register(
     KeySpec("run.run", "ctrl+r", "run", "Run", main=True, priority=True),
-    KeySpec("run.cancel", "escape", "cancel_or_close", "Cancel / back", main=True),
-    KeySpec("run.toggle_input", "f2", "toggle_input", "Hide input", main=True),
-    KeySpec("run.copy", "ctrl+y", "copy_envelope", "Copy envelope"),
-    KeySpec("run.history", "f3", "history", "History", main=True),
-    KeySpec("run.save_golden", "ctrl+g", "save_golden", "Save as golden"),
-    KeySpec("run.prompt", "p,f4", "prompt", "Prompt as sent"),
+    KeySpec("run.cancel", "escape", "cancel_or_close", "Cancel / back", main=True, doc="cancel, or back"),
+    KeySpec("run.toggle_input", "f2", "toggle_input", "Hide input", main=True, doc="hide / show the input"),
+    KeySpec("run.copy", "ctrl+y", "copy_envelope", "Copy envelope", doc="copy the envelope"),
+    KeySpec("run.history", "f3", "history", "History", main=True, doc="the module's history"),
+    KeySpec(
+        "run.save_golden",
+        "ctrl+g",
+        "save_golden",
+        "Save as golden",
+        doc="save the tab's input and envelope as a golden test, under a name it asks for ([what it checks first](workbench.md#saving-a-run-as-a-golden-test))",
+    ),
+    KeySpec(
+        "run.prompt",
+        "p,f4",
+        "prompt",
+        "Prompt as sent",
+        doc="the prompt as a run would send it (system, user, schema, attachments by reference), its input tokens and cost; nothing is sent to a model",
+    ),
 )
 
 
