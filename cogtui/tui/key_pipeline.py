@@ -5,8 +5,10 @@ Textual forwards each key to the focused widget as soon as it arrives, while the
 be bubbling up to the binding that moves focus (`/` mounting the filter box, `r` pushing the run screen).
 A fast typist, a paste typed as keys or a slow SSH link then sends `/quiz` as `/`, `q` (quit), `u`, `i`
 (insights)... Here the app takes each key from the terminal in turn and lets the next one go only when
-the previous one is *settled* (the upstream behaviour it works around, no Textual issue filed, is pinned by
-tests/tui/test_textual_behaviour.py: when it changes, this pipeline and the app's `on_event` override can go):
+the previous one is *settled* (the upstream behaviour it works around is pinned by
+tests/tui/test_textual_behaviour.py: when it changes, this pipeline and the app's `on_event` override can go;
+Textual's tracker has no issue for it: the nearest, Textualize/textual#4704, fixed keys reaching a screen being
+dismissed, not keys overtaking the one that pushes a screen or moves focus):
 
 1. it was dispatched (priority bindings first, then to the focused widget, exactly as Textual does),
 2. a `KeySettled` marker posted right behind it reached the app (the key finished bubbling, so any

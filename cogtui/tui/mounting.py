@@ -6,7 +6,7 @@ for with `call_after_refresh` runs after they are gone, and a message already on
 loads as it opens) is still handled while the screen is being removed: a `query_one` there raised NoMatches (TUI-7).
 `while_open` wraps such a method (or an async handler): it runs only while its screen is still open, on the stack
 and attached, and does nothing once it has been closed (nothing to draw, no worker to start, no signal to follow).
-Upstream behaviour (no Textual issue filed): a popped screen's `on_mount` still runs, pinned by
+Upstream behaviour (Textual's tracker has no issue for it): a popped screen's `on_mount` still runs, pinned by
 tests/tui/test_textual_behaviour.py, which fails once Textual stops doing it and this can go.
 """
 

@@ -6,7 +6,8 @@ that. A screen's CSS_PATH instead makes Textual parse every stylesheet again and
 the first time each screen kind is shown, a cost that grows with every screen opened. Default CSS ranks below the app's CSS_PATH (app.tcss,
 browser.tcss) and is scoped to its screen, so a screen's rules never reach another screen: the dialogs a screen
 pushes (screens of their own) are styled in app.tcss, beside `.dialog`.
-Upstream behaviour (`App._load_screen_css` reparses all; no Textual issue filed) pinned by
+Upstream behaviour (`App._load_screen_css` reparses all, as designed with screen CSS in Textualize/textual#2744;
+no issue asks to change it) pinned by
 tests/tui/test_textual_behaviour.py, which fails once a CSS_PATH no longer does it and screens can use CSS_PATH.
 """
 

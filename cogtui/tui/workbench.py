@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 class Notifies(Protocol):
     """Anything that can tell the user something: Textual's `App.notify`/`Screen.notify` signature.
-    The screens' helper-flow protocols (MigrationView, TargetView, GoldenSaveView) extend it."""
+    The flows that must not import their screen (migrate.planning.MigrationView, golden_accepting.AcceptView) extend it;
+    the run screen's flows take it as what they tell the user through."""
 
     def notify(
         self,

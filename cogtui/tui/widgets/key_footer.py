@@ -2,7 +2,8 @@
 
 Textual's `Footer` mounts a widget per key and mounts them all again whenever the bindings change, which
 is on every focus change: a large share of the CPU of a session driven from the keyboard (and of the TUI
-tests; pinned by tests/tui/test_textual_behaviour.py, which fails once Footer stops doing it and this can go). This
+tests; pinned by tests/tui/test_textual_behaviour.py, which fails once Footer stops doing it and this can go;
+Textual's tracker has no issue for it). This
 footer works out the keys when the bindings change and repaints only if they differ.
 It looks like Textual's: a key, its description, the command palette's key on the right; a key that is
 not available now is dimmed; clicking a key presses it (or rings the bell when it is not available). When the keys do not fit, the descriptions go
