@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PurePath
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on, work
 from textual.app import App, SystemCommand
-from textual.command import CommandPalette, Provider
+from textual.command import Provider
 from textual.filter import LineFilter
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -20,24 +19,15 @@ from textual.signal import Signal
 from cogtui.core.files.terminal_text import visible
 from cogtui.core.settings.config import Config, load_config, save_setting
 from cogtui.core.settings.locations import outbox_dir
-from cogtui.core.settings.terminal import ANSI_THEME, colour_depth, start_theme
 
 from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings, keymap_problems
-from .messages import HistoryWaiting, Navigate, ReportsReady, ThemesChanged, WatchState
+from .messages import HistoryWaiting, Navigate, ReportsReady, WatchState
 from .run_drafts import RunDrafts
 from .store import ModuleStore
 from .stylesheets import STYLES
 from .terminal_guard import TerminalGuard
-from .themes import (
-    DEFAULT_THEME,
-    FALLBACK_THEME,
-    builtin_theme_dir,
-    load_themes,
-    start_in_theme,
-    theme_cache_file,
-    user_theme_dir,
-)
+from .theming import Theming
 from .worker_failures import ReportsWorkerFailures, WorkerFailed
 
 if TYPE_CHECKING:
@@ -53,7 +43,7 @@ def module_commands() -> type[Provider]:
     return ModuleCommands
 
 
-class CogtuiApp(ReportsWorkerFailures, App[None]):
+class CogtuiApp(Theming, ReportsWorkerFailures, App[None]):
     TITLE = "cogtui"
     # Only what the first screen needs; each other screen brings its own as its DEFAULT_CSS (stylesheets.py).
     CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "browser.tcss"]
@@ -74,9 +64,6 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         """`theme` is for this session only (`--theme`); `detect_terminal` picks the ANSI theme without truecolor."""
         super().__init__()
         self.config = config or load_config()
-        self.session_theme = theme  # never saved to config.yaml
-        self.terminal_note = ""
-        self.terminal_note_said: bool | None = None  # whether it was said at this start (None: not decided yet)
         self.store = ModuleStore.from_paths(paths or [], cwd)
         self.review = review
         self.review_plans = review_plans  # `cogtui review -`: the plan read from stdin
@@ -87,13 +74,9 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         self.history_waiting = 0
         self.history_changed: Signal[None] = Signal(self, "history-changed")
         self.run_drafts = RunDrafts()  # what was typed on each module's run screen, until cogtui quits
-        self._theme_before_preview: str | None = None
         self._search_path_said: set[str] = set()
         self.animation_level = "full" if self.config.animations else "none"
-        # Themes before the first stylesheet pass: switching theme after mount re-applies every rule.
-        if detect_terminal:
-            self.pick_theme_for_terminal(theme)
-        self._theme_problems = self.install_themes(announce=False)
+        self.start_themes(theme, detect_terminal)
         self.set_keymap(self.config.keymap)  # before mount too: a later change recomposes the footer
         self.keys_in_order = KeyPipeline(self, super().on_event)
         self.terminal_guard = TerminalGuard()
@@ -134,15 +117,6 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
 
     # ------------------------------------------------------------ start
 
-    def pick_theme_for_terminal(self, requested: str | None) -> None:
-        depth = colour_depth(os.environ, self.console.color_system)
-        choice = start_theme(requested, self.config.theme, depth, self.is_ansi_theme)
-        self.session_theme, self.terminal_note = choice.name, choice.note
-
-    def is_ansi_theme(self, name: str) -> bool:
-        theme = self.available_themes.get(name)
-        return name == ANSI_THEME or (theme is not None and theme.ansi)
-
     def on_mount(self) -> None:
         # What start-up has to say comes after the first frame: the modules first, then the toasts (a toast
         # mounts and animates widgets the first frame would otherwise wait for).
@@ -163,23 +137,11 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         """The terminal's theme choice, theme files and config.yaml that could not be used, search path problems."""
         if self.terminal_note:
             self.say_terminal_note()
-        for problem in self._theme_problems:
+        for problem in self.theme_problems:
             self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
         for problem in self.config.problems:
             self.notify(problem, title="config.yaml", severity="warning", timeout=8, markup=False)
         self.report_search_path_problems()
-
-    @work(thread=True, group="said", exit_on_error=False)
-    def say_terminal_note(self) -> None:
-        """The theme chosen for this terminal, said at the first start on it only (`cogn doctor` says it always)."""
-        from cogtui.core.settings.said import first_time
-
-        self.call_from_thread(self._terminal_note_decided, first_time(self.terminal_note))
-
-    def _terminal_note_decided(self, first: bool) -> None:
-        self.terminal_note_said = first
-        if first:
-            self.notify(self.terminal_note, title="Terminal", timeout=6, markup=False)
 
     def get_default_screen(self) -> Screen[Any]:
         """The browser is the first screen itself, so the very first frame already shows the modules."""
@@ -215,45 +177,6 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         if message.count != self.history_waiting:
             self.history_waiting = message.count
             self.history_changed.publish(None)
-
-    def install_themes(self, announce: bool = True) -> list[str]:
-        """Register the built-in and user themes and apply the configured one; returns the problems found."""
-        loaded = load_themes(builtin_theme_dir(), user_theme_dir(), cache_file=theme_cache_file())
-        for theme in loaded.themes:
-            self.register_theme(theme)
-        if announce:
-            for problem in loaded.problems:  # they quote theme files: plain text, never markup
-                self.notify(problem, title="Theme", severity="warning", timeout=8, markup=False)
-        problems = list(loaded.problems)
-        if self._theme_before_preview is not None:
-            return problems  # the palette's preview owns the theme until it closes
-        wanted = self.session_theme or self.config.theme or DEFAULT_THEME
-        if wanted in self.available_themes:
-            if self.theme == wanted:
-                self.mutate_reactive(App.theme)  # same name, maybe new colours: apply them again
-            elif not start_in_theme(self, wanted):
-                self.theme = wanted
-        else:
-            problems.append(
-                f"Theme {wanted!r} is not available; using {DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME}."
-            )
-            self.theme = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME
-            if announce:
-                self.notify(problems[-1], severity="warning", markup=False)
-        return problems
-
-    @on(ThemesChanged)
-    def _themes_changed(self) -> None:
-        self.install_themes(announce=True)
-
-    def apply_theme(self, name: str, fallback: bool = False) -> bool:
-        if name in self.available_themes:
-            self.theme = name
-            return True
-        if fallback:
-            self.notify(f"Theme {name!r} is not available; using {FALLBACK_THEME}.", severity="warning", markup=False)
-            self.theme = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else FALLBACK_THEME
-        return False
 
     def start_watching(self) -> None:
         from .watching import watch_search_path, watch_themes
@@ -334,26 +257,6 @@ class CogtuiApp(ReportsWorkerFailures, App[None]):
         from .commands import REPLACED_SYSTEM_COMMANDS
 
         return (c for c in super().get_system_commands(screen) if c.title not in REPLACED_SYSTEM_COMMANDS)
-
-    def action_pick_theme(self) -> None:
-        self._theme_before_preview = self.theme
-        from .commands import ThemeCommands
-
-        self.push_screen(CommandPalette(providers=[ThemeCommands], placeholder="Search for themes…"))
-
-    @on(CommandPalette.OptionHighlighted)
-    def _preview_theme(self, event: CommandPalette.OptionHighlighted) -> None:
-        from .commands import theme_of
-
-        name = theme_of(getattr(event.highlighted_event.option, "hit", None), self)
-        if self._theme_before_preview is not None and name is not None:
-            self.apply_theme(name)
-
-    @on(CommandPalette.Closed)
-    def _end_theme_preview(self, event: CommandPalette.Closed) -> None:
-        if self._theme_before_preview is not None and not event.option_selected:
-            self.apply_theme(self._theme_before_preview)
-        self._theme_before_preview = None
 
     def choose_theme(self, name: str) -> None:
         if self.apply_theme(name):
