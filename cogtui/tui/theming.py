@@ -27,9 +27,10 @@ from .themes import (
     theme_cache_file,
     user_theme_dir,
 )
+from .worker_failures import ReportsWorkerFailures
 
 
-class Theming(App[None]):
+class Theming(ReportsWorkerFailures, App[None]):
     """Themes for the app: set up by `start_themes` in the app's `__init__`, before the first stylesheet pass."""
 
     config: Config
