@@ -46,7 +46,7 @@ def test_json_to_stdout_and_target_pairs(tmp_path: Path, llm_server: ScriptedLLM
     assert proc.returncode == 0, proc.stderr
     doc = document(proc.stdout, "eval")
     assert doc["summary"]["targets"] == ["openai/m-one", "anthropic/claude-sonnet-5-5"] and doc["summary"]["id"] is None
-    assert sorted(r.model for r in llm_server.requests) == ["claude-sonnet-5-5"] * 2 + ["m-one"] * 2
+    assert sorted(str(r.model) for r in llm_server.requests) == ["claude-sonnet-5-5"] * 2 + ["m-one"] * 2
     by_target = {s["target"]: s["passed"] for s in doc["summary"]["by_target"]}
     assert by_target == {"openai/m-one": 2, "anthropic/claude-sonnet-5-5": 2}
 

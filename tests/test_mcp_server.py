@@ -70,16 +70,16 @@ async def test_a_real_client_lists_calls_and_streams_module_tools(tmp_path: Path
         assert meta["confidence"] == expected["meta"]["confidence"] and meta["risk"] == expected["meta"]["risk"]
         assert json.loads(result.content[0].text)["meta"]["explain"] == expected["meta"]["explain"]  # type: ignore[union-attr]
 
-        progress: list[tuple[float, str | None]] = []
+        reports: list[tuple[float, str | None]] = []
 
-        async def on_progress(done: float, total: float | None, message: str | None) -> None:
-            progress.append((done, message))
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append((progress, message))
 
         case, expected = golden("incident-narrator")
         streamed = await client.call_tool("incident-narrator", case, progress_callback=on_progress)
         assert not streamed.is_error and streamed.structured_content == expected["data"]
-        assert len(progress) > 3 and [p for p, _ in progress] == list(range(1, len(progress) + 1))
-        chunks = [json.loads(m or "") for _, m in progress]
+        assert len(reports) > 3 and [p for p, _ in reports] == list(range(1, len(reports) + 1))
+        chunks = [json.loads(m or "") for _, m in reports]
         assert {chunk_kind(c) for c in chunks} <= {"delta", "snapshot", "progress"}
         assert (
             check_stream(
@@ -221,12 +221,12 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path, llm_server:
     with Served(tmp_path, root, "mcp", "--http", env=serve_env(tmp_path, llm_server)) as served:
         async with Client(served.url + "/mcp") as client:
             assert sorted(t.name for t in (await client.list_tools()).tools) == ["code-reviewer", "incident-narrator"]
-            progress: list[float] = []
+            reports: list[float] = []
 
-            async def on_progress(done: float, total: float | None, message: str | None) -> None:
-                progress.append(done)
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                reports.append(progress)
 
             case, expected = golden("incident-narrator")
             result = await client.call_tool("incident-narrator", case, progress_callback=on_progress)
-            assert not result.is_error and result.structured_content == expected["data"] and progress
+            assert not result.is_error and result.structured_content == expected["data"] and reports
         assert served.stop() == 130  # Ctrl-C, as for every command

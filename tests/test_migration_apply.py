@@ -127,8 +127,8 @@ def test_encodings_and_line_endings_survive(style: str, tmp_path: Path, data_dir
         assert raw.startswith(bom) if bom else not raw.startswith(b"\xef\xbb\xbf"), rel
         text = raw[len(bom) :].decode(codec)
         assert text.count("\r\n") == text.count("\n") > 0, rel
-    rewritten = [part.encode(codec) for part in V1_TRIAGE_RESULT]  # the one line the migration rewrites (MIG-7)
-    assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes.replace(*rewritten))
+    old, new = (part.encode(codec) for part in V1_TRIAGE_RESULT)  # the one line the migration rewrites (MIG-7)
+    assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes.replace(old, new))
 
 
 def test_mixed_line_endings_in_the_prompt_are_carried_verbatim(tmp_path: Path, data_dir: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
-from modkit import clean_v22, make_module
+from modkit import clean_v22, make_module, mapping_in
 from test_migration_kit import FIXTURE_NAMES, FIXTURES, MODULES, copy_module, tree
 
 from cogtui.core.authoring.migration import MigrationPlan, plan_migration, render_plan, render_plan_text
@@ -205,7 +205,12 @@ def _v1(
     constraints: dict[str, Any] | None = None,
     out_schema: dict[str, Any] | None = None,
 ) -> Path:
-    front = {"name": name, "version": "1.0.0", "responsibility": responsibility, "excludes": ["guessing"]}
+    front: dict[str, Any] = {
+        "name": name,
+        "version": "1.0.0",
+        "responsibility": responsibility,
+        "excludes": ["guessing"],
+    }
     if constraints:
         front["constraints"] = constraints
     schema = {
@@ -304,7 +309,7 @@ def test_example_without_rationale_is_an_error(tmp_path: Path) -> None:
 
 def test_v22_source_with_contract_errors_is_reported(tmp_path: Path) -> None:
     files = clean_v22()
-    files["schema.json"] = {k: v for k, v in files["schema.json"].items() if k != "meta"}
+    files["schema.json"] = {k: v for k, v in mapping_in(files, "schema.json").items() if k != "meta"}
     plan = plan_for(make_module(tmp_path, files), "2.5")
     assert any(e.code == "V001" for e in plan.errors)
 

@@ -11,14 +11,8 @@ import yaml
 from modkit import pos
 
 from cogtui.core.files.decoding import decode_bytes
-from cogtui.core.files.sourcemap import (
-    ParseFailure,
-    load_file,
-    offset_to_position,
-    parse_json,
-    parse_yaml,
-    split_frontmatter,
-)
+from cogtui.core.files.json_scan import offset_to_position
+from cogtui.core.files.sourcemap import ParseFailure, load_file, parse_json, parse_yaml, split_frontmatter
 
 P = Path("/virtual/file")
 

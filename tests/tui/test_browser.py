@@ -26,7 +26,7 @@ def _labels(tree: ModuleTree) -> dict[str, str]:
     return out
 
 
-async def _ready(app, pilot) -> ModuleTree:  # type: ignore[no-untyped-def]
+async def _ready(app, pilot) -> ModuleTree:
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     tree = app.screen.query_one(ModuleTree)
     await until(lambda: all(app.store.report(e.path) for e in app.store.entries), pilot)

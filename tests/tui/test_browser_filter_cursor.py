@@ -15,22 +15,22 @@ from cogtui.tui.widgets.module_tree import ModuleTree
 REALWORLD = Path(__file__).resolve().parents[1] / "realworld"
 
 
-def _app(tmp_path: Path):  # type: ignore[no-untyped-def]
+def _app(tmp_path: Path):
     from cogtui.tui.app import CogtuiApp
 
     return CogtuiApp(paths=[str(MODULES), str(REALWORLD)], cwd=tmp_path, watch=False, config=Config())
 
 
-def _detail_title(app) -> str:  # type: ignore[no-untyped-def]
+def _detail_title(app) -> str:
     return str(app.screen.query_one("#detail-body", Static).render()).splitlines()[0]
 
 
-def _agree(app, name: str) -> bool:  # type: ignore[no-untyped-def]
+def _agree(app, name: str) -> bool:
     entry = app.screen.query_one(ModuleTree).cursor_entry
     return entry is not None and entry.name == name and _detail_title(app).startswith(f"{name} ")
 
 
-async def _filter_to_sql_guard(app, pilot) -> None:  # type: ignore[no-untyped-def]
+async def _filter_to_sql_guard(app, pilot) -> None:
     await until(lambda: isinstance(app.screen, BrowserScreen) and app.screen.query_one(ModuleTree).module_nodes, pilot)
     await pilot.press("slash", "s", "q", "l")
     await until(lambda: _agree(app, "sql-guard"), pilot)

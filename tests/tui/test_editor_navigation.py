@@ -31,7 +31,7 @@ from cogtui.tui.widgets.find_bar import FindBar
 __all__ = ["module_dir"]
 
 
-async def break_manifest_and_schema(pilot, screen) -> None:  # type: ignore[no-untyped-def]
+async def break_manifest_and_schema(pilot, screen) -> None:
     """Two problems in module.yaml (M003, M004), one in schema.json (bad JSON)."""
     yaml_area = area(screen, "module.yaml")
     await replace_line(pilot, yaml_area, "tier: ", "tier: bogus")

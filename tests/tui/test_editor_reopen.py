@@ -32,7 +32,7 @@ from cogtui.tui.screens.modals import ChoiceModal
 __all__ = ["module_dir"]  # the fixture, imported so pytest finds it
 
 
-async def close_deleted(pilot, screen: EditorScreen, path: Path) -> None:  # type: ignore[no-untyped-def]
+async def close_deleted(pilot, screen: EditorScreen, path: Path) -> None:
     """Delete `path` on disk and close its tab, as the editor offers (ctrl+s, then "close its tab")."""
     text = path.read_text()
 
@@ -51,7 +51,7 @@ async def close_deleted(pilot, screen: EditorScreen, path: Path) -> None:  # typ
     await until(pilot, lambda: all(b.rel != rel for b in screen.state.files.values()), "the tab to close")
 
 
-def listed(app) -> list[str]:  # type: ignore[no-untyped-def]
+def listed(app) -> list[str]:
     options = app.screen.query_one(OptionList)
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 

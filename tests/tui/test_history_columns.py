@@ -28,7 +28,7 @@ def record(n: int, module: str = "code-reviewer") -> RunRecord:
     )
 
 
-def drawn(table: DataTable) -> list[str]:  # type: ignore[type-arg]
+def drawn(table: DataTable) -> list[str]:
     """The table's lines as the terminal shows them (header first)."""
     return [table.render_line(y).text.rstrip() for y in range(table.size.height)]
 
@@ -39,7 +39,7 @@ AT_100 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  claude-s[a-z-]+…$"
 AT_80 = r"^\s*10\d\d  \d\d:\d\d  .+  0\.90  12\.3 s  clau…$"
 
 
-def shows(table: DataTable, row: str) -> bool:  # type: ignore[type-arg]
+def shows(table: DataTable, row: str) -> bool:
     """The first three runs are drawn as `row` says (waited for: a resize redraws the table after it)."""
     return all(re.search(row, line) for line in drawn(table)[1:4])
 

@@ -125,7 +125,7 @@ async def dashboard(pilot: Pilot[None], module: str | None = None, press_i: bool
     if press_i:
         await pilot.press("i")
     else:
-        navigation.insights(app, module)  # type: ignore[arg-type]
+        navigation.insights(app, module)
     await pilot.pause()
     screen = app.screen
     assert isinstance(screen, InsightsScreen)

@@ -99,7 +99,7 @@ async def test_a_name_discovery_skips_is_refused_with_the_reason(
             await pilot.press(*name)
             await until(
                 lambda why=why: why in str(problem.render()) and "discovery skips it" in str(problem.render()), pilot
-            )  # type: ignore[misc]
+            )
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is form and not (root / name).exists()

@@ -19,17 +19,17 @@ from cogtui.tui.widgets.run_pane import RunPane
 MODULE = "incident-narrator"
 
 
-async def palette(app, pilot, words: str) -> None:  # type: ignore[no-untyped-def]
+async def palette(app, pilot, words: str) -> None:
     await palette_pick(app, pilot, words)
     await until(lambda: not isinstance(app.screen, CommandPalette), pilot)
     await pilot.pause()
 
 
-def editors(app) -> list[EditorScreen]:  # type: ignore[no-untyped-def]
+def editors(app) -> list[EditorScreen]:
     return [s for s in app.screen_stack if isinstance(s, EditorScreen)]
 
 
-async def open_and_type(app, pilot, module: Path) -> EditorScreen:  # type: ignore[no-untyped-def]
+async def open_and_type(app, pilot, module: Path) -> EditorScreen:
     nav.open_module(app, module)
     await until(lambda: isinstance(app.screen, EditorScreen) and app.screen.module_path == module, pilot)
     editor = app.screen

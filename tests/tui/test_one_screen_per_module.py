@@ -25,7 +25,7 @@ from cogtui.tui.widgets.run_pane import RunPane
 MODULE = "code-reviewer"
 
 
-def stacked(app, kind: type) -> list:  # type: ignore[no-untyped-def]
+def stacked(app, kind: type) -> list:
     return [s for s in app.screen_stack if isinstance(s, kind)]
 
 

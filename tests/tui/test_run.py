@@ -140,7 +140,7 @@ async def test_subagent_calls_show_as_nested_runs(monkeypatch: pytest.MonkeyPatc
 
 async def test_anthropic_disconnect_shows_partial_data(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key")
@@ -165,7 +165,7 @@ async def test_anthropic_disconnect_shows_partial_data(
         assert pane.query_one(JsonTree).fields  # the partial data is shown
 
 
-async def test_cancel_closes_the_provider_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server) -> None:  # type: ignore[no-untyped-def]
+async def test_cancel_closes_the_provider_request(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, llm_server) -> None:
     root = isolate(monkeypatch, tmp_path)
     (module,) = copy_modules(root, "code-reviewer")
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")

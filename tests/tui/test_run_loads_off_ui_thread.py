@@ -35,7 +35,7 @@ class HeldLoads:
         self.gate = threading.Event()
         real_load = loader.load_module
 
-        def load_module(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        def load_module(path, *args, **kwargs):
             if Path(path).absolute() == module.absolute():
                 ui = threading.current_thread() is threading.main_thread()
                 if ui:

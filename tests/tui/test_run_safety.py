@@ -48,7 +48,7 @@ async def test_an_unknown_provider_in_the_environment_falls_back_to_replay(
         assert any("antropic" in n for n in notes), notes
         await pilot.press("ctrl+r")  # and it runs, on replay
         await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).result is not None, pilot)
-        assert screen.query_one(RunPane).result.ok  # type: ignore[union-attr]
+        assert screen.query_one(RunPane).result.ok
 
 
 async def test_the_run_screen_reads_the_apps_config_not_the_file(

@@ -12,7 +12,7 @@ from cogtui.tui.messages import WatchState
 from cogtui.tui.screens.browser import BrowserScreen
 
 
-def status(app) -> str:  # type: ignore[no-untyped-def]
+def status(app) -> str:
     return str(app.screen.query_one("#status", Static).render())
 
 
