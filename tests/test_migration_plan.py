@@ -25,7 +25,9 @@ def actions(plan: MigrationPlan) -> dict[str, str]:
 
 
 def new_text(plan: MigrationPlan, rel: str) -> str:
-    return next(f.new_text for f in plan.files if f.path == rel)  # type: ignore[return-value]
+    text = next(f.new_text for f in plan.files if f.path == rel)
+    assert text is not None, f"the plan deletes {rel}"
+    return text
 
 
 def test_v0_plan_files_actions_and_notes() -> None:
@@ -80,7 +82,8 @@ def test_v1_plan_maps_frontmatter_and_moves_examples() -> None:
     }
     yaml_change = next(f for f in plan.files if f.path == "module.yaml")
     assert yaml_change.source == "MODULE.md" and yaml_change.diff.startswith("--- a/MODULE.md\n+++ b/module.yaml")
-    manifest = yaml.safe_load(yaml_change.new_text)  # type: ignore[arg-type]
+    assert yaml_change.new_text is not None
+    manifest = yaml.safe_load(yaml_change.new_text)
     assert manifest["invocation"] == {"user_invocable": True, "agent_invocable": True} and manifest["context"] == "main"
     schema = json.loads(new_text(plan, "schema.json"))
     assert "output" not in schema and schema["data"]["properties"]["rationale"] == {"type": "string"}

@@ -69,7 +69,8 @@ def test_enum_promotion_adds_one_line_and_leaves_the_rest_byte_identical(reviewe
     added, removed = changed_lines(change.diff)
     assert removed == [] and [a.strip() for a in added] == ['"concurrency",']
     # Exactly one line is inserted, before the catch-all "other"; nothing else moves.
-    old_lines, new_lines = before.decode().split("\n"), change.new_bytes.decode().split("\n")  # type: ignore[union-attr]
+    assert change.new_bytes is not None
+    old_lines, new_lines = before.decode().split("\n"), change.new_bytes.decode().split("\n")
     i = next(n for n, line in enumerate(new_lines) if "concurrency" in line)
     assert new_lines[:i] + new_lines[i + 1 :] == old_lines
     assert new_lines[i + 1].strip() == '"other"'

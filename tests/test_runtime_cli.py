@@ -300,12 +300,14 @@ def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interva
         tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson", env=env
     )
     seen: list[dict[str, Any]] = []
+    stdout = proc.stdout
+    assert stdout is not None
 
     def ready() -> None:
-        seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+        seen.append(json.loads(stdout.readline()))
         assert seen[0]["streaming"] is True
         while wait_for_data and not seen[-1].get("chunk", {}).get("field", "").startswith("data."):
-            seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+            seen.append(json.loads(stdout.readline()))
 
     out = interrupt(proc, ready)
     chunks = [*seen, *(json.loads(line) for line in out.splitlines())]

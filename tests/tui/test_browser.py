@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from rich.style import Style
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
@@ -17,6 +19,9 @@ from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.widgets.module_detail import ModuleDetail
 from cogtui.tui.widgets.module_tree import LevelItem, ModuleItem, ModuleTree
 
+if TYPE_CHECKING:  # the app is imported where a test starts it
+    from cogtui.tui.app import CogtuiApp
+
 
 def _labels(tree: ModuleTree) -> dict[str, str]:
     out = {}
@@ -26,7 +31,7 @@ def _labels(tree: ModuleTree) -> dict[str, str]:
     return out
 
 
-async def _ready(app, pilot) -> ModuleTree:
+async def _ready(app: CogtuiApp, pilot: Pilot[None]) -> ModuleTree:
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     tree = app.screen.query_one(ModuleTree)
     await until(lambda: all(app.store.report(e.path) for e in app.store.entries), pilot)
@@ -45,7 +50,8 @@ async def test_tree_levels_start_expanded_with_badges_and_status(
     async with app.run_test(size=(100, 30)) as pilot:
         tree = await _ready(app, pilot)
         levels = [n for n in tree.root.children if isinstance(n.data, LevelItem)]
-        assert levels[0].data.level == "path"
+        first = levels[0].data
+        assert isinstance(first, LevelItem) and first.level == "path"
         assert all(n.is_expanded for n in levels)
         labels = _labels(tree)
         assert labels["code-reviewer"].startswith("✓ code-reviewer 2.2.1 v2.2 decision")

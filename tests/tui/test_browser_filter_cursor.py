@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 from tuikit import MODULES, isolate, until
 
 from cogtui.core.settings.config import Config
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.widgets.module_tree import ModuleTree
+
+if TYPE_CHECKING:  # the app is imported where a test starts it
+    from cogtui.tui.app import CogtuiApp
 
 REALWORLD = Path(__file__).resolve().parents[1] / "realworld"
 
@@ -21,16 +26,16 @@ def _app(tmp_path: Path):
     return CogtuiApp(paths=[str(MODULES), str(REALWORLD)], cwd=tmp_path, watch=False, config=Config())
 
 
-def _detail_title(app) -> str:
+def _detail_title(app: CogtuiApp) -> str:
     return str(app.screen.query_one("#detail-body", Static).render()).splitlines()[0]
 
 
-def _agree(app, name: str) -> bool:
+def _agree(app: CogtuiApp, name: str) -> bool:
     entry = app.screen.query_one(ModuleTree).cursor_entry
     return entry is not None and entry.name == name and _detail_title(app).startswith(f"{name} ")
 
 
-async def _filter_to_sql_guard(app, pilot) -> None:
+async def _filter_to_sql_guard(app: CogtuiApp, pilot: Pilot[None]) -> None:
     await until(lambda: isinstance(app.screen, BrowserScreen) and app.screen.query_one(ModuleTree).module_nodes, pilot)
     await pilot.press("slash", "s", "q", "l")
     await until(lambda: _agree(app, "sql-guard"), pilot)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select, Sparkline, Static
-from tuikit import HANG_S
+from tuikit import screen_of, until
 
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.history.store import History, RunRecord
@@ -129,15 +128,8 @@ async def dashboard(pilot: Pilot[None], module: str | None = None, press_i: bool
     await pilot.pause()
     screen = app.screen
     assert isinstance(screen, InsightsScreen)
-    await until(pilot, lambda: screen.filled)
+    await until(lambda: screen.filled, pilot)
     return screen
-
-
-async def until(pilot: Pilot[None], condition: Any, timeout: float = HANG_S) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        await pilot.pause(0.02)
 
 
 def capture_previews(monkeypatch: pytest.MonkeyPatch) -> list[tuple[MigrationPlan, str]]:
@@ -198,7 +190,7 @@ async def test_module_filter_narrows(history: Path, env: Path) -> None:
         assert select.value != "summariser"
         select.value = "summariser"
         await pilot.pause()
-        await until(pilot, lambda: screen.filled and screen.module == "summariser")
+        await until(lambda: screen.filled and screen.module == "summariser", pilot)
         assert [
             (d["suggested_mapping"], d["count"], d["modules"]) for d in screen.query_one(InsightTable).documents
         ] == [("assumptions", 2, ["summariser"])]
@@ -249,7 +241,7 @@ async def test_p_on_a_custom_enum_row_previews_the_plan(
     async with app.run_test(size=(80, 24)) as pilot:
         await dashboard(pilot)
         await pilot.press("t", "p")
-        await until(pilot, lambda: bool(seen))
+        await until(lambda: bool(seen), pilot)
     plan, title = seen[0]
     assert plan.module == "code-reviewer" and plan.files[0].path == "schema.json"
     assert added_lines(plan) == ['"concurrency",']
@@ -266,16 +258,16 @@ async def test_a_multi_module_insight_asks_which_module(
     async with app.run_test(size=(80, 24)) as pilot:
         await dashboard(pilot)
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
+        await until(lambda: isinstance(app.screen, ChoiceModal), pilot)
         await pilot.press("enter")  # the first choice, code-reviewer
-        await until(pilot, lambda: bool(seen))
+        await until(lambda: bool(seen), pilot)
         plan, _ = seen[0]
         assert plan.module == "code-reviewer" and '"assumptions": {' in added_lines(plan)
         new = json.loads(plan.files[0].new_text or "")
         assert new["data"]["properties"]["assumptions"]["type"] == "array"
         # summariser is not on the search path: promoting into it is refused with a notification.
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, ChoiceModal))
+        await until(lambda: isinstance(app.screen, ChoiceModal), pilot)
         await pilot.press("tab", "enter")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -296,7 +288,7 @@ async def test_a_value_already_in_the_schema_is_marked_and_not_offered(
     app = make_app(env)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await dashboard(pilot, "code-reviewer")
-        await until(pilot, lambda: screen.state.promotions_read_at >= 0)
+        await until(lambda: screen.state.promotions_read_at >= 0, pilot)
         await pilot.press("t")
         table = screen.query_one(CustomEnumTable)
         assert screen.state.current is not None and screen.state.current["value"] == "concurrency"
@@ -331,25 +323,24 @@ async def test_the_migration_preview_shows_a_promotion(
     async with app.run_test(size=(80, 24)) as pilot:
         await dashboard(pilot, "code-reviewer")
         await pilot.press("t", "p")
-        await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None)
-        preview = app.screen
-        assert isinstance(preview, MigrationScreen)
+        await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
+        preview = screen_of(app, MigrationScreen)
         head = str(preview.query_one("#migrate-head", Static).render())
         assert "Add 'concurrency' to issues[].category in code-reviewer" in head
         await pilot.press("j")  # the schema's diff
         assert preview.file_index == 1 and preview.query_one(DiffView).line_count > 0
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
         await pilot.click("#confirm")
-        await until(pilot, lambda: preview.slots[0].applied is not None and preview.slots[0].busy is None)
+        await until(lambda: preview.slots[0].applied is not None and preview.slots[0].busy is None, pilot)
         assert b'"concurrency"' in schema.read_bytes()
         assert any(t.startswith("Applied: Add 'concurrency' to issues[].category") for t in titles), titles
         await pilot.press("u")
-        await until(pilot, lambda: preview.slots[0].undone is not None and preview.slots[0].busy is None)
+        await until(lambda: preview.slots[0].undone is not None and preview.slots[0].busy is None, pilot)
         assert schema.read_bytes() == before
         assert any(t.startswith("Undid the change to code-reviewer") for t in titles), titles
         await pilot.press("u")  # nothing left to undo: said as a promotion too
-        await until(pilot, lambda: any("There is no promotion of code-reviewer to undo" in t for t in titles))
+        await until(lambda: any("There is no promotion of code-reviewer to undo" in t for t in titles), pilot)
         assert not any("Migrated" in t or "the migration" in t or "no migration" in t for t in titles), titles
 
 
@@ -364,20 +355,21 @@ async def test_a_promotion_whose_schema_changed_on_disk_is_planned_again(
     async with app.run_test(size=(80, 24)) as pilot:
         await dashboard(pilot, "code-reviewer")
         await pilot.press("t", "p")
-        await until(pilot, lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None)
-        preview, slot = app.screen, app.screen.slots[0]
+        await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
+        preview = screen_of(app, MigrationScreen)
+        slot = preview.slots[0]
         first = slot.plan
         edited = schema.read_bytes().rstrip() + b"\n\n"  # another program's edit: a blank line at the end
         schema.write_bytes(edited)
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
         await pilot.click("#confirm")
-        await until(pilot, lambda: slot.plan is not first and slot.busy is None)
+        await until(lambda: slot.plan is not first and slot.busy is None, pilot)
         assert schema.read_bytes() == edited and slot.failure is None and slot.can_apply
         assert any("Nothing was written; the plan was made again" in m for m in messages), messages
         assert "planned again" in str(preview.query_one("#migrate-summary-text", Static).render())
         await pilot.press("a")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
         await pilot.click("#confirm")
-        await until(pilot, lambda: slot.applied is not None and slot.busy is None)
+        await until(lambda: slot.applied is not None and slot.busy is None, pilot)
         assert b'"concurrency"' in schema.read_bytes() and schema.read_bytes().endswith(b"}\n\n")

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from history_kit import T0, insight, raw, run, with_insights
+from textual.content import Content
 from textual.widgets import Static
-from tuikit import isolate, make_app, notices, until
+from tuikit import isolate, make_app, notices, screen_of, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
@@ -31,12 +32,13 @@ async def test_skipped_rows_are_counted_and_said(monkeypatch: pytest.MonkeyPatch
         seen = notices(app)
         nav.insights(app, None)
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
-        screen = app.screen
+        screen = screen_of(app, InsightsScreen)
         status = screen.query_one("#status", Static).render()
         assert (
             "all modules  ·  ⚠ " in str(status) and "warning" in str(status) and "damaged rows skipped" in str(status)
         )
-        warned = [span for span in status.spans if "warning" in str(span.style)]  # type: ignore[union-attr]
+        assert isinstance(status, Content)
+        warned = [span for span in status.spans if "warning" in str(span.style)]
         assert warned, "the count is in the warning colour"
         said = [n for n in seen if n.startswith("Run history: ")]
         assert len(said) == 1 and "skipped" in said[0], seen

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_insights import CODE_REVIEWER, assumption, envelope, make_app, record, until
+from test_insights import CODE_REVIEWER, assumption, envelope, make_app, record
+from tuikit import until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation
@@ -48,7 +49,8 @@ async def test_dashboard_refreshes_when_another_process_records(
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, InsightsScreen)
-        await until(pilot, lambda: screen.filled)
+        await until(lambda: screen.filled, pilot)
+        assert screen.state.data is not None  # filled: the dashboard's figures are read
         first = screen.state.data.latest_id
         late = envelope([{"text": "a late one", "suggested_mapping": "issues[].owner"}], [])
         env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -56,6 +58,10 @@ async def test_dashboard_refreshes_when_another_process_records(
             [sys.executable, "-c", WRITER, where, json.dumps(late)], env=env, capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0, proc.stderr
-        await until(pilot, lambda: screen.filled and screen.state.data.latest_id > first, timeout=30)
+        await until(
+            lambda: screen.filled and screen.state.data is not None and screen.state.data.latest_id > first,
+            pilot,
+            timeout=30,
+        )
         status = str(screen.query_one("#status").render())
         assert "2 insights in 2 mappings" in status, status

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, planned, screen_of, shown_slot, until
 
 from cogtui.core.authoring.migration.plan import severity_of
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
@@ -37,11 +38,11 @@ def summary_text(screen: MigrationScreen) -> str:
     return "\n".join([text_of(screen, "#migrate-summary-text"), *notes, text_of(screen, "#migrate-summary-tail")])
 
 
-async def open_preview(app: Any, pilot: Any, paths: list[Path]) -> MigrationScreen:
+async def open_preview(app: CogtuiApp, pilot: Pilot[None], paths: list[Path]) -> MigrationScreen:
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     navigation.migrate(app, paths)
     await until(lambda: isinstance(app.screen, MigrationScreen), pilot)
-    screen = app.screen
+    screen = screen_of(app, MigrationScreen)
     await until(lambda: all(s.plan is not None for s in screen.slots), pilot)
     await pilot.pause()
     return screen
@@ -56,13 +57,13 @@ async def test_m_previews_a_module_pages_files_and_switches_layout(
     async with app.run_test(size=(80, 24)) as pilot:
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         await pilot.press("slash", *"legacy", "enter")
-        assert app.screen.query_one(ModuleTree).cursor_entry.path == module
+        assert (entry := app.screen.query_one(ModuleTree).cursor_entry) is not None and entry.path == module
         await pilot.press("m")
         await until(lambda: isinstance(app.screen, MigrationScreen), pilot)
-        screen: MigrationScreen = app.screen
+        screen = screen_of(app, MigrationScreen)
         await until(lambda: screen.slots[0].plan is not None, pilot)
         await pilot.pause()
-        plan = screen.slots[0].plan
+        plan = planned(screen.slots[0])
         summary = summary_text(screen)
         assert "legacy-summarizer  v0 → v2.2" in summary and "! to confirm · i for information" in summary
         first_note = screen.query(".migrate-note-text").results(Static).__next__()
@@ -131,9 +132,9 @@ async def test_apply_then_undo_restores_every_byte(monkeypatch: pytest.MonkeyPat
         # The browser's report is refreshed from the migrated files.
         await until(
             lambda: (
-                app.store.report(module) is not None
-                and app.store.report(module).module is not None
-                and app.store.report(module).module.format.value == "v2.2"
+                (report := app.store.report(module)) is not None
+                and report.module is not None
+                and report.module.format.value == "v2.2"
             ),
             pilot,
         )
@@ -145,7 +146,7 @@ async def test_apply_then_undo_restores_every_byte(monkeypatch: pytest.MonkeyPat
         await until(lambda: slot.undone is not None and slot.plan is not None and slot.busy is None, pilot)
         assert tree_bytes(module) == before
         assert any(n.startswith("Undid the migration of commit-message-writer") for n in seen)
-        assert slot.plan.can_apply and "↶ undone: restored from" in summary_text(screen)
+        assert planned(slot).can_apply and "↶ undone: restored from" in summary_text(screen)
 
 
 async def test_bad_input_shows_the_problem_and_refuses_to_apply(
@@ -161,7 +162,7 @@ async def test_bad_input_shows_the_problem_and_refuses_to_apply(
     async with app.run_test(size=(80, 24)) as pilot:
         seen = notices(app)
         screen = await open_preview(app, pilot, [module])
-        plan = screen.slots[0].plan
+        plan = planned(screen.slots[0])
         assert plan.errors and not plan.can_apply
         summary = summary_text(screen)
         assert "cannot migrate" in summary and "Problems" in summary and "MODULE.md:" in summary
@@ -182,7 +183,7 @@ async def test_all_modules_lists_those_to_migrate_and_skips_current_ones(
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         navigation.migrate_all(app)
         await until(lambda: isinstance(app.screen, MigrationScreen), pilot)
-        screen: MigrationScreen = app.screen
+        screen = screen_of(app, MigrationScreen)
         await until(lambda: all(s.plan is not None for s in screen.slots), pilot)
         await pilot.pause()
         modules = screen.query_one("#migrate-modules", OptionList)
@@ -194,18 +195,18 @@ async def test_all_modules_lists_those_to_migrate_and_skips_current_ones(
         assert screen.query_one("#migrate-progress").has_class("-hidden")
 
         await pilot.press("J")
-        first = screen.slots[screen.current].name
+        first = shown_slot(screen).name
         assert first == "api-naming-reviewer" and modules.highlighted == 1
         await pilot.press("ctrl+n")
-        assert screen.slots[screen.current].name == "commit-message-writer"
+        assert shown_slot(screen).name == "commit-message-writer"
         await pilot.press("K")
-        assert screen.slots[screen.current].name == first
+        assert shown_slot(screen).name == first
         # j past the last file goes on to the next module's summary; k from there comes back to the last file.
-        for _ in range(len(screen.slots[screen.current].plan.files) + 1):
+        for _ in range(len(planned(shown_slot(screen)).files) + 1):
             await pilot.press("j")
-        assert screen.slots[screen.current].name == "commit-message-writer" and screen.file_index == 0
+        assert shown_slot(screen).name == "commit-message-writer" and screen.file_index == 0
         await pilot.press("k")
-        assert screen.slots[screen.current].name == first and screen.file_index == 3
+        assert shown_slot(screen).name == first and screen.file_index == 3
 
 
 async def test_a_on_the_overview_applies_every_ready_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -21,9 +21,9 @@ def test_unified_rows_number_each_side() -> None:
     context = lines[0]
     assert context.old is not None and context.new is not None and context.old.number == context.new.number == 1
     removed = next(r for r in lines if r.old is not None and r.old.text == "removed line")
-    assert removed.new is None and removed.old.number == 4 and removed.old.kind == "removed"
+    assert removed.new is None and removed.old is not None and removed.old.number == 4 and removed.old.kind == "removed"
     added = next(r for r in lines if r.new is not None and r.new.text == "last")
-    assert added.old is None and added.new.number == 6
+    assert added.old is None and added.new is not None and added.new.number == 6
     assert rows[-1].kind == "note" and "No newline" in rows[-1].text
 
 
@@ -31,11 +31,13 @@ def test_side_by_side_pairs_a_replaced_line_with_its_replacement() -> None:
     rows = [r for r in split_rows(parse_diff(unified_diff(OLD, NEW, "a/f", "b/f"))) if r.kind == "line"]
     pair = next(r for r in rows if r.old is not None and r.old.text == "name: old-name")
     assert pair.new is not None and pair.new.text == "name: new-name"
-    assert pair.old.partner == "name: new-name" and pair.new.partner == "name: old-name"
+    assert pair.old is not None and pair.old.partner == "name: new-name" and pair.new.partner == "name: old-name"
     lonely = next(r for r in rows if r.old is not None and r.old.text == "removed line")
     assert lonely.new is None  # a deleted line faces a blank
     keep = next(r for r in rows if r.old is not None and r.old.text == "keep 3")
-    assert keep.new is not None and (keep.old.number, keep.new.number) == (5, 4)  # context anchors both sides
+    assert (
+        keep.old is not None and keep.new is not None and (keep.old.number, keep.new.number) == (5, 4)
+    )  # context anchors both sides
     assert changed_spans("name: old-name", "name: new-name", is_old=True) == [(6, 9)]
     assert changed_spans("abc", "xyz", is_old=False) == []  # nothing in common: no emphasis
 

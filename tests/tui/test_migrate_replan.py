@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
-from tuikit import copy_modules, isolate, make_app, notices, until, validated
+from tuikit import copy_modules, isolate, make_app, notices, screen_of, until, validated
 
 from cogtui.core.authoring.migration.preview_state import REPLANNED
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
 
@@ -26,17 +28,17 @@ def shown(screen: MigrationScreen) -> tuple[str, str]:
     return status, str(screen.query_one("#migrate-summary-text", Static).render())
 
 
-async def preview(app: Any, pilot: Any, module: Path) -> MigrationScreen:
+async def preview(app: CogtuiApp, pilot: Pilot[None], module: Path) -> MigrationScreen:
     await pilot.pause()
     navigation.migrate(app, [module])
     await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
-    screen: MigrationScreen = app.screen
+    screen = screen_of(app, MigrationScreen)
     await pilot.pause()
     assert "ready: a applies it" in shown(screen)[1]
     return screen
 
 
-async def apply(app: Any, pilot: Any) -> None:
+async def apply(app: CogtuiApp, pilot: Pilot[None]) -> None:
     await pilot.press("a")
     await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
     await pilot.press("enter")
@@ -100,8 +102,8 @@ async def test_the_staleness_check_reads_the_files_off_the_ui_thread(
 
     import cogtui.core.authoring.migration.preview_state as preview_state
     import cogtui.tui.screens.migrate.work as migrate_work
+    from cogtui.core.authoring.migration import staleness as real
 
-    real = migrate_work.staleness
     on_ui_thread: list[bool] = []
 
     def staleness(plan: Any) -> str | None:

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from textual.widgets import OptionList, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, screen_of, shown_slot, until
 
 from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.module.loader import load_module
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
@@ -27,7 +28,7 @@ def tree_bytes(folder: Path) -> dict[str, str]:
     }
 
 
-def record_notices(app: Any) -> list[str]:
+def record_notices(app: CogtuiApp) -> list[str]:
     seen: list[str] = []
     notify = app.notify
 
@@ -35,7 +36,7 @@ def record_notices(app: Any) -> list[str]:
         seen.append(message)
         notify(message, *args, **kwargs)
 
-    app.notify = record
+    setattr(app, "notify", record)  # noqa: B010  # on this app only (mypy refuses an assignment to a method)
     return seen
 
 
@@ -61,7 +62,7 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
     async with app.run_test(size=(80, 24)) as pilot:
         seen = record_notices(app)
         await until(lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), pilot)
-        screen: MigrationScreen = app.screen
+        screen = screen_of(app, MigrationScreen)
         await pilot.pause()
         assert len(app.screen_stack) == 2  # the default screen and the review: nothing else
         assert "Review PLAN.json (read-only)" in str(screen.query_one("#migrate-head", Static).render())
@@ -70,12 +71,12 @@ async def test_review_pages_through_every_module_and_refuses_to_apply(
         assert "code-reviewer" in str(screen.query_one("#migrate-summary-text", Static).render())
 
         await pilot.press("J")
-        assert screen.slots[screen.current].name == "api-naming-reviewer"
+        assert shown_slot(screen).name == "api-naming-reviewer"
         diff = screen.query_one(DiffView)
         pages = []
         for _ in range(3 + 1 + 8):  # every file of both modules, and the second module's summary
             await pilot.press("j")
-            pages.append((screen.slots[screen.current].name, screen.file_index))
+            pages.append((shown_slot(screen).name, screen.file_index))
             if screen.file_index:
                 assert diff.line_count > 0
         assert pages[2] == ("api-naming-reviewer", 3) and pages[3] == ("commit-message-writer", 0)
@@ -113,7 +114,7 @@ async def test_a_single_plan_opens_on_its_summary(monkeypatch: pytest.MonkeyPatc
     app = make_app(root, tmp_path, review=plan_file)
     async with app.run_test(size=(80, 24)) as pilot:
         await until(lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.slots), pilot)
-        screen: MigrationScreen = app.screen
+        screen = screen_of(app, MigrationScreen)
         await pilot.pause()
         assert screen.query_one("#migrate-modules").has_class("-hidden")
         assert "legacy-summarizer  v0 → v2.2" in str(screen.query_one("#migrate-summary-text", Static).render())

@@ -5,13 +5,14 @@ an applied module is shown as done, a failed apply as failed until the next atte
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import OptionList, ProgressBar, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, screen_of, until
 
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.migrate.screen import MigrationScreen
 from cogtui.tui.screens.modals import ConfirmModal
@@ -43,11 +44,11 @@ def check_agrees(screen: MigrationScreen) -> None:
         assert files.highlighted == state.file_index
 
 
-async def open_preview(app: Any, pilot: Any, paths: list[Path]) -> MigrationScreen:
+async def open_preview(app: CogtuiApp, pilot: Pilot[None], paths: list[Path]) -> MigrationScreen:
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     navigation.migrate(app, paths)
     await until(lambda: isinstance(app.screen, MigrationScreen) and bool(app.screen.query("#migrate-head")), pilot)
-    screen: MigrationScreen = app.screen
+    screen = screen_of(app, MigrationScreen)
     await pilot.pause()
     check_agrees(screen)  # while planning (or just planned): the lines count what is planned
     await until(lambda: all(s.plan is not None for s in screen.slots), pilot)

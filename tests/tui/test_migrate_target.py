@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_migrate import summary_text, text_of
 from textual.widgets import OptionList
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, screen_of, shown_slot, until
 
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
@@ -32,7 +32,7 @@ async def test_t_switches_the_target_and_plans_every_module_again(
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         navigation.migrate(app, [legacy, current])
         await until(lambda: isinstance(app.screen, MigrationScreen), pilot)
-        screen: MigrationScreen = app.screen
+        screen = screen_of(app, MigrationScreen)
         await until(lambda: all(s.plan is not None for s in screen.slots), pilot)
         assert "to v2.2 (t)" in text_of(screen, "#status")
         assert "1 to migrate · 1 already current" in summary_text(screen)  # code-reviewer is v2.2 already
@@ -47,14 +47,14 @@ async def test_t_switches_the_target_and_plans_every_module_again(
         assert listed == ["legacy-summarizer", "code-reviewer"]  # v2.2 → v2.5 is a migration now
 
         await pilot.press("J", "J")  # code-reviewer: apply its v2.5 plan
-        assert screen.slots[screen.current].name == "code-reviewer"
+        assert shown_slot(screen).name == "code-reviewer"
         await pilot.press("a")
         await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
         await pilot.press("enter")
-        await until(lambda: screen.slots[screen.current].applied is not None, pilot)
+        await until(lambda: shown_slot(screen).applied is not None, pilot)
         assert load_module(current).format.value == "v2.5"
 
         await pilot.press("t")  # an applied migration belongs to its target: undo it first
         await pilot.pause()
         assert any("Undo (u) before planning another target" in n for n in seen), seen
-        assert "to v2.5 (t)" in text_of(screen, "#status") and screen.slots[screen.current].applied is not None
+        assert "to v2.5 (t)" in text_of(screen, "#status") and shown_slot(screen).applied is not None

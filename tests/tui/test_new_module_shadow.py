@@ -4,13 +4,14 @@ as the name is typed, and Create asks first; cancelling creates nothing."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 from tuikit import click, copy_modules, isolate, make_app, until
 
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ConfirmModal
@@ -18,7 +19,7 @@ from cogtui.tui.screens.new_module.screen import NewModuleModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
 
 
-async def open_form(app: Any, pilot: Any, key: str | None = None) -> NewModuleModal:
+async def open_form(app: CogtuiApp, pilot: Pilot[None], key: str | None = None) -> NewModuleModal:
     """The new-module form over the browser, opened by `key` (as a user does) or through navigation."""
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     if key is not None:

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
+from tuikit import click, copy_modules, endless_replay, isolate, make_app, screen_of, until
 
 from cogtui.core.eval.eval_state import EvalPhase
 from cogtui.core.run.golden_state import GoldensPhase
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
@@ -19,7 +20,9 @@ from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.widgets.module_tree import ModuleTree
 
 
-def record_exits(app: Any, monkeypatch: pytest.MonkeyPatch, screen_type: type, group: str) -> list[list[bool]]:
+def record_exits(
+    app: CogtuiApp, monkeypatch: pytest.MonkeyPatch, screen_type: type[EvalScreen | GoldensScreen], group: str
+) -> list[list[bool]]:
     """Whether each worker of the screen's run was cancelled, at the moment the app is told to exit (one per call)."""
     seen: list[list[bool]] = []
     original = app.exit
@@ -41,7 +44,13 @@ def record_exits(app: Any, monkeypatch: pytest.MonkeyPatch, screen_type: type, g
     ],
 )
 async def test_q_asks_while_an_eval_or_golden_run_is_running(
-    key: str, screen_type: type, group: str, running: object, said: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    key: str,
+    screen_type: type[EvalScreen | GoldensScreen],
+    group: str,
+    running: object,
+    said: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
     endless_replay(monkeypatch)  # answers that stream until they are quit
@@ -54,8 +63,8 @@ async def test_q_asks_while_an_eval_or_golden_run_is_running(
             pilot,
         )
         await pilot.press(key)
-        await until(lambda: isinstance(app.screen, screen_type) and app.screen.state.phase is running, pilot)  # type: ignore[attr-defined]
-        screen: Any = app.screen
+        await until(lambda: isinstance(app.screen, screen_type) and app.screen.state.phase is running, pilot)
+        screen = screen_of(app, screen_type)
         await pilot.press("q")
         await until(lambda: isinstance(app.screen, ConfirmModal) and bool(app.screen.query("#confirm")), pilot)
         assert said in str(app.screen.query_one(".dialog-body", Static).render())

@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
-from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
+from tuikit import click, copy_modules, endless_replay, isolate, make_app, screen_of, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.history.screen import HistoryScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.screens.run.screen import RunScreen
@@ -28,7 +30,7 @@ def outcomes(tmp_path: Path) -> list[str]:
         return [r.outcome for r in history.runs(MODULE)]
 
 
-def record_exits(app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+def record_exits(app: CogtuiApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """The history's outcomes at the moment the app is told to exit (one list per call)."""
     seen: list[list[str]] = []
     original = app.exit
@@ -41,11 +43,11 @@ def record_exits(app: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> l
     return seen
 
 
-async def start_run(app: Any, pilot: Any, module: Path) -> tuple[RunScreen, RunPane]:
+async def start_run(app: CogtuiApp, pilot: Pilot[None], module: Path) -> tuple[RunScreen, RunPane]:
     await pilot.pause()
     nav.run_module(app, module)
     await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-    screen = app.screen
+    screen = screen_of(app, RunScreen)
     await pilot.press("ctrl+r")
     await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).assembler.chunks > 1, pilot)
     pane = screen.query_one(RunPane)
@@ -53,9 +55,9 @@ async def start_run(app: Any, pilot: Any, module: Path) -> tuple[RunScreen, RunP
     return screen, pane
 
 
-async def confirm_modal(app: Any, pilot: Any) -> ConfirmModal:
+async def confirm_modal(app: CogtuiApp, pilot: Pilot[None]) -> ConfirmModal:
     await until(lambda: isinstance(app.screen, ConfirmModal) and app.screen.query_one("#confirm"), pilot)
-    return app.screen
+    return screen_of(app, ConfirmModal)
 
 
 @pytest.fixture
@@ -115,7 +117,7 @@ async def test_quitting_with_only_finished_runs_does_not_ask(monkeypatch: pytest
         await pilot.pause()
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen = app.screen
+        screen = screen_of(app, RunScreen)
         await pilot.press("ctrl+r")
         await until(lambda: bool(screen.query(RunPane)) and not screen.query_one(RunPane).running, pilot)
         await pilot.press("ctrl+q")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable
-from tuikit import copy_modules, isolate, make_app, open_eval, open_goldens, open_run, press_run_again, until
+from tuikit import copy_modules, ended, isolate, make_app, open_eval, open_goldens, open_run, press_run_again, until
 
 from cogtui.core.run.golden_state import GoldensPhase
 from cogtui.tui.screens.eval.screen import EvalScreen
@@ -80,9 +80,9 @@ async def test_run_uses_the_schema_on_disk(monkeypatch: pytest.MonkeyPatch, tmp_
         panes = lambda: list(screen.query(RunPane))  # noqa: E731
         await pilot.press("ctrl+r")
         await until(lambda: len(panes()) == 1 and panes()[0].result is not None, pilot)
-        assert panes()[0].result.envelope["ok"] is True
+        assert ended(panes()[0]).envelope["ok"] is True
         stricter(module)
         await press_run_again(pilot)
         await until(lambda: len(panes()) == 2 and panes()[1].result is not None, pilot)
-        envelope = panes()[1].result.envelope
+        envelope = ended(panes()[1]).envelope
         assert envelope["ok"] is False and envelope["error"]["code"] == "E3001"

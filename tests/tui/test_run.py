@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from llmserver import disconnect_after, silence_after_headers, text
 from textual.widgets import Select, Static, TabbedContent, TextArea
-from tuikit import copy_modules, isolate, make_app, open_run, press_run_again, until
+from tuikit import copy_modules, ended, isolate, make_app, open_run, press_run_again, until
 
 from cogtui.core.history.store import History
 from cogtui.tui.screens.run.screen import RunScreen
@@ -113,7 +113,7 @@ async def test_escape_cancels_and_records_interrupted(monkeypatch: pytest.Monkey
         await pilot.press("escape")
         await until(lambda: _panes(screen)[0].result is not None, pilot)
         pane = _panes(screen)[0]
-        assert pane.result.interrupted and pane.result.envelope["error"]["code"] == "E2010"
+        assert ended(pane).interrupted and ended(pane).envelope["error"]["code"] == "E2010"
         assert isinstance(app.screen, RunScreen)  # escape cancelled; it did not close the screen
         db = tmp_path / "data" / "history.sqlite3"
         await until(lambda: db.exists() and History(db).runs("incident-narrator")[:1] != [], pilot)
@@ -156,7 +156,7 @@ async def test_anthropic_disconnect_shows_partial_data(
         await pilot.press("ctrl+r")
         await until(lambda: _panes(screen) and _panes(screen)[0].result is not None, pilot)
         pane = _panes(screen)[0]
-        env = pane.result.envelope
+        env = ended(pane).envelope
         assert env["error"]["code"] == "E2010"
         assert env["partial_data"]["rationale"] and expected["data"]["rationale"].startswith(
             env["partial_data"]["rationale"]
@@ -180,7 +180,7 @@ async def test_cancel_closes_the_provider_request(monkeypatch: pytest.MonkeyPatc
         await until(lambda: len(llm_server.requests) == 1, pilot)
         await pilot.press("escape")
         await until(lambda: _panes(screen)[0].result is not None, pilot)
-        assert _panes(screen)[0].result.interrupted
+        assert ended(_panes(screen)[0]).interrupted
         assert len(llm_server.requests) == 1  # cancelled, not retried
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Input, Static
-from tuikit import isolate, make_app, until
+from tuikit import isolate, make_app, screen_of, until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "runtime"))
@@ -64,7 +64,7 @@ async def test_two_targets_run_side_by_side_with_the_differences_marked(
         await pilot.pause()
         nav.run_module(app, env)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen: RunScreen = app.screen
+        screen = screen_of(app, RunScreen)
         screen.query_one("#run-compare", Input).value = "anthropic/claude-test"
         await until(lambda: screen.state.title() == "ticket · openai gpt-4o-mini vs anthropic/claude-test", pilot)
         await pilot.press("ctrl+r")
@@ -94,7 +94,7 @@ async def test_the_prompt_view_shows_the_request_and_calls_no_model(
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
         await pilot.press("f4")  # the input editor has the focus: p would type a p there
         await until(lambda: isinstance(app.screen, PromptScreen) and app.screen.state.phase != "building", pilot)
-        view: PromptScreen = app.screen
+        view = screen_of(app, PromptScreen)
         assert view.state.phase == "ready"
         assert str(view.query_one("#prompt-title", Static).render()) == view.state.title()
         assert view.query_one(CodeView).text == view.state.text()

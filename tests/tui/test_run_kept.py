@@ -5,25 +5,26 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, TextArea
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, ended, isolate, make_app, notices, screen_of, until
 
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.run.golden import GoldenNameModal
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 
-async def open_run(app: Any, pilot: Any, path: Path) -> RunScreen:
+async def open_run(app: CogtuiApp, pilot: Pilot[None], path: Path) -> RunScreen:
     await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
     nav.run_module(app, path)
     await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-    return app.screen
+    return screen_of(app, RunScreen)
 
 
 async def test_escape_and_reopen_keeps_input_provider_model_and_args_per_module(
@@ -72,7 +73,7 @@ async def test_ctrl_g_saves_the_run_as_a_golden_pair(monkeypatch: pytest.MonkeyP
         screen.query_one("#run-input", TextArea).text = json.dumps(given)
         await pilot.press("ctrl+r")
         await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).result is not None, pilot)
-        envelope = screen.query_one(RunPane).result.envelope
+        envelope = ended(screen.query_one(RunPane)).envelope
         screen.query_one("#run-input", TextArea).text = '{"diff": "typed after the run"}'
         await pilot.press("ctrl+g")  # asks for the name: the one proposed is kept
         await until(lambda: isinstance(app.screen, GoldenNameModal), pilot)

@@ -10,13 +10,25 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_run_loads_off_ui_thread import HeldLoads
 from textual.widgets import Input, Select, Static
-from tuikit import burst, copy_modules, editor_ready, isolate, make_app, open_run, press_at, press_run_again, until
+from tuikit import (
+    burst,
+    copy_modules,
+    editor_ready,
+    ended,
+    isolate,
+    make_app,
+    open_run,
+    press_at,
+    press_run_again,
+    screen_of,
+    until,
+)
 
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.new_module.screen import NewModuleModal
 from cogtui.tui.screens.run.screen import RunScreen
@@ -36,12 +48,12 @@ def note(screen: RunScreen) -> str:
     return str(screen.query_one("#run-note", Static).render())
 
 
-def settled(app: Any) -> bool:
+def settled(app: CogtuiApp) -> bool:
     """Every key posted so far has been handled (the key pipeline holds none)."""
     return app.keys_in_order.in_flight is None and not app.keys_in_order.waiting
 
 
-def browsing(app: Any) -> bool:
+def browsing(app: CogtuiApp) -> bool:
     """The browser is up with a module selected: `r` has a module to run."""
     return isinstance(app.screen, BrowserScreen) and app.screen.query_one(ModuleTree).cursor_entry is not None
 
@@ -65,12 +77,12 @@ async def test_ctrl_r_right_after_r_runs_once_the_module_is_read(
         burst(app, "r")
         press_at(app, "ctrl+r", 0.02)
         await until(lambda: isinstance(app.screen, RunScreen) and settled(app), pilot)
-        screen = app.screen
+        screen = screen_of(app, RunScreen)
         assert screen.module is None and not panes(screen)  # still being read
         assert note(screen) == "ctrl+r: the run starts once the module is read"
         loads.release()
         await until(lambda: len(panes(screen)) == 1 and panes(screen)[0].result is not None, pilot)
-        assert panes(screen)[0].result.ok and note(screen) == ""
+        assert ended(panes(screen)[0]).ok and note(screen) == ""
 
 
 async def test_a_burst_of_presses_starts_one_run_and_the_screen_says_so(
@@ -138,4 +150,5 @@ async def test_after_n_and_escape_the_browser_selects_the_new_module(root: Path,
         await until(lambda: tree.cursor_entry is not None and tree.cursor_entry.name == "ticket-triage", pilot)
         await pilot.press("r")
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        assert app.screen.module.name == "ticket-triage"
+        module = screen_of(app, RunScreen).module
+        assert module is not None and module.name == "ticket-triage"

@@ -7,23 +7,28 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from textual.message import Message
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import TextArea
 from textual.worker import get_current_worker
-from tuikit import HANG_S, copy_modules, isolate, make_app, press_at, press_run_again, until
+from tuikit import HANG_S, copy_modules, isolate, make_app, press_at, press_run_again, screen_of, until
 
 import cogtui.core.module.loader as loader
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.module_loads import ModuleLoaded
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
+
+S = TypeVar("S", bound=Screen[Any])
 
 
 class HeldLoads:
@@ -61,7 +66,7 @@ class HeldLoads:
 
         monkeypatch.setattr(Screen, "post_message", post_message)
 
-    async def answered(self, pilot: Any, n: int = 1) -> None:
+    async def answered(self, pilot: Pilot[Any], n: int = 1) -> None:
         """Wait until `n` reads have posted what they read, and the app has handled whatever was delivered."""
         await until(lambda: len(self.posted) >= n, pilot)
         await pilot.pause()
@@ -73,14 +78,20 @@ class HeldLoads:
         self.gate.set()
 
 
-async def opening(app: Any, pilot: Any, monkeypatch: pytest.MonkeyPatch, go: Any, kind: type) -> tuple[Any, HeldLoads]:
+async def opening(
+    app: CogtuiApp,
+    pilot: Pilot[None],
+    monkeypatch: pytest.MonkeyPatch,
+    go: Callable[[CogtuiApp, Path], object],
+    kind: type[S],
+) -> tuple[S, HeldLoads]:
     """`go(app, module)` for code-reviewer under `app`'s root, its load held: the screen of `kind`, open and loading."""
     await until(lambda: bool(app.store.entries), pilot)
     module = app.store.entries[0].path
     loads = HeldLoads(monkeypatch, module)
     go(app, module)
     await until(lambda: isinstance(app.screen, kind) and bool(loads.on_ui_thread), pilot)
-    return app.screen, loads
+    return screen_of(app, kind), loads
 
 
 async def test_the_run_screen_opens_and_runs_with_the_module_loaded_in_a_worker_and_a_burst_starts_one_run(

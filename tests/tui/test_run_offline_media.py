@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Select, TextArea
-from tuikit import isolate, make_app, until
+from tuikit import isolate, make_app, screen_of, until
 
 from cogtui.core.run.run_state import Phase
 from cogtui.tui import navigation as nav
@@ -53,7 +53,7 @@ async def test_a_replay_run_with_an_image_url_finishes_offline(monkeypatch: pyte
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen: RunScreen = app.screen
+        screen = screen_of(app, RunScreen)
         assert screen.query_one("#run-provider", Select).value == "replay"
         screen.query_one("#run-input", TextArea).text = json.dumps(given)
         for name in ("getaddrinfo", "create_connection"):  # from here on, as on a machine without a network

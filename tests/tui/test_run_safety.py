@@ -6,19 +6,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Select, Static
-from tuikit import click, copy_modules, isolate, make_app, open_run, press_run_again, until
+from tuikit import click, copy_modules, ended, isolate, make_app, open_run, press_run_again, screen_of, until
 
 from cogtui.core.history.store import History
 from cogtui.core.settings.config import Config
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.modals import ConfirmModal
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
 
-def record_notifications(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def record_notifications(app: CogtuiApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every notification's text (screens notify through the app)."""
     messages: list[str] = []
     original = app.notify
@@ -48,7 +50,7 @@ async def test_an_unknown_provider_in_the_environment_falls_back_to_replay(
         assert any("antropic" in n for n in notes), notes
         await pilot.press("ctrl+r")  # and it runs, on replay
         await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).result is not None, pilot)
-        assert screen.query_one(RunPane).result.ok
+        assert ended(screen.query_one(RunPane)).ok
 
 
 async def test_the_run_screen_reads_the_apps_config_not_the_file(
@@ -78,7 +80,7 @@ async def test_goldens_with_an_unknown_provider_fall_back_to_replay(
         await until(
             lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot
         )
-        screen = app.screen
+        screen = screen_of(app, GoldensScreen)
         assert "via replay" in str(screen.query_one("#goldens-title", Static).render())
         assert all(r.passed for r in screen.results.values())
         assert sum("antropic" in n for n in notes) == 1, notes
@@ -98,7 +100,7 @@ def _runs(tmp_path: Path, module: str) -> list[Any]:
         return history.runs(module)
 
 
-async def _start_runs(screen: RunScreen, pilot: Any, n: int) -> list[RunPane]:
+async def _start_runs(screen: RunScreen, pilot: Pilot[None], n: int) -> list[RunPane]:
     for i in range(n):
         await press_run_again(pilot)  # each a deliberate press: one run each (TUI-5)
         await until(
@@ -121,7 +123,7 @@ async def test_closing_asks_then_cancels_and_records_every_running_run(
         first, second, third = await _start_runs(screen, pilot, 3)
         await pilot.press("escape")  # cancels the active tab's run only
         await until(lambda: third.result is not None, pilot)
-        assert third.result.interrupted and first.running and second.running  # type: ignore[union-attr]
+        assert ended(third).interrupted and first.running and second.running
         # Escape again: two runs still run in other tabs, so it asks; declining keeps everything.
         await pilot.press("escape")
         await until(lambda: isinstance(app.screen, ConfirmModal), pilot)

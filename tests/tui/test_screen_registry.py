@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from standin_screen import STAND_IN, Notes, NotesScreen, browser_has_o
@@ -22,9 +23,12 @@ from cogtui.tui.places import ScreenSpec, browser_keys, registered, specs
 from cogtui.tui.screens.browser import BrowserScreen
 from tools import screenshots
 
+if TYPE_CHECKING:  # the app is imported where a test starts it
+    from cogtui.tui.app import CogtuiApp
 
-def notes_on(app: object, path: Path) -> list[NotesScreen]:
-    return [s for s in getattr(app, "screen_stack", []) if isinstance(s, NotesScreen) and s.module_path == path]
+
+def notes_on(app: CogtuiApp, path: Path) -> list[NotesScreen]:
+    return [s for s in app.screen_stack if isinstance(s, NotesScreen) and s.module_path == path]
 
 
 async def test_navigation_and_the_palette_open_a_declared_screen(

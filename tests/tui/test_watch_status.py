@@ -8,11 +8,12 @@ import pytest
 from textual.widgets import Static
 from tuikit import copy_modules, isolate, make_app, palette_pick, until
 
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.messages import WatchState
 from cogtui.tui.screens.browser import BrowserScreen
 
 
-def status(app) -> str:
+def status(app: CogtuiApp) -> str:
     return str(app.screen.query_one("#status", Static).render())
 
 
