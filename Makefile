@@ -31,8 +31,8 @@ run: $(STAMP_RUN)
 	$(BIN)/cogtui --path modules
 
 # ruff first (0.2 s: a style slip stops the run at once), then the type and import checks beside pytest: mypy
-# takes ~1 s with its cache and ~18 s of CPU without (a fresh clone), time the cores had while pytest starts its
-# workers. Each check prints its output only if it fails; make then fails naming the check's target.
+# takes ~1 s with its cache and ~26 s of CPU without (a fresh clone, the tests included), time the cores had while
+# pytest starts its workers. Each check prints its output only if it fails; make then fails naming the check's target.
 test: $(STAMP_DEV)
 	$(BIN)/ruff check cogtui tests bench tools
 	$(BIN)/ruff format --check .

@@ -50,7 +50,7 @@ class Server:
         self.published: list[tuple[float, str, int | None, int]] = []  # (time, uri, version, diagnostics)
         self.event = asyncio.Event()
 
-        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]  # pygls
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def on_publish(params: types.PublishDiagnosticsParams) -> None:
             self.published.append((time.perf_counter(), params.uri, params.version, len(params.diagnostics)))
             self.event.set()
@@ -68,7 +68,7 @@ class Server:
     async def stop(self) -> None:
         await asyncio.wait_for(self.client.shutdown_async(None), HANG_S)
         self.client.exit(None)
-        await asyncio.wait_for(self.client.stop(), HANG_S)  # type: ignore[no-untyped-call]  # pygls leaves it untyped
+        await asyncio.wait_for(self.client.stop(), HANG_S)
 
     def open(self, path: Path, language: str) -> float:
         text = path.read_text(encoding="utf-8")

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -173,7 +174,7 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
     from textual import events
 
     from cogtui.core.module.loader import load_module
-    from cogtui.core.run.providers.base import TextDelta, Usage
+    from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage
     from cogtui.tui.app import CogtuiApp
     from cogtui.tui.screens.run.screen import RunScreen
     from cogtui.tui.widgets.run_pane import RunPane
@@ -194,7 +195,7 @@ async def stream_latency(chunks_per_s: int, total_bytes: int) -> dict[str, Any]:
         def capabilities(self) -> dict[str, Any]:  # answers with a golden's shape, as replay does
             return stand_in_declaration({})
 
-        async def stream(self, request: Any):  # type: ignore[no-untyped-def]
+        async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
             batch = max(1, chunks_per_s // 100)
             start = time.perf_counter()
             for i, piece in enumerate(pieces):

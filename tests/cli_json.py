@@ -26,22 +26,22 @@ def document(text: str, command: str) -> dict[str, Any]:
     errors = sorted(validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
     assert not errors, "\n".join(f"{list(e.absolute_path)}: {e.message}" for e in errors[:5])
     assert doc["command"] == command, doc["command"]
-    return doc  # type: ignore[no-any-return]
+    return doc
 
 
 def envelope(text: str) -> dict[str, Any]:
     """`cogn run --json`: the run's envelope."""
     [entry] = document(text, "run")["modules"]
-    return entry["envelope"]  # type: ignore[no-any-return]
+    return entry["envelope"]
 
 
 def report(text: str) -> dict[str, Any]:
     """`cogn validate NAME --json`: the one module's report."""
     [entry] = document(text, "validate")["modules"]
-    return entry  # type: ignore[no-any-return]
+    return entry
 
 
 def checked(text: str) -> dict[str, Any]:
     """`cogn check --json`: the document's verdict."""
     [entry] = document(text, "check")["items"]
-    return entry  # type: ignore[no-any-return]
+    return entry

@@ -69,7 +69,9 @@ def held(inner: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(inner)
     def run(*args: Any, **kwargs: Any) -> Any:
-        problems = profile_problems(settings.default)
+        active = settings.default
+        assert active is not None, "Hypothesis sets the settings of each example's test around it"
+        problems = profile_problems(active)
         if problems:
             raise AssertionError("this property test does not run under its profile: " + "; ".join(problems))
         return inner(*args, **kwargs)

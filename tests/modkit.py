@@ -179,6 +179,20 @@ GOOD_EXPECTED: dict[str, Any] = {
 }
 
 
+def mapping_in(files: dict[str, FileContent], rel: str) -> dict[str, Any]:
+    """The file `rel` of `files`, given as data (a dict serialised on write), to change before it is written."""
+    value = files[rel]
+    assert isinstance(value, dict), f"{rel} is given as {type(value).__name__}, not as a mapping"
+    return value
+
+
+def text_in(files: dict[str, FileContent], rel: str) -> str:
+    """The file `rel` of `files`, given as text."""
+    value = files[rel]
+    assert isinstance(value, str), f"{rel} is given as {type(value).__name__}, not as text"
+    return value
+
+
 def clean_v22(name: str = "mod") -> dict[str, FileContent]:
     """Files of a v2.2 module that validates with zero diagnostics in a folder called `name` (a fresh deep copy)."""
     return copy.deepcopy(

@@ -28,7 +28,7 @@ def env_for(tmp_path: Path, srv: ScriptedLLMServer) -> dict[str, str]:
 
 
 def wrong(label: str = "feature") -> dict[str, object]:
-    return json.loads(answer(label))  # type: ignore[no-any-return]
+    return json.loads(answer(label))
 
 
 def test_cogn_test_accept_prints_the_diffs_then_writes_and_the_cases_pass(
@@ -72,7 +72,7 @@ def test_accept_refuses_replay_answers_and_rules(tmp_path: Path, llm_server: Scr
     plan = plan_accept(load_module(contract.path), "case-000", wrong(), "openai", passed=False)
     assert plan.refusal is not None and "is a rule ($validate" in plan.refusal
     broken = wrong()
-    broken["data"] = {"label": 7}  # type: ignore[index]
+    broken["data"] = {"label": 7}
     plan = plan_accept(module, "case-000", broken, "openai", passed=False)
     assert plan.refusal is not None and "breaks the module's contract" in plan.refusal
 

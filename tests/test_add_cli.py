@@ -7,6 +7,7 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gitkit import GitRepo, cogn, project, tree
@@ -39,7 +40,7 @@ def installed(proj: Path, name: str = "summarizer") -> Path:
     return proj / ".cognitive" / "modules" / name
 
 
-def lock_of(folder: Path) -> dict[str, object]:
+def lock_of(folder: Path) -> dict[str, Any]:
     return json.loads((folder / "cognitive.lock").read_text(encoding="utf-8"))
 
 
@@ -50,7 +51,7 @@ def test_add_installs_the_newest_release_and_records_it(tmp_path: Path, repo: Gi
     assert "installed summarizer" in proc.stdout and "v1.10.0" in proc.stdout  # 1.10 > 1.2; no pre-release
     files = tree(installed(proj))
     assert files == repo.files_at("v1.10.0", "modules/summarizer")
-    entry = lock_of(proj)["modules"]["summarizer"]  # type: ignore[index]
+    entry = lock_of(proj)["modules"]["summarizer"]
     assert entry == {
         "source": repo.url,
         "path_in_repo": "modules/summarizer",
@@ -68,7 +69,7 @@ def test_the_lock_alone_reproduces_the_install_in_a_fresh_project(tmp_path: Path
     proj, home = project(tmp_path)
     assert cogn(proj, home, "add", f"{repo.url}@main", "--module", "summarizer").returncode == 0
     lock_bytes = (proj / "cognitive.lock").read_bytes()
-    assert lock_of(proj)["modules"]["summarizer"]["follows"] == "branch"  # type: ignore[index]
+    assert lock_of(proj)["modules"]["summarizer"]["follows"] == "branch"
     repo.put("modules/summarizer", {"prompt.md": PROMPT_V22 + "\nMoved on.\n"})
     repo.commit("after the lock")  # the branch moves on: the lock still says the commit it recorded
 
@@ -88,7 +89,7 @@ def test_reinstall_refuses_files_that_do_not_hash_to_the_lock(tmp_path: Path, re
     proj, home = project(tmp_path)
     assert cogn(proj, home, "add", f"{repo.url}@v1.0.0").returncode == 0
     lock = lock_of(proj)
-    lock["modules"]["summarizer"]["hash"] = "sha256:" + "0" * 64  # type: ignore[index]
+    lock["modules"]["summarizer"]["hash"] = "sha256:" + "0" * 64
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     (fresh / "cognitive.lock").write_text(json.dumps(lock), encoding="utf-8")
@@ -136,7 +137,7 @@ def test_a_commit_is_pinned_and_an_abbreviated_one_is_found(tmp_path: Path, repo
     commit = repo.git("rev-parse", "v1.2.0^{commit}")
     proc = cogn(proj, home, "add", f"{repo.url}#{commit[:8]}")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    entry = lock_of(proj)["modules"]["summarizer"]  # type: ignore[index]
+    entry = lock_of(proj)["modules"]["summarizer"]
     assert (entry["ref"], entry["follows"], entry["commit"]) == (None, "commit", commit)
     assert tree(installed(proj)) == repo.files_at("v1.2.0", "modules/summarizer")
     update = cogn(proj, home, "update")
@@ -150,7 +151,7 @@ def test_adding_the_same_thing_again_changes_nothing(tmp_path: Path, repo: GitRe
     assert proc.returncode == 0 and "is installed as the lock says" in proc.stdout
     moved = cogn(proj, home, "add", f"{repo.url}@v1.2.0")  # the same source at another tag: an explicit move
     assert moved.returncode == 0 and "installed summarizer" in moved.stdout
-    assert lock_of(proj)["modules"]["summarizer"]["ref"] == "v1.2.0"  # type: ignore[index]
+    assert lock_of(proj)["modules"]["summarizer"]["ref"] == "v1.2.0"
 
 
 def test_a_local_path_is_recorded_as_written(tmp_path: Path, repo: GitRepo) -> None:
@@ -159,7 +160,7 @@ def test_a_local_path_is_recorded_as_written(tmp_path: Path, repo: GitRepo) -> N
     proj, home = project(tmp_path)
     proc = cogn(proj, home, "add", "../repo@v1.0.0")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert lock_of(proj)["modules"]["summarizer"]["source"] == "../repo"  # type: ignore[index]
+    assert lock_of(proj)["modules"]["summarizer"]["source"] == "../repo"
     twin = tmp_path / "twin"
     twin.mkdir()
     shutil.copy(proj / "cognitive.lock", twin / "cognitive.lock")
@@ -184,7 +185,7 @@ def test_the_user_level_has_its_own_folder_and_lock(tmp_path: Path, repo: GitRep
     proc = cogn(proj, home, "add", "--user", f"{repo.url}@v1.0.0")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (home / ".cognitive" / "modules" / "summarizer" / "module.yaml").is_file()
-    assert lock_of(home / ".cognitive")["modules"]["summarizer"]["source"] == repo.url  # type: ignore[index]
+    assert lock_of(home / ".cognitive")["modules"]["summarizer"]["source"] == repo.url
     assert not (proj / "cognitive.lock").exists() and not installed(proj).exists()
     wrong_level = cogn(proj, home, "remove", "summarizer")
     assert wrong_level.returncode == 2 and "installed at the user level: add --user" in wrong_level.stdout
@@ -209,7 +210,7 @@ def test_remove_keeps_local_changes_unless_forced(tmp_path: Path, repo: GitRepo)
     (installed(proj) / "notes.txt").write_text("mine\n", encoding="utf-8")
     proc = cogn(proj, home, "remove", "summarizer")
     assert proc.returncode == 1 and "has local changes" in proc.stdout
-    assert (installed(proj) / "notes.txt").exists() and "summarizer" in lock_of(proj)["modules"]  # type: ignore[operator]
+    assert (installed(proj) / "notes.txt").exists() and "summarizer" in lock_of(proj)["modules"]
     assert cogn(proj, home, "remove", "summarizer", "--force").returncode == 0
     assert not installed(proj).exists()
 

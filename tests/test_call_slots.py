@@ -4,14 +4,13 @@ prepares its request and checks its answer outside a slot, so the next call goes
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator
 
 import pytest
 from providerkit import StandInProvider
 
 from cogtui.core.run.concurrency import RUNS_PER_SLOT, CallSlots, bounded
-from cogtui.core.run.providers.base import TextDelta, Usage
+from cogtui.core.run.providers.base import ModelRequest, ProviderEvent, TextDelta, Usage
 
 
 class Timeline:
@@ -19,6 +18,11 @@ class Timeline:
         self.events: list[str] = []
         self.in_flight = 0
         self.most_in_flight = 0
+
+
+def named(name: str) -> ModelRequest:
+    """A request the timeline names by its system prompt."""
+    return ModelRequest(system=name, messages=[])
 
 
 class Answering(StandInProvider):
@@ -31,9 +35,9 @@ class Answering(StandInProvider):
         self.timeline = timeline
         self.hold = hold
 
-    async def stream(self, request: Any) -> AsyncIterator[Any]:
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ProviderEvent]:
         t = self.timeline
-        t.events.append(f"call {request}")
+        t.events.append(f"call {request.system}")
         t.in_flight += 1
         t.most_in_flight = max(t.most_in_flight, t.in_flight)
         try:
@@ -42,13 +46,13 @@ class Answering(StandInProvider):
             yield Usage(1, 1)
         finally:
             t.in_flight -= 1
-            t.events.append(f"end {request}")
+            t.events.append(f"end {request.system}")
 
 
-async def one_run(slots: CallSlots, provider: Any, name: str, timeline: Timeline) -> str:
+async def one_run(slots: CallSlots, provider: Answering, name: str, timeline: Timeline) -> str:
     """What a run does: prepare, call (to the stream's end), then check the answer."""
     timeline.events.append(f"prepare {name}")
-    async for _event in slots.wrap(provider).stream(name):
+    async for _event in slots.wrap(provider).stream(named(name)):
         pass
     timeline.events.append(f"check {name}")
     return name
@@ -89,7 +93,7 @@ async def test_on_call_is_said_once_as_the_first_call_takes_a_slot() -> None:
     slotted = slots.wrap(Answering(timeline), lambda: said.append("started"))
     assert said == []  # wrapping is not calling: a run answered from the cache never says it started
     for request in ("first", "retry"):
-        async for _event in slotted.stream(request):
+        async for _event in slotted.stream(named(request)):
             pass
     assert said == ["started"]
 
@@ -98,12 +102,13 @@ async def test_a_call_left_early_gives_its_slot_back() -> None:
     timeline = Timeline()
     slots = CallSlots(1)
     provider = Answering(timeline)
-    stream = slots.wrap(provider).stream("left")
+    stream = slots.wrap(provider).stream(named("left"))
     async for _event in stream:
         break  # the run stops reading (a cancelled run, a failed parse)
-    await stream.aclose()  # type: ignore[attr-defined]
+    assert isinstance(stream, AsyncGenerator)
+    await stream.aclose()
     async with asyncio.timeout(2):  # the slot is free again: the next call is not held back
-        async for _event in slots.wrap(provider).stream("next"):
+        async for _event in slots.wrap(provider).stream(named("next")):
             pass
     assert "call next" in timeline.events
 

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from cogtui.cli.cmd_run import sse_frame
 from cogtui.core.rules.conformance_vector import VectorExpectation, split_vector
 from cogtui.core.rules.document_checker import (
     UnjudgedInput,
@@ -18,7 +17,7 @@ from cogtui.core.rules.document_checker import (
     detect_kind,
     parse_document,
 )
-from cogtui.core.rules.stream_text import StreamText, looks_like_sse
+from cogtui.core.rules.stream_text import StreamText, looks_like_sse, sse_frame
 
 SESSION = "sess_1"
 META_CHUNK = {"ok": True, "streaming": True, "session_id": SESSION, "meta": {"confidence": None, "explain": "go"}}
@@ -33,7 +32,11 @@ def delta(seq: int, text: str) -> dict[str, Any]:
 
 STREAM = [META_CHUNK, delta(1, "a"), PROGRESS, {}, delta(2, "b"), FINAL]
 SSE = "".join(sse_frame(c) for c in STREAM)  # exactly what `cogn run --stream sse` writes
-OK_ENVELOPE = {"ok": True, "meta": {"confidence": 0.9, "risk": "low", "explain": "x"}, "data": {"rationale": "r"}}
+OK_ENVELOPE: dict[str, Any] = {
+    "ok": True,
+    "meta": {"confidence": 0.9, "risk": "low", "explain": "x"},
+    "data": {"rationale": "r"},
+}
 
 
 # ---------------------------------------------------------------- SSE streams
@@ -144,7 +147,8 @@ def test_a_vector_is_judged_as_its_envelope() -> None:
             "error_codes": ["E3001"],
             "agrees": True,
         }
-    assert check_document(vector(OK_ENVELOPE, expects="accept")).vector.agrees is True  # type: ignore[union-attr]
+    judged = check_document(vector(OK_ENVELOPE, expects="accept")).vector
+    assert judged is not None and judged.agrees is True
     # Another explicit kind reads the document as it is: a vector is no chunk.
     assert check_document(doc, "chunk").vector is None and not check_document(doc, "chunk").valid
 
@@ -170,7 +174,8 @@ def test_what_makes_a_vector() -> None:
         VectorExpectation(None, "accept", ("E3001",)),
         1,
     )
-    for not_vector in ({"$test": "x", "envelope": {}}, {"$test": {}}, {"envelope": {}}, [1], OK_ENVELOPE):
+    not_vectors: list[object] = [{"$test": "x", "envelope": {}}, {"$test": {}}, {"envelope": {}}, [1], OK_ENVELOPE]
+    for not_vector in not_vectors:
         assert split_vector(not_vector) is None
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from modkit import clean_v22, make_module, run_cogn
+from modkit import clean_v22, make_module, mapping_in, run_cogn
 
 from cogtui.core.module.loader import load_module
 from cogtui.core.rules.document_checker import check_document
@@ -43,9 +43,9 @@ def _input(url: str) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def module(tmp_path_factory: pytest.TempPathFactory) -> Any:
     files = clean_v22("looker")
-    files["module.yaml"]["modalities"] = {"input": ["text", "image"], "output": ["text"]}
-    files["module.yaml"]["policies"] = {"network": "allow"}
-    files["schema.json"]["input"]["properties"]["image"] = {"type": "object"}
+    mapping_in(files, "module.yaml")["modalities"] = {"input": ["text", "image"], "output": ["text"]}
+    mapping_in(files, "module.yaml")["policies"] = {"network": "allow"}
+    mapping_in(files, "schema.json")["input"]["properties"]["image"] = {"type": "object"}
     return load_module(make_module(tmp_path_factory.mktemp("m"), files, "looker"))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from modkit import clean_v0, clean_v1, clean_v22, make_module
+from modkit import clean_v0, clean_v1, clean_v22, make_module, mapping_in
 
 from cogtui.core.module.discovery import SearchPath, SearchRoot, discover, is_candidate_name, resolve
 from cogtui.core.workspace import Workspace, check_path, resolve_target
@@ -21,7 +21,7 @@ def world(tmp_path: Path) -> dict[str, Path]:
     return {"cwd": cwd, "home": home, "tmp": tmp_path}
 
 
-def module(parent: Path, name: str, files: dict | None = None) -> Path:  # type: ignore[type-arg]
+def module(parent: Path, name: str, files: dict | None = None) -> Path:
     return make_module(parent, files or clean_v22(), name)
 
 
@@ -112,7 +112,7 @@ def test_path_root_shadows_project(world: dict[str, Path]) -> None:
 
 def test_name_is_folder_name(world: dict[str, Path]) -> None:
     files = clean_v22()
-    files["module.yaml"]["name"] = "something-else"  # type: ignore[index]
+    mapping_in(files, "module.yaml")["name"] = "something-else"
     module(world["tmp"] / "root", "folder-name", files)
     index = discover(SearchPath.from_environment([world["tmp"] / "root"], cwd=world["cwd"], home=world["home"], env={}))
     assert [e.name for e in index.entries] == ["folder-name"]

@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 from cli_json import checked
-from modkit import clean_v22, make_module, run_cogn
+from modkit import clean_v22, make_module, mapping_in, run_cogn
 from rtkit import MODULES, assert_failure, collect, example, golden, model_answer, options, provider, set_keys
 
 from cogtui.core.module.loader import load_module
@@ -80,8 +80,8 @@ def strict_module(tmp_path: Path, engine_schema: dict[str, Any] | None = None) -
     """modkit's clean module (label: oneOf [string enum, {custom, reason}]) with strict enums, and
     `tags`: array of anyOf [const, enum], `level`: anyOf [enum of strings, enum of integers]."""
     files = clean_v22("strictly")
-    files["module.yaml"]["enums"] = {"strategy": "strict"}
-    props = files["schema.json"]["data"]["properties"]
+    mapping_in(files, "module.yaml")["enums"] = {"strategy": "strict"}
+    props = mapping_in(files, "schema.json")["data"]["properties"]
     props["tags"] = {"type": "array", "items": {"anyOf": [{"const": "urgent"}, {"type": "string", "enum": ["later"]}]}}
     props["level"] = {"anyOf": [{"type": "string", "enum": ["low", "high"]}, {"type": "integer", "enum": [1, 2]}]}
     return load_module(make_module(tmp_path, files, "strictly"))

@@ -60,7 +60,8 @@ async def test_cache_any_reuses_answers_without_model_calls(tmp_path: Path, llm_
             assert run is not None and run.usage is not None
             assert run.usage["cached_response_of"] == old.run_id  # the run record names the run that paid
             assert any("response cache" in w for w in run.envelope["meta"]["warnings"])
-            assert run.envelope["data"] == history.get(old.run_id or 0).envelope["data"]  # type: ignore[union-attr]
+            paid = history.get(old.run_id or 0)
+            assert paid is not None and run.envelope["data"] == paid.envelope["data"]
 
 
 async def test_default_cache_skips_non_deterministic_targets(tmp_path: Path, llm_server: ScriptedLLMServer) -> None:

@@ -46,7 +46,7 @@ def test_json_to_stdout_and_target_pairs(tmp_path: Path, llm_server: ScriptedLLM
     assert proc.returncode == 0, proc.stderr
     doc = document(proc.stdout, "eval")
     assert doc["summary"]["targets"] == ["openai/m-one", "anthropic/claude-sonnet-5-5"] and doc["summary"]["id"] is None
-    assert sorted(r.model for r in llm_server.requests) == ["claude-sonnet-5-5"] * 2 + ["m-one"] * 2
+    assert sorted(str(r.model) for r in llm_server.requests) == ["claude-sonnet-5-5"] * 2 + ["m-one"] * 2
     by_target = {s["target"]: s["passed"] for s in doc["summary"]["by_target"]}
     assert by_target == {"openai/m-one": 2, "anthropic/claude-sonnet-5-5": 2}
 
@@ -70,7 +70,8 @@ def test_baseline_by_file_and_by_id_fails_only_on_regression(tmp_path: Path, llm
     assert "1 regressed" in worse.stdout and "1 improved" in worse.stdout and "↓regressed" in worse.stdout
     assert "case-000 on openai/gpt-4o-mini: pass → mismatch" in worse.stdout
     failure = next(c for c in ET.parse(tmp_path / "j.xml").getroot().iter("testcase") if c.get("name") == "case-000")
-    assert "regression" in (failure.find("failure").text or "")  # type: ignore[union-attr]
+    found = failure.find("failure")
+    assert found is not None and "regression" in (found.text or "")
 
 
 def test_a_baseline_by_id_is_read_with_no_history_and_new_failing_cells_fail(

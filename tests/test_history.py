@@ -292,7 +292,9 @@ def _tree(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 
 CUSTOM = st.builds(_custom, st.text(alphabet="pqr", min_size=1, max_size=2), st.none() | st.sampled_from(["r1", "r2"]))
-NODES = st.recursive(st.tuples(st.integers(0, 9) | TEXT | st.none(), st.just([])) | CUSTOM, _tree, max_leaves=8)
+NODES: st.SearchStrategy[tuple[Any, Found]] = st.recursive(
+    st.tuples(st.integers(0, 9) | TEXT | st.none(), st.just([])) | CUSTOM, _tree, max_leaves=8
+)
 TOP = st.dictionaries(KEYS, NODES, max_size=4)
 INSIGHTS = st.lists(st.tuples(MAPPINGS, TEXT), max_size=4)
 RUNS = st.lists(

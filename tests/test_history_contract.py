@@ -79,6 +79,7 @@ def test_a_schema_3_store_is_migrated_to_count_only_valid_runs(new_store: NewSto
                     [rid, *_old_row(module, env, ts)],
                 )
                 payload = env.get("data") or env.get("partial_data")
+                assert payload is not None, "each old envelope holds its data or partial data"
                 for it in payload["extensions"]["insights"]:
                     tx.run(
                         "INSERT INTO insights (run_id, module, ts, suggested_mapping, text) VALUES (?, ?, ?, ?, ?)",

@@ -143,9 +143,9 @@ def refused_by_the_store(location: str, base: RunRecord) -> list[RunRecord]:
     """Runs that read back from their line as they were written, yet the store refuses their values: a run
     without a provider (NOT NULL, every backend), and what only one backend cannot hold (PostgreSQL's jsonb
     has no Infinity; SQLite has no integer beyond 64 bits)."""
-    nameless = dataclasses.replace(base, provider=None, started_at=5e8)
+    nameless = dataclasses.replace(base, provider=None, started_at=5e8)  # type: ignore[arg-type]  # on purpose
     if location.startswith("postgresql://"):
-        odd = dataclasses.replace(base, usage={"input_tokens": float("inf")}, started_at=5e8 + 1)
+        odd = dataclasses.replace(base, usage={"input_tokens": float("inf")}, started_at=5e8 + 1)  # type: ignore[dict-item]
     else:
         odd = dataclasses.replace(base, total_ms=10**30, started_at=5e8 + 1)
     return [nameless, odd]

@@ -201,7 +201,7 @@ async def test_base64_media_does_not_count_toward_max_input_tokens(tmp_path: Pat
     folder = copy_module(tmp_path, "screenshot-auditor")
     png = (folder / "assets" / "login-form.png").read_bytes()
     padded = png + b"\0" * 200_000  # ~270 kB of base64, ~67k "tokens" if it were counted as text
-    inp = {
+    inp: dict[str, Any] = {
         "screenshot": {"type": "base64", "media_type": "image/png", "data": base64.b64encode(padded).decode()},
         "question": "Does this login form meet WCAG 2.2 AA contrast requirements? List every failure.",
     }

@@ -13,6 +13,7 @@ import pytest
 
 if TYPE_CHECKING:  # the tests import the SDK where they use it: every xdist worker collects this file, and
     import anthropic  # importing the SDK costs ~1.9 s of CPU, which a worker that runs none of these need not pay
+    from anthropic.types import ImageBlockParam, MessageParam
 
 from llmserver import (
     ScriptedLLMServer,
@@ -26,7 +27,7 @@ from llmserver import (
 
 TIMEOUT = 0.5
 SHORT_TIMEOUT = 0.3  # the other stall tests: keeps the file well under 5 s
-USER = [{"role": "user", "content": "hi"}]
+USER: list[MessageParam] = [{"role": "user", "content": "hi"}]
 
 
 @pytest.fixture
@@ -56,7 +57,10 @@ def sse_data(lines: Iterator[str]) -> Iterator[str]:
 
 def test_anthropic_create_records_request(srv: ScriptedLLMServer) -> None:
     srv.enqueue(text("Hello there", input_tokens=12, output_tokens=3))
-    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+    image: ImageBlockParam = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="},
+    }
     msg = claude(srv).messages.create(
         model="claude-test-1",
         max_tokens=64,
@@ -172,7 +176,8 @@ def test_anthropic_silence_then_answer(srv: ScriptedLLMServer) -> None:
         silence_after_headers(0.1, then=text("slow first token", chunk_size=4)),
     )
     client = claude(srv, timeout=5)
-    assert client.messages.create(model="m", max_tokens=8, messages=USER).content[0].text == "late"  # type: ignore[union-attr]
+    first = client.messages.create(model="m", max_tokens=8, messages=USER).content[0]
+    assert first.type == "text" and first.text == "late"
     with client.messages.stream(model="m", max_tokens=8, messages=USER) as stream:
         assert stream.get_final_text() == "slow first token"
 

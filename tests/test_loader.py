@@ -5,12 +5,25 @@ from __future__ import annotations
 import codecs
 import copy
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from modkit import GOOD_EXPECTED, GOOD_INPUT, MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
+from modkit import (
+    GOOD_EXPECTED,
+    GOOD_INPUT,
+    MANIFEST_V22,
+    SCHEMA_V22,
+    FileContent,
+    clean_v0,
+    clean_v1,
+    clean_v22,
+    make_module,
+    mapping_in,
+    pos,
+)
 
 from cogtui.core.diagnostics import Severity
 from cogtui.core.module.loader import NotAModule, is_module_dir, load_module
@@ -150,7 +163,7 @@ compat:
 """
 
 
-def v22_with(tmp: Path, name: str = "mod", **files: Any) -> Path:
+def v22_with(tmp: Path, files: Mapping[str, FileContent], name: str = "mod") -> Path:
     f = clean_v22()
     f.update(files)
     return make_module(tmp, f, name)
@@ -208,8 +221,8 @@ def test_v1_module_md_and_schema(tmp_path: Path) -> None:
     assert m.prompt.startswith("# Summariser") and "$ARGUMENTS" in m.prompt
     assert "---" not in m.prompt
     assert m.schemas.data_key == "output"
-    assert m.schemas.data == clean_v1()["schema.json"]["output"]
-    assert m.schemas.input == clean_v1()["schema.json"]["input"]
+    assert m.schemas.data == mapping_in(clean_v1(), "schema.json")["output"]
+    assert m.schemas.input == mapping_in(clean_v1(), "schema.json")["input"]
     assert m.policy_denies("network")
     [ex] = m.examples
     assert ex.name == "example" and ex.output["confidence"] == 0.8
@@ -227,12 +240,12 @@ def test_v1_missing_schema_is_p003(tmp_path: Path) -> None:
 def test_v21(tmp_path: Path) -> None:
     man = {k: v for k, v in MANIFEST_V22.items() if k not in ("tier", "schema_strictness", "overflow", "enums")}
     sch = {k: v for k, v in SCHEMA_V22.items() if k != "meta"}
-    m = load_module(v22_with(tmp_path, **{"module.yaml": man, "schema.json": sch}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": man, "schema.json": sch}))
     assert m.format is ModuleFormat.V2_1 and m.format.is_v2 and not m.format.has_envelope_contract
 
 
 def test_v22_spec_example_fields(tmp_path: Path) -> None:
-    root = v22_with(tmp_path, "code-simplifier", **{"module.yaml": SPEC_V22_MANIFEST})
+    root = v22_with(tmp_path, {"module.yaml": SPEC_V22_MANIFEST}, "code-simplifier")
     m = load_module(root)
     assert m.format is ModuleFormat.V2_2
     assert (m.name, m.version, m.responsibility) == (
@@ -281,7 +294,7 @@ def test_v22_spec_example_fields(tmp_path: Path) -> None:
 
 
 def test_v25_spec_example_fields(tmp_path: Path) -> None:
-    m = load_module(v22_with(tmp_path, "image-analyzer", **{"module.yaml": SPEC_V25_MANIFEST}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": SPEC_V25_MANIFEST}, "image-analyzer"))
     assert m.format is ModuleFormat.V2_5 and m.format.has_envelope_contract
     assert m.response == {"mode": "streaming", "chunk_type": "delta", "buffer_size": 1024}
     assert m.modalities == {"input": ["text", "image", "audio", "video"], "output": ["text", "image"]}
@@ -299,7 +312,7 @@ def test_v25_error_codes_forms(tmp_path: Path) -> None:
     for i, codes in enumerate([{"E5001": "x", "E5002": "y"}, ["E5001", {"code": "E5002", "message": "y"}]]):
         man = copy.deepcopy(MANIFEST_V22)
         man["error_codes"] = codes
-        m = load_module(v22_with(tmp_path / str(i), **{"module.yaml": man}))
+        m = load_module(v22_with(tmp_path / str(i), {"module.yaml": man}))
         assert m.declared_error_codes == {"E5001", "E5002"}
 
 
@@ -320,7 +333,7 @@ def test_format_detection(tmp_path: Path, changes: dict[str, Any], drop_meta: bo
     man = {k: v for k, v in MANIFEST_V22.items() if k not in ("tier", "schema_strictness", "overflow", "enums")}
     man.update(changes)
     sch = {k: v for k, v in SCHEMA_V22.items() if not (drop_meta and k == "meta")}
-    assert load_module(v22_with(tmp_path, **{"module.yaml": man, "schema.json": sch})).format is expected
+    assert load_module(v22_with(tmp_path, {"module.yaml": man, "schema.json": sch})).format is expected
 
 
 def test_manifest_precedence(tmp_path: Path) -> None:
@@ -363,7 +376,7 @@ def test_load_accepts_str_and_relative_paths(tmp_path: Path, monkeypatch: pytest
 def test_tier_defaults_exec(tmp_path: Path) -> None:
     man = {k: v for k, v in MANIFEST_V22.items() if k not in ("schema_strictness", "overflow", "enums")}
     man["tier"] = "exec"
-    items = dict(load_module(v22_with(tmp_path, **{"module.yaml": man})).contract.items())
+    items = dict(load_module(v22_with(tmp_path, {"module.yaml": man})).contract.items())
     assert (items["tier"].value, items["tier"].origin) == ("exec", "explicit")
     assert (items["schema_strictness"].value, items["schema_strictness"].origin) == ("high", "tier")
     assert (items["overflow.enabled"].value, items["overflow.enabled"].origin) == (False, "tier")
@@ -377,7 +390,7 @@ def test_tier_defaults_exploration_and_explicit_overrides(tmp_path: Path) -> Non
     man = {k: v for k, v in MANIFEST_V22.items() if k not in ("schema_strictness", "overflow", "enums")}
     man["tier"] = "exploration"
     man["overflow"] = {"max_items": 7}
-    c = load_module(v22_with(tmp_path, **{"module.yaml": man})).contract
+    c = load_module(v22_with(tmp_path, {"module.yaml": man})).contract
     assert (c.schema_strictness.value, c.schema_strictness.origin) == ("low", "tier")
     assert (c.overflow_enabled.value, c.overflow_enabled.explicit) == (True, False)
     assert (c.overflow_max_items.value, c.overflow_max_items.origin) == (7, "explicit")
@@ -421,7 +434,7 @@ def test_illegal_tier_falls_back_to_default(tmp_path: Path) -> None:
     man = copy.deepcopy(MANIFEST_V22)
     man["tier"] = "bogus"
     man["overflow"] = {"max_items": True}  # a bool is not a count
-    c = load_module(v22_with(tmp_path, **{"module.yaml": man})).contract
+    c = load_module(v22_with(tmp_path, {"module.yaml": man})).contract
     assert (c.tier.value, c.tier.origin) == ("decision", "default")
     assert (c.overflow_max_items.value, c.overflow_max_items.explicit) == (5, False)
 
@@ -454,7 +467,7 @@ def test_root_defs_resolve_from_every_part(tmp_path: Path) -> None:
     sch["data"]["properties"]["rationale"] = {"$ref": "#/$defs/text"}
     sch["meta"]["properties"]["confidence"] = {"$ref": "#/$defs/conf"}
     sch["error"]["properties"]["code"] = {"$ref": "#/$defs/code"}
-    m = load_module(v22_with(tmp_path, **{"schema.json": sch}))
+    m = load_module(v22_with(tmp_path, {"schema.json": sch}))
     s = schemas_for(m)
     assert s.is_valid("input", {"text": "x"}) and not s.is_valid("input", {"text": ""})
     assert s.is_valid("data", {"label": "bug", "rationale": "r"}) and not s.is_valid(
@@ -475,7 +488,7 @@ def test_root_defs_resolve_from_every_part(tmp_path: Path) -> None:
 def test_output_is_an_alias_of_data(tmp_path: Path) -> None:
     sch = copy.deepcopy(SCHEMA_V22)
     sch["output"] = sch.pop("data")
-    m = load_module(v22_with(tmp_path, **{"schema.json": sch}))
+    m = load_module(v22_with(tmp_path, {"schema.json": sch}))
     assert m.schemas.data_key == "output"
     assert m.schemas.data == SCHEMA_V22["data"]
     assert m.schemas.locations["data"] == (m.path / "schema.json", ("output",))
@@ -487,7 +500,7 @@ def test_output_is_an_alias_of_data(tmp_path: Path) -> None:
 def test_data_wins_over_output(tmp_path: Path) -> None:
     sch = copy.deepcopy(SCHEMA_V22)
     sch["output"] = {"type": "string"}
-    m = load_module(v22_with(tmp_path, **{"schema.json": sch}))
+    m = load_module(v22_with(tmp_path, {"schema.json": sch}))
     assert m.schemas.data_key == "data" and m.schemas.data == SCHEMA_V22["data"]
 
 
@@ -499,7 +512,7 @@ def test_io_refs_into_schema_json(tmp_path: Path) -> None:
         "meta": "./schema.json#/meta",
         "error": "./schema.json#/error",
     }
-    m = load_module(v22_with(tmp_path, **{"module.yaml": man}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": man}))
     for part in ("input", "data", "meta", "error"):
         assert m.schemas.locations[part] == (m.path / "schema.json", (part,))
     assert m.schemas.input == SCHEMA_V22["input"]
@@ -515,7 +528,7 @@ def test_io_ref_to_a_separate_file(tmp_path: Path) -> None:
             "str": {"type": "string"},
         }
     }
-    m = load_module(v22_with(tmp_path, **{"module.yaml": man, "schemas/in.json": sep}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": man, "schemas/in.json": sep}))
     assert m.schemas.input == sep["definitions"]["in"]
     assert m.schemas.locations["input"] == (m.path / "schemas" / "in.json", ("definitions", "in"))
     assert m.schemas.data == SCHEMA_V22["data"]
@@ -530,7 +543,7 @@ def test_io_ref_whole_file_and_escaped_pointer(tmp_path: Path) -> None:
     sch = copy.deepcopy(SCHEMA_V22)
     sch["$defs"]["a/b"] = sch.pop("meta")
     m = load_module(
-        v22_with(tmp_path, **{"module.yaml": man, "schema.json": sch, "input.schema.json": SCHEMA_V22["input"]})
+        v22_with(tmp_path, {"module.yaml": man, "schema.json": sch, "input.schema.json": SCHEMA_V22["input"]})
     )
     assert m.schemas.input == SCHEMA_V22["input"]
     assert m.schemas.meta == SCHEMA_V22["meta"]
@@ -542,7 +555,7 @@ def test_io_ref_outside_module_is_s003(tmp_path: Path) -> None:
     man = copy.deepcopy(MANIFEST_V22)
     man["io"] = {"input": "../secret.json"}
     text = yaml.safe_dump(man, sort_keys=False)
-    m = load_module(v22_with(tmp_path, **{"module.yaml": text}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": text}))
     [d] = [d for d in m.load_diagnostics if d.code == "S003"]
     assert (d.file, d.line, d.column) == (m.path / "module.yaml", *pos(text, "../secret.json"))
     assert m.schemas.input is None
@@ -572,7 +585,7 @@ def test_declared_mapping_form_and_discovered_tests(tmp_path: Path) -> None:
         "tests/c.input.json": {"text": "c"},  # no expected file
         "tests/notes.json": {"x": 1},  # not a test
     }
-    m = load_module(v22_with(tmp_path, **files))
+    m = load_module(v22_with(tmp_path, files))
     by_name = {t.name: t for t in m.tests}
     assert set(by_name) == {"a", "b", "c", "case1"}
     assert by_name["a"].declared and by_name["a"].input == {"text": "a"}
@@ -584,7 +597,7 @@ def test_declared_mapping_form_and_discovered_tests(tmp_path: Path) -> None:
 
 def test_declared_and_discovered_are_not_duplicated(tmp_path: Path) -> None:
     m = load_module(
-        v22_with(tmp_path, **{"tests/case2.input.json": {"text": "b"}, "tests/case2.expected.json": GOOD_EXPECTED})
+        v22_with(tmp_path, {"tests/case2.input.json": {"text": "b"}, "tests/case2.expected.json": GOOD_EXPECTED})
     )
     names = [t.name for t in m.tests]
     assert sorted(names) == ["case1", "case2"]
@@ -592,7 +605,7 @@ def test_declared_and_discovered_are_not_duplicated(tmp_path: Path) -> None:
 
 def test_unparseable_golden_file_is_p002_and_unparsed(tmp_path: Path) -> None:
     text = '{"text": "x",}'
-    m = load_module(v22_with(tmp_path, **{"tests/case1.input.json": text}))
+    m = load_module(v22_with(tmp_path, {"tests/case1.input.json": text}))
     assert m.tests[0].input is UNPARSED
     [d] = [d for d in m.load_diagnostics if d.code == "P002"]
     assert (d.file, d.line, d.column) == (m.path / "tests/case1.input.json", *pos(text, "}"))
@@ -642,7 +655,7 @@ def test_utf16_files(tmp_path: Path) -> None:
 
 def test_invalid_utf8_manifest_is_p005_with_position(tmp_path: Path) -> None:
     raw = b"name: mod\nversion: 1.0.0\nresponsibility: caf\xe9 au lait\n"
-    m = load_module(v22_with(tmp_path, **{"module.yaml": raw}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": raw}))
     [d] = [d for d in m.load_diagnostics if d.code == "P005"]
     assert (d.file, d.line, d.column) == (m.path / "module.yaml", 3, len("responsibility: caf") + 1)
     assert m.manifest == {}
@@ -650,7 +663,7 @@ def test_invalid_utf8_manifest_is_p005_with_position(tmp_path: Path) -> None:
 
 def test_invalid_utf8_schema_and_golden(tmp_path: Path) -> None:
     m = load_module(
-        v22_with(tmp_path, **{"schema.json": b'{\n  "input": "\xff"\n}', "tests/case1.expected.json": b"\xfe"})
+        v22_with(tmp_path, {"schema.json": b'{\n  "input": "\xff"\n}', "tests/case1.expected.json": b"\xfe"})
     )
     found = {(d.file.name if d.file else None, d.line, d.column) for d in m.load_diagnostics if d.code == "P005"}
     assert found == {("schema.json", 2, 13), ("case1.expected.json", 1, 1)}
@@ -661,7 +674,7 @@ def test_crlf_files(tmp_path: Path) -> None:
     man["schema_strictness"] = "extreme"
     text = yaml.safe_dump(man, sort_keys=False).replace("\n", "\r\n")
     sch = json.dumps(SCHEMA_V22, indent=2).replace("\n", "\r\n")
-    m = load_module(v22_with(tmp_path, **{"module.yaml": text.encode(), "schema.json": sch.encode()}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": text.encode(), "schema.json": sch.encode()}))
     assert m.version == "1.0.0" and m.schemas.data == SCHEMA_V22["data"]
     [d] = [d for d in validate_module(m) if d.code == "M004"]
     assert (d.line, d.column) == pos(text, "extreme")
@@ -691,7 +704,7 @@ def test_module_md_frontmatter_positions(tmp_path: Path) -> None:
 def test_python_tag_in_manifest_is_not_executed(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
     text = f"name: mod\nversion: !!python/object/apply:os.system ['touch {marker}']\n"
-    m = load_module(v22_with(tmp_path, **{"module.yaml": text}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": text}))
     assert not marker.exists()
     assert [d.code for d in m.load_diagnostics if d.file == m.path / "module.yaml"] == ["P001"]
 
@@ -699,7 +712,7 @@ def test_python_tag_in_manifest_is_not_executed(tmp_path: Path) -> None:
 def test_unknown_fields_are_kept(tmp_path: Path) -> None:
     man = copy.deepcopy(MANIFEST_V22)
     man["x-custom"] = {"a": 1}
-    m = load_module(v22_with(tmp_path, **{"module.yaml": man}))
+    m = load_module(v22_with(tmp_path, {"module.yaml": man}))
     assert m.manifest["x-custom"] == {"a": 1}
 
 

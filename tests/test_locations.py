@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import platformdirs
 import pytest
 
@@ -13,10 +15,10 @@ def test_each_folder_is_the_one_platformdirs_names(monkeypatch: pytest.MonkeyPat
     for name in ("COGTUI_DATA_DIR", "COGTUI_CACHE_DIR"):
         monkeypatch.delenv(name, raising=False)
     folder = {"data": locations.data_dir, "config": locations.config_dir, "cache": locations.cache_dir}[kind]()
-    assert folder == locations.Path(getattr(platformdirs, f"user_{kind}_dir")("cogtui"))
+    assert folder == Path(getattr(platformdirs, f"user_{kind}_dir")("cogtui"))
 
 
-def test_the_environment_overrides_still_win(monkeypatch: pytest.MonkeyPatch, tmp_path: locations.Path) -> None:
+def test_the_environment_overrides_still_win(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("COGTUI_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("COGTUI_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("COGTUI_CONFIG_FILE", str(tmp_path / "c.yaml"))

@@ -133,9 +133,9 @@ async def test_each_publish_answers_the_text_of_its_version(tmp_path: Path) -> N
         await s.published(manifest, version=final)
         mine = [(diags, version) for u, diags, version in s.log if u == uri(manifest)]
         assert mine and mine[-1][1] == final
-        for diags, version in mine:
-            assert version is not None
-            assert ("M003" in codes(diags)) == broken_at[version], version
+        for diags, published in mine:
+            assert published is not None
+            assert ("M003" in codes(diags)) == broken_at[published], published
 
 
 async def test_a_module_outside_the_search_path_and_a_closed_buffer_read_from_disk_again(tmp_path: Path) -> None:

@@ -289,7 +289,7 @@ def system_text_of(module: Module) -> str:
 
 
 def test_meta_risk_below_the_highest_change_is_a_violation() -> None:
-    env = {
+    env: dict[str, Any] = {
         "ok": True,
         "meta": {"confidence": 0.9, "risk": "low", "explain": "x"},
         "data": {"rationale": "r", "changes": [{"risk": "none"}, {"risk": "high"}, {"note": "no risk given"}]},

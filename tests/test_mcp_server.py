@@ -26,6 +26,12 @@ from cogtui.core.rules.chunk_rules import check_stream, chunk_kind
 LEGACY, MODERN = "legacy", "auto"  # the handshake era (Claude Code, Cursor today), and 2026-07-28
 
 
+def text_of(part: object) -> str:
+    """The text of a tool result's, a resource's or a prompt message's part, which the test expects to be text."""
+    assert isinstance(part, types.TextContent | types.TextResourceContents), part
+    return part.text
+
+
 @asynccontextmanager
 async def mcp_client(
     tmp_path: Path, root: Path, env: dict[str, str], *args: str, mode: str = LEGACY, notes: list[str] | None = None
@@ -68,18 +74,18 @@ async def test_a_real_client_lists_calls_and_streams_module_tools(tmp_path: Path
         assert result.structured_content == expected["data"]  # the SDK checked it against the outputSchema too
         meta = (result.meta or {})["cognitive/meta"]
         assert meta["confidence"] == expected["meta"]["confidence"] and meta["risk"] == expected["meta"]["risk"]
-        assert json.loads(result.content[0].text)["meta"]["explain"] == expected["meta"]["explain"]  # type: ignore[union-attr]
+        assert json.loads(text_of(result.content[0]))["meta"]["explain"] == expected["meta"]["explain"]
 
-        progress: list[tuple[float, str | None]] = []
+        reports: list[tuple[float, str | None]] = []
 
-        async def on_progress(done: float, total: float | None, message: str | None) -> None:
-            progress.append((done, message))
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            reports.append((progress, message))
 
         case, expected = golden("incident-narrator")
         streamed = await client.call_tool("incident-narrator", case, progress_callback=on_progress)
         assert not streamed.is_error and streamed.structured_content == expected["data"]
-        assert len(progress) > 3 and [p for p, _ in progress] == list(range(1, len(progress) + 1))
-        chunks = [json.loads(m or "") for _, m in progress]
+        assert len(reports) > 3 and [p for p, _ in reports] == list(range(1, len(reports) + 1))
+        chunks = [json.loads(m or "") for _, m in reports]
         assert {chunk_kind(c) for c in chunks} <= {"delta", "snapshot", "progress"}
         assert (
             check_stream(
@@ -93,19 +99,19 @@ async def test_a_real_client_lists_calls_and_streams_module_tools(tmp_path: Path
         )
 
         wrong = await client.call_tool("code-reviewer", {"diff": 5})
-        assert wrong.is_error and wrong.content[0].text.startswith("E1003")  # type: ignore[union-attr]
+        assert wrong.is_error and text_of(wrong.content[0]).startswith("E1003")
         assert (wrong.meta or {})["cognitive/error"]["code"] == "E1003"
         unknown = await client.call_tool("no-such-module", {})
-        assert unknown.is_error and unknown.content[0].text.startswith("E4006")  # type: ignore[union-attr]
+        assert unknown.is_error and text_of(unknown.content[0]).startswith("E4006")
 
         uris = [str(r.uri) for r in (await client.list_resources()).resources]
         assert "cognitive://modules/code-reviewer/prompt" in uris and len(uris) == 6
         read = await client.read_resource("cognitive://modules/code-reviewer/schema")
-        assert json.loads(read.contents[0].text) == schema  # type: ignore[union-attr]
+        assert json.loads(text_of(read.contents[0])) == schema
         prompts = {p.name for p in (await client.list_prompts()).prompts}
         assert prompts == {"code-reviewer", "incident-narrator"}
         got = await client.get_prompt("code-reviewer", {"input": json.dumps({"diff": "+x"})})
-        text = got.messages[0].content.text  # type: ignore[union-attr]
+        text = text_of(got.messages[0].content)
         assert "Cognitive Module `code-reviewer`" in text and '"diff": "+x"' in text
     with history(tmp_path) as h:
         runs = h.runs()
@@ -185,8 +191,8 @@ async def test_the_target_is_the_servers_unless_it_allows_a_call_to_choose(tmp_p
     other = {"cogtui/provider": "replay"}
     async with mcp_client(tmp_path, root, serve_env(tmp_path, llm_server)) as client:
         refused = await client.call_tool("code-reviewer", case, meta=other)  # type: ignore[arg-type]
-        assert refused.is_error and refused.content[0].text.startswith("E4007")  # type: ignore[union-attr]
-        assert "--allow-target-override" in refused.content[0].text  # type: ignore[union-attr]
+        assert refused.is_error and text_of(refused.content[0]).startswith("E4007")
+        assert "--allow-target-override" in text_of(refused.content[0])
     assert llm_server.request_count == 0
     async with mcp_client(tmp_path, root, serve_env(tmp_path, llm_server), "--allow-target-override") as client:
         chosen = await client.call_tool("code-reviewer", case, meta=other)  # type: ignore[arg-type]
@@ -221,12 +227,12 @@ async def test_streamable_http_serves_the_same_tools(tmp_path: Path, llm_server:
     with Served(tmp_path, root, "mcp", "--http", env=serve_env(tmp_path, llm_server)) as served:
         async with Client(served.url + "/mcp") as client:
             assert sorted(t.name for t in (await client.list_tools()).tools) == ["code-reviewer", "incident-narrator"]
-            progress: list[float] = []
+            reports: list[float] = []
 
-            async def on_progress(done: float, total: float | None, message: str | None) -> None:
-                progress.append(done)
+            async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                reports.append(progress)
 
             case, expected = golden("incident-narrator")
             result = await client.call_tool("incident-narrator", case, progress_callback=on_progress)
-            assert not result.is_error and result.structured_content == expected["data"] and progress
+            assert not result.is_error and result.structured_content == expected["data"] and reports
         assert served.stop() == 130  # Ctrl-C, as for every command

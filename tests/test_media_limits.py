@@ -21,6 +21,7 @@ from modkit import clean_v22, make_module, run_cogn
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
+from modkit import mapping_in
 from rtkit import assert_failure, options, provider, set_keys
 
 from cogtui.core.module.loader import load_module
@@ -113,7 +114,7 @@ def test_an_unreadable_header_is_no_duration_and_no_crash(mime: str, junk: bytes
 
 def module_for(tmp_path: Path, inputs: tuple[str, ...] = ("text", "audio", "video")) -> Module:
     files = clean_v22("clips")
-    files["module.yaml"]["modalities"] = {"input": list(inputs), "output": ["text"]}
+    mapping_in(files, "module.yaml")["modalities"] = {"input": list(inputs), "output": ["text"]}
     return load_module(make_module(tmp_path, files, "clips"))
 
 

@@ -215,7 +215,7 @@ async def test_exactly_max_redirects_is_fine_one_more_is_not(srv: MediaServer, n
 
 async def test_resolve_all_in_order(srv: MediaServer, net: Module, tmp_path: Path) -> None:
     (net.path / "a.png").write_bytes(PNG)
-    doc = {
+    doc: dict[str, Any] = {
         "text": "x",
         "pics": [
             {"type": "file", "path": "a.png"},
@@ -423,7 +423,7 @@ def tls(tmp_path: Path) -> Iterator[tuple[MediaServer, Path]]:
     server = MediaServer()
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.load_cert_chain(cert, key)
-    ctx.sni_callback = lambda sock, name, _ctx: server.sni.append(name)  # type: ignore[func-returns-value]
+    ctx.sni_callback = lambda sock, name, _ctx: server.sni.append(name)
     server.socket = ctx.wrap_socket(server.socket, server_side=True)
     yield from ((s, cert) for s in serve(server))
 

@@ -56,7 +56,9 @@ V1_TRIAGE_RESULT = ("`priority`, `rationale` and `confidence`", "`priority` and 
 def test_v1_comments_key_order_unknown_fields_and_prompt_survive(tmp_path: Path, data_dir: Path) -> None:
     root = copy_module(FIXTURES / "v1-triage", tmp_path)
     original = (root / "MODULE.md").read_text(encoding="utf-8")
-    _front, body, _ = split_frontmatter(original)  # type: ignore[misc]
+    parts = split_frontmatter(original)
+    assert parts is not None
+    _front, body, _ = parts
     schema_before = json.loads((root / "schema.json").read_text(encoding="utf-8"))
     migrate(root)
     manifest = (root / "module.yaml").read_text(encoding="utf-8")
@@ -80,7 +82,9 @@ def test_v1_comments_key_order_unknown_fields_and_prompt_survive(tmp_path: Path,
 def test_v0_prompt_bytes_and_chinese_text_survive(tmp_path: Path, data_dir: Path) -> None:
     root = copy_module(FIXTURES / "v0-zh-defs", tmp_path)
     prompt = (root / "prompt.txt").read_bytes()
-    readme = split_frontmatter((root / "module.md").read_text(encoding="utf-8"))[1]  # type: ignore[index]
+    parts = split_frontmatter((root / "module.md").read_text(encoding="utf-8"))
+    assert parts is not None
+    readme = parts[1]
     migrate(root)
     assert (root / "prompt.md").read_bytes().startswith(prompt)
     assert (root / "README.md").read_text(encoding="utf-8") == readme
@@ -127,8 +131,8 @@ def test_encodings_and_line_endings_survive(style: str, tmp_path: Path, data_dir
         assert raw.startswith(bom) if bom else not raw.startswith(b"\xef\xbb\xbf"), rel
         text = raw[len(bom) :].decode(codec)
         assert text.count("\r\n") == text.count("\n") > 0, rel
-    rewritten = [part.encode(codec) for part in V1_TRIAGE_RESULT]  # the one line the migration rewrites (MIG-7)
-    assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes.replace(*rewritten))
+    old, new = (part.encode(codec) for part in V1_TRIAGE_RESULT)  # the one line the migration rewrites (MIG-7)
+    assert (root / "prompt.md").read_bytes()[len(bom) :].startswith(body_bytes.replace(old, new))
 
 
 def test_mixed_line_endings_in_the_prompt_are_carried_verbatim(tmp_path: Path, data_dir: Path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 import yaml
-from modkit import clean_v22, make_module
+from modkit import clean_v22, make_module, mapping_in
 from test_migration_kit import FIXTURE_NAMES, FIXTURES, MODULES, copy_module, tree
 
 from cogtui.core.authoring.migration import MigrationPlan, plan_migration, render_plan, render_plan_text
@@ -26,7 +26,9 @@ def actions(plan: MigrationPlan) -> dict[str, str]:
 
 
 def new_text(plan: MigrationPlan, rel: str) -> str:
-    return next(f.new_text for f in plan.files if f.path == rel)  # type: ignore[return-value]
+    text = next(f.new_text for f in plan.files if f.path == rel)
+    assert text is not None, f"the plan deletes {rel}"
+    return text
 
 
 def test_v0_plan_files_actions_and_notes() -> None:
@@ -81,7 +83,8 @@ def test_v1_plan_maps_frontmatter_and_moves_examples() -> None:
     }
     yaml_change = next(f for f in plan.files if f.path == "module.yaml")
     assert yaml_change.source == "MODULE.md" and yaml_change.diff.startswith("--- a/MODULE.md\n+++ b/module.yaml")
-    manifest = yaml.safe_load(yaml_change.new_text)  # type: ignore[arg-type]
+    assert yaml_change.new_text is not None
+    manifest = yaml.safe_load(yaml_change.new_text)
     assert manifest["invocation"] == {"user_invocable": True, "agent_invocable": True} and manifest["context"] == "main"
     schema = json.loads(new_text(plan, "schema.json"))
     assert "output" not in schema and schema["data"]["properties"]["rationale"] == {"type": "string"}
@@ -206,7 +209,12 @@ def _v1(
     constraints: dict[str, Any] | None = None,
     out_schema: dict[str, Any] | None = None,
 ) -> Path:
-    front = {"name": name, "version": "1.0.0", "responsibility": responsibility, "excludes": ["guessing"]}
+    front: dict[str, Any] = {
+        "name": name,
+        "version": "1.0.0",
+        "responsibility": responsibility,
+        "excludes": ["guessing"],
+    }
     if constraints:
         front["constraints"] = constraints
     schema = {
@@ -305,7 +313,7 @@ def test_example_without_rationale_is_an_error(tmp_path: Path) -> None:
 
 def test_v22_source_with_contract_errors_is_reported(tmp_path: Path) -> None:
     files = clean_v22()
-    files["schema.json"] = {k: v for k, v in files["schema.json"].items() if k != "meta"}
+    files["schema.json"] = {k: v for k, v in mapping_in(files, "schema.json").items() if k != "meta"}
     plan = plan_for(make_module(tmp_path, files), "2.5")
     assert any(e.code == "V001" for e in plan.errors)
 
@@ -348,7 +356,7 @@ def test_what_keeps_a_module_from_exec_is_found_anywhere_in_its_data_schema() ->
         "its data schema has extensions.insights, and exec turns overflow off"
     ]
     assert len(exec_blockers(deep, [])) == 2  # inside lists and nested schemas too
-    nested_too_deep = {"properties": {"insights": {}}}
+    nested_too_deep: dict[str, Any] = {"properties": {"insights": {}}}
     for _ in range(70):
         nested_too_deep = {"items": nested_too_deep}
     assert exec_blockers(nested_too_deep, []) == []  # the walk stops 64 levels down

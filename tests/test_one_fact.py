@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import cli_json
-from modkit import clean_v1, clean_v22, make_module, run_cogn
+from modkit import clean_v1, clean_v22, make_module, mapping_in, run_cogn
 
 from cogtui.core.diagnostics import Severity, diag, one_fact_each
 from cogtui.core.module.loader import load_module
@@ -64,8 +64,12 @@ def test_a_golden_missing_fields_and_with_wrong_values_reports_each_once(tmp_pat
 
 def test_two_different_facts_about_one_value_are_both_said(tmp_path: Path) -> None:
     files = clean_v22()
-    files["schema.json"]["data"]["properties"]["rationale"] = {"type": "string", "maxLength": 3, "pattern": "^z"}
-    files["tests/case1.expected.json"]["data"]["rationale"] = "abcdef"
+    mapping_in(files, "schema.json")["data"]["properties"]["rationale"] = {
+        "type": "string",
+        "maxLength": 3,
+        "pattern": "^z",
+    }
+    mapping_in(files, "tests/case1.expected.json")["data"]["rationale"] = "abcdef"
     found = validate_module(load_module(make_module(tmp_path, files)))
     about = [d.message for d in found if d.code == "T003"]
     assert len(about) == 2 and any("maxLength" in m for m in about) and any("pattern" in m for m in about)

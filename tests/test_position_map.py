@@ -27,29 +27,36 @@ _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|nu
 _STRUCT = re.compile(r'["\[\]{}]')
 
 
+def end_of(pattern: re.Pattern[str], text: str, at: int) -> int:
+    """Where `pattern`, which matches at every place the oracle asks, ends when it matches at `at`."""
+    m = pattern.match(text, at)
+    assert m is not None
+    return m.end()
+
+
 def _skip(text: str, i: int) -> int:
     ch = text[i : i + 1]
     if ch == '"':
-        return _STRING.match(text, i).end()  # type: ignore[union-attr]
+        return end_of(_STRING, text, i)
     if ch in ("{", "["):
         depth, at = 0, i
         while True:
             m = _STRUCT.search(text, at)
             assert m is not None
             if m.group() == '"':
-                at = _STRING.match(text, m.start()).end()  # type: ignore[union-attr]
+                at = end_of(_STRING, text, m.start())
                 continue
             depth += 1 if m.group() in "[{" else -1
             at = m.end()
             if depth == 0:
                 return at
-    return _SCALAR.match(text, i).end()  # type: ignore[union-attr]
+    return end_of(_SCALAR, text, i)
 
 
 def oracle(text: str, parts: Sequence[Any], key: bool) -> tuple[int, int]:
     """The path-walking locator of JSON text that rescanned the file for each question (json_scan.json_locate
     until issue 31), kept here as the reference the map must agree with."""
-    ws = lambda at: _WS.match(text, at).end()  # type: ignore[union-attr]  # noqa: E731
+    ws = lambda at: end_of(_WS, text, at)  # noqa: E731
     i = ws(0)
     for index, part in enumerate(parts):
         last, ch, found = index == len(parts) - 1, text[i : i + 1], None
@@ -241,5 +248,6 @@ def test_yaml_keys_that_are_not_strings_are_found_by_their_value() -> None:
     assert src.locate(("codes", True), key=True) == pos(text, "yes:")
     assert src.locate(("codes", 1.5), key=True) == pos(text, "1.5:")
     assert src.locate(("codes", "124"), key=True) == pos(text, "124:")  # a string matches the key's text
-    assert src.locate(("codes", ["unhashable"]), key=True) == pos(text, "0x7b")  # no such key: the mapping
+    unhashable = ("codes", ["unhashable"])  # a path part no mapping key can be, given on purpose
+    assert src.locate(unhashable, key=True) == pos(text, "0x7b")  # type: ignore[arg-type]  # no such key: the mapping
     assert src.written(("codes", None), key=True) == "~"

@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -37,13 +38,13 @@ def reviewer(tmp_path: Path, data_dir: Path) -> Path:
     return dest
 
 
-def schema(root: Path) -> dict:
+def schema(root: Path) -> dict[str, Any]:
     return json.loads((root / "schema.json").read_text(encoding="utf-8"))
 
 
-def at(value: object, path: tuple) -> object:
+def at(value: Any, path: tuple[str | int, ...]) -> Any:
     for part in path:
-        value = value[part]  # type: ignore[index]
+        value = value[part]
     return value
 
 
@@ -68,7 +69,8 @@ def test_enum_promotion_adds_one_line_and_leaves_the_rest_byte_identical(reviewe
     added, removed = changed_lines(change.diff)
     assert removed == [] and [a.strip() for a in added] == ['"concurrency",']
     # Exactly one line is inserted, before the catch-all "other"; nothing else moves.
-    old_lines, new_lines = before.decode().split("\n"), change.new_bytes.decode().split("\n")  # type: ignore[union-attr]
+    assert change.new_bytes is not None
+    old_lines, new_lines = before.decode().split("\n"), change.new_bytes.decode().split("\n")
     i = next(n for n, line in enumerate(new_lines) if "concurrency" in line)
     assert new_lines[:i] + new_lines[i + 1 :] == old_lines
     assert new_lines[i + 1].strip() == '"other"'
@@ -82,7 +84,7 @@ def test_applied_enum_promotion_validates_and_undo_restores(reviewer: Path) -> N
     assert result.modified == ("schema.json",) and result.backup_dir is not None
     assert errors(diagnostics) == []
     members = at(schema(reviewer), CATEGORY_ENUM)
-    assert members[-2:] == ["concurrency", "other"] and members.count("concurrency") == 1  # type: ignore[union-attr]
+    assert members[-2:] == ["concurrency", "other"] and members.count("concurrency") == 1
     undo_latest("code-reviewer", reviewer)
     assert (reviewer / "schema.json").read_bytes() == before
 
@@ -114,7 +116,7 @@ def test_plain_enums_and_implicit_arrays(reviewer: Path) -> None:
     ]
     # `issues.category` without [] steps into the array as `issues[].category` does.
     plan = plan_enum_promotion(module, "issues.category", "concurrency")
-    assert "concurrency" in at(json.loads(plan.files[0].new_text or ""), CATEGORY_ENUM)  # type: ignore[operator]
+    assert "concurrency" in at(json.loads(plan.files[0].new_text or ""), CATEGORY_ENUM)
 
 
 def test_enum_behind_a_ref_and_inline_arrays(tmp_path: Path, reviewer: Path) -> None:
@@ -216,7 +218,7 @@ def test_plural_names_and_list_examples_become_string_lists(reviewer: Path) -> N
 def test_mapping_into_an_enum_adds_a_member(reviewer: Path) -> None:
     # SPEC-v2.2 §7.3 writes `changes.type.add_type_hints`: the last segment is a value of the enum before it.
     plan = plan_mapping_promotion(load_module(reviewer), "issues.category.flaky_test", [])
-    assert "flaky_test" in at(json.loads(plan.files[0].new_text or ""), CATEGORY_ENUM)  # type: ignore[operator]
+    assert "flaky_test" in at(json.loads(plan.files[0].new_text or ""), CATEGORY_ENUM)
     assert any("names a new value" in note for note in plan.notes)
     with pytest.raises(PromotionError, match="already a member"):
         plan_mapping_promotion(load_module(reviewer), "issues.category.security", [])

@@ -101,7 +101,8 @@ async def test_cache_tokens_reach_the_final_chunk_and_history(tmp_path: Path, ll
     opts = options(provider("anthropic", llm_server))
     result = await run_module(module, REVIEW_IN, opts, on_event=lambda ev: chunks.append(ev.chunk))
     final = next(c for c in chunks if c.get("final"))
-    assert final["usage"] == result.usage and result.usage["cache_read_tokens"] > 0
+    usage = result.usage
+    assert usage is not None and final["usage"] == usage and usage["cache_read_tokens"] > 0
     with History(tmp_path / "history.db") as history:
         run_id = history.record(to_record(module, REVIEW_IN, None, result))
         stored = history.get(run_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from modkit import SCHEMA_V22, clean_v22, make_module
+from modkit import SCHEMA_V22, clean_v22, make_module, text_in
 
 from cogtui.core.module.loader import load_module
 from cogtui.core.run.prompt_lint import lint_prompt, named_fields
@@ -61,7 +61,7 @@ def test_nested_and_list_fields_are_followed_into_the_schema(tmp_path: Path) -> 
         },
     }
     files["schema.json"] = schema
-    files["prompt.md"] = files["prompt.md"] + "\n" + INPUT
+    files["prompt.md"] = text_in(files, "prompt.md") + "\n" + INPUT
     files["tests/case1.input.json"] = {"options": {}}
     module = load_module(make_module(tmp_path, files))
     findings = {(d.code, d.message.split("`")[1]) for d in lint_prompt(module) if d.code == "R001"}

@@ -18,7 +18,7 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis_profiles import property_settings
-from modkit import GOOD_EXPECTED, MANIFEST_V22, SCHEMA_V22, clean_v1, clean_v22, make_module
+from modkit import GOOD_EXPECTED, MANIFEST_V22, SCHEMA_V22, clean_v1, clean_v22, make_module, mapping_in
 
 from cogtui.core.diagnostics import Diagnostic
 from cogtui.core.module.loader import load_module
@@ -288,7 +288,7 @@ def test_structured_random_v2_module(
 def test_random_schema_parts_with_a_sane_manifest(schema_part: Any, defs: Any, expected: Any, tier: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         files: dict[str, Any] = clean_v22()
-        files["module.yaml"]["tier"] = tier  # type: ignore[index]
+        mapping_in(files, "module.yaml")["tier"] = tier
         schema = json.loads(SCHEMA_TEXT)
         schema["data"]["properties"]["extra"] = schema_part
         schema["$defs"]["extensions"] = defs
@@ -344,7 +344,7 @@ def checks_module() -> Iterator[Module]:
     tmp = Path(tempfile.mkdtemp(prefix="cogtui-props-"))
     try:
         files = clean_v22()
-        files["module.yaml"]["modalities"] = {"input": ["text", "image"]}  # type: ignore[index]
+        mapping_in(files, "module.yaml")["modalities"] = {"input": ["text", "image"]}
         yield load_module(make_module(tmp, files))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

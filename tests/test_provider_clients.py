@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 from evalkit import eval_module, responder
 from llmserver import ScriptedLLMServer, Text
+from modkit import mapping_in
 from rtkit import FAST_RETRY, provider, set_keys
 from tlskit import make_cert
 
@@ -165,13 +166,13 @@ def test_the_unhonoured_field_warnings_are_worked_out_once_per_loaded_module(tmp
     from cogtui.core.rules.manifest_fields import unhonoured, unhonoured_messages
 
     files = clean_v22()
-    files["module.yaml"]["tools"] = {"allowed": ["search"]}  # type: ignore[index]
+    mapping_in(files, "module.yaml")["tools"] = {"allowed": ["search"]}
     module = load_module(make_module(tmp_path, files))
     first = unhonoured_messages(module)
     assert first == [message for message, _ in unhonoured(module)] and any("tools.allowed" in m for m in first)
     first.append("a caller's own warning")  # what a run adds to its copy never reaches the next run
     assert unhonoured_messages(module) == first[:-1]
-    del files["module.yaml"]["tools"]  # type: ignore[attr-defined]
+    del mapping_in(files, "module.yaml")["tools"]
     edited = load_module(make_module(tmp_path, files))  # the module changed on disk: a new load, its own answer
     assert unhonoured_messages(edited) == [message for message, _ in unhonoured(edited)]
     assert not any("tools.allowed" in m for m in unhonoured_messages(edited))

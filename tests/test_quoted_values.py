@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from modkit import clean_v22, make_module
+from modkit import clean_v22, make_module, mapping_in
 
 from cogtui.core.files.terminal_text import holds_unsafe
 from cogtui.core.module.loader import load_module
@@ -98,7 +98,7 @@ def test_declared_tier_and_shape_messages(tmp_path: Path) -> None:
         'meta.risk "low" is below the highest data.changes[*].risk "high"; it must be their maximum'
     ]
     files = clean_v22()
-    files["module.yaml"]["tier"] = "exec"  # type: ignore[index]
+    mapping_in(files, "module.yaml")["tier"] = "exec"
     module = load_module(make_module(tmp_path, files))
     tier = messages(check_tier({"confidence": 0.95, "risk": "high"}, module, ()))
     assert tier == ['risk "high" is too high for the exec tier (none or low)']

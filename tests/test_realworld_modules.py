@@ -68,7 +68,7 @@ def test_replay_answers_a_contract_golden_with_an_instance_of_it(name: str) -> N
 def test_a_contract_golden_judges_the_envelope() -> None:
     module = load_module(REALWORLD / "code-review-zh")
     test = next(t for t in module.tests if t.name == "sql-injection")
-    good = {
+    good: dict[str, Any] = {
         "ok": True,
         "meta": {"confidence": 0.9, "risk": "high", "explain": "SQL 注入"},
         "data": {

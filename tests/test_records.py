@@ -28,7 +28,7 @@ def both(frozen: bool = True) -> tuple[type[Any], type[Any]]:
             note: str = make_field(default="", repr=False, compare=False)
             kind: ClassVar[str] = "point"
 
-        return decorate(Point)  # type: ignore[no-any-return]
+        return decorate(Point)
 
     return (declare(dataclasses.dataclass(frozen=frozen), dataclasses.field), declare(record(frozen=frozen), field))
 
@@ -45,14 +45,20 @@ def test_construction_repr_and_equality_are_the_dataclass_ones(frozen: bool) -> 
     assert ours.kind == "point" and "kind" not in [f.name for f in record_fields(ours)]
     assert ours.__match_args__ == plain.__match_args__ == ("x", "y", "tags", "note")
     match ours(4, 5):
-        case ours(x, y):  # type: ignore[misc]
+        case ours(x, y):
             assert (x, y) == (4, 5)
 
 
 @pytest.mark.parametrize("frozen", [True, False])
 def test_wrong_arguments_raise_the_type_errors_a_call_would(frozen: bool) -> None:
     plain, ours = both(frozen)
-    for args, kwargs in [((), {}), ((1, 2, [], "", 5), {}), ((1,), {"x": 2}), ((1,), {"z": 2})]:
+    calls: list[tuple[tuple[object, ...], dict[str, object]]] = [
+        ((), {}),
+        ((1, 2, [], "", 5), {}),
+        ((1,), {"x": 2}),
+        ((1,), {"z": 2}),
+    ]
+    for args, kwargs in calls:
         with pytest.raises(TypeError):
             plain(*args, **kwargs)
         with pytest.raises(TypeError):

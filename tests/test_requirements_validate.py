@@ -85,7 +85,7 @@ def test_the_default_provider_comes_from_the_environment(tmp_path: Path, monkeyp
     assert m021(check_path(MODULES / "code-reviewer").diagnostics) == []
     assert m021(cache.check(MODULES / "code-reviewer").diagnostics) == []
     monkeypatch.setenv("COGNITIVE_PROVIDER", "openai")
-    assert provider_capabilities() is not None and provider_capabilities()[0] == "openai"  # type: ignore[index]
+    assert (capabilities := provider_capabilities()) is not None and capabilities[0] == "openai"
     assert m021(check_path(MODULES / "code-reviewer").diagnostics) != []
     # The details pane's cache does not hand back the report made for another provider.
     assert m021(cache.check(MODULES / "code-reviewer").diagnostics) != []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from modkit import clean_v1, clean_v22, make_module
+from modkit import clean_v1, clean_v22, make_module, mapping_in
 
 from cogtui.core.module.loader import load_module
 from cogtui.core.run.providers.registry import secret_variables
@@ -15,7 +15,7 @@ from cogtui.core.settings.config import Config
 
 def test_goldens_are_offered_in_order_and_an_unreadable_one_is_left_out(tmp_path: Path) -> None:
     files = clean_v22()
-    files["module.yaml"]["tests"] = [  # type: ignore[index]
+    mapping_in(files, "module.yaml")["tests"] = [
         "tests/case1.input.json -> tests/case1.expected.json",
         "tests/broken.input.json -> tests/case1.expected.json",
         "tests/case2.input.json -> tests/case1.expected.json",

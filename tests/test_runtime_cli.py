@@ -34,10 +34,10 @@ from rtkit import (
     user_text,
 )
 
-from cogtui.cli.cmd_run import sse_frame
 from cogtui.core.history.store import History
 from cogtui.core.rules.chunk_rules import check_stream, chunk_kind
 from cogtui.core.rules.document_checker import check_document
+from cogtui.core.rules.stream_text import sse_frame
 
 
 def case(name: str, n: str = "case1") -> str:
@@ -176,7 +176,9 @@ def test_stream_sse_frames(tmp_path: Path, name: str, n: str, code: int) -> None
     assert proc.returncode == code, proc.stderr
     frames, _ = parse_sse(proc.stdout)
     for event, data in frames:
-        assert event == SSE_EVENT[chunk_kind(data)]
+        kind = chunk_kind(data)
+        assert kind is not None, data
+        assert event == SSE_EVENT[kind]
     chunks = [data for _, data in frames]
     assert check_stream(chunks, example(name)) == []
     assert frames[0][0] == "meta" and frames[-1][0] == ("final" if code == 0 else "error")
@@ -298,12 +300,14 @@ def test_ctrl_c_exits_130_and_records_an_interrupted_run(tmp_path: Path, interva
         tmp_path, "run", "incident-narrator", "--input", case("incident-narrator"), "--stream", "ndjson", env=env
     )
     seen: list[dict[str, Any]] = []
+    stdout = proc.stdout
+    assert stdout is not None
 
     def ready() -> None:
-        seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+        seen.append(json.loads(stdout.readline()))
         assert seen[0]["streaming"] is True
         while wait_for_data and not seen[-1].get("chunk", {}).get("field", "").startswith("data."):
-            seen.append(json.loads(proc.stdout.readline()))  # type: ignore[union-attr]
+            seen.append(json.loads(stdout.readline()))
 
     out = interrupt(proc, ready)
     chunks = [*seen, *(json.loads(line) for line in out.splitlines())]

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from modkit import clean_v1, make_module
+from modkit import clean_v1, make_module, mapping_in, text_in
 from rtkit import (
     SPEC_LEGACY,
     SPEC_RECOVERABLE,
@@ -218,10 +218,10 @@ async def test_v1_require_rationale_is_e3003(llm_server: Any, rationale: str | N
 def loose_v1(tmp_path: Path) -> Any:
     """A v1 module with require_confidence whose schema leaves confidence optional and unbounded."""
     files = clean_v1("loose")
-    files["MODULE.md"] = files["MODULE.md"].replace(
+    files["MODULE.md"] = text_in(files, "MODULE.md").replace(
         "  no_network: true\n", "  no_network: true\n  require_confidence: true\n"
     )
-    out = files["schema.json"]["output"]
+    out = mapping_in(files, "schema.json")["output"]
     out["required"] = ["summary", "rationale"]
     out["properties"]["confidence"] = {"type": "number"}
     return load_module(make_module(tmp_path, files, "loose"))

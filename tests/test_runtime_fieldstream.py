@@ -11,7 +11,7 @@ non-string field must arrive as exactly one value event equal to the final value
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -35,7 +35,7 @@ values = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
     max_leaves=10,
 )
-layouts = st.sampled_from(
+layouts: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     [{}, {"indent": 2}, {"indent": 0}, {"separators": (",", ":")}, {"separators": (" , ", " : ")}]
 )
 prefixes = st.text(st.characters(codec="utf-8").filter(lambda c: c != "{"), max_size=20).map(lambda p: p + "```json\n")
@@ -59,12 +59,21 @@ def envelopes(draw: st.DrawFn) -> dict[str, Any]:
 bare_payloads = st.dictionaries(keys.filter(lambda k: k not in ENVELOPE_KEYS), values, min_size=1, max_size=6)
 
 
-def serialise(draw: st.DrawFn, doc: dict[str, Any]) -> tuple[str, str]:
+Ex = TypeVar("Ex")
+
+
+class Draw(Protocol):
+    """`st.data()`'s draw: one value of the strategy given."""
+
+    def __call__(self, strategy: st.SearchStrategy[Ex], label: Any = None) -> Ex: ...
+
+
+def serialise(draw: Draw, doc: dict[str, Any]) -> tuple[str, str]:
     body = json.dumps(doc, ensure_ascii=draw(st.booleans()), **draw(layouts))
     return body, draw(prefixes) + body + draw(suffixes)
 
 
-def feed_in_pieces(draw: st.DrawFn, text: str) -> list[tuple[str, str, Any]]:
+def feed_in_pieces(draw: Draw, text: str) -> list[tuple[str, str, Any]]:
     cuts = sorted(set(draw(st.lists(st.integers(0, len(text)), max_size=25))))
     streamer = FieldStreamer()
     events: list[tuple[str, str, Any]] = []

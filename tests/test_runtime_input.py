@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from modkit import clean_v22, make_module
+from modkit import clean_v22, make_module, mapping_in
 from rtkit import (
     assert_failure,
     assert_valid_success,
@@ -100,7 +100,7 @@ media: $MEDIA_INPUTS
 def args_module(tmp_path: Path) -> Any:
     files = clean_v22("argmod")
     files["prompt.md"] = ARGS_PROMPT
-    files["module.yaml"]["responsibility"] = "Echo arguments"
+    mapping_in(files, "module.yaml")["responsibility"] = "Echo arguments"
     return load_module(make_module(tmp_path, files, "argmod"))
 
 
@@ -171,7 +171,7 @@ async def test_structured_input_always_reaches_the_model_as_json(llm_server: Any
 
 async def test_empty_input_is_still_a_json_block(tmp_path: Path, llm_server: Any) -> None:
     files = clean_v22("noinput")
-    files["schema.json"].pop("input")
+    mapping_in(files, "schema.json").pop("input")
     module = load_module(make_module(tmp_path, files, "noinput"))
     llm_server.enqueue(good_answer())
     await run_module(module, {}, options(provider("openai", llm_server)))
@@ -184,7 +184,7 @@ async def test_v22_system_prompt_holds_the_whole_contract(llm_server: Any) -> No
     result = await run_module(module, golden("code-reviewer")[0], options(provider("anthropic", llm_server)))
     assert_valid_success(result.envelope, module)
     system = system_text(llm_server.last_request)
-    assert module.responsibility in system
+    assert module.responsibility is not None and module.responsibility in system
     for item in module.excludes:
         assert item in system
     for name, value in module.policies.items():
@@ -211,7 +211,7 @@ async def test_v0_v1_system_prompt_has_constraints_but_no_envelope(
     result = await run_module(module, inp, options(provider("openai", llm_server), args="fixes the rounding bug"))
     assert result.ok, result.envelope
     system = system_text(llm_server.last_request)
-    assert module.responsibility in system
+    assert module.responsibility is not None and module.responsibility in system
     for item in module.excludes:
         assert item in system
     for key in module.constraints:

@@ -23,7 +23,7 @@ from hypothesis_profiles import property_settings
 
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
-from modkit import clean_v1, make_module
+from modkit import clean_v1, make_module, mapping_in
 from rtkit import (
     assert_failure,
     assert_valid_success,
@@ -171,7 +171,7 @@ PNG_B64 = base64.b64encode(PNG).decode("ascii")
 
 
 def test_prompt_shows_media_as_numbered_placeholders() -> None:
-    inp = {
+    inp: dict[str, Any] = {
         "shots": [
             {"type": "base64", "media_type": "image/png", "data": PNG_B64},
             {"type": "url", "url": "https://example.com/a/b.JPG?sig=1"},
@@ -305,11 +305,16 @@ async def test_exploration_trims_where_the_checker_would_reject(llm_server: Any)
 
 
 def test_check_envelope_runs_once_without_repairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cogtui.core.rules.envelope_rules import Violation, check_envelope
     from cogtui.core.run import postprocess as pp
 
     calls: list[int] = []
-    real = pp.check_envelope
-    monkeypatch.setattr(pp, "check_envelope", lambda env, module: calls.append(1) or real(env, module))
+
+    def counted(env: Any, module: Any) -> list[Violation]:
+        calls.append(1)
+        return check_envelope(env, module)
+
+    monkeypatch.setattr(pp, "check_envelope", counted)
     module = example("code-reviewer")
     assert pp.postprocess(model_answer(REVIEW_OUT), module).envelope["ok"] is True
     assert len(calls) == 1
@@ -384,7 +389,7 @@ def test_pure_wrapper_is_unwrapped_unless_the_schema_declares_data() -> None:
 
 def _v1_with_data_field(tmp_path: Path) -> Any:
     files = clean_v1("datafield")
-    out = files["schema.json"]["output"]
+    out = mapping_in(files, "schema.json")["output"]
     out["properties"]["data"] = {"type": "object"}
     out["required"] = ["summary", "data", "rationale", "confidence"]
     return load_module(make_module(tmp_path, files, "datafield"))

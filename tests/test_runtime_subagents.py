@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent / "fixtures" / "runtime"))
 
 from llmserver import text
-from modkit import PROMPT_V22, clean_v22, make_module, run_cogn
+from modkit import PROMPT_V22, clean_v22, make_module, mapping_in, run_cogn
 from rtkit import (
     assert_failure,
     collect,
@@ -58,10 +58,10 @@ def answer(label: str = "bug", rationale: str = "why") -> str:
 def mk(root: Path, name: str, calls: list[str] = (), context: str | None = None) -> Path:  # type: ignore[assignment]
     """A small v2.2 module without an input schema whose prompt makes `calls` (e.g. "kid(args)")."""
     files = clean_v22(name)
-    files["schema.json"].pop("input")
+    mapping_in(files, "schema.json").pop("input")
     files["prompt.md"] = PROMPT_V22 + "".join(f"\nStep: @call:{c}\n" for c in calls)
     if context:
-        files["module.yaml"]["context"] = context
+        mapping_in(files, "module.yaml")["context"] = context
     return make_module(root, files, name)
 
 
@@ -221,7 +221,7 @@ async def test_no_resolver_means_every_call_is_unknown(tmp_path: Path, llm_serve
 async def test_arguments_never_create_calls(tmp_path: Path, llm_server: Any) -> None:
     """`--args` text is substituted after the call graph was checked: it stays text, never a call."""
     files = clean_v22("echo")
-    files["schema.json"].pop("input")
+    mapping_in(files, "schema.json").pop("input")
     files["prompt.md"] = PROMPT_V22 + "\nNote: $ARGUMENTS\nReview: @call:kid($1)\n"
     module = load_module(make_module(tmp_path, files, "echo"))
     mk(tmp_path, "kid", context="fork")

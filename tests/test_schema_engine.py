@@ -73,7 +73,7 @@ def test_draft_07_tuple_items_additional_items_and_dependencies(compile_: Compil
     found = {(e.path, e.keyword) for e in errors}
     assert (("pair", 1), "type") in found
     assert (("pair",), "additionalItems") in found
-    missing = sorted(e.missing for e in errors if e.keyword == "required")
+    missing = sorted(str(e.missing) for e in errors if e.keyword == "required")
     assert missing == ["end", "level"]
     assert compile_(DRAFT7_TUPLE, DRAFT7).is_valid({"pair": ["a", 1], "start": 1, "end": 2})
 

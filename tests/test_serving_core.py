@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +146,7 @@ async def test_a_run_waiting_for_its_turn_sends_heartbeats() -> None:
     waiting = runs.start(NARRATOR, CASE, stream=True)
     stream = waiting.chunks(idle=0.01)
     assert await anext(stream) == {}  # before its meta chunk: it has not started
+    assert isinstance(stream, AsyncGenerator)
     await stream.aclose()
     await asyncio.gather(*(h.outcome() for h in [*busy, waiting]))
     assert runs.ended == 3

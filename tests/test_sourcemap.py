@@ -11,14 +11,8 @@ import yaml
 from modkit import pos
 
 from cogtui.core.files.decoding import decode_bytes
-from cogtui.core.files.sourcemap import (
-    ParseFailure,
-    load_file,
-    offset_to_position,
-    parse_json,
-    parse_yaml,
-    split_frontmatter,
-)
+from cogtui.core.files.json_scan import offset_to_position
+from cogtui.core.files.sourcemap import ParseFailure, load_file, parse_json, parse_yaml, split_frontmatter
 
 P = Path("/virtual/file")
 
@@ -143,7 +137,9 @@ def test_json_crlf_and_scalar_root() -> None:
 
 def test_split_frontmatter() -> None:
     text = "---\nname: x\nversion: 1.0.0\n---\n# Body\nline\n"
-    yaml_text, body, body_line = split_frontmatter(text)  # type: ignore[misc]
+    parts = split_frontmatter(text)
+    assert parts is not None
+    yaml_text, body, body_line = parts
     assert yaml_text == "name: x\nversion: 1.0.0"
     assert body == "# Body\nline\n"
     assert body_line == 5
@@ -159,7 +155,9 @@ def test_split_frontmatter_variants() -> None:
 
 def test_frontmatter_positions_are_file_lines(tmp_path: Path) -> None:
     text = "---\nname: x\nversion: '1.0'\nlist:\n  - a\n  - target\n---\nbody\n"
-    yaml_text, _, _ = split_frontmatter(text)  # type: ignore[misc]
+    parts = split_frontmatter(text)
+    assert parts is not None
+    yaml_text, _, _ = parts
     src = parse_yaml(yaml_text, P, line_offset=1)
     assert src.locate(("version",)) == pos(text, "'1.0'")
     assert src.locate(("list", 1)) == pos(text, "target")
@@ -167,7 +165,9 @@ def test_frontmatter_positions_are_file_lines(tmp_path: Path) -> None:
 
 def test_frontmatter_syntax_error_line_is_a_file_line() -> None:
     text = "---\nname: x\nbad: : :\n---\n"
-    yaml_text, _, _ = split_frontmatter(text)  # type: ignore[misc]
+    parts = split_frontmatter(text)
+    assert parts is not None
+    yaml_text, _, _ = parts
     with pytest.raises(ParseFailure) as info:
         parse_yaml(yaml_text, P, line_offset=1)
     d = info.value.diagnostic

@@ -71,7 +71,7 @@ def test_loosest_insight_limit_without_module_is_20() -> None:
 
 def test_error_codes_accept_legacy_and_module_codes() -> None:
     for code in ("E1001", "PARSE_ERROR", "E5001", "BEHAVIOR_CHANGE_REQUIRED"):
-        env = {
+        env: dict[str, Any] = {
             "ok": False,
             "meta": {"confidence": 0.0, "risk": "high", "explain": "x"},
             "error": {"code": code, "message": "m"},

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from modkit import MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, pos
+from modkit import MANIFEST_V22, SCHEMA_V22, clean_v0, clean_v1, clean_v22, make_module, mapping_in, pos, text_in
 
 from cogtui.core.diagnostics import CATALOGUE, Diagnostic, Severity
 from cogtui.core.files.confined import MAX_MODULE_FILE_BYTES
@@ -495,7 +495,7 @@ def t001(tmp: Path) -> Case:
 
 
 def t002(tmp: Path) -> Case:
-    exp = copy.deepcopy(clean_v22()["tests/case1.expected.json"])
+    exp = copy.deepcopy(mapping_in(clean_v22(), "tests/case1.expected.json"))
     exp["meta"]["confidence"] = 1.5
     text = json.dumps(exp, indent=2)
     # Stale test data in a v2.x module: a warning (an error with --strict, tests/test_realworld_modules.py).
@@ -509,7 +509,7 @@ def t002(tmp: Path) -> Case:
 
 
 def t003(tmp: Path) -> Case:
-    exp = copy.deepcopy(clean_v22()["tests/case1.expected.json"])
+    exp = copy.deepcopy(mapping_in(clean_v22(), "tests/case1.expected.json"))
     exp["data"]["label"] = 12345
     text = json.dumps(exp, indent=2)
     return Case(
@@ -550,7 +550,7 @@ def t008(tmp: Path) -> Case:
 
 
 def t009(tmp: Path) -> Case:
-    exp = copy.deepcopy(clean_v22()["tests/case1.expected.json"])
+    exp = copy.deepcopy(mapping_in(clean_v22(), "tests/case1.expected.json"))
     exp["$judge"] = {"rubric": "Calls the ticket a bug.", "pass_score": 7}
     text = json.dumps(exp, indent=2)
     return Case(build(tmp, {"tests/case1.expected.json": text}), "T009", "tests/case1.expected.json", *pos(text, "7"))
@@ -558,7 +558,7 @@ def t009(tmp: Path) -> Case:
 
 # ---------------------------------------------------------------- the prompt (run/prompt_lint.py, through check_path)
 
-PROMPT = clean_v22()["prompt.md"]
+PROMPT = text_in(clean_v22(), "prompt.md")
 
 
 def r001(tmp: Path) -> Case:
@@ -585,8 +585,8 @@ def r004(tmp: Path) -> Case:
 
 def l001(tmp: Path) -> Case:
     files = clean_v1()
-    files["schema.json"]["output"]["required"] = ["summary", "rationale"]
-    text = schema_text(files["schema.json"])
+    mapping_in(files, "schema.json")["output"]["required"] = ["summary", "rationale"]
+    text = schema_text(mapping_in(files, "schema.json"))
     files["schema.json"] = text
     files["examples/output.json"] = {"summary": "Short", "rationale": "Because"}
     return Case(make_module(tmp, files), "L001", "schema.json", *pos(text, "[", '"output": {', '"required": '))
@@ -594,8 +594,8 @@ def l001(tmp: Path) -> Case:
 
 def l002(tmp: Path) -> Case:
     files = clean_v1()
-    files["schema.json"]["output"]["required"] = ["summary", "confidence"]
-    text = schema_text(files["schema.json"])
+    mapping_in(files, "schema.json")["output"]["required"] = ["summary", "confidence"]
+    text = schema_text(mapping_in(files, "schema.json"))
     files["schema.json"] = text
     return Case(make_module(tmp, files), "L002", "schema.json", *pos(text, "[", '"output": {', '"required": '))
 
@@ -816,7 +816,7 @@ def test_to_json_shape(tmp_path: Path) -> None:
 
 def test_m016_unknown_constraint_is_info_when_boolean(tmp_path: Path) -> None:
     files = clean_v1()
-    text = files["MODULE.md"].replace(
+    text = text_in(files, "MODULE.md").replace(
         "no_network: true", "no_network: true\n  fly_to_moon: true\n  no_side_effects: sometimes"
     )
     files["MODULE.md"] = text

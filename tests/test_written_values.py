@@ -66,15 +66,8 @@ def test_as_written_prefers_the_files_own_text() -> None:
     assert [as_written(v, src, ("e", i)) for i, v in enumerate(src.value["e"])] == ["Null", "NO"]
     assert as_written(None, src, (None,), key=True) == "~"
     assert as_written("q", src, ("f",), quote=False) == "q"
-    assert [yaml_kind(v) for v in (None, [], {}, "s", 1, True, datetime.date(2024, 1, 1))] == [
-        "null",
-        "a list",
-        "a mapping",
-        "text",
-        "a number",
-        "a boolean",
-        "a date",
-    ]
+    values: list[object] = [None, [], {}, "s", 1, True, datetime.date(2024, 1, 1)]
+    assert [yaml_kind(v) for v in values] == ["null", "a list", "a mapping", "text", "a number", "a boolean", "a date"]
 
 
 def test_a_date_version_is_quoted_as_written(tmp_path: Path) -> None:

@@ -84,7 +84,9 @@ def test_the_unclosed_quote_of_a_manifest_is_reported_at_the_quote_not_the_end_o
 
 def test_a_frontmatter_error_names_file_lines() -> None:
     text = '---\nname: "x\nversion: 1.0.0\nresponsibility: abc\ntier: "exec"\n---\nbody\n'
-    yaml_text, _, _ = split_frontmatter(text)  # type: ignore[misc]
+    parts = split_frontmatter(text)
+    assert parts is not None
+    yaml_text, _, _ = parts
     with pytest.raises(ParseFailure) as info:
         parse_yaml(yaml_text, P, line_offset=1)
     d = info.value.diagnostic

@@ -20,6 +20,7 @@ from typing import Any
 from tuikit import MODULES
 
 from cogtui.core.history.store import History, RunRecord
+from cogtui.tui.app import CogtuiApp
 
 EVIL = "\x1b]0;PWNED\x07\x1b]2;PWNED\x1b\\\x1b]52;c;cHduZWQ=\x07\x1b[2J\x9b31m\x85\x07\x08\r\u202eevil"
 SHORT = "\x1b]2;T\x07\x9b\u202e"  # for fields with a length limit (a custom enum value: 32 characters)
@@ -144,7 +145,7 @@ def hostile_history() -> None:
         )
 
 
-def screen_text(app: Any) -> str:
+def screen_text(app: CogtuiApp) -> str:
     """What the screen shows now, as text: the screenshot's text runs (Textual's public export_screenshot)."""
     svg = app.export_screenshot(title="cogtui")
     body = svg.split("</defs>", 1)[-1]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from rich.style import Style
@@ -19,6 +20,9 @@ from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.help import HelpScreen
 from cogtui.tui.widgets.module_detail import ModuleDetail
 from cogtui.tui.widgets.module_tree import LevelItem, ModuleItem, ModuleTree
+
+if TYPE_CHECKING:  # the app is imported where a test starts it
+    from cogtui.tui.app import CogtuiApp
 
 
 def _labels(tree: ModuleTree) -> dict[str, str]:

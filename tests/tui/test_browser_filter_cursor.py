@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from textual.pilot import Pilot
@@ -13,6 +14,9 @@ from cogtui.core.settings.config import Config
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.widgets.module_tree import ModuleTree
+
+if TYPE_CHECKING:  # the app is imported where a test starts it
+    from cogtui.tui.app import CogtuiApp
 
 REALWORLD = Path(__file__).resolve().parents[1] / "realworld"
 

@@ -26,7 +26,7 @@ from test_editor_kit import (
 from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tuikit import timers_due
+from tuikit import screen_of, timers_due
 
 from cogtui.core.files.merge3 import HunkKind, Side
 from cogtui.tui.app import CogtuiApp
@@ -76,7 +76,12 @@ async def test_a_file_changed_by_another_program_reloads_and_revalidates(module_
         assert any(n.startswith("Reloaded module.yaml") for n in notes(seen))
         # the browser's report follows (the app itself does not watch in these tests)
         await until(
-            pilot, lambda: any(d.code == "M003" for d in app.store.report(module_dir).diagnostics), "the app's report"
+            pilot,
+            lambda: (
+                (report := app.store.report(module_dir)) is not None
+                and any(d.code == "M003" for d in report.diagnostics)
+            ),
+            "the app's report",
         )
 
 
@@ -243,7 +248,7 @@ async def test_conflict_show_diff_then_asks_again(module_dir: Path) -> None:
         await pilot.press("ctrl+s")
         await click(pilot, "#choice-diff")
         await until(pilot, lambda: isinstance(app.screen, FileDiffModal), "the diff")
-        diff = app.screen.diff_text
+        diff = screen_of(app, FileDiffModal).diff_text
         # disk (-) has the other program's tier and the old version; the buffer (+) has the edit
         assert "-version: 2.2.1" in diff and "+version: 2.2.7" in diff
         assert f"-{BOGUS}" in diff and "+tier: decision" in diff

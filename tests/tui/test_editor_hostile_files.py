@@ -16,12 +16,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from tuikit import copy_modules, editor_ready, isolate, make_app, until
+from tuikit import copy_modules, editor_ready, isolate, make_app, screen_of, until
 
 from cogtui.core.authoring.editor_state import EditorState
 from cogtui.core.diagnostics import Diagnostic, Severity
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.editor.buffers import FileBuffer, problem_content, status_content, tab_label
+from cogtui.tui.screens.editor.screen import EditorScreen
 
 
 def test_a_file_with_control_characters_opens_read_only_naming_them(tmp_path: Path) -> None:
@@ -113,8 +114,9 @@ async def test_a_fifo_in_a_module_never_blocks_the_tui(monkeypatch: pytest.Monke
             assert report is not None and "F002" in {d.code for d in report.diagnostics}
             nav.open_module(app, module, module / "prompt.md")
             await until(lambda: editor_ready(app), pilot)
-            buf = app.screen.current()
+            editor = screen_of(app, EditorScreen)
+            buf = editor.current()
             assert buf is not None and buf.rel == "prompt.md" and buf.read_only and buf.problem.startswith("F002")
-            assert app.screen.area(buf).text == ""
+            assert editor.area(buf).text == ""
     finally:
         feeder.cancel()

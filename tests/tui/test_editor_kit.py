@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from textual.pilot import Pilot
 from textual.widgets import TabbedContent, TextArea
-from tuikit import HANG_S
+from tuikit import HANG_S, screen_of
 from tuikit import click as click
 
 from cogtui.tui import navigation
@@ -25,6 +25,7 @@ from cogtui.tui.screens.editor.buffers import FileBuffer
 from cogtui.tui.screens.editor.picker import TabPickerModal
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
+from cogtui.tui.widgets.marked_text_area import MarkedTextArea
 
 MODULES = Path(__file__).resolve().parents[2] / "modules"
 SIZE = (80, 24)
@@ -49,10 +50,10 @@ def make_app(module: Path) -> CogtuiApp:
 
 async def until(
     pilot: Pilot[None],
-    predicate: Callable[[], bool],
+    predicate: Callable[[], object],
     what: str,
     timeout: float = HANG_S,  # a bound for a hang (tuikit.HANG_S): a pass never waits it out
-    retry: Callable[[], None] | None = None,
+    retry: Callable[[], object] | None = None,
 ) -> None:
     """Pause until `predicate()` holds; `retry` runs about once a second (e.g. to write a file again)."""
     start = last_retry = time.monotonic()
@@ -68,8 +69,7 @@ async def until(
 async def open_editor(app: CogtuiApp, pilot: Pilot[None], module: Path, file: Path | None = None) -> EditorScreen:
     navigation.open_module(app, module, file)
     await until(pilot, lambda: isinstance(app.screen, EditorScreen), "the editor to open")
-    screen = app.screen
-    assert isinstance(screen, EditorScreen)
+    screen = screen_of(app, EditorScreen)
     await until(
         pilot, lambda: any(p.border_title != "Problems" for p in screen.query(DiagnosticsPanel)), "the first validation"
     )
@@ -85,7 +85,7 @@ def buffer(screen: EditorScreen, rel: str) -> FileBuffer:
     return next(b for b in screen.state.files.values() if b.rel == rel)
 
 
-def area(screen: EditorScreen, rel: str) -> TextArea:
+def area(screen: EditorScreen, rel: str) -> MarkedTextArea:
     return screen.area(buffer(screen, rel))
 
 

@@ -5,7 +5,6 @@ files and can save them all first."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from test_editor_kit import (
     SIZE,
@@ -19,8 +18,11 @@ from test_editor_kit import (
     replace_line,
     until,
 )
+from textual.pilot import Pilot
+from tuikit import screen_of
 
 from cogtui.core.authoring.editor_state import PROBLEMS_ROWS, PROBLEMS_STEP
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
@@ -44,7 +46,7 @@ async def test_no_problems_is_one_line_and_the_code_gets_the_rest(module_dir: Pa
         assert not screen.state.can("problems_taller") and not screen.state.can("focus_diagnostics")
 
 
-async def with_a_problem(app: Any, pilot: Any, module_dir: Path) -> EditorScreen:
+async def with_a_problem(app: CogtuiApp, pilot: Pilot[None], module_dir: Path) -> EditorScreen:
     """The editor on module.yaml, its tier made unknown (M003) and shown in the problems pane."""
     screen = await open_editor(app, pilot, module_dir)
     await replace_line(pilot, area(screen, "module.yaml"), "tier: ", "tier: bogus")
@@ -106,7 +108,7 @@ async def test_quitting_names_the_unsaved_files_and_can_save_them_all(module_dir
         await edit_prompt_and_schema(app, pilot, module_dir)
         await pilot.press("ctrl+q")
         await until(pilot, lambda: isinstance(app.screen, ChoiceModal), "the quit dialog")
-        dialog = app.screen
+        dialog = screen_of(app, ChoiceModal)
         assert "Unsaved edits in code-reviewer: prompt.md, schema.json." in str(dialog.body)
         assert [label for _, label in dialog.choices] == ["Save all and quit", "Quit without saving"]
         await pilot.press("enter")  # the first choice has the focus: save, never lose an edit

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Label, Static, TabbedContent
-from tuikit import click, copy_modules, editor_ready, isolate, make_app, until
+from tuikit import click, copy_modules, editor_ready, isolate, make_app, screen_of, until
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE
 from cogtui.tui import navigation as nav
@@ -75,7 +75,7 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         await pilot.pause()
         nav.open_module(app, module)
         await until(lambda: isinstance(app.screen, EditorScreen) and app.screen.is_mounted, pilot)
-        screen: EditorScreen = app.screen
+        screen = screen_of(app, EditorScreen)
         state = screen.state
         # Read off the UI thread (TUI-4; its loading state: tests/tui/test_editor_loads_off_ui_thread.py).
         await until(lambda: editor_ready(app), pilot)
@@ -95,13 +95,13 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         assert "M003" in [d.code for d in state.diagnostics]
         area.move_cursor((0, 0))
         await pilot.press("f8")  # to the file's problem
-        assert state.current_problem() is not None and state.current_problem().code == "M003"
+        assert (problem := state.current_problem()) is not None and problem.code == "M003"
         check_agrees(screen)
         await pilot.press("ctrl+pagedown")  # the next tab: its own problems, none current
         assert state.active != "file-0" and state.current_problem() is None
         check_agrees(screen)
         await pilot.press("ctrl+pageup")  # back: module.yaml's problem is still its current one
-        assert state.current_problem() is not None and state.current_problem().code == "M003"
+        assert (problem := state.current_problem()) is not None and problem.code == "M003"
         check_agrees(screen)
         await pilot.press("ctrl+f", *"tier", "enter")
         assert state.find_open and state.find_query == "tier" and "match" in state.find_note

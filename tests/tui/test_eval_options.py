@@ -11,13 +11,15 @@ import pytest
 from evalkit import eval_module, responder
 from llmserver import ScriptedLLMServer
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import DataTable, Input, RadioButton, RadioSet, SelectionList
-from tuikit import isolate, make_app, until
+from tuikit import isolate, make_app, screen_of, until
 
 from cogtui.core.eval.eval_state import EvalPhase
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.eval.options import EvalOptions
 from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.widgets.module_tree import ModuleTree
 
 
 def scripted_openai(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, srv: ScriptedLLMServer) -> Path:
@@ -29,7 +31,7 @@ def scripted_openai(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, srv: Script
     return root
 
 
-def columns(screen: Any) -> list[str]:
+def columns(screen: Screen[Any]) -> list[str]:
     return [str(column.label) for column in screen.query_one(DataTable).columns.values()][1:]
 
 
@@ -39,7 +41,7 @@ def finished(app: CogtuiApp) -> bool:
 
 
 async def open_eval(app: CogtuiApp, pilot: Pilot[None]) -> EvalScreen:
-    await until(lambda: app.store.entries and app.screen.query_one("#tree").cursor_node is not None, pilot)
+    await until(lambda: app.store.entries and app.screen.query_one("#tree", ModuleTree).cursor_node is not None, pilot)
     await pilot.press("e")
     await until(lambda: finished(app), pilot)
     assert isinstance(app.screen, EvalScreen)
@@ -97,7 +99,8 @@ async def test_t_chooses_targets_typed_or_configured_and_the_module_keeps_them(
         await until(lambda: finished(app) and llm_server.request_count == 6, pilot)
         assert columns(app.screen) == ["openai/gpt-4o-mini", "openai/gpt-test"]
         assert sorted(r.body["model"] for r in llm_server.requests) == ["gpt-4o-mini"] * 3 + ["gpt-test"] * 3
-        assert app.screen.report is not None and app.screen.report.failed == 0
+        report = screen_of(app, EvalScreen).report
+        assert report is not None and report.failed == 0
         await pilot.press("escape")
         await until(lambda: not isinstance(app.screen, EvalScreen), pilot)
         again = await open_eval(app, pilot)  # the same module: the same targets, run again
@@ -131,9 +134,9 @@ async def test_the_response_cache_option_reuses_answers_and_is_remembered(
         await until(lambda: finished(app) and llm_server.request_count == 3, pilot)
         table = app.screen.query_one(DataTable)
         assert str(table.get_cell("case-000", "openai/gpt-4o-mini")) == "✓ pass"
-        first = app.screen.report
+        first = screen_of(app, EvalScreen).report
         await pilot.press("ctrl+r")  # the same requests again: answered from the history, no model call
-        await until(lambda: finished(app) and app.screen.report is not first, pilot)
+        await until(lambda: finished(app) and screen_of(app, EvalScreen).report is not first, pilot)
         assert llm_server.request_count == 3
         table = app.screen.query_one(DataTable)
         assert str(table.get_cell("case-000", "openai/gpt-4o-mini")) == "✓ pass (cached)"

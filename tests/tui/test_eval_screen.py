@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 from textual.widgets import DataTable, ProgressBar, Sparkline, Static
-from tuikit import copy_modules, isolate, make_app, open_eval, until
+from tuikit import copy_modules, isolate, make_app, open_eval, screen_of, until
 
 import cogtui.tui.screens.eval.screen as eval_screen_module
 from cogtui.core.eval.eval_state import PENDING
 from cogtui.core.history.store import History
 from cogtui.tui.screens.eval.screen import EvalScreen
+from cogtui.tui.widgets.module_tree import ModuleTree
 from cogtui.tui.widgets.text_views import CodeView
 
 
@@ -25,10 +26,12 @@ async def test_e_opens_the_eval_and_cells_stream_in(monkeypatch: pytest.MonkeyPa
     seen: list[Any] = []
     app = make_app(root, tmp_path)
     async with app.run_test(size=(120, 36), message_hook=seen.append) as pilot:
-        await until(lambda: app.store.entries and app.screen.query_one("#tree").cursor_node is not None, pilot)
+        await until(
+            lambda: app.store.entries and app.screen.query_one("#tree", ModuleTree).cursor_node is not None, pilot
+        )
         await pilot.press("e")
         await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
-        screen = app.screen
+        screen = screen_of(app, EvalScreen)
         assert isinstance(screen, EvalScreen) and screen.report is not None
         table = screen.query_one(DataTable)
         assert (table.row_count, len(table.columns)) == (3, 2)  # three cases, one target (replay) + the case column
@@ -61,7 +64,7 @@ async def test_pending_cells_before_results(monkeypatch: pytest.MonkeyPatch, tmp
         )
         table = app.screen.query_one(DataTable)
         assert str(table.get_cell("case3", "replay")) == PENDING  # one at a time: the last case has not run yet
-        await until(lambda: app.screen.report is not None, pilot)
+        await until(lambda: screen_of(app, EvalScreen).report is not None, pilot)
         assert str(table.get_cell("case3", "replay")) == "✓ pass"
 
 
@@ -78,8 +81,7 @@ async def test_enter_on_a_failing_cell_shows_diff_and_envelope(monkeypatch: pyte
         await pilot.pause()
         app.push_screen(EvalScreen(module, app.config))
         await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
-        screen = app.screen
-        assert isinstance(screen, EvalScreen)
+        screen = screen_of(app, EvalScreen)
         table = screen.query_one(DataTable)
         assert str(table.get_cell("case1", "replay")) == "✗ E2001"
         # On screen in full, though wider than its column's header ("replay").

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, ProgressBar, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, screen_of, until
 
 from cogtui.core.eval.eval_state import CellStatus, EvalPhase
 from cogtui.tui.screens.eval.screen import EvalScreen
@@ -48,7 +48,7 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         await pilot.pause()
         app.push_screen(EvalScreen(module, app.config, jobs=1))
         await until(lambda: isinstance(app.screen, EvalScreen) and bool(app.screen.state.running), pilot)
-        screen: EvalScreen = app.screen
+        screen = screen_of(app, EvalScreen)
         state = screen.state
         check_agrees(screen)
         assert state.phase is EvalPhase.RUNNING and state.status("case1", "replay") is CellStatus.RUNNING
@@ -89,7 +89,7 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         # A folder that is not a module: failed, shown as such, nothing to run again.
         app.push_screen(EvalScreen(tmp_path / "no-such-module", app.config))
         await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.state.final, pilot)
-        failed: EvalScreen = app.screen
+        failed = screen_of(app, EvalScreen)
         assert failed.state.phase is EvalPhase.FAILED
         check_agrees(failed)
         await pilot.press("ctrl+r")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_run_kept import open_run
 from textual.widgets import Button, Input, Static, TextArea
-from tuikit import MODULES, copy_modules, isolate, make_app, notices, until
+from tuikit import MODULES, copy_modules, isolate, make_app, notices, screen_of, until
 
 from cogtui.core.module.loader import load_module
 from cogtui.tui.screens.run.golden import GoldenNameModal, save
@@ -63,7 +63,7 @@ async def test_ctrl_g_asks_the_name_and_says_the_answer_came_from_replay(
         await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).result is not None, pilot)
         await pilot.press("ctrl+g")
         await until(lambda: isinstance(app.screen, GoldenNameModal), pilot)
-        dialog = app.screen
+        dialog = screen_of(app, GoldenNameModal)
         name = dialog.query_one("#golden-name-input", Input)
         assert name.value == "saved-1"  # proposed
         notes = str(dialog.query_one("#golden-name-notes", Static).render())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, ProgressBar, Static
-from tuikit import copy_modules, isolate, make_app, open_goldens, until
+from tuikit import copy_modules, isolate, make_app, open_goldens, screen_of, until
 
 from cogtui.core.run.golden_state import GoldensPhase
 from cogtui.tui import navigation as nav
@@ -48,7 +48,7 @@ async def test_every_case_and_a_rerun_show_the_state(monkeypatch: pytest.MonkeyP
         await pilot.pause()
         nav.goldens(app, module)
         await until(lambda: isinstance(app.screen, GoldensScreen) and len(app.screen.state.results) >= 1, pilot)
-        screen: GoldensScreen = app.screen
+        screen = screen_of(app, GoldensScreen)
         check_agrees(screen)
         assert screen.state.phase is GoldensPhase.RUNNING
         await pilot.press("ctrl+r")  # run again while the first run's cases are still coming

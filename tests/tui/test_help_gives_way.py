@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from test_one_editor_per_module import open_and_type, palette
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, screen_of, until
 
 from cogtui.tui import navigation as nav
 from cogtui.tui.screens.editor.screen import EditorScreen
@@ -46,7 +46,7 @@ async def test_help_closes_on_the_way_and_a_dialog_still_blocks(
         await until(lambda: app.screen is editor, pilot)
         await pilot.press("escape")  # unsaved edits: "save or discard?" waits for an answer
         await until(lambda: isinstance(app.screen, ChoiceModal), pilot)
-        dialog = app.screen
+        dialog = screen_of(app, ChoiceModal)
         nav.open_module(app, module)  # the palette's way: the dialog stays and blocks
         await pilot.pause()
         assert app.screen is dialog and "an open dialog" in said[-1] and "already open" in said[-1]

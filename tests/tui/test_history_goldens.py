@@ -14,7 +14,7 @@ from textual.color import Color
 from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, ProgressBar
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, ended, isolate, make_app, screen_of, until
 
 from cogtui.core.history.store import History, RunRecord
 from cogtui.tui import navigation as nav
@@ -66,7 +66,7 @@ async def test_history_lists_compares_and_reruns(monkeypatch: pytest.MonkeyPatch
         await until(
             lambda: isinstance(app.screen, HistoryScreen) and app.screen.query_one(DataTable).row_count == 2, pilot
         )
-        screen = app.screen
+        screen = screen_of(app, HistoryScreen)
         await until(lambda: '"verdict"' in _view_text(screen), pilot)  # the highlighted run's envelope, once shown
         await pilot.press("space", "down", "d")
         await pilot.pause()
@@ -75,7 +75,7 @@ async def test_history_lists_compares_and_reruns(monkeypatch: pytest.MonkeyPatch
         await pilot.press("r")
         await until(lambda: isinstance(app.screen, RunScreen) and list(app.screen.query(RunPane)), pilot)
         await until(lambda: app.screen.query_one(RunPane).result is not None, pilot)
-        assert app.screen.query_one(RunPane).result.ok
+        assert ended(app.screen.query_one(RunPane)).ok
         await pilot.press("escape")  # back to the history: the re-run is listed
         await until(lambda: app.screen is screen and screen.query_one(DataTable).row_count == 3, pilot)
         assert screen.state.title().startswith("code-reviewer — 3 runs · run #2 marked")  # the mark is kept
@@ -101,7 +101,7 @@ async def test_goldens_progress_and_table(monkeypatch: pytest.MonkeyPatch, tmp_p
         await until(
             lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot
         )
-        screen = app.screen
+        screen = screen_of(app, GoldensScreen)
         bar = screen.query_one(ProgressBar)
         assert bar.progress == bar.total == 3
         assert all(r.passed for r in screen.results.values())
@@ -129,7 +129,7 @@ async def test_goldens_failure_shows_reasons_and_diff(monkeypatch: pytest.Monkey
             ),
             pilot,
         )
-        screen = app.screen
+        screen = screen_of(app, GoldensScreen)
         failing = [r for r in screen.results.values() if not r.passed]
         assert [r.name for r in failing] == ["case1"]
         assert "E2001" in failing[0].reasons[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Static
-from tuikit import copy_modules, isolate, make_app, until
+from tuikit import copy_modules, isolate, make_app, screen_of, until
 
 from cogtui.core.history.run_list_state import RUNS_LISTED, ListPhase
 from cogtui.core.history.store import History, HistoryError, RunRecord
@@ -51,7 +51,7 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         await pilot.pause()
         nav.history(app, module)
         await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.READY, pilot)
-        screen: HistoryScreen = app.screen
+        screen = screen_of(app, HistoryScreen)
         await pilot.pause()
         check_agrees(screen)
         assert not screen.state.can("compare")  # nothing marked yet: d is not offered
@@ -77,7 +77,7 @@ async def test_a_history_that_cannot_be_read_is_shown_as_failed(
         await pilot.pause()
         nav.history(app, module)
         await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.FAILED, pilot)
-        screen: HistoryScreen = app.screen
+        screen = screen_of(app, HistoryScreen)
         await pilot.pause()
         check_agrees(screen)
         assert screen.query_one(CodeView).text == "cannot open the history: disk on fire"
@@ -118,7 +118,7 @@ async def test_a_run_made_from_the_history_is_listed_on_top_when_it_shows_again(
         await pilot.pause()
         nav.history(app, module)
         await until(lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is ListPhase.READY, pilot)
-        screen: HistoryScreen = app.screen
+        screen = screen_of(app, HistoryScreen)
         table = screen.query_one(DataTable)
         await pilot.press("down")
         chosen = screen.state.current
@@ -134,7 +134,7 @@ async def test_a_run_made_from_the_history_is_listed_on_top_when_it_shows_again(
         await until(lambda: app.screen is screen and len(screen.state.runs) == 4, pilot)
         await pilot.pause()
         rows = [str(k.value) for k in table.rows]
-        newest = max(r.id for r in screen.state.runs)
+        newest = max(r.id or 0 for r in screen.state.runs)  # runs read back from the store: each has its id
         assert rows == [str(newest), *before] and str(newest) not in before
         assert screen.state.current == chosen and screen.state.cursor == 2 and table.cursor_row == 2
         assert "4 runs" in screen.state.title()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from history_kit import run
@@ -62,7 +63,12 @@ async def test_a_run_the_history_refuses_is_counted_in_the_status(
     app: CogtuiApp = make_app(root, tmp_path)
     said: list[str] = []
     notify = app.notify
-    monkeypatch.setattr(app, "notify", lambda message, **kw: (said.append(message), notify(message, **kw)))
+
+    def record(message: str, **kw: Any) -> None:
+        said.append(message)
+        notify(message, **kw)
+
+    monkeypatch.setattr(app, "notify", record)
     async with app.run_test(size=(120, 36)) as pilot:
         await open_run(app, pilot, module)
         await pilot.press("ctrl+r")

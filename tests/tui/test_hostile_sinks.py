@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Label, OptionList, Select, Static
-from tuikit import click, copy_modules, editor_ready, isolate, make_app, until
+from tuikit import click, copy_modules, editor_ready, isolate, make_app, screen_of, until
 
 from cogtui.core.history.store import History, HistoryError, RunRecord
 from cogtui.core.settings.config import load_config
@@ -30,11 +32,18 @@ HOSTILE = ["[/]", "[b]", "see [/tmp", "[$x]", "[link=x]", "[b]x[/b]", "[B]", "a\
 ALL = " ".join(HOSTILE)
 
 
-def rendered(widget: Any) -> str:
+def rendered(widget: Widget) -> str:
     return str(widget.render())
 
 
-def notes(app: Any, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def label(button: Button) -> str:
+    """The button's label as shown: the label the button was given, parsed as markup only if it was markup."""
+    text = button.label
+    assert isinstance(text, Content)  # Button keeps its label as Content
+    return text.plain
+
+
+def notes(app: App[Any], monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every notification as the toast shows it: the message parsed as markup unless `markup=False`."""
     seen: list[str] = []
     original = app.notify
@@ -99,7 +108,7 @@ async def test_history_screen_with_hostile_names_and_errors(monkeypatch: pytest.
         await pilot.pause()
         app.push_screen(HistoryScreen(tmp_path / name))
         await until(lambda: isinstance(app.screen, HistoryScreen) and len(app.screen.runs) == 2, pilot)
-        screen = app.screen
+        screen = screen_of(app, HistoryScreen)
         assert rendered(screen.query_one("#history-title", Static)) == f"{name} — 2 runs"
         view = screen.query_one(CodeView)
         await until(lambda: '"explain": "[/] [b] see [/tmp [$x]' in view.text, pilot)  # the highlighted run's envelope
@@ -133,14 +142,14 @@ async def test_modals_show_titles_bodies_and_labels_literally(monkeypatch: pytes
         answers: list[Any] = []
         app.push_screen(ConfirmModal(f"Title {ALL}", f"Body {ALL}", confirm="[b]go"), answers.append)
         await until(lambda: isinstance(app.screen, ConfirmModal) and app.screen.query_one("#cancel"), pilot)
-        modal = app.screen
+        modal = screen_of(app, ConfirmModal)
         assert rendered(modal.query_one(".dialog-title", Label)) == f"Title {ALL}"
         assert rendered(modal.query_one(".dialog-body", Static)) == f"Body {ALL}"
-        assert modal.query_one("#confirm", Button).label.plain == "[b]go"
+        assert label(modal.query_one("#confirm", Button)) == "[b]go"
         await pilot.press("escape")
         app.push_screen(ChoiceModal(ALL, ALL, [(f"m{i}", text) for i, text in enumerate(HOSTILE)]), answers.append)
         await until(lambda: isinstance(app.screen, ChoiceModal) and app.screen.query_one("#cancel"), pilot)
-        labels = [b.label.plain for b in app.screen.query(Button) if (b.id or "").startswith("choice-")]
+        labels = [label(b) for b in app.screen.query(Button) if (b.id or "").startswith("choice-")]
         assert labels == HOSTILE
         await click(pilot, "#choice-m2")
         await until(lambda: len(answers) == 2, pilot)
@@ -167,12 +176,12 @@ async def test_new_module_and_browser_with_a_hostile_search_path(
         await until(lambda: any(str(not_a_folder) in n for n in seen), pilot)
         tree = app.screen.query_one(ModuleTree)
         await until(lambda: tree.cursor_entry is not None, pilot)
-        app.screen.action_copy_path()
+        screen_of(app, BrowserScreen).action_copy_path()
         assert f"Copied {root / 'code-reviewer'}" in seen
         # The new-module form: the search roots in its Select, and a problem quoting the folder.
         nav.new_module(app)
         await until(lambda: isinstance(app.screen, NewModuleModal) and app.screen.query_one("#create"), pilot)
-        modal = app.screen
+        modal = screen_of(app, NewModuleModal)
         roots = modal.query_one("#root", Select).query_one(OptionList)
         prompts = [str(roots.get_option_at_index(i).prompt) for i in range(roots.option_count)]
         assert f"path: {app.store.display(root)}" in prompts, prompts
@@ -232,7 +241,7 @@ async def test_migration_notifications_name_a_hostile_module(monkeypatch: pytest
         await until(lambda: isinstance(app.screen, BrowserScreen), pilot)
         nav.migrate(app, [module])
         await until(lambda: isinstance(app.screen, MigrationScreen) and all(s.plan for s in app.screen.slots), pilot)
-        screen = app.screen
+        screen = screen_of(app, MigrationScreen)
         await pilot.pause()
         slot_name = screen.slots[0].name
         assert slot_name == name
@@ -242,13 +251,15 @@ async def test_migration_notifications_name_a_hostile_module(monkeypatch: pytest
         assert screen.slots[0].can_apply
         await pilot.press("a")  # the confirmation quotes the module too
         await until(lambda: isinstance(app.screen, ConfirmModal) and app.screen.query_one("#cancel"), pilot)
-        modal = app.screen
+        modal = screen_of(app, ConfirmModal)
         assert slot_name in rendered(modal.query_one(".dialog-title", Label)) + rendered(
             modal.query_one(".dialog-body", Static)
         )
         await click(pilot, "#confirm")  # applied, then undone: both notifications quote the module and its backup
         await until(lambda: screen.slots[0].applied is not None, pilot)
-        backup = screen.slots[0].applied.backup_dir  # type: ignore[union-attr]
+        applied = screen.slots[0].applied
+        assert applied is not None
+        backup = applied.backup_dir
         assert name in str(backup) and any(str(backup) in n for n in seen), seen
         await pilot.press("u")
         await until(lambda: any(n.startswith(f"Restored from {backup}") for n in seen), pilot)
@@ -283,12 +294,12 @@ async def test_insights_promote_and_choose_with_hostile_module_names(
         await pilot.pause()
         nav.insights(app, None)
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
-        screen = app.screen
+        screen = screen_of(app, InsightsScreen)
         assert screen.query_one(InsightTable).row_count == 1
         # One mapping from three modules: p asks which module, with the names as button labels.
         await pilot.press("p")
         await until(lambda: isinstance(app.screen, ChoiceModal) and app.screen.query_one("#cancel"), pilot)
-        labels = [b.label.plain for b in app.screen.query(Button) if (b.id or "").startswith("choice-")]
+        labels = [label(b) for b in app.screen.query(Button) if (b.id or "").startswith("choice-")]
         assert labels == sorted(modules)
         assert rendered(app.screen.query_one(".dialog-title", Label)) == "Promote data.[b]x"
         await click(pilot, f"#choice-m{sorted(modules).index('see [/tmp')}")

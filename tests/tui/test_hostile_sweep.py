@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hostile_world import EVIL, NAME, RAW, hostile_history, hostile_legacy, hostile_module, screen_text
 from textual.command import CommandPalette
-from textual.widgets import TabbedContent
-from tuikit import editor_ready, isolate, make_app, until
+from textual.pilot import Pilot
+from textual.widgets import DataTable, TabbedContent
+from tuikit import editor_ready, isolate, make_app, planned, screen_of, until
 
 from cogtui.core.authoring.migration import plan_migration
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
@@ -31,7 +32,7 @@ from cogtui.tui.widgets.run_pane import RunPane
 ESCAPED = ("\\x1b]0;PWNED", "\\u001b]0;PWNED")  # as visible() and as JSON show ESC
 
 
-def check(app: Any, where: str, shown: bool = True) -> str:
+def check(app: CogtuiApp, where: str, shown: bool = True) -> str:
     text = screen_text(app)
     assert not RAW.search(text), f"{where}: a raw control character is on screen: {RAW.findall(text)}"
     caught = app.terminal_guard.caught
@@ -41,7 +42,7 @@ def check(app: Any, where: str, shown: bool = True) -> str:
     return text
 
 
-async def back_to_browser(app: Any, pilot: Any) -> None:
+async def back_to_browser(app: CogtuiApp, pilot: Pilot[None]) -> None:
     while not isinstance(app.screen, BrowserScreen):
         app.pop_screen()
         await pilot.pause()
@@ -98,7 +99,7 @@ async def test_every_screen_shows_hostile_text_escaped(world: tuple[Path, Path, 
 
         nav.goldens(app, module)
         await until(
-            lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one("DataTable").row_count == 3, pilot
+            lambda: isinstance(app.screen, GoldensScreen) and app.screen.query_one(DataTable).row_count == 3, pilot
         )
         await pilot.pause()
         check(app, "goldens")
@@ -129,9 +130,10 @@ async def test_every_screen_shows_hostile_text_escaped(world: tuple[Path, Path, 
         await until(lambda: isinstance(app.screen, MigrationScreen) and all(s.plan for s in app.screen.slots), pilot)
         await pilot.pause()
         check(app, "migrate")
-        for page in range(1, len(app.screen.slots[0].plan.files) + 1):  # every file's diff
+        preview = screen_of(app, MigrationScreen)
+        for page in range(1, len(planned(preview.slots[0]).files) + 1):  # every file's diff
             await pilot.press("j")
-            await until(lambda: app.screen.file_index == page, pilot)  # noqa: B023
+            await until(lambda: preview.file_index == page, pilot)  # noqa: B023
             check(app, f"migrate, file {page}", shown=False)
         await back_to_browser(app, pilot)
 
@@ -156,5 +158,5 @@ async def test_reviewing_a_saved_plan_of_a_hostile_module(world: tuple[Path, Pat
         await pilot.pause()
         check(app, "review, the module")
         await pilot.press("j")
-        await until(lambda: app.screen.file_index == 1, pilot)
+        await until(lambda: screen_of(app, MigrationScreen).file_index == 1, pilot)
         check(app, "review, a file", shown=False)

@@ -10,13 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import OptionList, Select, Static, TabbedContent, TextArea
-from tuikit import copy_modules, isolate, make_app, press_run_again, until
+from textual.content import Content
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Select, Static, TabbedContent, TextArea
+from tuikit import copy_modules, isolate, make_app, press_run_again, screen_of, until
 
 from cogtui.core.history.store import History, RunRecord
 from cogtui.core.module.loader import load_module
 from cogtui.core.workspace import check_path
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.insights.screen import InsightsScreen
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel, diagnostic_content
@@ -68,7 +71,7 @@ async def test_a_run_with_hostile_keys_and_values_shows_them_literally(
         await pilot.pause()
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen = app.screen
+        screen = screen_of(app, RunScreen)
         await pilot.press("ctrl+r")
         await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).result is not None, pilot)
         await pilot.pause()
@@ -102,7 +105,7 @@ async def test_hostile_errors_and_input_messages_show_literally(
         await pilot.pause()
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen = app.screen
+        screen = screen_of(app, RunScreen)
         await pilot.press("ctrl+r")
         await until(lambda: bool(screen.query(RunPane)) and screen.query_one(RunPane).result is not None, pilot)
         await pilot.pause()
@@ -117,7 +120,7 @@ async def test_hostile_errors_and_input_messages_show_literally(
         await until(lambda: "[/b] see [/tmp" in str(status.render()), pilot)
         # A hostile model name in the tab title (a valid input again: the E1002 explain would reach MetaCard).
         screen.query_one("#run-input", TextArea).text = (module / "tests" / "case2.input.json").read_text()
-        screen.query_one("#run-model").value = "[/] see [/tmp"  # type: ignore[attr-defined]
+        screen.query_one("#run-model", Input).value = "[/] see [/tmp"
         monkeypatch.setattr("cogtui.tui.screens.run.launch.make_provider", _replay_anyway)
         await press_run_again(pilot)
         await until(lambda: len(screen.query(RunPane)) == 2 and screen.query(RunPane)[1].result is not None, pilot)
@@ -143,10 +146,10 @@ def _history_count(tmp_path: Path) -> int:
         return history.count("code-reviewer")
 
 
-async def _check_insights(app: Any, pilot: Any) -> None:
+async def _check_insights(app: CogtuiApp, pilot: Pilot[None]) -> None:
     nav.insights(app, None)
     await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
-    screen = app.screen
+    screen = screen_of(app, InsightsScreen)
     await pilot.pause()
     insights = screen.query_one(InsightTable)
     assert any(d["suggested_mapping"] == "data.[b]x[/]" for d in insights.documents)
@@ -215,7 +218,7 @@ async def test_insights_over_a_hostile_history(hostile_history: Path, tmp_path: 
         await pilot.pause()
         nav.insights(app, None)
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
-        screen = app.screen
+        screen = screen_of(app, InsightsScreen)
         insights = screen.query_one(InsightTable)
         shown = {insights.get_row_at(i)[0].plain for i in range(insights.row_count)}
         assert {f"data.{t}" for t in HOSTILE} <= shown
@@ -290,7 +293,8 @@ async def test_the_browser_and_editor_show_hostile_module_text(monkeypatch: pyte
         panel = app.screen.query_one(DiagnosticsPanel)
         await pilot.pause()
         index = next(i for i, d in enumerate(panel.diagnostics) if "[/b]" in d.message)
-        assert panel.diagnostics[index].message in panel.get_option_at_index(index).prompt.plain  # type: ignore[union-attr]
+        prompt = panel.get_option_at_index(index).prompt
+        assert isinstance(prompt, Content) and panel.diagnostics[index].message in prompt.plain
 
 
 # ---------------------------------------------------------------- the meta card and the insights filter
@@ -334,7 +338,7 @@ async def test_insights_module_filter_with_a_hostile_module_name(
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
         await pilot.press("f", "enter")
         await pilot.pause()
-        screen = app.screen
+        screen = screen_of(app, InsightsScreen)
         select = screen.query_one("#insights-module", Select)
         select.value = "see [/tmp"  # the filter: the status line names the module
         await until(lambda: screen.filled and screen.module == "see [/tmp", pilot)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Select, Sparkline, Static
-from tuikit import until
+from tuikit import screen_of, until
 
 from cogtui.core.authoring.migration.plan import MigrationPlan
 from cogtui.core.history.store import History, RunRecord
@@ -358,7 +358,8 @@ async def test_a_promotion_whose_schema_changed_on_disk_is_planned_again(
         await dashboard(pilot, "code-reviewer")
         await pilot.press("t", "p")
         await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
-        preview, slot = app.screen, app.screen.slots[0]
+        preview = screen_of(app, MigrationScreen)
+        slot = preview.slots[0]
         first = slot.plan
         edited = schema.read_bytes().rstrip() + b"\n\n"  # another program's edit: a blank line at the end
         schema.write_bytes(edited)

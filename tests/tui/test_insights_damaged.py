@@ -10,7 +10,7 @@ import pytest
 from history_kit import T0, insight, raw, run, with_insights
 from textual.content import Content
 from textual.widgets import Static
-from tuikit import isolate, make_app, notices, until
+from tuikit import isolate, make_app, notices, screen_of, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
@@ -32,7 +32,7 @@ async def test_skipped_rows_are_counted_and_said(monkeypatch: pytest.MonkeyPatch
         seen = notices(app)
         nav.insights(app, None)
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
-        screen = app.screen
+        screen = screen_of(app, InsightsScreen)
         status = screen.query_one("#status", Static).render()
         assert isinstance(status, Content)
         assert (

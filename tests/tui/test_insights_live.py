@@ -50,6 +50,7 @@ async def test_dashboard_refreshes_when_another_process_records(
         screen = app.screen
         assert isinstance(screen, InsightsScreen)
         await until(lambda: screen.filled, pilot)
+        assert screen.state.data is not None  # filled
         first = screen.state.data.latest_id
         late = envelope([{"text": "a late one", "suggested_mapping": "issues[].owner"}], [])
         env = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -57,6 +58,10 @@ async def test_dashboard_refreshes_when_another_process_records(
             [sys.executable, "-c", WRITER, where, json.dumps(late)], env=env, capture_output=True, text=True, timeout=60
         )
         assert proc.returncode == 0, proc.stderr
-        await until(lambda: screen.filled and screen.state.data.latest_id > first, pilot, timeout=30)
+        await until(
+            lambda: screen.filled and (data := screen.state.data) is not None and data.latest_id > first,
+            pilot,
+            timeout=30,
+        )
         status = str(screen.query_one("#status").render())
         assert "2 insights in 2 mappings" in status, status

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Static
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, screen_of, until
 
 from cogtui.core.authoring.promote import apply_promotion
 from cogtui.core.authoring.promotion_target import PromotionRequest, plan_promotion
@@ -92,7 +93,7 @@ async def open_dashboard(app: CogtuiApp, pilot: Pilot[None]) -> InsightsScreen:
     return screen
 
 
-def text(screen: Any, selector: str) -> str:
+def text(screen: Screen[Any], selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
@@ -139,7 +140,7 @@ async def test_a_promotion_is_marked_and_undone_from_the_dashboard(root: Path, t
         assert screen.state.can("promote") and not screen.state.can("undo_promotion")
         await pilot.press("p")
         await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
-        preview: MigrationScreen = app.screen
+        preview = screen_of(app, MigrationScreen)
         await pilot.press("a")
         await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
         await pilot.click("#confirm")
@@ -199,7 +200,7 @@ async def test_a_history_that_cannot_be_read_is_shown_as_failed(root: Path, tmp_
         await pilot.pause()
         navigation.insights(app, None)
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.state.phase is Phase.FAILED, pilot)
-        screen: InsightsScreen = app.screen
+        screen = screen_of(app, InsightsScreen)
         await pilot.pause()
         assert (
             text(screen, "#status") == screen.state.status_line() == "The run history could not be read (all modules)."
@@ -223,7 +224,7 @@ async def test_an_input_mapping_is_promoted_into_the_input_schema(root: Path, tm
         assert screen.state.can("promote")
         await pilot.press("p")
         await until(lambda: isinstance(app.screen, MigrationScreen) and app.screen.slots[0].plan is not None, pilot)
-        preview: MigrationScreen = app.screen
+        preview = screen_of(app, MigrationScreen)
         plan = preview.slots[0].plan
         assert plan is not None and not plan.errors and [f.path for f in plan.files] == ["schema.json"]
         added = [line for line in plan.files[0].diff.splitlines() if line.startswith("+") and '"ticket_id"' in line]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable
-from tuikit import isolate, make_app, notices, open_goldens, until
+from tuikit import isolate, make_app, notices, open_goldens, screen_of, until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "runtime"))
@@ -81,7 +81,7 @@ async def test_goldens_accept_writes_the_answer_and_u_puts_it_back(
     app = make_app(root, tmp_path, config=load_config())
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await open_goldens(app, pilot, module)
-        assert screen.state.shown_case() is not None and screen.state.shown_case().name == "case-001"
+        assert (case := screen.state.shown_case()) is not None and case.name == "case-001"
         assert screen.offers("accept") and not screen.offers("undo")
         await pilot.press("a")
         await until(lambda: isinstance(app.screen, ConfirmModal), pilot)
@@ -110,7 +110,7 @@ async def test_the_eval_matrix_shows_scores_and_accepts_a_failing_cell(
         await pilot.pause()
         app.push_screen(EvalScreen(module, app.config))
         await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.state.final, pilot)
-        screen: EvalScreen = app.screen
+        screen = screen_of(app, EvalScreen)
         target = screen.state.targets[0]
         assert screen.state.label("case-000", target) == "✓ pass · 0.80"
         assert str(screen.query_one(DataTable).get_cell("case-000", target)) == "✓ pass · 0.80"
@@ -126,7 +126,7 @@ async def test_the_eval_matrix_shows_scores_and_accepts_a_failing_cell(
         llm_server.respond_with(responder(wrong=frozenset({0})))
         app.push_screen(EvalScreen(plain, app.config))
         await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.state.final, pilot)
-        screen = app.screen
+        screen = screen_of(app, EvalScreen)
         screen.query_one(DataTable).focus()
         await pilot.press("enter")
         await until(lambda: screen.offers("accept"), pilot)

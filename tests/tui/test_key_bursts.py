@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.app import App
-from tuikit import burst, copy_modules, isolate, make_app, timers_due, typed, until
+from tuikit import burst, copy_modules, isolate, make_app, screen_of, timers_due, typed, until
 
 from cogtui.tui.screens.browser import DETAIL_DELAY, BrowserScreen, FilterInput
 from cogtui.tui.screens.run.screen import RunScreen
@@ -41,7 +41,8 @@ async def test_keys_after_the_filter_word_go_where_enter_leads(root: Path, tmp_p
         burst(app, "/code\nr")
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
         assert app.query_one(FilterInput).value == "code"
-        assert app.screen.module.name == "code-reviewer"  # enter went to the first match, r ran it
+        module = screen_of(app, RunScreen).module
+        assert module is not None and module.name == "code-reviewer"  # enter went to the first match, r ran it
 
 
 def detail_text(app: App[Any]) -> str:

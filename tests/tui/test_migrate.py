@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
-from tuikit import copy_modules, isolate, make_app, notices, until
+from tuikit import copy_modules, isolate, make_app, notices, planned, until
 
 from cogtui.core.authoring.migration.plan import severity_of
 from cogtui.core.authoring.migration.preview_state import ModuleSlot
-from cogtui.core.authoring.migration.review import ReviewPlan
 from cogtui.core.module.loader import load_module
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
@@ -55,12 +54,6 @@ async def open_preview(app: CogtuiApp, pilot: Pilot[None], paths: list[Path]) ->
     await until(lambda: all(s.plan is not None for s in screen.slots), pilot)
     await pilot.pause()
     return screen
-
-
-def planned(slot: ModuleSlot) -> ReviewPlan:
-    """The module's plan, which the test waited for."""
-    assert slot.plan is not None
-    return slot.plan
 
 
 def chosen(screen: MigrationScreen) -> ModuleSlot:

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
-from tuikit import copy_modules, isolate, make_app, notices, palette_pick, until
+from textual.pilot import Pilot
+from tuikit import copy_modules, isolate, make_app, notices, palette_pick, screen_of, until
 
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
@@ -19,20 +21,20 @@ from cogtui.tui.widgets.run_pane import RunPane
 MODULE = "incident-narrator"
 
 
-async def palette(app, pilot, words: str) -> None:  # type: ignore[no-untyped-def]
+async def palette(app: CogtuiApp, pilot: Pilot[None], words: str) -> None:
     await palette_pick(app, pilot, words)
     await until(lambda: not isinstance(app.screen, CommandPalette), pilot)
     await pilot.pause()
 
 
-def editors(app) -> list[EditorScreen]:  # type: ignore[no-untyped-def]
+def editors(app: CogtuiApp) -> list[EditorScreen]:
     return [s for s in app.screen_stack if isinstance(s, EditorScreen)]
 
 
-async def open_and_type(app, pilot, module: Path) -> EditorScreen:  # type: ignore[no-untyped-def]
+async def open_and_type(app: CogtuiApp, pilot: Pilot[None], module: Path) -> EditorScreen:
     nav.open_module(app, module)
     await until(lambda: isinstance(app.screen, EditorScreen) and app.screen.module_path == module, pilot)
-    editor = app.screen
+    editor = screen_of(app, EditorScreen)
     await until(lambda: editor.is_mounted and not editor.state.checking, pilot)
     editor.area(editor.state.files[editor.state.active]).focus()
     await pilot.press(*"ZZZ")
@@ -48,7 +50,7 @@ async def test_opening_an_open_module_goes_back_to_its_editor(monkeypatch: pytes
         said = notices(app)
         await until(lambda: bool(app.store.entries), pilot)
         editor = await open_and_type(app, pilot, module)
-        typed = editor.area(editor.state.current()).text
+        typed = editor.area(editor.state.files[editor.state.active]).text
         await palette(app, pilot, "Open incident")  # the editor is on top: stays, nothing stacked
         assert app.screen is editor and editors(app) == [editor] and editor.has_unsaved_changes()
         assert f"{MODULE} is already open: back to its editor: its unsaved edits are kept." in said[-1]
@@ -61,7 +63,7 @@ async def test_opening_an_open_module_goes_back_to_its_editor(monkeypatch: pytes
         await palette(app, pilot, "Open incident")
         await until(lambda: app.screen is editor, pilot)
         assert editors(app) == [editor] and not any(isinstance(s, RunScreen) for s in app.screen_stack)
-        assert editor.has_unsaved_changes() and editor.area(editor.state.current()).text == typed
+        assert editor.has_unsaved_changes() and editor.area(editor.state.files[editor.state.active]).text == typed
 
         # The browser's way (Navigate → navigation.go) follows the same rule, and a file asked for is shown.
         prompt = next(b for b in editor.state.files.values() if b.rel.startswith("prompt"))
@@ -93,7 +95,7 @@ async def test_a_screen_above_with_work_is_never_closed(monkeypatch: pytest.Monk
         # A run screen with a run running above it: refused, the run keeps running.
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        run_screen = app.screen
+        run_screen = screen_of(app, RunScreen)
         await pilot.press("ctrl+r")
         await until(lambda: bool(run_screen.query(RunPane)) and run_screen.query_one(RunPane).running, pilot)
         await palette(app, pilot, "Open incident")

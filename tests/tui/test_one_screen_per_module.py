@@ -10,10 +10,12 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import TextArea
-from tuikit import copy_modules, editor_ready, isolate, make_app, notices, open_run, until
+from tuikit import copy_modules, editor_ready, isolate, make_app, notices, open_run, screen_of, until
 
 from cogtui.core.history.run_list_state import ListPhase
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.history.screen import HistoryScreen
@@ -25,7 +27,7 @@ from cogtui.tui.widgets.run_pane import RunPane
 MODULE = "code-reviewer"
 
 
-def stacked(app, kind: type) -> list:  # type: ignore[no-untyped-def]
+def stacked(app: CogtuiApp, kind: type) -> list:
     return [s for s in app.screen_stack if isinstance(s, kind)]
 
 
@@ -57,7 +59,7 @@ async def test_run_x_twice_goes_back_to_its_run_screen(monkeypatch: pytest.Monke
         await until(lambda: not panes()[0].running, pilot)
         await pilot.press("f3")
         await until(lambda: isinstance(app.screen, HistoryScreen) and len(app.screen.runs) == 1, pilot)
-        history = app.screen
+        history = screen_of(app, HistoryScreen)
         (run,) = history.runs.values()
         await pilot.press("r")  # the history's re-run: back to the run screen, the run's input, a new tab
         await until(lambda: app.screen is screen and len(panes()) == 2, pilot)
@@ -79,7 +81,7 @@ async def test_goldens_eval_history_and_migrate_are_not_stacked_twice(
         await until(lambda: bool(app.store.entries), pilot)
         nav.goldens(app, module)
         await until(lambda: isinstance(app.screen, GoldensScreen) and app.screen.state.final, pilot)
-        goldens = app.screen
+        goldens = screen_of(app, GoldensScreen)
         nav.evaluate(app, module)
         await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
         nav.goldens(app, module)  # the eval above has ended: closed on the way back to the golden tests
@@ -88,7 +90,7 @@ async def test_goldens_eval_history_and_migrate_are_not_stacked_twice(
         assert "back to its golden tests" in said[-1]
         nav.evaluate(app, module)
         await until(lambda: isinstance(app.screen, EvalScreen) and app.screen.report is not None, pilot)
-        evaluation = app.screen
+        evaluation = screen_of(app, EvalScreen)
         nav.evaluate(app, module)
         await pilot.pause()
         assert stacked(app, EvalScreen) == [evaluation] and app.screen is evaluation
@@ -97,7 +99,7 @@ async def test_goldens_eval_history_and_migrate_are_not_stacked_twice(
         await until(
             lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is not ListPhase.LOADING, pilot
         )
-        history = app.screen
+        history = screen_of(app, HistoryScreen)
         nav.history(app, module)
         await pilot.pause()
         assert stacked(app, HistoryScreen) == [history]
@@ -108,7 +110,7 @@ async def test_goldens_eval_history_and_migrate_are_not_stacked_twice(
         await until(lambda: app.screen is history, pilot)
         nav.migrate(app, [module])
         await until(lambda: isinstance(app.screen, MigrationScreen), pilot)
-        migration = app.screen
+        migration = screen_of(app, MigrationScreen)
         nav.migrate(app, [module])
         await pilot.pause()
         assert stacked(app, MigrationScreen) == [migration] and stacked(app, GoldensScreen) == [goldens]
@@ -130,7 +132,7 @@ async def test_the_insights_dashboard_is_one_per_filter_and_opens_on_top_of_held
         await until(lambda: bool(app.store.entries), pilot)
         nav.insights(app, None)
         await until(lambda: isinstance(app.screen, InsightsScreen) and app.screen.filled, pilot)
-        dashboard = app.screen
+        dashboard = screen_of(app, InsightsScreen)
         nav.history(app, module)  # a screen that holds nothing, on top
         await until(
             lambda: isinstance(app.screen, HistoryScreen) and app.screen.state.phase is not ListPhase.LOADING, pilot
@@ -144,7 +146,7 @@ async def test_the_insights_dashboard_is_one_per_filter_and_opens_on_top_of_held
         await until(
             lambda: isinstance(app.screen, InsightsScreen) and app.screen is not dashboard and app.screen.filled, pilot
         )
-        filtered = app.screen
+        filtered = screen_of(app, InsightsScreen)
         assert filtered.module == MODULE and stacked(app, InsightsScreen) == [dashboard, filtered]
         nav.insights(app, None)  # back down to the first: the filtered one above holds nothing
         await until(lambda: app.screen is dashboard, pilot)
@@ -152,7 +154,7 @@ async def test_the_insights_dashboard_is_one_per_filter_and_opens_on_top_of_held
 
         nav.open_module(app, module)
         await until(lambda: editor_ready(app), pilot)
-        editor = app.screen
+        editor = screen_of(app, EditorScreen)
         editor.query_one(TextArea).insert("# an unsaved edit\n")
         await until(editor.has_unsaved_changes, pilot)
         nav.insights(app, None)  # closing the editor would lose the edit: a new dashboard opens on top

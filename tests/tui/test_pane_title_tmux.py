@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 TITLE = "\x1b]2;PWNED2\x1b\\\x1b]0;PWNED0\x07\x1bkPWNEDW\x1b\\"  # pane title (OSC 2, OSC 0) and window name
 
 
-def test_a_hostile_module_name_cannot_retitle_the_pane(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_hostile_module_name_cannot_retitle_the_pane(tmp_path) -> None:
     root = tmp_path / "modules"
     root.mkdir()
     module = root / f"evil{TITLE}"

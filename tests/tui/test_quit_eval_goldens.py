@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from textual.widgets import Static
-from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
+from tuikit import click, copy_modules, endless_replay, isolate, make_app, screen_of, until
 
 from cogtui.core.eval.eval_state import EvalPhase
 from cogtui.core.run.golden_state import GoldensPhase
@@ -42,7 +42,13 @@ def record_exits(app: CogtuiApp, monkeypatch: pytest.MonkeyPatch, screen_type: t
     ],
 )
 async def test_q_asks_while_an_eval_or_golden_run_is_running(
-    key: str, screen_type: type, group: str, running: object, said: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    key: str,
+    screen_type: type[EvalScreen | GoldensScreen],
+    group: str,
+    running: object,
+    said: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     root = isolate(monkeypatch, tmp_path)
     endless_replay(monkeypatch)  # answers that stream until they are quit
@@ -55,8 +61,8 @@ async def test_q_asks_while_an_eval_or_golden_run_is_running(
             pilot,
         )
         await pilot.press(key)
-        await until(lambda: isinstance(app.screen, screen_type) and app.screen.state.phase is running, pilot)  # type: ignore[attr-defined]
-        screen: Any = app.screen
+        await until(lambda: isinstance(app.screen, screen_type) and app.screen.state.phase is running, pilot)
+        screen = screen_of(app, screen_type)
         await pilot.press("q")
         await until(lambda: isinstance(app.screen, ConfirmModal) and bool(app.screen.query("#confirm")), pilot)
         assert said in str(app.screen.query_one(".dialog-body", Static).render())

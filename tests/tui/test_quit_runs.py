@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from tuikit import click, copy_modules, endless_replay, isolate, make_app, until
+from tuikit import click, copy_modules, endless_replay, isolate, make_app, screen_of, until
 
 from cogtui.core.history.store import History
 from cogtui.tui import navigation as nav
@@ -119,7 +119,7 @@ async def test_quitting_with_only_finished_runs_does_not_ask(monkeypatch: pytest
         await pilot.pause()
         nav.run_module(app, module)
         await until(lambda: isinstance(app.screen, RunScreen) and app.screen.module is not None, pilot)
-        screen = app.screen
+        screen = screen_of(app, RunScreen)
         await pilot.press("ctrl+r")
         await until(lambda: bool(screen.query(RunPane)) and not screen.query_one(RunPane).running, pilot)
         await pilot.press("ctrl+q")

@@ -52,7 +52,12 @@ async def test_overlapping_revalidations_all_land(monkeypatch: pytest.MonkeyPatc
             _break(module)
         validate_entries(app, modules[:2], group="revalidate")
         validate_entries(app, modules[2:], group="revalidate")  # used to cancel the first, losing its reports
-        await until(lambda: all(any(d.code == "M003" for d in app.store.report(m).diagnostics) for m in modules), pilot)
+
+        def broken_everywhere() -> bool:
+            reports = [app.store.report(m) for m in modules]
+            return all(r is not None and any(d.code == "M003" for d in r.diagnostics) for r in reports)
+
+        await until(broken_everywhere, pilot)
 
 
 async def test_browser_validate_all_goes_through_the_apps_handler(

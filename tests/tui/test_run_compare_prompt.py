@@ -69,7 +69,9 @@ async def test_two_targets_run_side_by_side_with_the_differences_marked(
         screen.query_one("#run-compare", Input).value = "anthropic/claude-test"
         await until(lambda: screen.state.title() == "ticket · openai gpt-4o-mini vs anthropic/claude-test", pilot)
         await pilot.press("ctrl+r")
-        await until(lambda: bool(screen.query(ComparePane)), pilot)
+        # The pane drawn: its children composed and its own mount handler run (the table's columns), which a loaded
+        # machine reaches some time after the pane is in the DOM.
+        await until(lambda: screen.query_one(ComparePane).query_one(DataTable).columns, pilot)
         pane = screen.query_one(ComparePane)
         compare_agrees(pane)
         await until(lambda: not pane.running and len(recorded()) == 2, pilot)

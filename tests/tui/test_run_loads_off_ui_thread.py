@@ -29,6 +29,8 @@ from cogtui.tui.screens.goldens.screen import GoldensScreen
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
 
+S = TypeVar("S", bound=Screen[Any])
+
 
 class HeldLoads:
     """Every load of `module` on the UI thread, or by a screen's loading worker, is recorded, and the worker's waits
@@ -77,7 +79,6 @@ class HeldLoads:
         self.gate.set()
 
 
-S = TypeVar("S", bound=Screen[Any])
 Go = Callable[[CogtuiApp, Path], object]  # a navigation function that opens a module's screen
 
 

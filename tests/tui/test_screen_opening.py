@@ -20,7 +20,7 @@ from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor.picker import TabPickerModal
 from cogtui.tui.screens.modals import ChoiceModal
 
-SCREENS = (
+SCREENS: tuple[tuple[str, str], ...] = (
     ("enter", "EditorScreen"),
     ("r", "RunScreen"),
     ("m", "MigrationScreen"),
@@ -97,4 +97,5 @@ async def test_the_dialogs_a_screen_pushes_keep_their_own_layout(
         app.push_screen(modal)
         await until(lambda: app.screen is modal and bool(modal.query(".dialog-buttons")), pilot)
         await pilot.pause()
-        assert modal.query_one(".dialog-buttons").styles.layout.name == "grid"
+        layout = modal.query_one(".dialog-buttons").styles.layout
+        assert layout is not None and layout.name == "grid"

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from standin_screen import STAND_IN, Notes, NotesScreen, browser_has_o
@@ -26,6 +27,9 @@ from cogtui.tui.screens.browser import BrowserScreen
 from tools import keys_doc, screenshots
 
 NOTES_KEY = KeySpec("notes.write", "ctrl+e", "write", "Write", doc="write a note")  # as its screen would register it
+
+if TYPE_CHECKING:  # the app is imported where a test starts it
+    from cogtui.tui.app import CogtuiApp
 
 
 @contextmanager

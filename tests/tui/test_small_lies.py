@@ -7,7 +7,6 @@ deprecated: test_browser.py; Apply/Undo: test_migrate_state.py.)"""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_editor_kit import area, module_dir, open_editor, replace_line
@@ -28,7 +27,7 @@ from cogtui.tui.widgets.module_tree import ModuleTree
 __all__ = ["module_dir"]  # the fixture, imported so pytest finds it
 
 
-def footer_keys(app: Any) -> set[str]:
+def footer_keys(app: CogtuiApp) -> set[str]:
     return {item.description for item in app.screen.query_one(KeyFooter).items}
 
 

@@ -21,16 +21,16 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pytest_textual_snapshot import SVGImageExtension
 from syrupy.assertion import SnapshotAssertion
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, TabbedContent
-from tuikit import copy_modules, isolate, make_app
+from tuikit import copy_modules, isolate, make_app, written_until_seen
 
 from cogtui.core.history.store import History, RunRecord
 from cogtui.tui.screens.editor.merge import MergeModal
@@ -228,7 +228,7 @@ async def editor_merge(pilot: Pilot[None], stage: Stage) -> None:
 
     write()
     buffer = next(b for b in screen.state.files.values() if b.rel == "module.yaml")
-    await until(pilot, lambda: buffer.stale or write(), "the changed-on-disk mark")
+    await written_until_seen(pilot, write, lambda: buffer.stale)  # the changed-on-disk mark
     await pilot.press("ctrl+s", "enter")
     await until(pilot, lambda: isinstance(pilot.app.screen, MergeModal), "the merge view")
     await settle(pilot)
@@ -354,7 +354,7 @@ def row_diff(stored: Path, svg: str) -> str:
     return "\n".join(lines[:40]) if lines else "(the same text: only colours or styles differ)"
 
 
-def assert_fits_80x24(app: Any, svg: str, what: str) -> None:
+def assert_fits_80x24(app: App[Any], svg: str, what: str) -> None:
     rows = screen_rows(svg)  # blank rows have no text: [0] is the header, [-1] the footer
     assert "…" not in rows[0], f"{what}: the header is cut: {rows[0]!r}"
     assert "…" not in rows[-1], f"{what}: the footer is cut: {rows[-1]!r}"
@@ -378,7 +378,10 @@ async def test_screen(name: str, theme: str | None, stage: Stage, tmp_path: Path
 
 def test_migration_side_by_side(stage: Stage, tmp_path: Path, snap_compare: Any) -> None:
     """At 120 columns only: 80 is too narrow to be worth a side-by-side snapshot."""
-    run_before = partial(ALL_SCENES["migration-split"].drive, stage=stage)
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await ALL_SCENES["migration-split"].drive(pilot, stage)
+
     assert snap_compare(still(make_app(stage.root, tmp_path)), terminal_size=(120, 40), run_before=run_before)
 
 

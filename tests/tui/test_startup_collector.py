@@ -6,13 +6,17 @@ from __future__ import annotations
 import gc
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
+from textual.pilot import Pilot
 from tuikit import copy_modules, isolate, make_app, notices, until
 
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.widgets.module_tree import ModuleTree
+
+if TYPE_CHECKING:  # the app is imported where a test starts it
+    from cogtui.tui.app import CogtuiApp
 
 
 async def test_the_collector_paused_for_start_up_is_back_on_once_the_modules_are_shown(
@@ -100,7 +104,7 @@ async def test_the_start_theme_styles_the_screen_as_switching_to_it_does(
         await until(lambda: app.export_screenshot() == started, pilot)
 
 
-async def _steady_screenshot(app: Any, pilot: Any) -> str:
+async def _steady_screenshot(app: CogtuiApp, pilot: Pilot[None]) -> str:
     """The screen once two screenshots a pause apart agree."""
     before = app.export_screenshot()
     for _ in range(100):  # 5 s at the most

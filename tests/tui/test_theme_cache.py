@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cogtui.tui.themes import THEME_CACHE_VERSION, builtin_theme_dir, load_themes, theme_cache_file
+from cogtui.tui.themes import THEME_CACHE_VERSION, ThemeLoad, builtin_theme_dir, load_themes, theme_cache_file
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -100,7 +100,7 @@ def test_warm_start_does_not_import_yaml(tmp_path: Path) -> None:
     reading (sourcemap.py and what it imports, ~2.5 ms of the first frame) either."""
     env_code = (
         "import sys\n"
-        "from cogtui.tui.themes import THEME_CACHE_VERSION, builtin_theme_dir, load_themes, theme_cache_file\n"
+        "from cogtui.tui.themes import THEME_CACHE_VERSION, ThemeLoad, builtin_theme_dir, load_themes, theme_cache_file\n"
         "from cogtui.core.settings.config import load_config\n"
         "load_config()\n"
         "loaded = load_themes(builtin_theme_dir(), cache_file=theme_cache_file())\n"
@@ -136,12 +136,12 @@ def test_a_fifo_or_a_huge_file_in_the_themes_folder_is_skipped_not_waited_on(tmp
     folder.mkdir()
     os.mkfifo(folder / "pipe.yaml")
     (folder / "huge.yaml").write_text("name: huge\n" + "#" * (THEME_FILE_LIMIT + 1), encoding="utf-8")
-    loaded: list[object] = []
+    loaded: list[ThemeLoad] = []
     reader = threading.Thread(target=lambda: loaded.append(load_themes(folder)), daemon=True)
     reader.start()
     reader.join(timeout=10)
     assert not reader.is_alive(), "reading the themes folder blocked on a FIFO"
     (result,) = loaded
-    problems = "\n".join(result.problems)  # type: ignore[attr-defined]
+    problems = "\n".join(result.problems)
     assert "pipe.yaml: cannot read" in problems and "FIFO" in problems and "huge.yaml: cannot read" in problems
-    assert result.themes == []  # type: ignore[attr-defined]
+    assert result.themes == []

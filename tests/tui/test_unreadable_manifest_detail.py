@@ -13,6 +13,8 @@ MODULES = Path(__file__).resolve().parents[2] / "modules"
 
 
 class Store:
+    """The part of the app's ModuleStore the detail reads (passed where a ModuleStore is expected)."""
+
     def display(self, path: Path) -> str:
         return str(path)
 

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.wheel, pytest.mark.e2e]
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL_TIMEOUT = 900  # seconds: a cold pip cache downloads every dependency
-UNSET = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "COLUMNS", "LINES", "COGNITIVE_MODULES_PATH")
+UNSET: tuple[str, ...] = ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "COLUMNS", "LINES", "COGNITIVE_MODULES_PATH")
 UNSET += ("COGNITIVE_PROVIDER", "COGNITIVE_MODEL", *secret_variables())  # and every provider's key
 
 
@@ -71,7 +71,11 @@ def test_the_wheel_installed_elsewhere_validates_tests_and_starts_with_its_theme
     wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     judge = "cogtui/builtin/cogtui-judge/"
-    shipped_files = ("cogtui/themes/cogtui-dark.yaml", "cogtui/themes/cogtui-light.yaml", "cogtui/tui/styles/app.tcss")
+    shipped_files: tuple[str, ...] = (
+        "cogtui/themes/cogtui-dark.yaml",
+        "cogtui/themes/cogtui-light.yaml",
+        "cogtui/tui/styles/app.tcss",
+    )
     shipped_files += tuple(judge + f for f in ("module.yaml", "prompt.md", "schema.json", "tests/pass.input.json"))
     for shipped in shipped_files:
         assert shipped in names, f"{shipped} is missing from {wheel.name}"
