@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 from tuikit import copy_modules, editor_ready, isolate, make_app, until
 
+from cogtui.core.authoring.editor_files import FileBuffer
 from cogtui.core.authoring.editor_state import EditorState
 from cogtui.core.diagnostics import Diagnostic, Severity
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.editor.buffers import FileBuffer, problem_content, status_content, tab_label
+from cogtui.tui.screens.editor.drawing import problem_content, status_content, tab_label
 
 
 def test_a_file_with_control_characters_opens_read_only_naming_them(tmp_path: Path) -> None:

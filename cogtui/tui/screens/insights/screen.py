@@ -125,7 +125,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
                 yield Static("Insights over time", id="insights-trend-label")  # the span once loaded
                 yield Sparkline([], id="insights-sparkline")
         yield Static(id="insights-empty", classes="-hidden")
-        with TabbedContent(id="insights-tabs"):  # the first tab shown; no `initial=` (editor_buffers.EditorBody)
+        with TabbedContent(id="insights-tabs"):  # the first tab shown; no `initial=` (editor/drawing.EditorBody)
             with TabPane("Insights", id=INSIGHTS_TAB):
                 yield InsightTable(id="insights-table")
             with TabPane("Custom enums", id=ENUMS_TAB):
