@@ -7,12 +7,13 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from test_editor_kit import SIZE, area, make_app, module_dir, open_editor, until
+from textual.pilot import Pilot
 from textual.widgets import Static
 
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.live_check import LiveChecker, LiveReport
 from cogtui.tui.widgets.diagnostics_panel import SHOWN, DiagnosticsPanel
 
@@ -48,7 +49,7 @@ class Gate:
 VALIDATING = ("validate", "revalidate", "editor-validate")  # the worker groups that validate modules in threads
 
 
-async def settled(app: Any, pilot: Any) -> None:
+async def settled(app: CogtuiApp, pilot: Pilot[None]) -> None:
     """Every validation thread done before the app goes: a thread outlives its app, and one left validating a big
     module would take its process's time from the tests that run next in it."""
     finished = lambda: all(w.is_finished for w in app.workers if w.group in VALIDATING)  # noqa: E731

@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 from test_run_loads_off_ui_thread import HeldLoads
 from textual.app import ComposeResult
+from textual.pilot import Pilot
 from textual.widgets import OptionList, Static, TabbedContent
 from tuikit import HANG_S, copy_modules, editor_ready, isolate, make_app, until
 
-import cogtui.tui.screens.editor.screen as editor_screen
+import cogtui.tui.screens.editor.opening as editor_opening
 from cogtui.core.authoring.editor_files import FileBuffer
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
 from cogtui.tui.screens.editor.picker import TabPickerModal
 from cogtui.tui.screens.editor.screen import EditorScreen
@@ -33,25 +35,28 @@ def status(screen: EditorScreen) -> str:
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+def app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> CogtuiApp:
     """The app on a copy of code-reviewer (tmp_path/modules/code-reviewer), isolated in tmp_path."""
     root = isolate(monkeypatch, tmp_path)
     copy_modules(root, "code-reviewer")
     return make_app(root, tmp_path)
 
 
-async def held_editor(app: Any, pilot: Any, monkeypatch: pytest.MonkeyPatch, file: Path | None = None) -> Any:
+async def held_editor(
+    app: CogtuiApp, pilot: Pilot[None], monkeypatch: pytest.MonkeyPatch, file: Path | None = None
+) -> tuple[EditorScreen, HeldLoads, Path]:
     """The editor of code-reviewer opened under `app`, its module's read held: (screen, loads, module folder)."""
     await until(lambda: bool(app.store.entries), pilot)
     module = app.store.entries[0].path
     loads = HeldLoads(monkeypatch, module)
     navigation.open_module(app, module, file)
     await until(lambda: isinstance(app.screen, EditorScreen) and bool(loads.on_ui_thread), pilot)
+    assert isinstance(app.screen, EditorScreen)
     return app.screen, loads, module
 
 
 async def test_the_editor_reads_its_module_and_files_in_a_worker_and_says_it_is_loading(
-    app: Any, monkeypatch: pytest.MonkeyPatch
+    app: CogtuiApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads: list[bool] = []
     real_read = FileBuffer.load
@@ -82,7 +87,7 @@ async def test_the_editor_reads_its_module_and_files_in_a_worker_and_says_it_is_
 
 
 async def test_a_module_folder_gone_while_it_is_read_is_said_and_escape_still_closes(
-    app: Any, monkeypatch: pytest.MonkeyPatch
+    app: CogtuiApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen, loads, module = await held_editor(app, pilot, monkeypatch)
@@ -97,7 +102,7 @@ async def test_a_module_folder_gone_while_it_is_read_is_said_and_escape_still_cl
 
 
 async def test_closing_the_editor_while_it_reads_its_module_draws_nothing_and_raises_nothing(
-    app: Any, monkeypatch: pytest.MonkeyPatch
+    app: CogtuiApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         screen, loads, _module = await held_editor(app, pilot, monkeypatch)
@@ -115,26 +120,26 @@ class HeldListing:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.on_ui_thread: list[bool] = []
         self.gate = threading.Event()
-        real_listing = editor_screen.read_listing
+        real_listing = editor_opening.read_listing
 
         def read_listing(root: Path) -> Any:
             self.on_ui_thread.append(on_ui_thread())
             self.gate.wait(2 * HANG_S)  # until the test lets go (past any wait's bound: a test that failed ends)
             return real_listing(root)
 
-        monkeypatch.setattr(editor_screen, "read_listing", read_listing)  # what the editor reads its listing with
+        monkeypatch.setattr(editor_opening, "read_listing", read_listing)  # what the editor reads its listing with
 
     def release(self) -> None:
         self.gate.set()
 
 
-def listed(app: Any) -> list[str]:
+def listed(app: CogtuiApp) -> list[str]:
     options = app.screen.query_one(OptionList)
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 
 
 async def test_f2_lists_the_open_tabs_at_once_and_the_folder_once_it_is_read_in_a_worker(
-    app: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    app: CogtuiApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     module = tmp_path / "modules" / "code-reviewer"
     listing = HeldListing(monkeypatch)  # before the editor exists: it keeps the function it was made with
@@ -142,10 +147,12 @@ async def test_f2_lists_the_open_tabs_at_once_and_the_folder_once_it_is_read_in_
         navigation.open_module(app, module)
         await until(lambda: editor_ready(app), pilot)
         editor = app.screen
+        assert isinstance(editor, EditorScreen)
         (module / "NOTES.md").write_text("made after the editor opened\n", encoding="utf-8")
         await pilot.press("f2")
         await until(lambda: isinstance(app.screen, TabPickerModal) and listing.on_ui_thread == [False], pilot)
         picker = app.screen
+        assert isinstance(picker, TabPickerModal)
         assert listed(app)[-1] == "reading the module folder…" and listed(app)[-2].startswith("contract")
         first = app.screen.query_one(OptionList).highlighted
         await pilot.press("down")  # the list answers keys while the folder is read
@@ -157,7 +164,7 @@ async def test_f2_lists_the_open_tabs_at_once_and_the_folder_once_it_is_read_in_
         assert listing.on_ui_thread == [False] and editor.state.file_for(module / "NOTES.md") is None
 
 
-async def test_f2_on_a_module_folder_gone_says_so_in_the_list(app: Any, tmp_path: Path) -> None:
+async def test_f2_on_a_module_folder_gone_says_so_in_the_list(app: CogtuiApp, tmp_path: Path) -> None:
     module = tmp_path / "modules" / "code-reviewer"
     async with app.run_test(size=(100, 30)) as pilot:
         navigation.open_module(app, module)
@@ -178,7 +185,7 @@ class AnsweredAsItComposes(TabPickerModal):
 
 
 @pytest.mark.parametrize("when", ["before it is pushed", "as it composes"])
-async def test_a_listing_that_answers_before_the_list_is_mounted_is_shown_once_it_is(when: str, app: Any) -> None:
+async def test_a_listing_that_answers_before_the_list_is_mounted_is_shown_once_it_is(when: str, app: CogtuiApp) -> None:
     """The folder may be listed before the list has mounted: what it found is shown, the pending line gone."""
     async with app.run_test(size=(100, 30)) as pilot:
         entries = [("file-0", markup("module.yaml"))]

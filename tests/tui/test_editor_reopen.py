@@ -23,16 +23,18 @@ from test_editor_kit import (
     until,
 )
 from textual.message import Message
+from textual.pilot import Pilot
 from textual.widgets import Label, OptionList, Tab, TabbedContent, TabPane
 
 from cogtui.tui import navigation
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 
 __all__ = ["module_dir"]  # the fixture, imported so pytest finds it
 
 
-async def close_deleted(pilot, screen: EditorScreen, path: Path) -> None:  # type: ignore[no-untyped-def]
+async def close_deleted(pilot: Pilot[None], screen: EditorScreen, path: Path) -> None:
     """Delete `path` on disk and close its tab, as the editor offers (ctrl+s, then "close its tab")."""
     text = path.read_text()
 
@@ -51,7 +53,7 @@ async def close_deleted(pilot, screen: EditorScreen, path: Path) -> None:  # typ
     await until(pilot, lambda: all(b.rel != rel for b in screen.state.files.values()), "the tab to close")
 
 
-def listed(app) -> list[str]:  # type: ignore[no-untyped-def]
+def listed(app: CogtuiApp) -> list[str]:
     options = app.screen.query_one(OptionList)
     return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
 

@@ -5,7 +5,6 @@ files and can save them all first."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from test_editor_kit import (
     SIZE,
@@ -19,8 +18,10 @@ from test_editor_kit import (
     replace_line,
     until,
 )
+from textual.pilot import Pilot
 
 from cogtui.core.authoring.editor_state import PROBLEMS_ROWS, PROBLEMS_STEP
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
@@ -44,7 +45,7 @@ async def test_no_problems_is_one_line_and_the_code_gets_the_rest(module_dir: Pa
         assert not screen.state.can("problems_taller") and not screen.state.can("focus_diagnostics")
 
 
-async def with_a_problem(app: Any, pilot: Any, module_dir: Path) -> EditorScreen:
+async def with_a_problem(app: CogtuiApp, pilot: Pilot[None], module_dir: Path) -> EditorScreen:
     """The editor on module.yaml, its tier made unknown (M003) and shown in the problems pane."""
     screen = await open_editor(app, pilot, module_dir)
     await replace_line(pilot, area(screen, "module.yaml"), "tier: ", "tier: bogus")

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from textual.command import CommandPalette
+from textual.pilot import Pilot
 from tuikit import copy_modules, isolate, make_app, notices, palette_pick, until
 
 from cogtui.tui import navigation as nav
+from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.run.screen import RunScreen
 from cogtui.tui.widgets.run_pane import RunPane
@@ -19,20 +21,21 @@ from cogtui.tui.widgets.run_pane import RunPane
 MODULE = "incident-narrator"
 
 
-async def palette(app, pilot, words: str) -> None:  # type: ignore[no-untyped-def]
+async def palette(app: CogtuiApp, pilot: Pilot[None], words: str) -> None:
     await palette_pick(app, pilot, words)
     await until(lambda: not isinstance(app.screen, CommandPalette), pilot)
     await pilot.pause()
 
 
-def editors(app) -> list[EditorScreen]:  # type: ignore[no-untyped-def]
+def editors(app: CogtuiApp) -> list[EditorScreen]:
     return [s for s in app.screen_stack if isinstance(s, EditorScreen)]
 
 
-async def open_and_type(app, pilot, module: Path) -> EditorScreen:  # type: ignore[no-untyped-def]
+async def open_and_type(app: CogtuiApp, pilot: Pilot[None], module: Path) -> EditorScreen:
     nav.open_module(app, module)
     await until(lambda: isinstance(app.screen, EditorScreen) and app.screen.module_path == module, pilot)
     editor = app.screen
+    assert isinstance(editor, EditorScreen)
     await until(lambda: editor.is_mounted and not editor.state.checking, pilot)
     editor.area(editor.state.files[editor.state.active]).focus()
     await pilot.press(*"ZZZ")

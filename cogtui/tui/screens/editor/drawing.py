@@ -80,8 +80,8 @@ def file_pane(app: App[object], buf: FileBuffer, start: bool = False, read: bool
 
 
 class EditorBody(Vertical):
-    """The editor's tabs, drawn from its state: "Loading the module…" while the module is read (TUI-4), then a tab
-    per open file (read already, off the UI thread) and the contract tab, or why nothing could be opened. Composed
+    """The editor's tabs, drawn from its state: "Loading the module…" while the module is read off the UI thread
+    (TUI-4), then a tab per open file (read already) and the contract tab, or why nothing could be opened. Composed
     again (`recompose`) once the module is read; the rest of the screen (status, find bar, problems) stays."""
 
     def __init__(self, state: EditorState, id: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from cogtui.core.files.module_listing import ModuleListing, module_files
 from cogtui.core.module.contract_map import ContractMap, contract_map
 from cogtui.core.module.model import Module
 
+from ...module_loads import FolderReads, ModuleLoaded
 from ...widgets.contract_tree import ContractTree
 from .drawing import START_FOCUS, file_pane
 
@@ -70,14 +72,32 @@ def read_listing(root: Path) -> ModuleListing | str:
 
 
 class Opening:
+    """The editor's two reads of its folder (`module_read` as it opens, `listing` for the files without a tab),
+    started here and answered through the screen's one handler of reads (`arrived`)."""
+
     def __init__(self, editor: EditorView) -> None:
         self.editor = editor
+        root, screen = editor.module_path, editor.screen
+        self.module_read = FolderReads(
+            screen, root, partial(read_opening, focus_file=editor.focus_file), "load the module"
+        )
+        self.listing = FolderReads(screen, root, read_listing, "list the module's files")
         self.waiting: list[Callable[[list[Path] | str], object]] = []  # answered when the folder's listing arrives
+
+    def start(self) -> None:
+        """Read the module and its files (the editor is mounted: "Loading the module…" until they arrive)."""
+        self.module_read.start()
+
+    async def arrived(self, message: ModuleLoaded) -> None:
+        if message.reads is self.listing:
+            self.listed(self.listing.arrived(message))
+        else:
+            await self.opened(self.module_read.arrived(message))
 
     async def opened(self, read: ModuleRead | str) -> None:
         """The module and its files, read: their tabs (the file asked for shown first, as the editor opened or
         since, else the manifest), or why there are none; then validation and the watcher start. Nothing is drawn
-        once the editor is closed (`still_open`: it may be popped before, or while, they are drawn)."""
+        once the editor is closed (`is_open`: it may be popped before, or while, they are drawn)."""
         editor, state = self.editor, self.editor.state
         if isinstance(read, str):
             state.opened((), None, read)
@@ -105,7 +125,7 @@ class Opening:
         walk: at most EDITOR_FILE_LIMIT files), or `then(why it cannot be listed)`. A listing under way answers every
         caller that asked meanwhile."""
         self.waiting.append(then)
-        self.editor.listing.start()
+        self.listing.start()
 
     def listed(self, listing: ModuleListing | str) -> None:
         """The editor's listing arrived (the screen's one handler of reads): each caller waiting for it is answered."""

@@ -18,7 +18,6 @@ Workers (the reads, the check, the watcher) only post messages; the handlers bel
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TypeAlias
 
@@ -34,7 +33,7 @@ from cogtui.core.authoring.editor_state import CONTRACT_PANE, EditorState
 from ... import keys
 from ...keys import KeySpec, bindings
 from ...live_check import LiveChecker
-from ...module_loads import FolderReads, ModuleLoaded
+from ...module_loads import ModuleLoaded
 from ...mounting import still_open, while_open
 from ...stylesheets import stylesheet
 from ...widgets.area_theme import keep_following_app_theme
@@ -48,7 +47,7 @@ from .checking import Checking, Validated
 from .drawing import START_FOCUS, EditorBody, problem_content, status_content, tab_label
 from .external import ExternalEdit
 from .find import Find
-from .opening import Opening, read_listing, read_opening
+from .opening import Opening
 from .picker import pick_tab
 from .problems import Problems
 from .saving import DiskChanged, DiskFlow, SaveFlow
@@ -114,12 +113,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.state = EditorState(self.module_path.name, self.module_path)
         self.state.loading = True  # until the module and its files are read
         self.checker = LiveChecker()  # checks in a process of its own, ended with the screen
-        # The module and its files, read off the UI thread as the editor opens; and the folder's files for the tab
-        # list (f2) and "Open X" again, likewise (TUI-4: a big module or folder would hold up the keys).
-        self.module_read = FolderReads(
-            self, self.module_path, partial(read_opening, focus_file=self.focus_file), "load the module"
-        )
-        self.listing = FolderReads(self, self.module_path, read_listing, "list the module's files")
+        # The module and its files read off the UI thread as the editor opens, and later the folder's files for the
+        # tab list (f2) and "Open X" again (TUI-4: a big module or folder would hold up the keys meanwhile).
         self.opening = Opening(self)
         self.checking = Checking(self)
         self.problems = Problems(self)
@@ -142,17 +137,14 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         keep_following_app_theme(self, lambda: self.query(TextArea))
         self.update_status()
         self.show_problems()
-        self.module_read.start()
+        self.opening.start()
 
     def on_unmount(self) -> None:
         self.checker.close()
 
     @on(ModuleLoaded)
     async def _read(self, message: ModuleLoaded) -> None:
-        if message.reads is self.listing:
-            self.opening.listed(self.listing.arrived(message))
-        else:
-            await self.opening.opened(self.module_read.arrived(message))
+        await self.opening.arrived(message)
 
     # ------------------------------------------------------------ lookups, and what others ask of an editor
 

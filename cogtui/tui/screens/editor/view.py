@@ -18,10 +18,8 @@ if TYPE_CHECKING:
 
     from cogtui.core.authoring.editor_files import FileBuffer
     from cogtui.core.authoring.editor_state import EditorState
-    from cogtui.core.files.module_listing import ModuleListing
 
     from ...live_check import LiveChecker
-    from ...module_loads import FolderReads
     from ...widgets.diagnostics_panel import DiagnosticsPanel
     from ...widgets.find_bar import FindBar
     from ...widgets.marked_text_area import MarkedTextArea
@@ -34,9 +32,8 @@ class EditorView(Protocol):
     state: EditorState  # what the editor shows: the open files, problems, the tab shown, find
     module_path: Path  # the module folder
     focus_file: Path | None  # the file to show first once the module is read
-    listing: FolderReads[ModuleListing]  # the module folder's files, read off the UI thread (f2, "Open X" again)
     checker: LiveChecker  # checks the module in a process of its own
-    opening: Opening  # the tabs opened: as the editor opens, and files without a tab later
+    opening: Opening  # the tabs opened: as the editor opens, and files without a tab later (its reads)
     disk: DiskFlow  # the module folder watched, its changes carried out on the tabs
 
     @property
