@@ -32,6 +32,7 @@ from ...widgets.contract_tree import ContractTree
 from .drawing import START_FOCUS, file_pane
 
 if TYPE_CHECKING:
+    from .saving import DiskFlow
     from .view import EditorView
 
 
@@ -75,8 +76,9 @@ class Opening:
     """The editor's two reads of its folder (`module_read` as it opens, `listing` for the files without a tab),
     started here and answered through the screen's one handler of reads (`arrived`)."""
 
-    def __init__(self, editor: EditorView) -> None:
+    def __init__(self, editor: EditorView, disk: DiskFlow) -> None:
         self.editor = editor
+        self.disk = disk  # its watcher starts once the tabs are drawn
         root, screen = editor.module_path, editor.screen
         self.module_read = FolderReads(
             screen, root, partial(read_opening, focus_file=editor.focus_file), "load the module"
@@ -118,7 +120,7 @@ class Opening:
         editor.screen.query(START_FOCUS).first().focus()
         editor.update_status()
         editor.validate_now()
-        editor.disk.watch()
+        self.disk.watch()
 
     def without_tab(self, then: Callable[[list[Path] | str], object]) -> None:
         """`then(the module's files on disk that have no tab)`, once the folder is listed in a thread worker (a short

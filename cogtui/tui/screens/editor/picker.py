@@ -30,6 +30,7 @@ from ...shown import markup
 from .drawing import tab_label
 
 if TYPE_CHECKING:
+    from .opening import Opening
     from .view import EditorView
 
 PENDING = "pending"  # the option id of the line saying what is still being read
@@ -110,7 +111,7 @@ class TabPickerModal(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-def pick_tab(editor: EditorView) -> None:
+def pick_tab(editor: EditorView, opening: Opening) -> None:
     """The tab list pushed: the open tabs now, the files without a tab once the folder is listed; the choice is
     shown, or opened in a tab of its own first."""
     state = editor.state
@@ -130,7 +131,7 @@ def pick_tab(editor: EditorView) -> None:
     def chosen(pane: str | None) -> None:
         if pane is not None and pane.startswith(NOT_OPEN):
             path = closed[int(pane.removeprefix(NOT_OPEN))]
-            editor.app.call_later(editor.opening.open_files, [path], path)
+            editor.app.call_later(opening.open_files, [path], path)
         elif pane is not None:
             editor.show_tab(pane)
 
@@ -149,4 +150,4 @@ def pick_tab(editor: EditorView) -> None:
         picker.pending_done([(f"{NOT_OPEN}{index}", label) for index, label in enumerate(labels)], title)
 
     editor.app.push_screen(picker, chosen)
-    editor.opening.without_tab(listed)
+    opening.without_tab(listed)

@@ -113,13 +113,13 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         self.state = EditorState(self.module_path.name, self.module_path)
         self.state.loading = True  # until the module and its files are read
         self.checker = LiveChecker()  # checks in a process of its own, ended with the screen
+        self.disk = DiskFlow(self)
         # The module and its files read off the UI thread as the editor opens, and later the folder's files for the
         # tab list (f2) and "Open X" again (TUI-4: a big module or folder would hold up the keys meanwhile).
-        self.opening = Opening(self)
+        self.opening = Opening(self, self.disk)
         self.checking = Checking(self)
         self.problems = Problems(self)
         self.finding = Find(self)
-        self.disk = DiskFlow(self)
         self.saving = SaveFlow(self, self.disk)
         self.external = ExternalEdit(self, self.saving)
 
@@ -300,7 +300,7 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
             self.show_tab(pane)
 
     def action_pick_tab(self) -> None:
-        pick_tab(self)
+        pick_tab(self, self.opening)
 
     def action_find(self) -> None:
         self.finding.open()

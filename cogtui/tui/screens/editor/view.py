@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from ...widgets.find_bar import FindBar
     from ...widgets.marked_text_area import MarkedTextArea
     from .drawing import EditorBody
-    from .opening import Opening
-    from .saving import DiskFlow
 
 
 class EditorView(Protocol):
@@ -33,8 +31,6 @@ class EditorView(Protocol):
     module_path: Path  # the module folder
     focus_file: Path | None  # the file to show first once the module is read
     checker: LiveChecker  # checks the module in a process of its own
-    opening: Opening  # the tabs opened: as the editor opens, and files without a tab later (its reads)
-    disk: DiskFlow  # the module folder watched, its changes carried out on the tabs
 
     @property
     def app(self) -> App[object]: ...
