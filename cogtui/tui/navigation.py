@@ -72,7 +72,7 @@ def open_module(app: App[Any], path: Path, file: Path | None = None) -> None:
     if not back_to(app, editor, "an editor"):
         return
     # Its files as a new editor would show them: a tab closed, or a file made since, opens (again).
-    app.call_later(editor.navigator.reopen, Path(file).absolute() if file is not None else None)
+    app.call_later(editor.reopen, Path(file).absolute() if file is not None else None)
     kept = ": its unsaved edits are kept" if editor.has_unsaved_changes() else ""
     said_back(app, editor, f"its editor{kept}")
 

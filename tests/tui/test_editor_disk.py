@@ -31,8 +31,9 @@ from tuikit import screen_of, timers_due
 from cogtui.core.files.merge3 import HunkKind, Side
 from cogtui.tui.app import CogtuiApp
 from cogtui.tui.screens.browser import BrowserScreen
+from cogtui.tui.screens.editor.checking import VALIDATE_DELAY_S
 from cogtui.tui.screens.editor.merge import HunkView, MergeModal
-from cogtui.tui.screens.editor.screen import VALIDATE_DELAY_S, EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal, ConfirmModal
 from cogtui.tui.widgets.file_diff import FileDiffModal
 

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 from tuikit import copy_modules, editor_ready, isolate, make_app, screen_of, until
 
+from cogtui.core.authoring.editor_files import FileBuffer
 from cogtui.core.authoring.editor_state import EditorState
 from cogtui.core.diagnostics import Diagnostic, Severity
 from cogtui.tui import navigation as nav
-from cogtui.tui.screens.editor.buffers import FileBuffer, problem_content, status_content, tab_label
+from cogtui.tui.screens.editor.drawing import problem_content, status_content, tab_label
 from cogtui.tui.screens.editor.screen import EditorScreen
 
 

@@ -19,9 +19,9 @@ from textual.widgets import TabbedContent, TextArea
 from tuikit import HANG_S, screen_of
 from tuikit import click as click
 
+from cogtui.core.authoring.editor_files import FileBuffer
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
-from cogtui.tui.screens.editor.buffers import FileBuffer
 from cogtui.tui.screens.editor.picker import TabPickerModal
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel

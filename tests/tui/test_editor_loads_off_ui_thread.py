@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList, Static, TabbedContent
 from tuikit import HANG_S, copy_modules, editor_ready, isolate, make_app, screen_of, until
 
-import cogtui.tui.screens.editor.screen as editor_screen
+import cogtui.tui.screens.editor.opening as editor_opening
 from cogtui.core.authoring.editor_files import FileBuffer
 from cogtui.tui import navigation
 from cogtui.tui.app import CogtuiApp
@@ -126,7 +126,7 @@ class HeldListing:
             self.gate.wait(2 * HANG_S)  # until the test lets go (past any wait's bound: a test that failed ends)
             return real_listing(root)
 
-        monkeypatch.setattr(editor_screen, "read_listing", read_listing)  # what the editor reads its listing with
+        monkeypatch.setattr(editor_opening, "read_listing", read_listing)  # what the editor reads its listing with
 
     def release(self) -> None:
         self.gate.set()

@@ -26,13 +26,14 @@ from textual.pilot import Pilot
 from textual.widgets import Label, OptionList, TabbedContent
 
 from cogtui.core.diagnostics import Severity
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.widgets.contract_tree import ContractTree
 from cogtui.tui.widgets.find_bar import FindBar
 
 __all__ = ["module_dir"]
 
 
-async def break_manifest_and_schema(pilot: Pilot[None], screen) -> None:
+async def break_manifest_and_schema(pilot: Pilot[None], screen: EditorScreen) -> None:
     """Two problems in module.yaml (M003, M004), one in schema.json (bad JSON)."""
     yaml_area = area(screen, "module.yaml")
     await replace_line(pilot, yaml_area, "tier: ", "tier: bogus")

@@ -7,7 +7,6 @@ keys agree with it."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -61,7 +60,7 @@ def check_agrees(screen: EditorScreen) -> None:
         assert (action in offered) == state.can(action), action
 
 
-async def settled(screen: EditorScreen, pilot: Pilot[Any]) -> None:
+async def settled(screen: EditorScreen, pilot: Pilot[None]) -> None:
     """The newest validation has answered."""
     await until(lambda: not screen.state.checking, pilot)
 

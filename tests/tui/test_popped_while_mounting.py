@@ -20,8 +20,9 @@ from cogtui.core.eval.model import Target
 from cogtui.core.eval.targets import EvalChoice, configured_targets
 from cogtui.core.settings.config import Config
 from cogtui.tui.screens.browser import BrowserScreen
+from cogtui.tui.screens.editor.checking import VALIDATE_DELAY_S
 from cogtui.tui.screens.editor.picker import TabPickerModal
-from cogtui.tui.screens.editor.screen import VALIDATE_DELAY_S, EditorScreen
+from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.eval.options import EvalOptions
 from cogtui.tui.screens.eval.screen import EvalScreen
 from cogtui.tui.screens.goldens.screen import GoldensScreen

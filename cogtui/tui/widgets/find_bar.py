@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
@@ -27,6 +27,9 @@ class FindBar(Horizontal):
 
     BINDINGS = bindings("find.close")
 
+    box = getters.query_one("#find-input", Input)
+    status = getters.query_one("#find-status", Label)
+
     def compose(self) -> ComposeResult:
         yield Label("Find:", id="find-label")
         yield Input(placeholder="text (enter: next match, esc: close)", id="find-input")
@@ -34,18 +37,18 @@ class FindBar(Horizontal):
 
     @property
     def query_text(self) -> str:
-        return self.query_one(Input).value
+        return self.box.value
 
     def open(self, initial: str = "") -> None:
         self.display = True
-        box = self.query_one(Input)
+        box = self.box
         if initial:
             box.value = initial
         box.focus()
         box.select_all()
 
     def say(self, text: str) -> None:
-        self.query_one("#find-status", Label).update(text)
+        self.status.update(text)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

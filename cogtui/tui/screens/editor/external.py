@@ -1,4 +1,8 @@
-"""Handing a file to the user's own editor ($VISUAL, $EDITOR, else vi) with the terminal suspended."""
+"""Handing a file to the user's own editor ($VISUAL, $EDITOR, else vi) with the terminal suspended, and back.
+
+Unsaved edits are saved first (the save may ask: saving.py), only after the user says so; once the editor
+process returns, the disk is the truth: the tab reloads and the module is checked again.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +12,16 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App, SuspendNotSupported
+
+from cogtui.core.authoring.editor_files import FileBuffer
+
+from .saving import SaveFlow, confirm
+
+if TYPE_CHECKING:
+    from .view import EditorView
 
 
 @dataclass(frozen=True)
@@ -48,3 +60,29 @@ def run_external_editor(app: App[object], path: Path, environ: Mapping[str, str]
     if returncode:
         return ExternalEditResult(True, f"{argv[0]} exited with status {returncode}")
     return ExternalEditResult(True)
+
+
+class ExternalEdit:
+    def __init__(self, editor: EditorView, saving: SaveFlow) -> None:
+        self.editor = editor
+        self.saving = saving
+
+    def start(self, buf: FileBuffer) -> None:
+        if not buf.modified:
+            self.open(buf)
+            return
+        confirm(
+            self.editor,
+            "Save first?",
+            f"{buf.rel} has unsaved edits. Save them, then open the file in $EDITOR?",
+            "Save and open",
+            lambda: self.saving.save(buf, then=lambda: self.open(buf)),
+        )
+
+    def open(self, buf: FileBuffer) -> None:
+        result = run_external_editor(self.editor.app, buf.path)
+        if result.problem:
+            self.editor.say(result.problem, severity="warning" if result.ran else "error", timeout=8)
+        if result.ran:  # the external editor returned: the disk is the truth now
+            self.saving.reload_now(buf, f"Reloaded {buf.rel} after $EDITOR")
+            self.editor.tell_app()

@@ -1,13 +1,18 @@
 """The editor's tab list (ctrl+tab or f2): every open file, with its marks and problem count, to jump to, then
-the module's files that have no tab (closed, or new), to open again.
+the module's files that have no tab (a tab closed when its file was deleted, the file back since, or a file made
+since the editor opened), to open again.
 
-Tabs overflow the tab bar once a module has more files than fit the width;
-this list reaches every one of them. It answers the chosen pane's id.
+Tabs overflow the tab bar once a module has more files than fit the width; this list reaches every one of them.
+The open tabs are listed at once; the folder is listed off the UI thread (opening.py), and the files without a tab
+join the list when it arrives ("reading the module folder…" until then).
 """
 
 from __future__ import annotations
 
-from textual import on
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import getters, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
@@ -15,11 +20,21 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+from cogtui.core.authoring.editor_files import relative_name
+from cogtui.core.diagnostics import plural
+from cogtui.core.files.terminal_text import visible
+
 from ...keys import KeySpec, bindings, register
 from ...mounting import while_open
 from ...shown import markup
+from .drawing import tab_label
+
+if TYPE_CHECKING:
+    from .opening import Opening
+    from .view import EditorView
 
 PENDING = "pending"  # the option id of the line saying what is still being read
+NOT_OPEN = "not-open-"  # the option id of a file without a tab: this prefix, then its place in the list
 
 register(
     KeySpec(
@@ -34,7 +49,12 @@ register(
 
 
 class TabPickerModal(ModalScreen[str | None]):
+    """Answers the chosen pane's id (or NOT_OPEN and a number, for a file without a tab), or None."""
+
     BINDINGS = bindings("modal.cancel", "tabs.close")
+
+    option_list = getters.query_one("#tab-picker-list", OptionList)
+    title_label = getters.query_one(".dialog-title", Label)
 
     def __init__(
         self, entries: list[tuple[str, Content]], active: str, title: str | None = None, pending: str = ""
@@ -65,11 +85,11 @@ class TabPickerModal(ModalScreen[str | None]):
         if not self.is_mounted:
             self.redraw = True
             return
-        options = self.query_one(OptionList)
+        options = self.option_list
         if had_pending:
             options.remove_option(PENDING)
         options.add_options([Option(label, id=pane) for pane, label in more])
-        self.query_one(".dialog-title", Label).update(self.title_text)
+        self.title_label.update(self.title_text)
 
     def pending_failed(self, why: str) -> None:
         """What was being read could not be: the pending line says why."""
@@ -79,14 +99,14 @@ class TabPickerModal(ModalScreen[str | None]):
         if not self.is_mounted:
             self.redraw = True
             return
-        self.query_one(OptionList).replace_option_prompt(PENDING, self.pending)
+        self.option_list.replace_option_prompt(PENDING, self.pending)
 
     @while_open
     def on_mount(self) -> None:
-        options = self.query_one(OptionList)
+        options = self.option_list
         if self.redraw:  # the read answered as the list was being mounted
             options.set_options(self.options())
-            self.query_one(".dialog-title", Label).update(self.title_text)
+            self.title_label.update(self.title_text)
         ids = [pane for pane, _label in self.entries]
         if self.active in ids:
             options.highlighted = ids.index(self.active)
@@ -98,3 +118,45 @@ class TabPickerModal(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+def pick_tab(editor: EditorView, opening: Opening) -> None:
+    """The tab list pushed: the open tabs now, the files without a tab once the folder is listed; the choice is
+    shown, or opened in a tab of its own first."""
+    state = editor.state
+    problems = state.problems_per_pane()
+    entries = []
+    for pane in state.panes():
+        if pane not in state.files:
+            entries.append((pane, markup("[b]contract[/] [$text-muted](schema as a tree)[/]")))
+            continue
+        label = tab_label(state, pane)
+        if problems.get(pane):
+            label += markup("  [$error]$n[/]", n=plural(problems[pane], "problem"))
+        entries.append((pane, label))
+    closed: list[Path] = []
+    picker = TabPickerModal(entries, state.active, pending="reading the module folder…")
+
+    def chosen(pane: str | None) -> None:
+        if pane is not None and pane.startswith(NOT_OPEN):
+            path = closed[int(pane.removeprefix(NOT_OPEN))]
+            editor.app.call_later(opening.open_files, [path], path)
+        elif pane is not None:
+            editor.show_tab(pane)
+
+    def listed(listing: list[Path] | str) -> None:
+        if not picker.is_attached:  # closed before the folder was listed
+            return
+        if isinstance(listing, str):
+            picker.pending_failed(listing)
+            return
+        closed.extend(listing)
+        labels = [
+            markup("$rel  [$text-muted]not open[/]", rel=visible(relative_name(path, state.root), single_line=True))
+            for path in closed
+        ]
+        title = f"Files: {len(entries)} open, {len(closed)} not open" if closed else None
+        picker.pending_done([(f"{NOT_OPEN}{index}", label) for index, label in enumerate(labels)], title)
+
+    editor.app.push_screen(picker, chosen)
+    opening.without_tab(listed)

@@ -1,30 +1,45 @@
-"""Saving, reloading and $EDITOR for the editor screen: the flows that must never lose a version.
+"""Saving, reloading and the disk changing under the editor: the flows that must never lose a version.
 
-What happens is the core's decision (`core/files/disk_state`): a save checks
-the disk first. When another program changed the file since it was loaded,
-the user chooses merge (a three-way view: yours, theirs, base, keep-mine or
-keep-theirs per hunk), show diff (then asks again) or reload (drops the
-buffer). When the file was deleted, the user recreates it from the buffer or
-closes the tab; reload never empties a buffer. Nothing is discarded without
-an explicit choice.
+What happens is the core's decision (`core/files/disk_state`), carried out here on the widgets:
+- a save checks the disk first. When another program changed the file since it was loaded, the user chooses
+  merge (a three-way view, merge.py: yours, theirs and the base, keep-mine or keep-theirs per hunk), show diff
+  (then asks again) or reload (drops the buffer). When the file was deleted, the user recreates it from the
+  buffer or closes the tab; reload never empties a buffer. Nothing is discarded without an explicit choice;
+- closing the editor with unsaved edits asks to save them (each save may ask as above) or discard them;
+- a watcher on the module folder reports what any program changed (our own saves too): an unedited tab reloads,
+  an edited one is marked stale and keeps its edits until a save merges them, a deleted file's tab keeps its text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cogtui.core.files.disk_state import ReloadStep, SaveStep, can_recreate, observe, on_reload, on_save
+from textual.message import Message
+from textual.widgets import TextArea
+from textual.worker import Worker
+
+from cogtui.core.authoring.editor_files import FileBuffer, language_for, with_newlines
+from cogtui.core.files.disk_state import (
+    DiskStep,
+    ReloadStep,
+    SaveStep,
+    after_disk_change,
+    can_recreate,
+    observe,
+    on_reload,
+    on_save,
+)
 from cogtui.core.files.editor_snapshot import FileSnapshot, changed_on_disk, save_text
 from cogtui.core.files.merge3 import merge3
 from cogtui.core.files.sourcemap import ParseFailure
 from cogtui.core.files.text_codec import to_lf, unified_diff
+from cogtui.core.module.file_changes import is_scratch_file
 
+from ...watching import DEBOUNCE_MS, STEP_MS
 from ...widgets.file_diff import FileDiffModal
 from ..modals import ChoiceModal, ConfirmModal
-from .buffers import FileBuffer, with_newlines
-from .disk import DiskFlow
-from .external import run_external_editor
 from .merge import MergeModal
 
 if TYPE_CHECKING:
@@ -36,8 +51,116 @@ DELETED_CHOICES = [("recreate", "Recreate from buffer"), ("close", "Close tab")]
 CLOSE_CHOICES = [("save", "Save and close"), ("discard", "Discard")]  # leaving the editor with unsaved edits
 
 
+class DiskChanged(Message):
+    """Files under the module folder changed on disk (any program, including our own saves)."""
+
+    def __init__(self, paths: frozenset[Path]) -> None:
+        super().__init__()
+        self.paths = paths
+
+
+class DiskFlow:
+    """The module folder watched, and each change it reports carried out on the open tabs."""
+
+    def __init__(self, editor: EditorView) -> None:
+        self.editor = editor
+
+    def watch(self) -> None:
+        """Watch the module folder (all of it: a new file too), for as long as the editor is open; each batch of
+        changes is posted to the screen as `DiskChanged`, whose handler calls `changed`."""
+        screen, root = self.editor.screen, self.editor.module_path
+
+        async def watch_folder() -> None:
+            from watchfiles import awatch
+
+            async for changes in awatch(
+                root,
+                recursive=True,
+                debounce=DEBOUNCE_MS,
+                step=STEP_MS,
+                watch_filter=lambda _change, path: not is_scratch_file(path),
+            ):
+                screen.post_message(DiskChanged(frozenset(Path(p) for _change, p in changes)))
+
+        # A failed worker's name is the title of the app's notice of it ("… failed"): the name it always had.
+        _watch: Worker[None] = screen.run_worker(
+            watch_folder, name="_watch_disk", group="editor-watch", exclusive=True, exit_on_error=False
+        )
+
+    def changed(self, paths: frozenset[Path]) -> None:
+        """For each tab whose file changed, `disk_state.after_disk_change` decides: reload it, mark it stale or
+        deleted; the user is told once, and the module is checked again."""
+        editor = self.editor
+        if not editor.is_open:  # the watcher's message arrived as the editor closed: no tabs, nobody to tell
+            return
+        touched = {buf.pane_id: buf for p in paths if (buf := editor.buffer_for(p)) is not None}
+        reloaded: list[str] = []
+        conflicted: list[str] = []
+        deleted: list[str] = []
+        for buf in touched.values():
+            # From the text itself: a keystroke whose Changed message is still queued must count as an edit.
+            buf.modified = not buf.read_only and editor.area(buf).text != buf.saved_lf
+            transition = after_disk_change(buf.state, observe(buf.path, buf.snapshot))
+            if transition.step is DiskStep.RELOAD:
+                self.reload_buffer(buf)
+                reloaded.append(buf.rel)
+                continue
+            buf.state = transition.state
+            if transition.step is DiskStep.MARK_STALE:
+                conflicted.append(buf.rel)
+            elif transition.step is DiskStep.MARK_DELETED:
+                deleted.append(buf.rel)
+            if transition.step is not DiskStep.NOTHING:
+                editor.refresh_buffer(buf)
+        if reloaded:
+            editor.say(f"Reloaded {', '.join(reloaded)} (changed on disk)", timeout=3)
+        if conflicted:
+            editor.say(
+                f"{', '.join(conflicted)} changed on disk; your edits are kept. "
+                "Save (ctrl+s) to merge the two versions.",
+                severity="warning",
+                timeout=8,
+            )
+        if deleted:
+            editor.say(
+                f"{', '.join(deleted)} deleted on disk; the editor keeps the text. "
+                "Save (ctrl+s) to recreate it or to close its tab.",
+                severity="warning",
+                timeout=8,
+            )
+        others = len(touched) < len(paths)  # files the editor has no tab for (a new test, a folder)
+        if reloaded or conflicted or deleted or others:
+            editor.validate_now()
+            editor.tell_app()
+
+    def reload_buffer(self, buf: FileBuffer) -> None:
+        """Load the disk version into the tab, keeping the cursor and scroll position where they still fit."""
+        area = self.editor.area(buf)
+        row, column = area.cursor_location
+        scroll_y = area.scroll_y
+        with area.prevent(TextArea.Changed):  # reloading is not an edit, and validation follows anyway
+            area.load_text(buf.load())
+        language = language_for(buf.path) if buf.highlighted else None
+        if area.language != language:  # it grew past (or shrank below) the highlighting limit
+            area.language = language
+        document = area.document
+        row = min(row, document.line_count - 1)
+        area.move_cursor((row, min(column, len(document.get_line(row)))))
+        area.scroll_to(y=scroll_y, animate=False)
+        self.editor.refresh_buffer(buf)
+
+    def replace_text(self, buf: FileBuffer, text: str) -> None:
+        """Put `text` (a merge result) in the tab, keeping the cursor where it still fits."""
+        area = self.editor.area(buf)
+        row, column = area.cursor_location
+        with area.prevent(TextArea.Changed):
+            area.load_text(text)
+        row = min(row, area.document.line_count - 1)
+        area.move_cursor((row, min(column, len(area.document.get_line(row)))))
+
+
 class SaveFlow:
-    """The editor's save / reload / external-editor flows; state changes go through the editor."""
+    """The editor's save and reload flows; state changes go through the editor."""
 
     def __init__(self, editor: EditorView, disk: DiskFlow) -> None:
         self.editor = editor
@@ -57,6 +180,25 @@ class SaveFlow:
             self.deleted(buf, then)
         else:
             self.write(buf, then)
+
+    def close(self) -> None:
+        """Leave the editor: at once with nothing unsaved, else once the user chose to save (every edited file) or
+        to discard."""
+        editor = self.editor
+        modified = [buf for buf in editor.state.files.values() if buf.modified]
+        if not modified:
+            editor.app.pop_screen()
+            return
+
+        def decided(choice: str | None) -> None:
+            if choice == "discard":
+                editor.app.pop_screen()
+            elif choice == "save":
+                self.save_each([b for b in editor.state.files.values() if b.modified], editor.app.pop_screen)
+
+        names = ", ".join(buf.rel for buf in modified)
+        body = f"Unsaved edits in {names}. Save them before closing the editor, or discard them?"
+        editor.app.push_screen(ChoiceModal("Unsaved edits", body, CLOSE_CHOICES), decided)
 
     def save_each(self, buffers: list[FileBuffer], then: Callable[[], object]) -> None:
         """Save the buffers one after another (each may ask: a merge, a deleted file), then `then`; a save
@@ -178,7 +320,8 @@ class SaveFlow:
         if step is ReloadStep.RELOAD:
             self.reload_now(buf, f"Reloaded {buf.rel}")
             return
-        self.after_confirm(
+        confirm(
+            self.editor,
             "Reload from disk?",
             f"Discard your edits to {buf.rel} and load the version on disk?",
             "Reload",
@@ -191,38 +334,14 @@ class SaveFlow:
         self.editor.say(note, timeout=3)
         self.editor.validate_now()
 
-    # ------------------------------------------------------------ $EDITOR
 
-    def external_editor(self, buf: FileBuffer) -> None:
-        if not buf.modified:
-            self.open_external(buf)
-            return
-        self.after_confirm(
-            "Save first?",
-            f"{buf.rel} has unsaved edits. Save them, then open the file in $EDITOR?",
-            "Save and open",
-            lambda: self.save(buf, then=lambda: self.open_external(buf)),
-        )
+def confirm(
+    editor: EditorView, title: str, body: str, button: str, then: Callable[[], None], danger: bool = False
+) -> None:
+    """Ask; run `then` only on an explicit yes."""
 
-    def open_external(self, buf: FileBuffer) -> None:
-        result = run_external_editor(self.editor.app, buf.path)
-        if result.problem:
-            self.editor.say(result.problem, severity="warning" if result.ran else "error", timeout=8)
-        if result.ran:
-            self.after_external_edit(buf)
+    def decided(ok: bool | None) -> None:
+        if ok:
+            then()
 
-    def after_external_edit(self, buf: FileBuffer) -> None:
-        """The external editor returned: the disk is the truth now."""
-        self.reload_now(buf, f"Reloaded {buf.rel} after $EDITOR")
-        self.editor.tell_app()
-
-    def after_confirm(
-        self, title: str, body: str, confirm: str, then: Callable[[], None], danger: bool = False
-    ) -> None:
-        """Ask; run `then` only on an explicit yes."""
-
-        def decided(ok: bool | None) -> None:
-            if ok:
-                then()
-
-        self.editor.app.push_screen(ConfirmModal(title, body, confirm=confirm, danger=danger), decided)
+    editor.app.push_screen(ConfirmModal(title, body, confirm=button, danger=danger), decided)

@@ -1,9 +1,10 @@
-"""How the editor draws its state: the status line, tab labels and read-only reasons, from `EditorState` alone.
+"""How the editor draws its state: the status line, the tabs (a file's text, why it is read-only, its label with
+its marks) and the body that holds them, from `EditorState` alone.
 
-The state and each open file (`FileBuffer`) are the core's
-(`core/authoring/editor_state.py`, `editor_files.py`); this only turns them
-into `Content`. File and module names are variables, never markup (they may
-hold `[` or escape sequences).
+The state and each open file (`FileBuffer`) are the core's (`core/authoring/editor_state.py`, `editor_files.py`);
+this only turns them into widgets and `Content`. File and module names are variables, never markup (they may hold
+`[` or escape sequences). It is its own file because the screen composes the body and opening.py adds a tab to it
+later: both draw a tab the same way.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static, TabbedContent, TabPane
 
-from cogtui.core.authoring.editor_files import FileBuffer, language_for, relative_name, soft_wraps, with_newlines
+from cogtui.core.authoring.editor_files import FileBuffer, language_for, soft_wraps
 from cogtui.core.authoring.editor_state import CONTRACT_PANE, MARK_SIGNS, EditorState
 from cogtui.core.files.terminal_text import visible
 
@@ -22,19 +23,8 @@ from ...widgets.area_theme import starting_area_theme
 from ...widgets.contract_tree import ContractTree
 from ...widgets.marked_text_area import MarkedTextArea
 
-__all__ = [
-    "EditorBody",
-    "FileBuffer",
-    "file_label",
-    "file_pane",
-    "language_for",
-    "problem_content",
-    "relative_name",
-    "status_content",
-    "tab_label",
-    "with_newlines",
-]
-
+# What the editor focuses as it opens: the file to show first (`file_pane(start=True)`), else the problems list.
+START_FOCUS = "TextArea.-start-file, DiagnosticsPanel"
 MARK_STYLES = {"modified": "$accent", "stale": "$warning", "deleted": "$error", "read-only": "$text-muted"}
 
 
@@ -90,8 +80,8 @@ def file_pane(app: App[object], buf: FileBuffer, start: bool = False, read: bool
 
 
 class EditorBody(Vertical):
-    """The editor's tabs, drawn from its state: "Loading the module…" while the module is read (TUI-4), then a tab
-    per open file (read already, off the UI thread) and the contract tab, or why nothing could be opened. Composed
+    """The editor's tabs, drawn from its state: "Loading the module…" while the module is read off the UI thread
+    (TUI-4), then a tab per open file (read already) and the contract tab, or why nothing could be opened. Composed
     again (`recompose`) once the module is read; the rest of the screen (status, find bar, problems) stays."""
 
     def __init__(self, state: EditorState, id: str) -> None:
