@@ -165,7 +165,7 @@ class CogtuiApp(Theming, ReportsWorkerFailures, App[None]):
         if outbox_dir().is_dir():  # a run was kept once: the history modules are loaded only then
             self.deliver_kept_runs()
 
-    @work(thread=True, group="history", exit_on_error=False)
+    @work(name="record the kept runs", thread=True, group="history", exit_on_error=False)
     def deliver_kept_runs(self) -> None:
         """Runs kept while the history could not take them are recorded as cogtui starts (outbox.py)."""
         from cogtui.core.history.run_record import deliver_waiting
@@ -263,7 +263,7 @@ class CogtuiApp(Theming, ReportsWorkerFailures, App[None]):
             self.config.theme = name
             self.persist("theme", name)
 
-    @work(thread=True, group="persist", exit_on_error=False)
+    @work(name="save a setting", thread=True, group="persist", exit_on_error=False)
     def persist(self, key: str, value: Any) -> None:
         try:
             save_setting(key, value, self.config.path)

@@ -56,7 +56,7 @@ class Theming(ReportsWorkerFailures, App[None]):
         theme = self.available_themes.get(name)
         return name == ANSI_THEME or (theme is not None and theme.ansi)
 
-    @work(thread=True, group="said", exit_on_error=False)
+    @work(name="say the terminal's theme", thread=True, group="said", exit_on_error=False)
     def say_terminal_note(self) -> None:
         """The theme chosen for this terminal, said at the first start on it only (`cogn doctor` says it always)."""
         from cogtui.core.settings.said import first_time

@@ -66,6 +66,19 @@ def test_every_worker_runs_with_exit_on_error_false() -> None:
     assert not missing, f"workers without exit_on_error=False: {missing}"
 
 
+def test_every_worker_is_named_in_words() -> None:
+    """A worker's name is the title of its failure's notice ("read the history failed"): words a user reads, not
+    a method's name (Textual names an unnamed `@work` worker after its method)."""
+    unnamed = []
+    for path in sorted(TUI.rglob("*.py")):
+        for call in _worker_calls(ast.parse(path.read_text(encoding="utf-8"))):
+            name = next((k.value for k in call.keywords if k.arg == "name"), None)
+            words = name.value if isinstance(name, ast.Constant) and isinstance(name.value, str) else None
+            if name is None or (words is not None and (" " not in words or "_" in words)):
+                unnamed.append(f"{path.relative_to(TUI)}:{call.lineno}")
+    assert not unnamed, f"workers not named in words: {unnamed}"
+
+
 def test_every_class_that_runs_workers_reports_their_failures() -> None:
     import cogtui.tui.app
     from cogtui.tui.screens.migrate.screen import MigrationScreen

@@ -91,7 +91,7 @@ class Checking:
 
         # A failed worker's name is the title of the app's notice of it ("… failed"): the name it always had.
         screen.run_worker(
-            check, name="_validate", group="editor-validate", exclusive=True, thread=True, exit_on_error=False
+            check, name="check the files", group="editor-validate", exclusive=True, thread=True, exit_on_error=False
         )
 
     def validated(self, message: Validated) -> None:

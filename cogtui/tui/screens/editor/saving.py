@@ -84,7 +84,7 @@ class DiskFlow:
 
         # A failed worker's name is the title of the app's notice of it ("… failed"): the name it always had.
         _watch: Worker[None] = screen.run_worker(
-            watch_folder, name="_watch_disk", group="editor-watch", exclusive=True, exit_on_error=False
+            watch_folder, name="watch the files on disk", group="editor-watch", exclusive=True, exit_on_error=False
         )
 
     def changed(self, paths: frozenset[Path]) -> None:

@@ -269,7 +269,7 @@ class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[N
         self.action_cancel()
         settled()
 
-    @work(exclusive=True, group="eval", exit_on_error=False)
+    @work(name="run the eval", exclusive=True, group="eval", exit_on_error=False)
     async def run_all(
         self, generation: int, module: Module, targets: list[tuple[Target, Any]], cache: str, judge: Any = None
     ) -> None:
@@ -316,7 +316,7 @@ class EvalScreen(DrawsEvalState, AcceptsAnswers, ReportsWorkerFailures, Screen[N
             if history is not None:
                 history.close()
 
-    @work(thread=True, exclusive=True, group="eval-trend", exit_on_error=False)
+    @work(name="read the eval trend", thread=True, exclusive=True, group="eval-trend", exit_on_error=False)
     def load_trend(self) -> None:
         if self.module is None:
             return

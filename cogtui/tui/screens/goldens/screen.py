@@ -176,7 +176,7 @@ class GoldensScreen(AcceptsAnswers, ReportsWorkerFailures, Screen[None]):
         self.workers.cancel_group(self, "goldens")
         settled()
 
-    @work(exclusive=True, group="goldens", exit_on_error=False)
+    @work(name="run the golden tests", exclusive=True, group="goldens", exit_on_error=False)
     async def run_all(self, module: Module, provider_name: str, generation: int, judge: Any = None) -> None:
         app = self.bench
         try:

@@ -144,7 +144,7 @@ class HistoryScreen(ReportsWorkerFailures, Screen[None]):
     def _outcome_room(self) -> int | None:
         return self.widths[3] if self.widths else None
 
-    @work(thread=True, exclusive=True, group="history-load", exit_on_error=False)
+    @work(name="read the history", thread=True, exclusive=True, group="history-load", exit_on_error=False)
     def load(self) -> None:
         try:
             with History.open_default() as history:

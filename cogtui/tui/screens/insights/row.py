@@ -107,7 +107,7 @@ class InsightRowScreen(ReportsWorkerFailures, Screen[None]):
         self.body.focus()
         self._read()
 
-    @work(thread=True, exclusive=True, group="insight-row", exit_on_error=False)
+    @work(name="read the insight's runs", thread=True, exclusive=True, group="insight-row", exit_on_error=False)
     def _read(self) -> None:
         d = self.document
         try:

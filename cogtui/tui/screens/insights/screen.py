@@ -157,7 +157,9 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         if self.state.data is not None:
             self._read_promotions(self.state.data)
 
-    @work(thread=True, exclusive=True, group="insights-poll", exit_on_error=False)
+    @work(
+        name="watch the history for insights", thread=True, exclusive=True, group="insights-poll", exit_on_error=False
+    )
     def _poll(self) -> None:
         try:
             latest = latest_run_id()
@@ -178,7 +180,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         self._draw_selection()
         self._read(self.state.module)
 
-    @work(thread=True, exclusive=True, group="insights-load", exit_on_error=False)
+    @work(name="read the insights", thread=True, exclusive=True, group="insights-load", exit_on_error=False)
     def _read(self, module: str | None) -> None:
         try:
             data = read_dashboard(module, EXAMPLES, TIMELINE_BUCKETS)
@@ -205,7 +207,9 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         self._draw_selection()
         self.notify(message.error, title="Run history", severity="error", timeout=10, markup=False)
 
-    @work(thread=True, exclusive=True, group="insights-promoted", exit_on_error=False)
+    @work(
+        name="read the promoted insights", thread=True, exclusive=True, group="insights-promoted", exit_on_error=False
+    )
     def _read_promotions(self, data: DashboardData) -> None:
         self.post_message(promotions.read_promotions(data, self.bench.store.load))
 
@@ -379,7 +383,7 @@ class InsightsScreen(ReportsWorkerFailures, Screen[None]):
         self._draw_selection()
         self._run_promotion(lambda: promotions.undo(request, self.bench.store.load))
 
-    @work(thread=True, exclusive=True, group="insights-promote", exit_on_error=False)
+    @work(name="promote an insight", thread=True, exclusive=True, group="insights-promote", exit_on_error=False)
     def _run_promotion(self, job: Callable[[], Message]) -> None:
         self.post_message(job())
 

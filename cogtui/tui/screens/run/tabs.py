@@ -117,7 +117,7 @@ class RunTabs(ReportsWorkerFailures, TabbedContent):
             self._records.discard(event.worker)
             self.settled()
 
-    @work(thread=True, group="record", exit_on_error=False)
+    @work(name="record a run", thread=True, group="record", exit_on_error=False)
     def record(self, request: RunRequest, result: Any) -> None:
         """Into the history, else its outbox (run_record.record_run); the browser's status counts what waits."""
         from cogtui.core.history.run_record import record_run, to_record
