@@ -202,19 +202,6 @@ def _too_large(path: Path, size: int, limit: int) -> ConfinementError:
     )
 
 
-def check_confined(path: Path, root: Path, limit: int = MAX_MODULE_FILE_BYTES) -> Diagnostic | None:
-    """The refusal `read_confined` would give for `path`, without reading it; None when readable."""
-    try:
-        real = resolve_confined(path, root)
-        st = os.stat(real)
-        _check_stat(path, st.st_mode, st.st_size, limit)
-    except ConfinementError as exc:
-        return exc.diagnostic
-    except (ParseFailure, OSError):
-        return None
-    return None
-
-
 def safe_resolve(path: Path) -> Path:
     """`path.resolve()` that never raises: a symlink loop or an impossible name gives the absolute path."""
     try:

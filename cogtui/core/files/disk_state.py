@@ -112,11 +112,6 @@ def on_reload(state: BufferState, disk: Disk) -> ReloadStep:
     return ReloadStep.CONFIRM if state.modified else ReloadStep.RELOAD
 
 
-def after_save() -> BufferState:
-    """The buffer and the disk agree again."""
-    return BufferState()
-
-
 def can_recreate(root: Path | None) -> bool:
     """A deleted file may be written back from the editor's text while its module folder exists; once the folder
     itself is gone (renamed, moved, deleted), writing it back would make a new folder holding that one file."""

@@ -15,14 +15,9 @@ def offset_to_position(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
-_WS = re.compile(r"[ \t\n\r]*")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 _STRUCT = re.compile(r'["\[\]{}]')
-
-
-def _skip_ws(text: str, i: int) -> int:
-    return _WS.match(text, i).end()  # type: ignore[union-attr]
 
 
 def skip_json_value(text: str, i: int) -> int:

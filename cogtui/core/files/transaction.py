@@ -82,10 +82,6 @@ class FileTransaction:
     def made_dirs(self) -> list[Path]:
         return list(self._made_dirs)
 
-    @property
-    def removed_dirs(self) -> list[Path]:
-        return list(self._removed_dirs)
-
     def _check_inside(self) -> None:
         root = self.root.resolve()
         for path in [s.target for s in self._writes] + self._deletes:

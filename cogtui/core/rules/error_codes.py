@@ -119,13 +119,6 @@ def legacy_name(code: str) -> str | None:
     return next((name for name, num in LEGACY_CODES.items() if num == code), None)
 
 
-def code_forms(code: str) -> set[str]:
-    """Both spellings of a code per the mapping table: {"E1001", "INVALID_INPUT"} for either (CODE-1)."""
-    numeric = normalize_code(code)
-    legacy = legacy_name(numeric)
-    return {code, numeric} | ({legacy} if legacy else set())
-
-
 def error_meta(code: str, explain: str) -> dict[str, object]:
     """The meta block of a failure the runtime makes: confidence 0.0, risk high, explain from the message (ENV-13).
 

@@ -29,11 +29,6 @@ def version_key(tag: str) -> Key | None:
     return (int(major), int(minor), int(patch), 0, parts)
 
 
-def is_prerelease(tag: str) -> bool:
-    key = version_key(tag)
-    return key is not None and key[3] == 0
-
-
 def newest_release(tags: Iterable[str]) -> str | None:
     """The highest version among `tags` that is not a pre-release; None when there is none. Of two tags with
     the same version (`v1.2.0` and `1.2.0`), the one sorting first by name."""
