@@ -98,7 +98,7 @@ def machine_line(entry: dict[str, Any], shared: str | None = None) -> str:
     """When and at what load a script ran; the machine too unless every script ran on the `shared` one."""
     before, after = entry.get("load", [0, 0])
     machine = "" if machine_of(entry) == shared else f"{machine_of(entry)}; "
-    return f"{entry['date']}; {machine}1-minute load average {before:.1f} before, {after:.1f} after"
+    return f"{entry['date']}; {machine}load {before:.1f} → {after:.1f}"
 
 
 def plot(rows: list[dict[str, Any]], base: float) -> list[str]:
@@ -162,7 +162,8 @@ def write(path: Path, order: tuple[str, ...]) -> None:
         "",
         "Current figures, written by `make bench` (`bench/run_all.py`, each script at a reduced size; `--full`",
         "for the default sizes). A run of some scripts (`bench/run_all.py growth editor`) rewrites their tables",
-        "and keeps the others as last measured (bench/out/results.json), each with its own date. Wall times are",
+        "and keeps the others as last measured (bench/out/results.json), each with its own date and the 1-minute",
+        "load average before → after its run. Wall times are",
         "medians unless the figure says otherwise; CPU times (user + system) are the least of the runs, the",
         "figure that other processes' load on this shared machine hardly moves. A figure whose target is",
         "marked **missed** is over it. Earlier figures: `git log -p BENCHMARKS.md`.",
