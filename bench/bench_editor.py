@@ -16,6 +16,8 @@ how long a key waits while a big module is being validated.
   which a validation in a thread of the app's process kept from happening, so it timed the validation rather
   than the key. The same typed into the big example itself is given too (every key): there Textual's TextArea
   works in proportion to the file's length on every key (it is opened as plain text above 200,000 characters).
+- **the check process's memory**: each open editor checks in a process of its own (live_check.py); its peak
+  resident memory once it has checked the 2,000-problem module.
 Targets (issue 31): keystroke to diagnostics p95 <= 250 ms on the reference modules; with 2,000 problems
 the UI answers a key within 100 ms while validation runs.
 """
@@ -112,6 +114,14 @@ async def key_answered(app: Any, text: Any, key: str) -> tuple[float, float]:
     return time.perf_counter() - started, time.thread_time() - cpu
 
 
+def peak_rss_mb(pid: int) -> float:
+    """A process's peak resident memory (VmHWM, Linux's /proc), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise LookupError(f"no VmHWM for process {pid}")
+
+
 async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict[str, list[float]], int]:
     from cogtui.tui.app import CogtuiApp
 
@@ -139,6 +149,9 @@ async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict
                     times[rel].append(wall)
                     times["cpu"].append(cpu)
                 await answered(screen)
+        worker = screen.checker.worker  # the editor's checks' own process, after the 2,000-problem checks
+        assert worker is not None, "the checks ran in the editor's process"
+        times["worker peak MB"] = [peak_rss_mb(worker.pid)]
         await pilot.press("ctrl+q")
     return times, problems
 
@@ -163,6 +176,9 @@ def main() -> None:
     results["key during validation, UI thread CPU, p95 ms"] = round(p95(waited["cpu"]) * 1000, 1)
     results["key during validation, keys answered while it ran"] = f"{len(manifest)} of {args.keys}"
     results["key typed into the big example, checks running, p95 ms"] = round(p95(example) * 1000, 1)
+    results[f"the editor's check process, peak RSS after {problems:,} problems, MB"] = round(
+        waited["worker peak MB"][0], 1
+    )
     results["load average (1 min), at the end"] = round(os.getloadavg()[0], 1)
     report("editor", results, machine())
 
