@@ -67,7 +67,7 @@ QUICK: dict[str, list[str]] = {
     "history_scale": ["--runs", "20000", "--repeat", "3"],
     "history_concurrency": ["--no-baseline"],
     "migrate": ["--count", "60", "--repeat", "1"],
-    "tui": ["--modules", "200", "--repeat", "3"],
+    "tui": ["--modules", "200", "--repeat", "7"],
     "tmux": ["--writes", "10", "--repeat", "7"],
     "first_frame": ["--repeat", "15"],  # the least of 7 moved with the bare app's luckiest start
     "dashboard": ["--runs", "5000", "--repeat", "2"],
