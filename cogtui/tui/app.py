@@ -28,7 +28,7 @@ from .store import ModuleStore
 from .stylesheets import STYLES
 from .terminal_guard import TerminalGuard
 from .theming import Theming
-from .worker_failures import ReportsWorkerFailures, WorkerFailed
+from .worker_failures import WorkerFailed
 
 if TYPE_CHECKING:
     import argparse
@@ -43,7 +43,7 @@ def module_commands() -> type[Provider]:
     return ModuleCommands
 
 
-class CogtuiApp(Theming, ReportsWorkerFailures, App[None]):
+class CogtuiApp(Theming):  # Theming is an App that reports its workers' failures
     TITLE = "cogtui"
     # Only what the first screen needs; each other screen brings its own as its DEFAULT_CSS (stylesheets.py).
     CSS_PATH: ClassVar[list[str | PurePath]] = [STYLES / "app.tcss", STYLES / "browser.tcss"]

@@ -94,7 +94,7 @@ def theme_from_mapping(raw: Any, path: Path) -> Theme:
         dark=bool(raw.get("dark", True)),
         ansi=bool(raw.get("ansi", False)),
         variables={str(k): str(v) for k, v in variables.items()},
-        **colors,  # type: ignore[arg-type]
+        **colors,  # type: ignore[arg-type]  # the colour fields by name (a str each); mypy sees Theme's other keywords too
     )
     theme.to_color_system()  # raises on anything Textual cannot build a palette from
     return theme

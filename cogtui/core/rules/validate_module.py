@@ -1,7 +1,7 @@
 """`cogn validate`: every check the spec asks for, each a located Diagnostic.
 
-The manifest rules live here; schema, v2.2-contract and golden-test rules in
-validation_contract.py. `validate_module` never raises on bad content.
+The manifest rules live here; schema and v2.2-contract rules in contract_checks.py,
+golden-test rules in golden_checks.py. `validate_module` never raises on bad content.
 """
 
 from __future__ import annotations

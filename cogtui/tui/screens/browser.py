@@ -18,7 +18,7 @@ from ..places import browser_keys, named
 from ..shown import block, markup
 from ..widgets.key_footer import KeyFooter
 from ..widgets.module_detail import ModuleDetail
-from ..widgets.module_tree import ModuleItem, ModuleTree
+from ..widgets.module_tree import ModuleItem, ModuleTree, NodeItem
 from ..workbench import Workbench, workbench
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class BrowserScreen(Screen[None]):
     # ------------------------------------------------------------ tree and filter
 
     @on(Tree.NodeHighlighted, "#tree")
-    def _highlighted(self, event: Tree.NodeHighlighted) -> None:  # type: ignore[type-arg]
+    def _highlighted(self, event: Tree.NodeHighlighted[NodeItem]) -> None:
         self.refresh_bindings()  # a module's keys, offered or not
         if isinstance(event.node.data, ModuleItem):
             # Debounced: moving fast (or filtering) repaints the tree at once and the details once you stop.
@@ -165,7 +165,7 @@ class BrowserScreen(Screen[None]):
         self.module_detail.show_message(block(why))
 
     @on(Tree.NodeSelected, "#tree")
-    def _selected(self, event: Tree.NodeSelected) -> None:  # type: ignore[type-arg]
+    def _selected(self, event: Tree.NodeSelected[NodeItem]) -> None:
         if isinstance(event.node.data, ModuleItem):
             self.action_open()
 

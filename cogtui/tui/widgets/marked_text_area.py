@@ -8,6 +8,7 @@ TextArea draws the line, then the mark is drawn over the gutter's margin.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from rich.color import Color as RichColor
 from rich.segment import Segment
@@ -28,14 +29,14 @@ RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 class MarkedTextArea(ThemedTextArea):
     """`TextArea.code_editor` with per-line diagnostic marks (`set_marks`)."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # TextArea's own arguments, passed through
         language = kwargs.pop("language", None)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         self.marks: dict[int, Severity] = {}  # 0-based row -> the worst severity on it
         if language is not None:
             # Given to TextArea's constructor, a language builds the document twice (two tree-sitter parses and
             # two compiles of the highlight query a file): before the reactive is set and again when it is.
-            self.language = language  # type: ignore[assignment]
+            self.language = language
 
     def set_marks(self, marks: Mapping[int, Severity]) -> None:
         if dict(marks) != self.marks:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import getters
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -147,7 +148,7 @@ class ModuleDetail(VerticalScroll):
 
     body = getters.query_one("#detail-body", Static)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static("[$text-muted]Select a module.[/]", id="detail-body")
 
     def show_message(self, markup: str | Content) -> None:

@@ -8,7 +8,7 @@ shows at once without rebuilding the tree.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -63,9 +63,9 @@ class ModuleTree(Tree[NodeItem]):
         "module-tree--shadowed",
     }
 
-    def __init__(self, store: ModuleStore, **kwargs: object) -> None:
+    def __init__(self, store: ModuleStore, **kwargs: Any) -> None:  # Tree's own keywords, passed through
         # A Text root (hidden): Tree reads a str label as Rich markup, which imports Rich's emoji table.
-        super().__init__(cell("modules"), **kwargs)  # type: ignore[arg-type]
+        super().__init__(cell("modules"), **kwargs)
         self.store = store
         self.show_root = False
         self.auto_expand = False  # enter opens a module; space toggles

@@ -8,7 +8,7 @@ re-wraps everything once.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -53,8 +53,8 @@ class StreamText(ScrollView, can_focus=True):
     StreamText { height: 1fr; }
     """
 
-    def __init__(self, placeholder: str = "", **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, placeholder: str = "", **kwargs: Any) -> None:  # the widget's own keywords, passed through
+        super().__init__(**kwargs)
         self._raw: list[str] = []  # every appended piece, for re-wrapping on resize
         self._lines: list[str] = []  # finished display lines
         self._current = ""  # the last, unfinished display line

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.syntax import Syntax
 from textual import getters
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -44,7 +45,7 @@ class CodeView(VerticalScroll):
     text = ""  # what is shown, as plain text (for copying, and for tests)
     body = getters.query_one(".code-view-body", Static)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static("", classes="code-view-body")
 
     def show_json(self, value: Any) -> None:

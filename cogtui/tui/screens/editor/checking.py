@@ -89,7 +89,7 @@ class Checking:
                 if not get_current_worker().is_cancelled:  # the editor closed
                     screen.post_message(Validated(report, answers))
 
-        # A failed worker's name is the title of the app's notice of it ("… failed"): the name it always had.
+        # A failed worker's name is the title of the app's notice of it ("check the files failed").
         screen.run_worker(
             check, name="check the files", group="editor-validate", exclusive=True, thread=True, exit_on_error=False
         )

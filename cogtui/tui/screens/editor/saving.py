@@ -82,7 +82,7 @@ class DiskFlow:
             ):
                 screen.post_message(DiskChanged(frozenset(Path(p) for _change, p in changes)))
 
-        # A failed worker's name is the title of the app's notice of it ("… failed"): the name it always had.
+        # A failed worker's name is the title of the app's notice of it ("watch the files on disk failed").
         _watch: Worker[None] = screen.run_worker(
             watch_folder, name="watch the files on disk", group="editor-watch", exclusive=True, exit_on_error=False
         )

@@ -127,7 +127,8 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
 
     status_line = getters.query_one("#editor-status", Static)
     body = getters.query_one("#editor-body", EditorBody)
-    # Drawn again when the body is, once the module is read, but always there: a getter queries at each use.
+    # There except while the body is drawn again, once the module is read (when the state offers nothing to do with
+    # tabs yet); a getter queries at each use, so it finds the new one.
     tabs = getters.query_one("#editor-tabs", TabbedContent)
     find_bar = getters.query_one("#find-bar", FindBar)
     problems_panel = getters.query_one("#editor-problems", DiagnosticsPanel)

@@ -1,5 +1,6 @@
 """The eval screen's drawing: the matrix, title, progress, summary, footer and the chosen cell's pane, from its
-`EvalState` alone (core/eval/eval_state.py). A mixin of EvalScreen (eval.py), kept apart to keep each file readable."""
+`EvalState` alone (core/eval/eval_state.py). A mixin of EvalScreen (screen.py): how the state looks is apart from
+what the screen does (its keys, the eval's worker, accepting answers), so either reads without the other."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ screen keeps one `InsightsState` (core.history.dashboard_state): every
 message and key updates it, and `_draw` / `_draw_selection` draw every part
 from it (trend, tables with their promoted marks, detail, status line, the
 footer's keys), so no two parts can disagree. `p` builds a promotion plan
-(`core.promotion_target`) in another worker and hands it to the migration
+(`core.authoring.promotion_target`) in another worker and hands it to the migration
 preview; `u` undoes a promotion that is its module's latest change; `enter`
 opens the row: every sample in full and the runs behind it.
 

@@ -1,4 +1,4 @@
-"""Anthropic through its official SDK; the stream's events are read raw (anthropic_events.py).
+"""Anthropic through its official SDK; the stream's events are read raw (events.py).
 
 ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL are honoured. The SDK's own retries
 are off: the runner retries every provider the same way. This SDK version
