@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +21,7 @@ from cogtui.core.files.terminal_text import visible
 from cogtui.core.settings.config import Config, load_config, save_setting
 from cogtui.core.settings.locations import outbox_dir
 
+from . import terminal_gone
 from .key_pipeline import KeyPipeline, KeySettled
 from .keys import bindings, keymap_problems
 from .messages import HistoryWaiting, Navigate, ReportsReady, WatchState
@@ -80,6 +82,7 @@ class CogtuiApp(Theming):  # Theming is an App that reports its workers' failure
         self.set_keymap(self.config.keymap)  # before mount too: a later change recomposes the footer
         self.keys_in_order = KeyPipeline(self, super().on_event)
         self.terminal_guard = TerminalGuard()
+        self._terminal_gone = False  # its hang-up seen: quitting
 
     def notify(
         self,
@@ -124,6 +127,8 @@ class CogtuiApp(Theming):  # Theming is an App that reports its workers' failure
         if self.config.keymap:  # after the first frame: it imports every screen to know every binding
             self.call_after_refresh(self.report_keymap_problems)
         self.call_after_refresh(self._resume_collector)
+        if not self.is_headless and (fd := terminal_gone.terminal_fd()) is not None:
+            self.set_interval(terminal_gone.CHECK_EVERY_S, partial(self._check_terminal, fd), name="terminal hang-up")
         if self.review is not None:
             from .screens.migrate.screen import MigrationScreen
 
@@ -132,6 +137,14 @@ class CogtuiApp(Theming):  # Theming is an App that reports its workers' failure
             return
         # After the first frame: module names show at once, statuses fill in as validation reports.
         self.call_after_refresh(self._after_first_frame)
+
+    def _check_terminal(self, fd: int) -> None:
+        """The terminal hung up and no SIGHUP ended cogtui: quit as `q` does with nothing to ask (terminal_gone.py)."""
+        if terminal_gone.hung_up(fd) and not self._terminal_gone:
+            self._terminal_gone = True
+            from . import quitting
+
+            quitting.stop_everything(self, then=self.exit)
 
     def _say_start_notes(self) -> None:
         """The terminal's theme choice, theme files and config.yaml that could not be used, search path problems."""

@@ -197,3 +197,26 @@ def test_live_validation_of_a_file_edited_elsewhere_then_quit(tmp_path: Path) ->
         assert tmux("has-session", "-t", tmux.session, check=False).returncode != 0
     finally:
         tmux.kill()
+
+
+def test_a_terminal_that_hangs_up_ends_cogtui_even_when_no_sighup_reaches_it(tmp_path: Path) -> None:
+    """Closed under a wrapper that keeps SIGHUP from it (as `make run` does), cogtui sees its terminal hang up and
+    quits, instead of living on with a dead terminal while Textual's input thread spins on end-of-file."""
+    root = tmp_path / "modules"
+    root.mkdir()
+    copy_modules(root, "code-reviewer")
+    tmux, command, status_file = cogtui_in_tmux(tmp_path, root)
+    assert command[:2] == ["sh", "-c"]
+    command[2] = 'trap "" HUP; ' + command[2]  # SIGHUP ignored by the shell, and so by cogtui, which inherits it
+    try:
+        tmux.start(command, cwd=tmp_path)
+        wait_for(tmux, lambda s: bool(label("✓", "code-reviewer").search(s)), "the module, validated")
+        tmux("kill-session", "-t", tmux.session)  # the terminal goes away
+        deadline = time.monotonic() + TIMEOUT
+        while not status_file.exists():
+            if time.monotonic() > deadline:
+                pytest.fail("cogtui did not exit after its terminal hung up")
+            time.sleep(0.1)
+        assert status_file.read_text(encoding="utf-8").strip() == "0"
+    finally:
+        tmux.kill()
