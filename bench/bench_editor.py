@@ -40,8 +40,10 @@ from textual.widgets import TabbedContent
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "tests"))
 from benchutil import machine, report  # noqa: E402
 from genmodules import stale_example  # noqa: E402
+from servekit import peak_memory_kib  # noqa: E402
 
 REFERENCE = [
     *sorted(p for p in (ROOT / "tests" / "realworld").iterdir() if p.is_dir()),
@@ -114,14 +116,6 @@ async def key_answered(app: Any, text: Any, key: str) -> tuple[float, float]:
     return time.perf_counter() - started, time.thread_time() - cpu
 
 
-def peak_rss_mb(pid: int) -> float:
-    """A process's peak resident memory (VmHWM, Linux's /proc), in MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    raise LookupError(f"no VmHWM for process {pid}")
-
-
 async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict[str, list[float]], int]:
     from cogtui.tui.app import CogtuiApp
 
@@ -151,7 +145,7 @@ async def key_during_validation(root: Path, items: int, keys: int) -> tuple[dict
                 await answered(screen)
         worker = screen.checker.worker  # the editor's checks' own process, after the 2,000-problem checks
         assert worker is not None, "the checks ran in the editor's process"
-        times["worker peak MB"] = [peak_rss_mb(worker.pid)]
+        times["worker peak MB"] = [peak_memory_kib(worker.pid)[1] / 1024]
         await pilot.press("ctrl+q")
     return times, problems
 
