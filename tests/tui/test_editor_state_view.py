@@ -15,6 +15,7 @@ from tuikit import click, copy_modules, editor_ready, isolate, make_app, screen_
 
 from cogtui.core.authoring.editor_state import CONTRACT_PANE
 from cogtui.tui import navigation as nav
+from cogtui.tui.screens.editor.saving import DiskChanged
 from cogtui.tui.screens.editor.screen import EditorScreen
 from cogtui.tui.screens.modals import ChoiceModal
 from cogtui.tui.widgets.diagnostics_panel import DiagnosticsPanel
@@ -111,7 +112,7 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         # Another program changes a clean file (reloaded) and the edited one (marked stale, the edits kept).
         prompt.write_text(prompt.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
         manifest.write_text(manifest.read_text(encoding="utf-8") + "# a comment from elsewhere\n", encoding="utf-8")
-        screen.post_message(EditorScreen.DiskChanged(frozenset({prompt, manifest})))
+        screen.post_message(DiskChanged(frozenset({prompt, manifest})))
         await until(lambda: state.current() is not None and state.current().stale, pilot)
         assert state.tab_label("file-0") == "module.yaml ● ⚠" and "changed on disk" in state.status_text()
         check_agrees(screen)
@@ -133,7 +134,7 @@ async def test_every_action_shows_the_state(monkeypatch: pytest.MonkeyPatch, tmp
         # A file deleted on disk: marked, and closing its tab leaves the others in agreement.
         schema_pane = state.file_for(schema).pane_id
         schema.unlink()
-        screen.post_message(EditorScreen.DiskChanged(frozenset({schema})))
+        screen.post_message(DiskChanged(frozenset({schema})))
         await until(lambda: state.files[schema_pane].deleted, pilot)
         assert state.tab_label(schema_pane) == "schema.json ✗"
         check_agrees(screen)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeAlias
 
 from textual import getters, on
 from textual.app import ComposeResult
@@ -119,11 +118,6 @@ class EditorScreen(ReportsWorkerFailures, Screen[None]):
         "and `alt+up` / `alt+down` resize it; `ctrl+f` finds, `f2` lists every open file. The contract tab "
         "shows the schema as a tree with the goldens behind each field."
     )
-
-    # Its messages, where they are made: a check's answer (checking.py), and what the module folder's watcher saw
-    # change on disk (saving.py).
-    Validated: TypeAlias = Validated
-    DiskChanged: TypeAlias = DiskChanged
 
     status_line = getters.query_one("#editor-status", Static)
     body = getters.query_one("#editor-body", EditorBody)
